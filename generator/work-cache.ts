@@ -16,7 +16,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, s
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { generatorPackages } from './gen-hash.ts';
+import { generatorPackages } from './packages.ts';
 
 /** What the slow steps need of a cache (a `Map<string, string>` is one, in memory). */
 export interface TextCache {

@@ -7,14 +7,11 @@
  * Entries are stored raw (expired entries included) — TTL filtering belongs to each read view; the journal needs
  * the raw before-images to project snapshots.
  */
-import type { MemoryEntry } from '../../generated/ts/memory-entry.ts';
+import type { StoredEntry } from './stored-entry.ts';
 import { TenantReader, type RawEntrySource, type TenantReaders } from './tenant-reader.ts';
 
-/**
- * An entry as the store holds it and every runtime path passes it around: the generated wire `MemoryEntry`
- * (ISO-8601 dates), read-only. The shared store also freezes it.
- */
-export type StoredEntry = Readonly<MemoryEntry>;
+export type { StoredEntry } from './stored-entry.ts';
+
 
 export interface MemoryStorePort extends TenantReaders {
   /** Insert or replace an entry. The caller has already passed content through the SR-1 chokepoint. */

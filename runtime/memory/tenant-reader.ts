@@ -12,7 +12,7 @@
  * The reader does not apply TTL: each view evaluates the one TTL rule (`ttl.ts`) at its own clock (now, or a
  * snapshot's anchor).
  */
-import type { StoredEntry } from './memory-port.ts';
+import type { StoredEntry } from './stored-entry.ts';
 import { parseMemoryRef } from './memory-ref.ts';
 
 /**

@@ -9,7 +9,8 @@ import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { run, scratchFixture } from './helpers.ts';
-import { generatorPackages, readRecord } from '../../generator/gen-hash.ts';
+import { readRecord } from '../../generator/gen-hash.ts';
+import { generatorPackages } from '../../generator/packages.ts';
 import { loadCorpus } from '../../generator/load.ts';
 import { resolveCorpus } from '../../generator/resolve.ts';
 import { topLevelTypes } from '../../generator/emit/other-languages/index.ts';
