@@ -42,13 +42,16 @@ describe.skipIf(skip)('module graph of the built package', () => {
     expect(loaded.filter((u) => u.includes('/dist/generator/') || GENERATOR_ONLY.some((p) => u.includes(`/node_modules/${p}/`)))).toEqual([]);
   });
 
-  it('dependencies are exactly the packages the subpaths and the CLI reach; the generator libraries are optional peers', () => {
+  it('dependencies are exactly the packages the subpaths and the CLI reach; the generator libraries it reaches, and only those, are optional peers', () => {
     const subpaths = moduleGraph(entries.map((e) => join(ROOT, e.js)));
-    const cli = moduleGraph([join(ROOT, pkg.bin.wopkit!)]);
+    // The CLI, and the worker it starts for the other-language emitter (a worker file is not an import).
+    const cli = moduleGraph([join(ROOT, pkg.bin.wopkit!), join(ROOT, 'dist/generator/emit/other-languages/render-worker.js')]);
     expect([...new Set([...subpaths.packages.keys(), ...cli.packages.keys()].filter((p) => !GENERATOR_ONLY.includes(p)))].sort()).toEqual(deps);
     const cliOnly = [...cli.packages.keys()].filter((p) => !deps.includes(p)).sort();
     expect(cliOnly.filter((p) => pkg.peerDependenciesMeta[p]?.optional !== true)).toEqual([]);
     for (const p of cliOnly) expect(pkg.peerDependencies[p], p).toBe(pkg.devDependencies[p]);
+    // And no peer the CLI no longer reaches (an installer would be told to add a package nothing loads).
+    expect(Object.keys(pkg.peerDependencies).sort()).toEqual(cliOnly);
     // Nothing a subpath or the CLI imports is left as a devDependency only.
     expect([...subpaths.packages.keys()].filter((p) => pkg.devDependencies[p] !== undefined && pkg.dependencies[p] === undefined)).toEqual([]);
   });
