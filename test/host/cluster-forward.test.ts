@@ -205,6 +205,19 @@ describe('forwarding hygiene', () => {
     expect(budget.used).toBe(0);
   });
 
+  it('holds at most the budget\'s number of requests, bodies or not', async () => {
+    const budget = new BufferBudget(1024, 2);
+    const url = await standby({ active: async () => undefined, waitMs: 300, buffered: budget });
+    const waiting = [send(url, { body: '{}' }), send(url, { body: '{}' })];
+    await new Promise((r) => setTimeout(r, 100));
+    expect(budget.requests).toBe(2);
+    const third = await send(url, { body: '{}' });
+    expect(third.status).toBe(503);
+    expect(JSON.parse(third.body).message).toMatch(/too many forwarded requests/);
+    await Promise.all(waiting);
+    expect(budget.requests).toBe(0);
+  });
+
   it('the lookup of the active host is shared: many waiting requests make one query per interval', async () => {
     let lookups = 0;
     const shared = sharedLookup(async () => {

@@ -45,7 +45,7 @@ export interface ForwardOptions {
   readonly waitMs: number;
   /** The largest body forwarded (the host's own body limit). */
   readonly bodyLimitBytes: number;
-  /** Request bytes this standby holds at once across all waiting requests (default 64 MiB). */
+  /** What this standby holds at once across all forwarded requests (default 64 MiB of bodies, 1,024 requests). */
   readonly buffered?: BufferBudget;
   /** Pause between two attempts (default 50 ms). */
   readonly retryMs?: number;
@@ -57,21 +57,27 @@ export interface ForwardOptions {
   readonly log?: (details: Record<string, unknown>, message: string) => void;
 }
 
-/** A budget of bytes shared by the requests a standby holds (bodies read, not yet forwarded). */
+/** What a standby holds at once: requests in its hands (read, being forwarded) and their body bytes. */
 export class BufferBudget {
   #used = 0;
-  constructor(readonly limit: number = 64 * 1024 * 1024) {}
-  /** Take `n` bytes; false (nothing taken) when that would pass the limit. */
+  #requests = 0;
+  constructor(readonly limit: number = 64 * 1024 * 1024, readonly maxRequests = 1024) {}
+  /** Take one request of `n` bytes; false (nothing taken) when that would pass either bound. */
   take(n: number): boolean {
-    if (this.#used + n > this.limit) return false;
+    if (this.#used + n > this.limit || this.#requests + 1 > this.maxRequests) return false;
     this.#used += n;
+    this.#requests++;
     return true;
   }
   give(n: number): void {
     this.#used = Math.max(0, this.#used - n);
+    this.#requests = Math.max(0, this.#requests - 1);
   }
   get used(): number {
     return this.#used;
+  }
+  get requests(): number {
+    return this.#requests;
   }
 }
 
