@@ -1,6 +1,7 @@
 /**
  * What upstream's suite checks through runs of seeded fixture workflows (POST /v1/runs, GET /v1/runs/{runId}):
- * the CTI-1 / SR-1 / TTL / round-trip memory probes, and RFC 0039 escalation as a run that stays suspended.
+ * the CTI-1 / SR-1 / TTL / round-trip memory probes, and RFC 0039 escalation as a run that stays suspended — and
+ * that a person's answer resumes, once.
  */
 import { validateMemoryEntry } from '../../generated/validators/validators.js';
 import { ROUTES } from '../../runtime/host/seam-catalogue.ts';
@@ -8,7 +9,7 @@ import type { Scenario, ScenarioContext } from '../scenario.ts';
 import * as gate from './gates.ts';
 import { sleep } from './util.ts';
 
-interface Snapshot { runId: string; status: string; variables: Record<string, unknown>; error?: { code: string } }
+interface Snapshot { runId: string; status: string; variables: Record<string, unknown>; error?: { code: string }; interrupt?: { interruptId: string; kind: string } }
 interface Ev { type: string; eventId: string; causationId?: string; payload: Record<string, unknown> }
 interface Entry { id: string; content: string; expiresAt?: string }
 
@@ -75,6 +76,45 @@ export const fixtureRunScenarios: Scenario[] = [
       const interrupt = body.events.find((e) => e.type === 'interrupt.requested');
       t.check(interrupt !== undefined && interrupt.causationId === escalated[0]?.eventId, 'the interrupt does not name the escalation as its cause');
       t.check(!body.events.some((e) => e.type === 'worker.dispatched'), 'a worker was dispatched while the interrupt is unanswered');
+    },
+  },
+  {
+    id: 'multi-agent-escalation-resolve',
+    title: "An escalated run resumes on a person's answer, once: approve dispatches, reject dispatches nothing, a second answer is refused",
+    rfc: 'RFC 0039 §A (the user confirms or adjusts the escalated decision)',
+    profile: 'multi-agent',
+    gate: gate.both(gate.executionModelV2, gate.fixtures(ESCALATION_FIXTURE), gate.interruptResolve),
+    async run(t) {
+      const [approved, rejected] = await Promise.all([runFixture(t, ESCALATION_FIXTURE), runFixture(t, ESCALATION_FIXTURE)]);
+      const open = (r: Snapshot) => r.interrupt?.interruptId;
+      if (!t.check(open(approved!) !== undefined && open(rejected!) !== undefined, 'a waiting run shows no open interrupt to answer')) return;
+      /** An answer; `refusal`: only a refusal is due (a success would then fail the scenario). */
+      const answer = (run: Snapshot, nodeId: string, action: string, refusal = false) =>
+        t.call<Snapshot>(ROUTES.runInterruptResolve, { params: { runId: run.runId, nodeId }, body: { resumeValue: { action, decidedAt: new Date().toISOString() } } }, { seam: false, refusal });
+
+      const wrong = await answer(approved!, `${open(approved!)!}-not-open`, 'approve', true);
+      t.equal([wrong.status, (wrong.body as { error?: string }).error], [404, 'interrupt_not_found'], 'answering an interrupt the run does not have open');
+
+      // Two answers at once: exactly one is applied.
+      const both = await Promise.all([answer(approved!, open(approved!)!, 'approve'), answer(approved!, open(approved!)!, 'reject')]);
+      t.equal(both.map((r) => r.status).sort(), [200, 409], 'statuses of two answers to one interrupt');
+      t.equal((both.find((r) => r.status === 409)?.body as { error?: string } | undefined)?.error, 'interrupt_already_resolved', 'the error code of the refused answer');
+      const winner = both.find((r) => r.status === 200)?.body;
+      const later = await answer(approved!, open(approved!)!, 'approve', true);
+      t.equal(later.status, 409, 'a later answer to the answered interrupt');
+
+      const refused = await answer(rejected!, open(rejected!)!, 'reject');
+      t.equal(refused.status, 200, 'answering reject');
+      await sleep(50);
+      const eventsOf = async (run: Snapshot) => (await t.call<{ events: Ev[] }>(ROUTES.runEvents, { params: { runId: run.runId } })).body.events;
+      const [a, r] = await Promise.all([eventsOf(approved!), eventsOf(rejected!)]);
+      t.equal(a.filter((e) => e.type === 'interrupt.resolved').length, 1, 'interrupt.resolved events after two answers');
+      const dispatchedA = a.some((e) => e.type === 'worker.dispatched');
+      const winnerApproved = (a.find((e) => e.type === 'interrupt.resolved')?.payload as { outcome?: string } | undefined)?.outcome;
+      t.check(winner !== undefined && (winner.status === 'completed' || winner.status === 'running'), `the answered run is ${winner?.status ?? 'missing'}, not resumed`);
+      t.check(dispatchedA === (winnerApproved !== 'rejected'), `the applied answer (${winnerApproved ?? 'none recorded'}) and the dispatch (${dispatchedA}) disagree`);
+      t.check(!r.some((e) => e.type === 'worker.dispatched'), 'a rejected escalation dispatched its worker');
+      t.equal(r.filter((e) => e.type === 'interrupt.resolved').length, 1, 'interrupt.resolved events of the rejected run');
     },
   },
 ];

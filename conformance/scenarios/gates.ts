@@ -9,6 +9,7 @@ export const compaction = (d: Discovery) => need(get(d, 'memory.compaction.suppo
 export const scheduledDistillation = (d: Discovery) => need(get(d, 'memory.distillation.scheduled') === true, 'memory.distillation.scheduled is not true');
 export const ttl = (d: Discovery) => longTerm(d) ?? need(get(d, 'memory.ttlSupported') === true, 'memory.ttlSupported is not true');
 export const executionModelV2 = (d: Discovery) => need(Number(get(d, 'multiAgent.executionModel.version') ?? 0) >= 2, 'multiAgent.executionModel.version is below 2');
+export const interruptResolve = (d: Discovery) => need(typeof get(d, 'multiAgent.executionModel.interruptResolveEndpoint') === 'string', 'multiAgent.executionModel.interruptResolveEndpoint is not advertised');
 export const v2WithMemory = (d: Discovery) => executionModelV2(d) ?? longTerm(d);
 export const inquiriumGenerate = (d: Discovery) => need(get(d, 'inquirium.generate.supported') === true, 'inquirium.generate.supported is not true');
 export const inquiriumQuestions = (d: Discovery) => need(get(d, 'inquirium.operatorQuestions.supported') === true, 'inquirium.operatorQuestions.supported is not true');

@@ -1644,6 +1644,15 @@ export function assertReplayMemorySnapshotUnavailableDetails(value: unknown): as
   if (!V.validateReplayMemorySnapshotUnavailableDetails(value)) throw new ValidationError("ReplayMemorySnapshotUnavailableDetails", toFailures(V.validateReplayMemorySnapshotUnavailableDetails.errors));
 }
 
+/** True when `value` is a valid ResumeValue (schemas/openwop/v1/run-interrupt-resolve-request.schema.json#/$defs/ResumeValue). */
+export function isResumeValue(value: unknown): value is T.ResumeValue {
+  return V.validateResumeValue(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid ResumeValue. */
+export function assertResumeValue(value: unknown): asserts value is T.ResumeValue {
+  if (!V.validateResumeValue(value)) throw new ValidationError("ResumeValue", toFailures(V.validateResumeValue.errors));
+}
+
 /** True when `value` is a valid RetentionCapability (schemas/openwop/v1/capabilities.schema.json#/$defs/RetentionCapability). */
 export function isRetentionCapability(value: unknown): value is T.RetentionCapability {
   return V.validateRetentionCapability(value);
@@ -1741,6 +1750,15 @@ export function isRunInterrupt(value: unknown): value is T.RunInterrupt {
 /** Throws a ValidationError listing every failure unless `value` is a valid RunInterrupt. */
 export function assertRunInterrupt(value: unknown): asserts value is T.RunInterrupt {
   if (!V.validateRunInterrupt(value)) throw new ValidationError("RunInterrupt", toFailures(V.validateRunInterrupt.errors));
+}
+
+/** True when `value` is a valid RunInterruptResolveRequest (schemas/openwop/v1/run-interrupt-resolve-request.schema.json). */
+export function isRunInterruptResolveRequest(value: unknown): value is T.RunInterruptResolveRequest {
+  return V.validateRunInterruptResolveRequest(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid RunInterruptResolveRequest. */
+export function assertRunInterruptResolveRequest(value: unknown): asserts value is T.RunInterruptResolveRequest {
+  if (!V.validateRunInterruptResolveRequest(value)) throw new ValidationError("RunInterruptResolveRequest", toFailures(V.validateRunInterruptResolveRequest.errors));
 }
 
 /** True when `value` is a valid RunOrchestratorDecidedPayload (schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runOrchestratorDecided). */
@@ -2103,6 +2121,7 @@ export const guards = {
   "ProposalsCapability": { is: isProposalsCapability, assert: assertProposalsCapability },
   "QuotaExceededDetails": { is: isQuotaExceededDetails, assert: assertQuotaExceededDetails },
   "ReplayMemorySnapshotUnavailableDetails": { is: isReplayMemorySnapshotUnavailableDetails, assert: assertReplayMemorySnapshotUnavailableDetails },
+  "ResumeValue": { is: isResumeValue, assert: assertResumeValue },
   "RetentionCapability": { is: isRetentionCapability, assert: assertRetentionCapability },
   "RunCompletedPayload": { is: isRunCompletedPayload, assert: assertRunCompletedPayload },
   "RunError": { is: isRunError, assert: assertRunError },
@@ -2114,6 +2133,7 @@ export const guards = {
   "RunForkRequest": { is: isRunForkRequest, assert: assertRunForkRequest },
   "RunForkResponse": { is: isRunForkResponse, assert: assertRunForkResponse },
   "RunInterrupt": { is: isRunInterrupt, assert: assertRunInterrupt },
+  "RunInterruptResolveRequest": { is: isRunInterruptResolveRequest, assert: assertRunInterruptResolveRequest },
   "RunOrchestratorDecidedPayload": { is: isRunOrchestratorDecidedPayload, assert: assertRunOrchestratorDecidedPayload },
   "RunSnapshot": { is: isRunSnapshot, assert: assertRunSnapshot },
   "RunStartRequest": { is: isRunStartRequest, assert: assertRunStartRequest },

@@ -381,6 +381,10 @@ export interface ExecutionModelCapability {
    */
   confidenceEscalationInterruptKind?: string;
   /**
+   * Where a client answers the interrupt a run is suspended on (POST, body RunInterruptResolveRequest; {runId} and {nodeId} filled in). Absent: the host offers no such route here.
+   */
+  interruptResolveEndpoint?: string;
+  /**
    * strict: sibling child writes are serialised per parent run. advisory: opt out of serialisation; last write wins, documented.
    *
    * @default "strict"

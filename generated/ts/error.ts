@@ -44,7 +44,9 @@ export type ErrorCode =
   | 'request_timeout'
   | 'quota_exceeded'
   | 'internal_error'
-  | 'runner_unavailable';
+  | 'runner_unavailable'
+  | 'interrupt_not_found'
+  | 'interrupt_already_resolved';
 
 /**
  * Internal helper conditions used by the envelope's if/then table; not a wire shape.

@@ -69,6 +69,7 @@ export type * from './run-event-payloads.ts';
 export type * from './run-events-response.ts';
 export type * from './run-fork-request.ts';
 export type * from './run-fork-response.ts';
+export type * from './run-interrupt-resolve-request.ts';
 export type * from './run-snapshot.ts';
 export type * from './run-start-request.ts';
 export type * from './run-start-response.ts';

@@ -378,6 +378,8 @@ export declare const validateProposalsCapability: Validator<T.ProposalsCapabilit
 export declare const validateQuotaExceededDetails: Validator<T.QuotaExceededDetails>;
 /** Validator for ReplayMemorySnapshotUnavailableDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ReplayMemorySnapshotUnavailableDetails). */
 export declare const validateReplayMemorySnapshotUnavailableDetails: Validator<T.ReplayMemorySnapshotUnavailableDetails>;
+/** Validator for ResumeValue (https://wopkit.dev/schemas/openwop/v1/run-interrupt-resolve-request.schema.json#/$defs/ResumeValue). */
+export declare const validateResumeValue: Validator<T.ResumeValue>;
 /** Validator for RetentionCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/RetentionCapability). */
 export declare const validateRetentionCapability: Validator<T.RetentionCapability>;
 /** Validator for RunCompletedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runCompleted). */
@@ -400,6 +402,8 @@ export declare const validateRunForkRequest: Validator<T.RunForkRequest>;
 export declare const validateRunForkResponse: Validator<T.RunForkResponse>;
 /** Validator for RunInterrupt (https://wopkit.dev/schemas/openwop/v1/run-snapshot.schema.json#/$defs/RunInterrupt). */
 export declare const validateRunInterrupt: Validator<T.RunInterrupt>;
+/** Validator for RunInterruptResolveRequest (https://wopkit.dev/schemas/openwop/v1/run-interrupt-resolve-request.schema.json). */
+export declare const validateRunInterruptResolveRequest: Validator<T.RunInterruptResolveRequest>;
 /** Validator for RunOrchestratorDecidedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runOrchestratorDecided). */
 export declare const validateRunOrchestratorDecidedPayload: Validator<T.RunOrchestratorDecidedPayload>;
 /** Validator for RunSnapshot (https://wopkit.dev/schemas/openwop/v1/run-snapshot.schema.json). */
@@ -621,6 +625,7 @@ export declare const validatorIndex: {
   readonly "ProposalsCapability": { readonly validator: Validator<T.ProposalsCapability>; readonly id: string; readonly target: string; readonly family: string };
   readonly "QuotaExceededDetails": { readonly validator: Validator<T.QuotaExceededDetails>; readonly id: string; readonly target: string; readonly family: string };
   readonly "ReplayMemorySnapshotUnavailableDetails": { readonly validator: Validator<T.ReplayMemorySnapshotUnavailableDetails>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "ResumeValue": { readonly validator: Validator<T.ResumeValue>; readonly id: string; readonly target: string; readonly family: string };
   readonly "RetentionCapability": { readonly validator: Validator<T.RetentionCapability>; readonly id: string; readonly target: string; readonly family: string };
   readonly "RunCompletedPayload": { readonly validator: Validator<T.RunCompletedPayload>; readonly id: string; readonly target: string; readonly family: string };
   readonly "RunError": { readonly validator: Validator<T.RunError>; readonly id: string; readonly target: string; readonly family: string };
@@ -632,6 +637,7 @@ export declare const validatorIndex: {
   readonly "RunForkRequest": { readonly validator: Validator<T.RunForkRequest>; readonly id: string; readonly target: string; readonly family: string };
   readonly "RunForkResponse": { readonly validator: Validator<T.RunForkResponse>; readonly id: string; readonly target: string; readonly family: string };
   readonly "RunInterrupt": { readonly validator: Validator<T.RunInterrupt>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "RunInterruptResolveRequest": { readonly validator: Validator<T.RunInterruptResolveRequest>; readonly id: string; readonly target: string; readonly family: string };
   readonly "RunOrchestratorDecidedPayload": { readonly validator: Validator<T.RunOrchestratorDecidedPayload>; readonly id: string; readonly target: string; readonly family: string };
   readonly "RunSnapshot": { readonly validator: Validator<T.RunSnapshot>; readonly id: string; readonly target: string; readonly family: string };
   readonly "RunStartRequest": { readonly validator: Validator<T.RunStartRequest>; readonly id: string; readonly target: string; readonly family: string };

@@ -70,6 +70,7 @@ import { validateAgentMemoryConsolidatedPayload, validateCommitmentFiredPayload,
 import { validateRunEventsResponse } from './by-schema/run-events-response.js';
 import { validateRunForkRequest } from './by-schema/run-fork-request.js';
 import { validateRunForkResponse } from './by-schema/run-fork-response.js';
+import { validateResumeValue, validateRunInterruptResolveRequest } from './by-schema/run-interrupt-resolve-request.js';
 import { validateRunError, validateRunInterrupt, validateRunSnapshot, validateRunStatus } from './by-schema/run-snapshot.js';
 import { validateRunStartRequest } from './by-schema/run-start-request.js';
 import { validateRunStartResponse } from './by-schema/run-start-response.js';
@@ -257,6 +258,7 @@ export {
   validateProposalsCapability,
   validateQuotaExceededDetails,
   validateReplayMemorySnapshotUnavailableDetails,
+  validateResumeValue,
   validateRetentionCapability,
   validateRunCompletedPayload,
   validateRunError,
@@ -268,6 +270,7 @@ export {
   validateRunForkRequest,
   validateRunForkResponse,
   validateRunInterrupt,
+  validateRunInterruptResolveRequest,
   validateRunOrchestratorDecidedPayload,
   validateRunSnapshot,
   validateRunStartRequest,
@@ -470,6 +473,7 @@ export const validatorIndex = Object.freeze({
   "ProposalsCapability": Object.freeze({ validator: validateProposalsCapability, id: "https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/ProposalsCapability", target: "capabilities--ProposalsCapability", family: "openwop" }),
   "QuotaExceededDetails": Object.freeze({ validator: validateQuotaExceededDetails, id: "https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/QuotaExceededDetails", target: "error--QuotaExceededDetails", family: "openwop" }),
   "ReplayMemorySnapshotUnavailableDetails": Object.freeze({ validator: validateReplayMemorySnapshotUnavailableDetails, id: "https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ReplayMemorySnapshotUnavailableDetails", target: "error--ReplayMemorySnapshotUnavailableDetails", family: "openwop" }),
+  "ResumeValue": Object.freeze({ validator: validateResumeValue, id: "https://wopkit.dev/schemas/openwop/v1/run-interrupt-resolve-request.schema.json#/$defs/ResumeValue", target: "run-interrupt-resolve-request--ResumeValue", family: "openwop" }),
   "RetentionCapability": Object.freeze({ validator: validateRetentionCapability, id: "https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/RetentionCapability", target: "capabilities--RetentionCapability", family: "openwop" }),
   "RunCompletedPayload": Object.freeze({ validator: validateRunCompletedPayload, id: "https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runCompleted", target: "run-event-payloads--runCompleted", family: "openwop" }),
   "RunError": Object.freeze({ validator: validateRunError, id: "https://wopkit.dev/schemas/openwop/v1/run-snapshot.schema.json#/$defs/RunError", target: "run-snapshot--RunError", family: "openwop" }),
@@ -481,6 +485,7 @@ export const validatorIndex = Object.freeze({
   "RunForkRequest": Object.freeze({ validator: validateRunForkRequest, id: "https://wopkit.dev/schemas/openwop/v1/run-fork-request.schema.json", target: "run-fork-request", family: "openwop" }),
   "RunForkResponse": Object.freeze({ validator: validateRunForkResponse, id: "https://wopkit.dev/schemas/openwop/v1/run-fork-response.schema.json", target: "run-fork-response", family: "openwop" }),
   "RunInterrupt": Object.freeze({ validator: validateRunInterrupt, id: "https://wopkit.dev/schemas/openwop/v1/run-snapshot.schema.json#/$defs/RunInterrupt", target: "run-snapshot--RunInterrupt", family: "openwop" }),
+  "RunInterruptResolveRequest": Object.freeze({ validator: validateRunInterruptResolveRequest, id: "https://wopkit.dev/schemas/openwop/v1/run-interrupt-resolve-request.schema.json", target: "run-interrupt-resolve-request", family: "openwop" }),
   "RunOrchestratorDecidedPayload": Object.freeze({ validator: validateRunOrchestratorDecidedPayload, id: "https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runOrchestratorDecided", target: "run-event-payloads--runOrchestratorDecided", family: "openwop" }),
   "RunSnapshot": Object.freeze({ validator: validateRunSnapshot, id: "https://wopkit.dev/schemas/openwop/v1/run-snapshot.schema.json", target: "run-snapshot", family: "openwop" }),
   "RunStartRequest": Object.freeze({ validator: validateRunStartRequest, id: "https://wopkit.dev/schemas/openwop/v1/run-start-request.schema.json", target: "run-start-request", family: "openwop" }),

@@ -74,8 +74,12 @@ export interface WorkflowRuns {
   startWorkflow(workflowId: string, tenant: string): Promise<RunSnapshot>;
   /** A workflow run's status and variables (undefined for other runs). */
   workflowRun(runId: string): Promise<RunSnapshot | undefined>;
-  /** Answer the interrupt a waiting workflow run is suspended on. */
-  resolveInterrupt(runId: string, resolution: InterruptResolution): Promise<RunSnapshot | undefined>;
+  /**
+   * Answer the interrupt `interruptId` a waiting workflow run is suspended on; the run's snapshot after it. One answer
+   * wins: InterruptAlreadyResolvedError (409) for any other; InterruptNotFoundError (404) for an interrupt the run
+   * does not have open.
+   */
+  resolveInterrupt(runId: string, interruptId: string, resolution: InterruptResolution): Promise<RunSnapshot>;
 }
 
 /** Everything but the workflow runs: what reference-runtime.ts implements and mutants.ts wraps. */

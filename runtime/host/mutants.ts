@@ -136,6 +136,15 @@ const MUTANTS = {
   }),
   /** The interrupt is answered at once: the run never waits, and the decision is dispatched. */
   dispatchWhileWaiting: (base) => ({ ...base, supervisorStep: (runId, decision) => base.supervisorStep(runId, decision) }),
+  /** A person's rejection of an escalated decision is ignored: the worker is dispatched anyway. */
+  dispatchOnReject: (base) => ({
+    ...base,
+    supervisorStep: (runId, decision, resolve) =>
+      base.supervisorStep(runId, decision, resolve === undefined ? undefined : async (req) => {
+        const answer = await resolve(req);
+        return answer.outcome === 'rejected' ? { outcome: 'approved' } : answer;
+      }),
+  }),
   /** A fork reads live memory instead of its snapshot (MAE-3 broken). */
   forkReadsLive: (base, rt) => ({ ...base, runMemory: (run) => rt.adapterFor(run.tenant) }),
   /** RFC 0096: apply installs at once, whatever the advertised activation (the approval gate is granted by itself). */

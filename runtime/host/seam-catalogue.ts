@@ -54,6 +54,7 @@ export const ROUTES = {
   runStart: { kind: 'protocol', method: 'POST', path: '/v1/runs', request: 'RunStartRequest', response: 'RunStartResponse', status: 201, role: 'tenant' },
   runRead: { kind: 'protocol', method: 'GET', path: '/v1/runs/{runId}', response: 'RunSnapshot', role: 'tenant' },
   runEvents: { kind: 'protocol', method: 'GET', path: '/v1/runs/{runId}/events', query: ['fromSeq'], response: 'RunEventsResponse', role: 'tenant' },
+  runInterruptResolve: { kind: 'protocol', method: 'POST', path: '/v1/runs/{runId}/interrupts/{nodeId}', request: 'RunInterruptResolveRequest', response: 'RunSnapshot', role: 'tenant' },
   runFork: { kind: 'protocol', method: 'POST', path: '/v1/runs/{runId}:fork', request: 'RunForkRequest', response: 'RunForkResponse', status: 201, role: 'tenant' },
   runMemory: { kind: 'protocol', method: 'GET', path: '/v1/runs/{runId}/memory', query: ['memoryRef', 'id'], response: 'MemoryEntry', alsoResponds: ['HostSampleMemoryEntriesResponse'], role: 'tenant' },
   memoryList: { kind: 'protocol', method: 'GET', path: '/v1/memory/{memoryRef}', query: ['limit', 'tag'], response: 'HostSampleMemoryEntriesResponse', role: 'tenant' },

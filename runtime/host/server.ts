@@ -192,6 +192,8 @@ async function buildRuntimes(o: HostOptions, limits: HostLimits): Promise<BuiltR
       operatorQuestions: { supported: true, widgetKinds: ['single-choice', 'multi-choice', 'confirm', 'free-text-with-allowlist'], respondEndpoint: ROUTES.inquiriumRespond.path },
     },
   });
+  // The route that answers an escalation's interrupt is this host's (routes/workflow-runs.ts).
+  openwop.capabilities.contribute('interrupt-resolve', { multiAgent: { executionModel: { supported: true, interruptResolveEndpoint: ROUTES.runInterruptResolve.path } } });
   const flush = durability === undefined ? undefined : () => durability.queue.flush();
   const runtime = withWorkflowRuns(withMutations(createHostRuntime(openwop, inquirium, { fixturesPerTenant: limits.fixturesPerTenant }, flush), openwop, o.mutations), { seed: o.seedConformanceFixtures === true });
   const loaded = restored === undefined ? undefined : { ...restored, questions: questionsLoaded, traces: inquirium.traces.all().length };

@@ -32,6 +32,6 @@ export function withWorkflowRuns(core: HostCore, o: { readonly seed?: boolean } 
     seedFixtures: async () => runner.seed(),
     startWorkflow: (workflowId, tenant) => runner.start(workflowId, tenant),
     workflowRun: async (runId) => runner.snapshot(runId),
-    resolveInterrupt: (runId, resolution) => runner.resolveInterrupt(runId, resolution),
+    resolveInterrupt: (runId, interruptId, resolution) => runner.resolveInterrupt(runId, interruptId, resolution),
   };
 }

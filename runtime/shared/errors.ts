@@ -35,7 +35,7 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   method_not_allowed: 405, request_timeout: 408, payload_too_large: 413, unsupported_media_type: 415, conflict: 409,
   quota_exceeded: 429,
   replay_memory_snapshot_unavailable: 422, token_budget_exceeded: 422, compaction_redaction_failed: 422,
-  capability_not_provided: 501, internal_error: 500, runner_unavailable: 503,
+  capability_not_provided: 501, internal_error: 500, runner_unavailable: 503, interrupt_not_found: 404, interrupt_already_resolved: 409,
 };
 
 /** Content-free details of an error envelope. */

@@ -61,6 +61,8 @@ describe('mutation checks: a broken host makes the matching scenario fail', () =
     ['skipEscalationEvent', 'multi-agent-escalation-run-waits'],
     ['dropCausation', 'multi-agent-escalation-run-waits'],
     ['dispatchWhileWaiting', 'multi-agent-escalation-run-waits'],
+    ['dispatchOnReject', 'multi-agent-escalation-resolve'],
+    ['dispatchWhileWaiting', 'multi-agent-escalation-resolve'],
     ['keepNonCanonicalMarkers', 'compaction-markers-canonical'],
     ['unstableArchive', 'memory-distillation-client-requested'],
     ['partialArchiveOnBudget', 'memory-distillation-client-requested'],

@@ -8,7 +8,7 @@
 // - if/then rules (e.g. "trigger is required when supported is true") and x-runtime-rules are not represented.
 // - Types only: no (de)serialiser is generated (Debian's Kotlin compiles only the just-types output), so nothing is round-tripped.
 //
-// Top-level types: 171.
+// Top-level types: 173.
 
 package wopkit
 
@@ -727,6 +727,13 @@ data class ExecutionModelCapability (
     val experimentalUntil: String? = null,
 
     /**
+     * Where a client answers the interrupt a run is suspended on (POST, body
+     * RunInterruptResolveRequest; {runId} and {nodeId} filled in). Absent: the host offers no
+     * such route here.
+     */
+    val interruptResolveEndpoint: String? = null,
+
+    /**
      * Whether the execution model is implemented.
      */
     val supported: Boolean,
@@ -851,6 +858,8 @@ enum class EscalationKind {
  *
  * A supervisor's decision in the multi-agent loop (RFC 0037), with the optional confidence
  * RFC 0039 §A adds. Open: RFC 0037 defines more fields than this slice models.
+ *
+ * The decision to carry out instead (amend only).
  *
  * The decision as made, including its confidence.
  */
@@ -5668,6 +5677,60 @@ enum class RunForkResponseStatus {
     Completed,
     Created,
     Running
+}
+
+/**
+ * Body of POST /v1/runs/{runId}/interrupts/{nodeId}: answer the interrupt a run is
+ * suspended on (RFC 0039 §A: a below-floor decision escalates so that a person can confirm
+ * or adjust it). The path's nodeId names the open interrupt (the reference host: the
+ * interruptId the run snapshot shows). Of two answers to one interrupt exactly one is
+ * applied; the other is refused with 409 interrupt_already_resolved. Closed: a
+ * client-submitted shape.
+ */
+data class RunInterruptResolveRequest (
+    /**
+     * The answer.
+     */
+    val resumeValue: ResumeValue
+)
+
+/**
+ * approve (or confirm, for a clarification) carries the escalated decision out; reject ends
+ * the step without dispatching anything; amend replaces the decision with `decision` and
+ * carries that out.
+ *
+ * The answer.
+ */
+data class ResumeValue (
+    /**
+     * What the person decided.
+     */
+    val action: Action,
+
+    /**
+     * When the person decided (ISO 8601); recorded as given.
+     */
+    val decidedAt: OffsetDateTime? = null,
+
+    /**
+     * The decision to carry out instead (amend only).
+     */
+    val decision: OrchestratorDecision? = null,
+
+    /**
+     * A note from the person who decided.
+     */
+    val feedback: String? = null
+)
+
+/**
+ * What the person decided.
+ */
+enum class Action {
+    Amend,
+    Approve,
+    Confirm,
+    Reject
 }
 
 /**

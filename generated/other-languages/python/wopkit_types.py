@@ -8,7 +8,7 @@
 # - if/then rules (e.g. "trigger is required when supported is true") and x-runtime-rules are not represented.
 # - Date-times become datetime objects and are written back in isoformat (offset +00:00 instead of Z, microsecond precision).
 #
-# Top-level types: 171.
+# Top-level types: 173.
 
 from enum import Enum
 from dataclasses import dataclass
@@ -944,6 +944,11 @@ class ExecutionModelCapability:
     """RFC 0042: the date (YYYY-MM-DD) an experimental advertisement graduates or is withdrawn
     by. Tolerated; not checked against tier.
     """
+    interrupt_resolve_endpoint: Optional[str] = None
+    """Where a client answers the interrupt a run is suspended on (POST, body
+    RunInterruptResolveRequest; {runId} and {nodeId} filled in). Absent: the host offers no
+    such route here.
+    """
     tier: Optional[ExecutionModelCapabilityTier] = None
     """RFC 0042 stability claim for this advertisement: stable (the wire shape holds across
     minors; assumed when absent) or experimental (a preview that may shift until the RFC is
@@ -963,9 +968,10 @@ class ExecutionModelCapability:
         confidence_escalation_interrupt_kind = from_union([from_str, from_none], obj.get("confidenceEscalationInterruptKind"))
         cross_child_memory_concurrency = from_union([CrossChildMemoryConcurrency, from_none], obj.get("crossChildMemoryConcurrency"))
         experimental_until = from_union([from_str, from_none], obj.get("experimentalUntil"))
+        interrupt_resolve_endpoint = from_union([from_str, from_none], obj.get("interruptResolveEndpoint"))
         tier = from_union([ExecutionModelCapabilityTier, from_none], obj.get("tier"))
         version = from_union([from_int, from_none], obj.get("version"))
-        return ExecutionModelCapability(supported, confidence_escalation_floor, confidence_escalation_interrupt_kind, cross_child_memory_concurrency, experimental_until, tier, version)
+        return ExecutionModelCapability(supported, confidence_escalation_floor, confidence_escalation_interrupt_kind, cross_child_memory_concurrency, experimental_until, interrupt_resolve_endpoint, tier, version)
 
     def to_dict(self) -> dict:
         result: dict = {}
@@ -978,6 +984,8 @@ class ExecutionModelCapability:
             result["crossChildMemoryConcurrency"] = from_union([lambda x: to_enum(CrossChildMemoryConcurrency, x), from_none], self.cross_child_memory_concurrency)
         if self.experimental_until is not None:
             result["experimentalUntil"] = from_union([from_str, from_none], self.experimental_until)
+        if self.interrupt_resolve_endpoint is not None:
+            result["interruptResolveEndpoint"] = from_union([from_str, from_none], self.interrupt_resolve_endpoint)
         if self.tier is not None:
             result["tier"] = from_union([lambda x: to_enum(ExecutionModelCapabilityTier, x), from_none], self.tier)
         if self.version is not None:
@@ -1147,6 +1155,8 @@ class OrchestratorDecision:
     
     A supervisor's decision in the multi-agent loop (RFC 0037), with the optional confidence
     RFC 0039 §A adds. Open: RFC 0037 defines more fields than this slice models.
+    
+    The decision to carry out instead (amend only).
     
     The decision as made, including its confidence.
     """
@@ -7459,6 +7469,80 @@ class RunForkResponse:
         return result
 
 
+class Action(Enum):
+    """What the person decided."""
+
+    AMEND = "amend"
+    APPROVE = "approve"
+    CONFIRM = "confirm"
+    REJECT = "reject"
+
+
+@dataclass
+class ResumeValue:
+    """approve (or confirm, for a clarification) carries the escalated decision out; reject ends
+    the step without dispatching anything; amend replaces the decision with `decision` and
+    carries that out.
+    
+    The answer.
+    """
+    action: Action
+    """What the person decided."""
+
+    decided_at: Optional[datetime] = None
+    """When the person decided (ISO 8601); recorded as given."""
+
+    decision: Optional[OrchestratorDecision] = None
+    """The decision to carry out instead (amend only)."""
+
+    feedback: Optional[str] = None
+    """A note from the person who decided."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'ResumeValue':
+        assert isinstance(obj, dict)
+        action = Action(obj.get("action"))
+        decided_at = from_union([from_datetime, from_none], obj.get("decidedAt"))
+        decision = from_union([OrchestratorDecision.from_dict, from_none], obj.get("decision"))
+        feedback = from_union([from_str, from_none], obj.get("feedback"))
+        return ResumeValue(action, decided_at, decision, feedback)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["action"] = to_enum(Action, self.action)
+        if self.decided_at is not None:
+            result["decidedAt"] = from_union([lambda x: x.isoformat(), from_none], self.decided_at)
+        if self.decision is not None:
+            result["decision"] = from_union([lambda x: to_class(OrchestratorDecision, x), from_none], self.decision)
+        if self.feedback is not None:
+            result["feedback"] = from_union([from_str, from_none], self.feedback)
+        return result
+
+
+@dataclass
+class RunInterruptResolveRequest:
+    """Body of POST /v1/runs/{runId}/interrupts/{nodeId}: answer the interrupt a run is
+    suspended on (RFC 0039 §A: a below-floor decision escalates so that a person can confirm
+    or adjust it). The path's nodeId names the open interrupt (the reference host: the
+    interruptId the run snapshot shows). Of two answers to one interrupt exactly one is
+    applied; the other is refused with 409 interrupt_already_resolved. Closed: a
+    client-submitted shape.
+    """
+    resume_value: ResumeValue
+    """The answer."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'RunInterruptResolveRequest':
+        assert isinstance(obj, dict)
+        resume_value = ResumeValue.from_dict(obj.get("resumeValue"))
+        return RunInterruptResolveRequest(resume_value)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["resumeValue"] = to_class(ResumeValue, self.resume_value)
+        return result
+
+
 @dataclass
 class RunOrchestratorDecidedPayload:
     """The supervisor made a decision (RFC 0037). Recorded before any escalation or dispatch it
@@ -9203,6 +9287,14 @@ def replay_memory_snapshot_unavailable_details_to_dict(x: ReplayMemorySnapshotUn
     return to_class(ReplayMemorySnapshotUnavailableDetails, x)
 
 
+def resume_value_from_dict(s: Any) -> ResumeValue:
+    return ResumeValue.from_dict(s)
+
+
+def resume_value_to_dict(x: ResumeValue) -> Any:
+    return to_class(ResumeValue, x)
+
+
 def retention_capability_from_dict(s: Any) -> RetentionCapability:
     return RetentionCapability.from_dict(s)
 
@@ -9281,6 +9373,14 @@ def run_interrupt_from_dict(s: Any) -> RunInterrupt:
 
 def run_interrupt_to_dict(x: RunInterrupt) -> Any:
     return to_class(RunInterrupt, x)
+
+
+def run_interrupt_resolve_request_from_dict(s: Any) -> RunInterruptResolveRequest:
+    return RunInterruptResolveRequest.from_dict(s)
+
+
+def run_interrupt_resolve_request_to_dict(x: RunInterruptResolveRequest) -> Any:
+    return to_class(RunInterruptResolveRequest, x)
 
 
 def run_orchestrator_decided_payload_from_dict(s: Any) -> RunOrchestratorDecidedPayload:

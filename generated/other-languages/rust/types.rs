@@ -7,7 +7,7 @@
 // - Fields a schema leaves open (additionalProperties: true) are dropped on deserialisation: extension data does not survive a round trip.
 // - if/then rules (e.g. "trigger is required when supported is true") and x-runtime-rules are not represented.
 //
-// Top-level types: 171.
+// Top-level types: 173.
 
 // Example code that deserializes and serializes the model.
 // extern crate serde;
@@ -598,6 +598,11 @@ pub struct ExecutionModelCapability {
     /// by. Tolerated; not checked against tier.
     pub experimental_until: Option<String>,
 
+    /// Where a client answers the interrupt a run is suspended on (POST, body
+    /// RunInterruptResolveRequest; {runId} and {nodeId} filled in). Absent: the host offers no
+    /// such route here.
+    pub interrupt_resolve_endpoint: Option<String>,
+
     /// Whether the execution model is implemented.
     pub supported: bool,
 
@@ -698,6 +703,8 @@ pub enum EscalationKind {
 ///
 /// A supervisor's decision in the multi-agent loop (RFC 0037), with the optional confidence
 /// RFC 0039 §A adds. Open: RFC 0037 defines more fields than this slice models.
+///
+/// The decision to carry out instead (amend only).
 ///
 /// The decision as made, including its confidence.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -4671,6 +4678,53 @@ pub enum RunForkResponseStatus {
     Created,
 
     Running,
+}
+
+/// Body of POST /v1/runs/{runId}/interrupts/{nodeId}: answer the interrupt a run is
+/// suspended on (RFC 0039 §A: a below-floor decision escalates so that a person can confirm
+/// or adjust it). The path's nodeId names the open interrupt (the reference host: the
+/// interruptId the run snapshot shows). Of two answers to one interrupt exactly one is
+/// applied; the other is refused with 409 interrupt_already_resolved. Closed: a
+/// client-submitted shape.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RunInterruptResolveRequest {
+    /// The answer.
+    pub resume_value: ResumeValue,
+}
+
+/// approve (or confirm, for a clarification) carries the escalated decision out; reject ends
+/// the step without dispatching anything; amend replaces the decision with `decision` and
+/// carries that out.
+///
+/// The answer.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ResumeValue {
+    /// What the person decided.
+    pub action: Action,
+
+    /// When the person decided (ISO 8601); recorded as given.
+    pub decided_at: Option<String>,
+
+    /// The decision to carry out instead (amend only).
+    pub decision: Option<OrchestratorDecision>,
+
+    /// A note from the person who decided.
+    pub feedback: Option<String>,
+}
+
+/// What the person decided.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Action {
+    Amend,
+
+    Approve,
+
+    Confirm,
+
+    Reject,
 }
 
 /// The supervisor made a decision (RFC 0037). Recorded before any escalation or dispatch it

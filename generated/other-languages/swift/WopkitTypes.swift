@@ -7,7 +7,7 @@
 // - Fields a schema leaves open (additionalProperties: true) are dropped on deserialisation: extension data does not survive a round trip.
 // - if/then rules (e.g. "trigger is required when supported is true") and x-runtime-rules are not represented.
 //
-// Top-level types: 171.
+// Top-level types: 173.
 
 // This file was generated from JSON Schema using quicktype, do not modify it directly.
 // To parse the JSON, add this file to your project and do:
@@ -154,6 +154,7 @@
 //   let proposalsCapability = try ProposalsCapability(json)
 //   let quotaExceededDetails = try QuotaExceededDetails(json)
 //   let replayMemorySnapshotUnavailableDetails = try ReplayMemorySnapshotUnavailableDetails(json)
+//   let resumeValue = try ResumeValue(json)
 //   let retentionCapability = try RetentionCapability(json)
 //   let runCompletedPayload = try RunCompletedPayload(json)
 //   let runError = try RunError(json)
@@ -164,6 +165,7 @@
 //   let runForkRequest = try RunForkRequest(json)
 //   let runForkResponse = try RunForkResponse(json)
 //   let runInterrupt = try RunInterrupt(json)
+//   let runInterruptResolveRequest = try RunInterruptResolveRequest(json)
 //   let runOrchestratorDecidedPayload = try RunOrchestratorDecidedPayload(json)
 //   let runSnapshot = try RunSnapshot(json)
 //   let runStartRequest = try RunStartRequest(json)
@@ -1589,6 +1591,10 @@ struct ExecutionModelCapability: Codable {
     /// RFC 0042: the date (YYYY-MM-DD) an experimental advertisement graduates or is withdrawn
     /// by. Tolerated; not checked against tier.
     let experimentalUntil: String?
+    /// Where a client answers the interrupt a run is suspended on (POST, body
+    /// RunInterruptResolveRequest; {runId} and {nodeId} filled in). Absent: the host offers no
+    /// such route here.
+    let interruptResolveEndpoint: String?
     /// Whether the execution model is implemented.
     let supported: Bool
     /// RFC 0042 stability claim for this advertisement: stable (the wire shape holds across
@@ -1605,6 +1611,7 @@ struct ExecutionModelCapability: Codable {
         case confidenceEscalationInterruptKind = "confidenceEscalationInterruptKind"
         case crossChildMemoryConcurrency = "crossChildMemoryConcurrency"
         case experimentalUntil = "experimentalUntil"
+        case interruptResolveEndpoint = "interruptResolveEndpoint"
         case supported = "supported"
         case tier = "tier"
         case version = "version"
@@ -1634,6 +1641,7 @@ extension ExecutionModelCapability {
         confidenceEscalationInterruptKind: String?? = nil,
         crossChildMemoryConcurrency: CrossChildMemoryConcurrency?? = nil,
         experimentalUntil: String?? = nil,
+        interruptResolveEndpoint: String?? = nil,
         supported: Bool? = nil,
         tier: ExecutionModelCapabilityTier?? = nil,
         version: Int?? = nil
@@ -1643,6 +1651,7 @@ extension ExecutionModelCapability {
             confidenceEscalationInterruptKind: confidenceEscalationInterruptKind ?? self.confidenceEscalationInterruptKind,
             crossChildMemoryConcurrency: crossChildMemoryConcurrency ?? self.crossChildMemoryConcurrency,
             experimentalUntil: experimentalUntil ?? self.experimentalUntil,
+            interruptResolveEndpoint: interruptResolveEndpoint ?? self.interruptResolveEndpoint,
             supported: supported ?? self.supported,
             tier: tier ?? self.tier,
             version: version ?? self.version
@@ -1864,6 +1873,8 @@ enum EscalationKind: String, Codable {
 ///
 /// A supervisor's decision in the multi-agent loop (RFC 0037), with the optional confidence
 /// RFC 0039 §A adds. Open: RFC 0037 defines more fields than this slice models.
+///
+/// The decision to carry out instead (amend only).
 ///
 /// The decision as made, including its confidence.
 // MARK: - OrchestratorDecision
@@ -11538,6 +11549,130 @@ enum RunForkResponseStatus: String, Codable {
     case completed = "completed"
     case created = "created"
     case running = "running"
+}
+
+/// Body of POST /v1/runs/{runId}/interrupts/{nodeId}: answer the interrupt a run is
+/// suspended on (RFC 0039 §A: a below-floor decision escalates so that a person can confirm
+/// or adjust it). The path's nodeId names the open interrupt (the reference host: the
+/// interruptId the run snapshot shows). Of two answers to one interrupt exactly one is
+/// applied; the other is refused with 409 interrupt_already_resolved. Closed: a
+/// client-submitted shape.
+// MARK: - RunInterruptResolveRequest
+struct RunInterruptResolveRequest: Codable {
+    /// The answer.
+    let resumeValue: ResumeValue
+
+    enum CodingKeys: String, CodingKey {
+        case resumeValue = "resumeValue"
+    }
+}
+
+// MARK: RunInterruptResolveRequest convenience initializers and mutators
+
+extension RunInterruptResolveRequest {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(RunInterruptResolveRequest.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        resumeValue: ResumeValue? = nil
+    ) -> RunInterruptResolveRequest {
+        return RunInterruptResolveRequest(
+            resumeValue: resumeValue ?? self.resumeValue
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// approve (or confirm, for a clarification) carries the escalated decision out; reject ends
+/// the step without dispatching anything; amend replaces the decision with `decision` and
+/// carries that out.
+///
+/// The answer.
+// MARK: - ResumeValue
+struct ResumeValue: Codable {
+    /// What the person decided.
+    let action: Action
+    /// When the person decided (ISO 8601); recorded as given.
+    let decidedAt: Date?
+    /// The decision to carry out instead (amend only).
+    let decision: OrchestratorDecision?
+    /// A note from the person who decided.
+    let feedback: String?
+
+    enum CodingKeys: String, CodingKey {
+        case action = "action"
+        case decidedAt = "decidedAt"
+        case decision = "decision"
+        case feedback = "feedback"
+    }
+}
+
+// MARK: ResumeValue convenience initializers and mutators
+
+extension ResumeValue {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(ResumeValue.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        action: Action? = nil,
+        decidedAt: Date?? = nil,
+        decision: OrchestratorDecision?? = nil,
+        feedback: String?? = nil
+    ) -> ResumeValue {
+        return ResumeValue(
+            action: action ?? self.action,
+            decidedAt: decidedAt ?? self.decidedAt,
+            decision: decision ?? self.decision,
+            feedback: feedback ?? self.feedback
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// What the person decided.
+enum Action: String, Codable {
+    case amend = "amend"
+    case approve = "approve"
+    case confirm = "confirm"
+    case reject = "reject"
 }
 
 /// The supervisor made a decision (RFC 0037). Recorded before any escalation or dispatch it

@@ -9,6 +9,7 @@ const __F0 = "capabilities.schema.json";
 const __F1 = "proposal.schema.json";
 const __RE0 = new RegExp("^[0-9]+\\.[0-9]+(\\.[0-9]+)?$", "u");
 const __RE1 = new RegExp("^[0-9]{4}-[0-9]{2}-[0-9]{2}$", "u");
+const __RE2 = new RegExp("^/", "u");
 
 // ── fast path: one check per schema node, valid or not, first failure stops ──
 function __c0(d) {
@@ -289,185 +290,190 @@ function __c112(d) {
     if (!(typeof x65 === "string")) return false;
     if (x65.length === 0) return false;
   }
-  const x66 = d.crossChildMemoryConcurrency;
+  const x66 = d.interruptResolveEndpoint;
   if (x66 !== undefined) {
-    if (!(x66 === "strict" || x66 === "advisory")) return false;
+    if (!(typeof x66 === "string")) return false;
+    if (!__RE2.test(x66)) return false;
+  }
+  const x67 = d.crossChildMemoryConcurrency;
+  if (x67 !== undefined) {
+    if (!(x67 === "strict" || x67 === "advisory")) return false;
   }
   return true;
 }
 function __c50(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x67 = d.name;
-  if (x67 === undefined) return false;
-  if (!(typeof x67 === "string")) return false;
-  if (x67.length > 200 && __len(x67) > 200) return false;
-  if (x67.length === 0) return false;
-  const x68 = d.version;
+  const x68 = d.name;
   if (x68 === undefined) return false;
   if (!(typeof x68 === "string")) return false;
-  if (x68.length > 100 && __len(x68) > 100) return false;
+  if (x68.length > 200 && __len(x68) > 200) return false;
   if (x68.length === 0) return false;
+  const x69 = d.version;
+  if (x69 === undefined) return false;
+  if (!(typeof x69 === "string")) return false;
+  if (x69.length > 100 && __len(x69) > 100) return false;
+  if (x69.length === 0) return false;
   return true;
 }
 function __c33(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x69 = d.supported;
-  if (x69 === undefined) return false;
-  if (!(typeof x69 === "boolean")) return false;
+  const x70 = d.supported;
+  if (x70 === undefined) return false;
+  if (!(typeof x70 === "boolean")) return false;
   return true;
 }
 function __c65(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x70 = d.supported;
-  if (x70 !== undefined) {
-    if (!(typeof x70 === "boolean")) return false;
-  }
-  const x71 = d.maxEntrySizeBytes;
+  const x71 = d.supported;
   if (x71 !== undefined) {
-    if (!(Number.isInteger(x71))) return false;
-    if (x71 < 1) return false;
+    if (!(typeof x71 === "boolean")) return false;
   }
-  const x72 = d.ttlSupported;
+  const x72 = d.maxEntrySizeBytes;
   if (x72 !== undefined) {
-    if (!(typeof x72 === "boolean")) return false;
+    if (!(Number.isInteger(x72))) return false;
+    if (x72 < 1) return false;
   }
-  const x73 = d.writable;
+  const x73 = d.ttlSupported;
   if (x73 !== undefined) {
     if (!(typeof x73 === "boolean")) return false;
   }
-  const x74 = d.compaction;
+  const x74 = d.writable;
   if (x74 !== undefined) {
-    if (!__c71(x74)) return false;
+    if (!(typeof x74 === "boolean")) return false;
   }
-  const x75 = d.distillation;
+  const x75 = d.compaction;
   if (x75 !== undefined) {
-    if (!__c83(x75)) return false;
+    if (!__c71(x75)) return false;
   }
-  const x76 = d.attribution;
+  const x76 = d.distillation;
   if (x76 !== undefined) {
-    if (!__c43(x76)) return false;
+    if (!__c83(x76)) return false;
   }
-  const x77 = d.search;
+  const x77 = d.attribution;
   if (x77 !== undefined) {
-    if (!__c98(x77)) return false;
+    if (!__c43(x77)) return false;
   }
-  const x78 = d.retention;
+  const x78 = d.search;
   if (x78 !== undefined) {
-    if (!__c104(x78)) return false;
+    if (!__c98(x78)) return false;
+  }
+  const x79 = d.retention;
+  if (x79 !== undefined) {
+    if (!__c104(x79)) return false;
   }
   return true;
 }
 function __c5(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x79 = d.supported;
-  if (x79 === undefined) return false;
-  if (!(typeof x79 === "boolean")) return false;
-  const x80 = d.schedule;
-  if (x80 !== undefined) {
-    if (!__c8(x80)) return false;
+  const x80 = d.supported;
+  if (x80 === undefined) return false;
+  if (!(typeof x80 === "boolean")) return false;
+  const x81 = d.schedule;
+  if (x81 !== undefined) {
+    if (!__c8(x81)) return false;
   }
-  for (const k81 in d) if (!(k81 === "supported" || k81 === "schedule")) return false;
+  for (const k82 in d) if (!(k82 === "supported" || k82 === "schedule")) return false;
   return true;
 }
 function __c110(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x82 = d.executionModel;
-  if (x82 !== undefined) {
-    if (!__c112(x82)) return false;
+  const x83 = d.executionModel;
+  if (x83 !== undefined) {
+    if (!__c112(x83)) return false;
   }
   return true;
 }
 function __c18(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok83 = false;
-  L84: {
+  let ok84 = false;
+  L85: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x85 = d.activation;
-      if (x85 === undefined) break L84;
-      if (x85 !== "direct-rbac") break L84;
+      const x86 = d.activation;
+      if (x86 === undefined) break L85;
+      if (x86 !== "direct-rbac") break L85;
     }
-    ok83 = true;
+    ok84 = true;
   }
-  if (ok83) {
+  if (ok84) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x86 = d.activationScope;
-      if (x86 === undefined) return false;
-      if (!(typeof x86 === "string")) return false;
+      const x87 = d.activationScope;
+      if (x87 === undefined) return false;
+      if (!(typeof x87 === "string")) return false;
     }
   }
-  const x87 = d.supported;
-  if (x87 !== undefined) {
-    if (!(typeof x87 === "boolean")) return false;
+  const x88 = d.supported;
+  if (x88 !== undefined) {
+    if (!(typeof x88 === "boolean")) return false;
   }
-  const x88 = d.artifactKinds;
-  if (x88 === undefined) return false;
-  if (!(Array.isArray(x88))) return false;
-  if (x88.length < 1) return false;
-  if (x88.length > 1 && __dup(x88, null) !== null) return false;
-  for (let i89 = 0; i89 < x88.length; i89++) {
-    const x90 = x88[i89];
-    if (!__check_ProposalKind(x90)) return false;
+  const x89 = d.artifactKinds;
+  if (x89 === undefined) return false;
+  if (!(Array.isArray(x89))) return false;
+  if (x89.length < 1) return false;
+  if (x89.length > 1 && __dup(x89, null) !== null) return false;
+  for (let i90 = 0; i90 < x89.length; i90++) {
+    const x91 = x89[i90];
+    if (!__check_ProposalKind(x91)) return false;
   }
-  const x91 = d.duplicationDetection;
-  if (x91 !== undefined) {
-    if (!(typeof x91 === "boolean")) return false;
+  const x92 = d.duplicationDetection;
+  if (x92 !== undefined) {
+    if (!(typeof x92 === "boolean")) return false;
   }
-  const x92 = d.activation;
-  if (x92 === undefined) return false;
-  if (!__check_ProposalActivation(x92)) return false;
-  const x93 = d.activationScope;
-  if (x93 !== undefined) {
-    if (!(typeof x93 === "string")) return false;
-    if (x93.length === 0) return false;
+  const x93 = d.activation;
+  if (x93 === undefined) return false;
+  if (!__check_ProposalActivation(x93)) return false;
+  const x94 = d.activationScope;
+  if (x94 !== undefined) {
+    if (!(typeof x94 === "string")) return false;
+    if (x94.length === 0) return false;
   }
   return true;
 }
 function __c104(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x94 = d.ttl;
-  if (x94 !== undefined) {
-    if (!(typeof x94 === "boolean")) return false;
-  }
-  const x95 = d.forget;
+  const x95 = d.ttl;
   if (x95 !== undefined) {
     if (!(typeof x95 === "boolean")) return false;
   }
-  for (const k96 in d) if (!(k96 === "ttl" || k96 === "forget")) return false;
+  const x96 = d.forget;
+  if (x96 !== undefined) {
+    if (!(typeof x96 === "boolean")) return false;
+  }
+  for (const k97 in d) if (!(k97 === "ttl" || k97 === "forget")) return false;
   return true;
 }
 function __c98(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x97 = d.supported;
-  if (x97 === undefined) return false;
-  if (!(typeof x97 === "boolean")) return false;
-  const x98 = d.modes;
-  if (x98 !== undefined) {
-    if (!(Array.isArray(x98))) return false;
-    if (x98.length > 1 && __dup(x98, null) !== null) return false;
-    for (let i99 = 0; i99 < x98.length; i99++) {
-      const x100 = x98[i99];
-      if (!(x100 === "semantic" || x100 === "filter")) return false;
+  const x98 = d.supported;
+  if (x98 === undefined) return false;
+  if (!(typeof x98 === "boolean")) return false;
+  const x99 = d.modes;
+  if (x99 !== undefined) {
+    if (!(Array.isArray(x99))) return false;
+    if (x99.length > 1 && __dup(x99, null) !== null) return false;
+    for (let i100 = 0; i100 < x99.length; i100++) {
+      const x101 = x99[i100];
+      if (!(x101 === "semantic" || x101 === "filter")) return false;
     }
   }
-  for (const k101 in d) if (!(k101 === "supported" || k101 === "modes")) return false;
+  for (const k102 in d) if (!(k102 === "supported" || k102 === "modes")) return false;
   return true;
 }
 function __c37(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x102 = d.memoryConsolidation;
-    if (x102 === undefined) return false;
-    if (!(typeof x102 === "object" && x102 !== null && !Array.isArray(x102))) return false;
-    const x103 = x102.supported;
+    const x103 = d.memoryConsolidation;
     if (x103 === undefined) return false;
-    if (x103 !== true) return false;
+    if (!(typeof x103 === "object" && x103 !== null && !Array.isArray(x103))) return false;
+    const x104 = x103.supported;
+    if (x104 === undefined) return false;
+    if (x104 !== true) return false;
   }
   return true;
 }
 function __c28(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x104 = d.activation;
-    if (x104 === undefined) return false;
-    if (x104 !== "direct-rbac") return false;
+    const x105 = d.activation;
+    if (x105 === undefined) return false;
+    if (x105 !== "direct-rbac") return false;
   }
   return true;
 }
@@ -477,17 +483,17 @@ function __c42(d) {
 }
 function __c78(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x105 = d.supported;
-    if (x105 === undefined) return false;
-    if (x105 !== true) return false;
+    const x106 = d.supported;
+    if (x106 === undefined) return false;
+    if (x106 !== true) return false;
   }
   return true;
 }
 function __c91(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x106 = d.supported;
-    if (x106 === undefined) return false;
-    if (x106 !== true) return false;
+    const x107 = d.supported;
+    if (x107 === undefined) return false;
+    if (x107 !== true) return false;
   }
   return true;
 }
@@ -541,7 +547,7 @@ const __S = __link([
   { f: __F0, p: "/$defs/AttributionCapability/properties/supported", g: [[0,[1]]], k: { "const": true } },
   { f: __F0, p: "/$defs/AttributionCapability/properties/emitsWriteEvents", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: __F0, p: "/$defs/AttributionCapability/additionalProperties", av: 1, b: true },
-  { f: __F0, p: "", c: __c47, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["protocolVersion"] }, pr: [["protocolVersion", "protocolVersion", 48], ["host", "host", 49], ["supportedEnvelopes", "supportedEnvelopes", 54], ["schemaVersions", "schemaVersions", 56], ["limits", "limits", 58], ["agents", "agents", 63], ["memory", "memory", 64], ["multiAgent", "multiAgent", 109]], ap: 122, kn: new Set(["protocolVersion","host","supportedEnvelopes","schemaVersions","limits","agents","memory","multiAgent"]) },
+  { f: __F0, p: "", c: __c47, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["protocolVersion"] }, pr: [["protocolVersion", "protocolVersion", 48], ["host", "host", 49], ["supportedEnvelopes", "supportedEnvelopes", 54], ["schemaVersions", "schemaVersions", 56], ["limits", "limits", 58], ["agents", "agents", 63], ["memory", "memory", 64], ["multiAgent", "multiAgent", 109]], ap: 123, kn: new Set(["protocolVersion","host","supportedEnvelopes","schemaVersions","limits","agents","memory","multiAgent"]) },
   { f: __F0, p: "/properties/protocolVersion", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[0-9]+\\.[0-9]+(\\.[0-9]+)?$" }, re: __RE0 },
   { f: __F0, p: "/properties/host", c: __c50, r: 50, ro: 1, g: [[0,[0]]] },
   { f: __F0, p: "/$defs/HostInfo", c: __c50, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["name","version"] }, pr: [["name", "name", 51], ["version", "version", 52]], ap: 53, kn: new Set(["name","version"]) },
@@ -604,15 +610,16 @@ const __S = __link([
   { f: __F0, p: "/$defs/RetentionCapability/additionalProperties", b: false },
   { f: __F0, p: "/$defs/MemoryCapability/additionalProperties", av: 1, b: true },
   { f: __F0, p: "/properties/multiAgent", c: __c110, r: 110, ro: 1, g: [[0,[0]]] },
-  { f: __F0, p: "/$defs/MultiAgentCapability", c: __c110, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["executionModel", "executionModel", 111]], ap: 121, kn: new Set(["executionModel"]) },
+  { f: __F0, p: "/$defs/MultiAgentCapability", c: __c110, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["executionModel", "executionModel", 111]], ap: 122, kn: new Set(["executionModel"]) },
   { f: __F0, p: "/$defs/MultiAgentCapability/properties/executionModel", c: __c112, r: 112, ro: 1, g: [[0,[0]]] },
-  { f: __F0, p: "/$defs/ExecutionModelCapability", c: __c112, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 113], ["version", "version", 114], ["tier", "tier", 115], ["experimentalUntil", "experimentalUntil", 116], ["confidenceEscalationFloor", "confidenceEscalationFloor", 117], ["confidenceEscalationInterruptKind", "confidenceEscalationInterruptKind", 118], ["crossChildMemoryConcurrency", "crossChildMemoryConcurrency", 119]], ap: 120, kn: new Set(["supported","version","tier","experimentalUntil","confidenceEscalationFloor","confidenceEscalationInterruptKind","crossChildMemoryConcurrency"]) },
+  { f: __F0, p: "/$defs/ExecutionModelCapability", c: __c112, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 113], ["version", "version", 114], ["tier", "tier", 115], ["experimentalUntil", "experimentalUntil", 116], ["confidenceEscalationFloor", "confidenceEscalationFloor", 117], ["confidenceEscalationInterruptKind", "confidenceEscalationInterruptKind", 118], ["interruptResolveEndpoint", "interruptResolveEndpoint", 119], ["crossChildMemoryConcurrency", "crossChildMemoryConcurrency", 120]], ap: 121, kn: new Set(["supported","version","tier","experimentalUntil","confidenceEscalationFloor","confidenceEscalationInterruptKind","interruptResolveEndpoint","crossChildMemoryConcurrency"]) },
   { f: __F0, p: "/$defs/ExecutionModelCapability/properties/supported", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: __F0, p: "/$defs/ExecutionModelCapability/properties/version", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
   { f: __F0, p: "/$defs/ExecutionModelCapability/properties/tier", g: [[0,[2]]], k: { "enum": ["stable","experimental"] } },
   { f: __F0, p: "/$defs/ExecutionModelCapability/properties/experimentalUntil", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$" }, re: __RE1 },
   { f: __F0, p: "/$defs/ExecutionModelCapability/properties/confidenceEscalationFloor", t: ["number"], tv: "number", g: [[1,[8,9]]], k: { "maximum": 1, "minimum": 0.5 } },
   { f: __F0, p: "/$defs/ExecutionModelCapability/properties/confidenceEscalationInterruptKind", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: __F0, p: "/$defs/ExecutionModelCapability/properties/interruptResolveEndpoint", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^/" }, re: __RE2 },
   { f: __F0, p: "/$defs/ExecutionModelCapability/properties/crossChildMemoryConcurrency", g: [[0,[2]]], k: { "enum": ["strict","advisory"] } },
   { f: __F0, p: "/$defs/ExecutionModelCapability/additionalProperties", av: 1, b: true },
   { f: __F0, p: "/$defs/MultiAgentCapability/additionalProperties", av: 1, b: true },

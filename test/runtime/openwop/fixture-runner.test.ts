@@ -10,7 +10,7 @@ import { createHostRuntime } from '../../../runtime/host/reference-runtime.ts';
 import { withWorkflowRuns } from '../../../runtime/host/workflow-runs.ts';
 import { withMutations, type HostMutations } from '../../../runtime/host/mutants.ts';
 import { CONFORMANCE_FIXTURE_IDS } from '../../../runtime/openwop/fixtures/table.ts';
-import { UnknownWorkflowError } from '../../../runtime/openwop/fixtures/runner.ts';
+import { InterruptAlreadyResolvedError, InterruptNotFoundError, UnknownWorkflowError } from '../../../runtime/openwop/fixtures/runner.ts';
 
 function host(mutations: HostMutations = {}, seed = true) {
   const rt = createOpenwopRuntime();
@@ -67,8 +67,13 @@ describe('fixture runner', () => {
     expect(events.find((e) => e.eventId === escalated.causationId)?.type).toBe('runOrchestrator.decided');
     expect(events.find((e) => e.type === 'interrupt.requested')?.causationId).toBe(escalated.eventId);
     expect((await h.workflowRun(run.runId))?.status).toBe('waiting-clarification');
-    const resolved = await h.resolveInterrupt(run.runId, { outcome: 'approved' });
-    expect(resolved?.status).toBe('completed');
+    const interruptId = (await h.workflowRun(run.runId))!.interrupt!.interruptId;
+    await expect(h.resolveInterrupt(run.runId, 'int_not_this_one', { outcome: 'approved' })).rejects.toBeInstanceOf(InterruptNotFoundError);
+    const [first, second] = await Promise.allSettled([h.resolveInterrupt(run.runId, interruptId, { outcome: 'approved' }), h.resolveInterrupt(run.runId, interruptId, { outcome: 'rejected' })]);
+    expect(first.status === 'fulfilled' && first.value.status).toBe('completed');
+    expect(second.status === 'rejected' && second.reason).toBeInstanceOf(InterruptAlreadyResolvedError);
     expect(types().slice(-2)).toEqual(['interrupt.resolved', 'worker.dispatched']);
+    expect(types().filter((t) => t === 'interrupt.resolved')).toHaveLength(1);
+    await expect(h.resolveInterrupt('run_unknown', interruptId, { outcome: 'approved' })).rejects.toBeInstanceOf(InterruptNotFoundError);
   });
 });

@@ -8,7 +8,7 @@
 // - if/then rules (e.g. "trigger is required when supported is true") and x-runtime-rules are not represented.
 // - Optional scalar fields use pointers with omitempty; absent optional arrays and objects are written back as null (post-processing keeps empty [] and {} instead of dropping them).
 //
-// Top-level types: 171.
+// Top-level types: 173.
 
 // Code generated from JSON Schema using quicktype. DO NOT EDIT.
 // To parse and unparse this JSON data, add this code to your project and do:
@@ -439,6 +439,9 @@
 //    replayMemorySnapshotUnavailableDetails, err := UnmarshalReplayMemorySnapshotUnavailableDetails(bytes)
 //    bytes, err = replayMemorySnapshotUnavailableDetails.Marshal()
 //
+//    resumeValue, err := UnmarshalResumeValue(bytes)
+//    bytes, err = resumeValue.Marshal()
+//
 //    retentionCapability, err := UnmarshalRetentionCapability(bytes)
 //    bytes, err = retentionCapability.Marshal()
 //
@@ -468,6 +471,9 @@
 //
 //    runInterrupt, err := UnmarshalRunInterrupt(bytes)
 //    bytes, err = runInterrupt.Marshal()
+//
+//    runInterruptResolveRequest, err := UnmarshalRunInterruptResolveRequest(bytes)
+//    bytes, err = runInterruptResolveRequest.Marshal()
 //
 //    runOrchestratorDecidedPayload, err := UnmarshalRunOrchestratorDecidedPayload(bytes)
 //    bytes, err = runOrchestratorDecidedPayload.Marshal()
@@ -1954,6 +1960,16 @@ func (r *ReplayMemorySnapshotUnavailableDetails) Marshal() ([]byte, error) {
 	return json.Marshal(r)
 }
 
+func UnmarshalResumeValue(data []byte) (ResumeValue, error) {
+	var r ResumeValue
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *ResumeValue) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
 func UnmarshalRetentionCapability(data []byte) (RetentionCapability, error) {
 	var r RetentionCapability
 	err := json.Unmarshal(data, &r)
@@ -2051,6 +2067,16 @@ func UnmarshalRunInterrupt(data []byte) (RunInterrupt, error) {
 }
 
 func (r *RunInterrupt) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
+func UnmarshalRunInterruptResolveRequest(data []byte) (RunInterruptResolveRequest, error) {
+	var r RunInterruptResolveRequest
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *RunInterruptResolveRequest) Marshal() ([]byte, error) {
 	return json.Marshal(r)
 }
 
@@ -2577,6 +2603,10 @@ type ExecutionModelCapability struct {
 	// RFC 0042: the date (YYYY-MM-DD) an experimental advertisement graduates or is withdrawn                                
 	// by. Tolerated; not checked against tier.                                                                               
 	ExperimentalUntil                                                                           *string                       `json:"experimentalUntil,omitempty"`
+	// Where a client answers the interrupt a run is suspended on (POST, body                                                 
+	// RunInterruptResolveRequest; {runId} and {nodeId} filled in). Absent: the host offers no                                
+	// such route here.                                                                                                       
+	InterruptResolveEndpoint                                                                    *string                       `json:"interruptResolveEndpoint,omitempty"`
 	// Whether the execution model is implemented.                                                                            
 	Supported                                                                                   bool                          `json:"supported"`
 	// RFC 0042 stability claim for this advertisement: stable (the wire shape holds across                                   
@@ -2633,6 +2663,8 @@ type ConfidenceEscalatedPayload struct {
 //
 // A supervisor's decision in the multi-agent loop (RFC 0037), with the optional confidence
 // RFC 0039 §A adds. Open: RFC 0037 defines more fields than this slice models.
+//
+// The decision to carry out instead (amend only).
 //
 // The decision as made, including its confidence.
 type OrchestratorDecision struct {
@@ -4895,6 +4927,33 @@ type ForkOrigin struct {
 	RunID                                                                                     string `json:"runId"`
 }
 
+// Body of POST /v1/runs/{runId}/interrupts/{nodeId}: answer the interrupt a run is
+// suspended on (RFC 0039 §A: a below-floor decision escalates so that a person can confirm
+// or adjust it). The path's nodeId names the open interrupt (the reference host: the
+// interruptId the run snapshot shows). Of two answers to one interrupt exactly one is
+// applied; the other is refused with 409 interrupt_already_resolved. Closed: a
+// client-submitted shape.
+type RunInterruptResolveRequest struct {
+	// The answer.            
+	ResumeValue   ResumeValue `json:"resumeValue"`
+}
+
+// approve (or confirm, for a clarification) carries the escalated decision out; reject ends
+// the step without dispatching anything; amend replaces the decision with `decision` and
+// carries that out.
+//
+// The answer.
+type ResumeValue struct {
+	// What the person decided.                                                    
+	Action                                                   Action                `json:"action"`
+	// When the person decided (ISO 8601); recorded as given.                      
+	DecidedAt                                                *time.Time            `json:"decidedAt,omitempty"`
+	// The decision to carry out instead (amend only).                             
+	Decision                                                 *OrchestratorDecision `json:"decision,omitempty"`
+	// A note from the person who decided.                                         
+	Feedback                                                 *string               `json:"feedback,omitempty"`
+}
+
 // The supervisor made a decision (RFC 0037). Recorded before any escalation or dispatch it
 // leads to. Open.
 type RunOrchestratorDecidedPayload struct {
@@ -5986,6 +6045,16 @@ const (
 	FluffyCompleted RunForkResponseStatus = "completed"
 	StatusCreated   RunForkResponseStatus = "created"
 	StatusRunning   RunForkResponseStatus = "running"
+)
+
+// What the person decided.
+type Action string
+
+const (
+	ActionConfirm Action = "confirm"
+	Amend         Action = "amend"
+	Approve       Action = "approve"
+	Reject        Action = "reject"
 )
 
 // Where the run is.

@@ -1,0 +1,79 @@
+/**
+ * POST /v1/runs/{runId}/interrupts/{nodeId}: answering the interrupt an escalated run is suspended on, over HTTP,
+ * as its tenant. What the conformance scenario `multi-agent-escalation-resolve` cannot check from one key: another
+ * tenant cannot answer (or learn about) the run; a malformed answer is a 400 that changes nothing; amend carries
+ * out the amended decision; every answer after the first is refused, whatever the mix (property).
+ */
+import fc from 'fast-check';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunEvent, RunSnapshot } from '../../generated/ts/index.ts';
+import { Credentials, parseApiKeysEnv } from '../../runtime/host/auth.ts';
+import { createHost } from '../../runtime/host/server.ts';
+
+const KEY_A = 'tenant-a-key-0123456789abcdef';
+const KEY_B = 'tenant-b-key-0123456789abcdef';
+const ESCALATION = 'conformance-multi-agent-confidence-escalation';
+let app: FastifyInstance;
+
+beforeAll(async () => {
+  app = (await createHost({ credentials: new Credentials(parseApiKeysEnv(`${KEY_A}=tenant-a:tenant,${KEY_B}=tenant-b:tenant`)), logger: false, seedConformanceFixtures: true })).app;
+});
+afterAll(() => app.close());
+
+const as = (key: string) => ({ authorization: `Bearer ${key}` });
+async function waitingRun(key = KEY_A): Promise<{ runId: string; interruptId: string }> {
+  const started = await app.inject({ method: 'POST', url: '/v1/runs', headers: as(key), payload: { workflowId: ESCALATION } });
+  const { runId } = started.json<{ runId: string }>();
+  const snap = (await app.inject({ method: 'GET', url: `/v1/runs/${runId}`, headers: as(key) })).json<RunSnapshot>();
+  expect(snap.status).toBe('waiting-clarification');
+  return { runId, interruptId: snap.interrupt!.interruptId };
+}
+const answer = (key: string, runId: string, nodeId: string, resumeValue: unknown) =>
+  app.inject({ method: 'POST', url: `/v1/runs/${runId}/interrupts/${nodeId}`, headers: as(key), payload: { resumeValue } });
+const events = async (runId: string) => (await app.inject({ method: 'GET', url: `/v1/runs/${runId}/events`, headers: as(KEY_A) })).json<{ events: RunEvent[] }>().events;
+
+describe('answering an escalation over HTTP', () => {
+  it("another tenant's key cannot answer the run, nor tell it from a run that does not exist", async () => {
+    const { runId, interruptId } = await waitingRun();
+    const foreign = await answer(KEY_B, runId, interruptId, { action: 'approve' });
+    const missing = await answer(KEY_B, 'run_does_not_exist', interruptId, { action: 'approve' });
+    expect([foreign.statusCode, foreign.json()]).toEqual([404, { error: 'not_found', message: 'no such run' }]);
+    expect([missing.statusCode, missing.json()]).toEqual([foreign.statusCode, foreign.json()]);
+    // The run still waits for its own tenant's answer.
+    expect((await answer(KEY_A, runId, interruptId, { action: 'approve' })).statusCode).toBe(200);
+  });
+
+  it('a malformed answer is a 400 naming the field, and the run still waits', async () => {
+    const { runId, interruptId } = await waitingRun();
+    for (const bad of [{ action: 'maybe' }, { action: 'amend' }, { action: 'approve', decision: { kind: 'terminate' } }, 'approve', null]) {
+      const r = await answer(KEY_A, runId, interruptId, bad);
+      expect(r.statusCode, JSON.stringify(bad)).toBe(400);
+      expect(r.json()).toMatchObject({ error: 'validation_failed' });
+    }
+    expect((await events(runId)).some((e) => e.type === 'interrupt.resolved')).toBe(false);
+    expect((await answer(KEY_A, runId, interruptId, { action: 'reject' })).statusCode).toBe(200);
+  });
+
+  it('amend carries out the amended decision', async () => {
+    const { runId, interruptId } = await waitingRun();
+    const r = await answer(KEY_A, runId, interruptId, { action: 'amend', decision: { kind: 'next-worker', worker: 'billing-agent', confidence: 0.9 } });
+    expect(r.statusCode).toBe(200);
+    const log = await events(runId);
+    expect(log.find((e) => e.type === 'interrupt.resolved')?.payload).toMatchObject({ interruptId, outcome: 'amended' });
+    expect(log.find((e) => e.type === 'worker.dispatched')?.payload).toMatchObject({ worker: 'billing-agent' });
+  });
+
+  it('property: of any burst of answers to one interrupt exactly one is applied, the rest are 409', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.constantFrom('approve', 'confirm', 'reject'), { minLength: 1, maxLength: 6 }), async (actions) => {
+        const { runId, interruptId } = await waitingRun();
+        const answers = await Promise.all(actions.map((action) => answer(KEY_A, runId, interruptId, { action })));
+        expect(answers.filter((a) => a.statusCode === 200)).toHaveLength(1);
+        expect(answers.filter((a) => a.statusCode === 409).map((a) => a.json<{ error: string }>().error)).toEqual(Array(actions.length - 1).fill('interrupt_already_resolved'));
+        expect((await events(runId)).filter((e) => e.type === 'interrupt.resolved')).toHaveLength(1);
+      }),
+      { numRuns: 20 },
+    );
+  });
+});
