@@ -13,6 +13,7 @@
  *   ending tells the `onLost` listeners once.
  */
 import pg from 'pg';
+import { WopkitError } from '../../shared/errors.ts';
 import type { ActiveHost, LeaderLease } from '../port.ts';
 import { num, type StoreDb } from './connection.ts';
 
@@ -41,9 +42,9 @@ const sleep = (ms: number, signal?: AbortSignal) =>
   });
 
 /** A released lease: `acquire` stops at its next step and gives up whatever it holds by then. */
-class LeaseReleasedError extends Error {
+class LeaseReleasedError extends WopkitError<'lease_released'> {
   constructor() {
-    super('the lease was released while it was being acquired');
+    super('lease_released', 'the lease was released while it was being acquired');
   }
 }
 
