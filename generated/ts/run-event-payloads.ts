@@ -206,6 +206,14 @@ export interface InterruptResolvedPayload {
    * The interrupt kind that was answered (upstream hosts send it).
    */
   kind?: string;
+  /**
+   * The decision carried out instead of the escalated one (amended answers; sent by wopkit hosts).
+   */
+  decision?: OrchestratorDecision;
+  /**
+   * When the person decided, as their answer gave it (ISO 8601; sent by wopkit hosts when given). The answer's free-text feedback is not recorded: events carry no content.
+   */
+  decidedAt?: string;
   [k: string]: unknown;
 }
 

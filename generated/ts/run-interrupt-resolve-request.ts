@@ -26,11 +26,11 @@ export interface ResumeValue {
    */
   decision?: OrchestratorDecision;
   /**
-   * When the person decided (ISO 8601); recorded as given.
+   * When the person decided (ISO 8601); recorded as given in the interrupt.resolved event.
    */
   decidedAt?: string;
   /**
-   * A note from the person who decided.
+   * A note from the person who decided. Accepted and not recorded: run events carry no free text.
    */
   feedback?: string;
 }

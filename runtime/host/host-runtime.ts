@@ -177,6 +177,12 @@ export interface HostRuntime extends WorkflowRuns {
   // ── Multi-agent (RFC 0039) ───────────────────────────────────────────────────────────────────────────────
   /** The confidence floor below which a decision escalates. */
   escalationFloor(): number;
+  /**
+   * Carry on a supervisor step suspended on interrupt `interruptId` of `runId` with a person's answer, from the run's
+   * log (RFC 0039 §A). One answer wins: InterruptAlreadyResolvedError (409) for any other; InterruptNotFoundError (404)
+   * for an interrupt the run's log never requested.
+   */
+  continueStep(runId: string, interruptId: string, resolution: InterruptResolution): Promise<void>;
   /** One supervisor step with `decision`; an interrupt it raises is answered by `resolve` (default: "approved" at once). */
   supervisorStep(runId: string, decision: Readonly<OrchestratorDecision>, resolve?: (req: { readonly interruptId: string; readonly kind: 'clarify' | 'escalate' }) => Promise<InterruptResolution>): Promise<void>;
   /** A child run's write into the scope it inherits from its parent, through the SR-1 chokepoint of that scope. */

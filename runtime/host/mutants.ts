@@ -139,11 +139,7 @@ const MUTANTS = {
   /** A person's rejection of an escalated decision is ignored: the worker is dispatched anyway. */
   dispatchOnReject: (base) => ({
     ...base,
-    supervisorStep: (runId, decision, resolve) =>
-      base.supervisorStep(runId, decision, resolve === undefined ? undefined : async (req) => {
-        const answer = await resolve(req);
-        return answer.outcome === 'rejected' ? { outcome: 'approved' } : answer;
-      }),
+    continueStep: (runId, interruptId, resolution) => base.continueStep(runId, interruptId, resolution.outcome === 'rejected' ? { outcome: 'approved' } : resolution),
   }),
   /** A fork reads live memory instead of its snapshot (MAE-3 broken). */
   forkReadsLive: (base, rt) => ({ ...base, runMemory: (run) => rt.adapterFor(run.tenant) }),

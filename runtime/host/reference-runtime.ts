@@ -142,6 +142,9 @@ export function createHostRuntime(openwop: OpenwopRuntime, inquirium: InquiriumR
     async supervisorStep(runId, decision, resolve = async () => ({ outcome: 'approved' })) {
       await rt.orchestratorStep(runId, decision, resolve);
     },
+    async continueStep(runId, interruptId, resolution) {
+      await rt.continueStep(runId, interruptId, resolution);
+    },
     childWrite: async (parent, childRunId, write) => (await rt.childWrite(parent, childRunId, write)).entry,
     parentReads: (parentRunId, memoryRef) => rt.subRuns.readForParent(parentRunId, memoryRef),
 

@@ -14,6 +14,9 @@ export function withWorkflowRuns(core: HostCore, o: { readonly seed?: boolean } 
     resolveSecret: (runId, tenant, secret) => core.resolveSecret(runId, tenant, secret),
     endRun: (runId) => core.endRun(runId),
     supervisorStep: (runId, decision, resolve) => core.supervisorStep(runId, decision, resolve),
+    continueStep: (runId, interruptId, resolution) => core.continueStep(runId, interruptId, resolution),
+    events: (runId) => core.events(runId),
+    run: (runId) => core.run(runId),
     now: () => core.now(),
   });
   if (o.seed === true) runner.seed();
@@ -31,7 +34,7 @@ export function withWorkflowRuns(core: HostCore, o: { readonly seed?: boolean } 
     fixtureIds: async () => runner.advertised(),
     seedFixtures: async () => runner.seed(),
     startWorkflow: (workflowId, tenant) => runner.start(workflowId, tenant),
-    workflowRun: async (runId) => runner.snapshot(runId),
+    workflowRun: (runId) => runner.snapshot(runId),
     resolveInterrupt: (runId, interruptId, resolution) => runner.resolveInterrupt(runId, interruptId, resolution),
   };
 }

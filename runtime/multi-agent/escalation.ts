@@ -89,11 +89,35 @@ export const ESCALATION_EVENT_TYPES = {
   dispatched: 'worker.dispatched',
 } as const satisfies Record<string, KnownRunEventType>;
 
-/** How the operator resolved the interrupt. */
-export type InterruptResolution =
+/** How the operator resolved the interrupt (and, when their answer said, when they decided). */
+export type InterruptResolution = (
   | { readonly outcome: 'approved' }
   | { readonly outcome: 'amended'; readonly decision: OrchestratorDecisionLike }
-  | { readonly outcome: 'rejected' };
+  | { readonly outcome: 'rejected' }
+) & { readonly decidedAt?: string };
+
+/** A step suspended on its interrupt, as the run's log shows it: what is needed to carry it on once answered. */
+export interface OpenInterrupt {
+  readonly interruptId: string;
+  /** The `interrupt.requested` event (the cause of the answer's event). */
+  readonly requestedEventId: string;
+  /** The escalated decision (carried out on approval). */
+  readonly decision: OrchestratorDecisionLike;
+}
+
+/** The run has no open interrupt of that id (and never had one that was answered): 404 interrupt_not_found. */
+export class InterruptNotFoundError extends WopkitError<'interrupt_not_found'> {
+  constructor() {
+    super('interrupt_not_found', 'no such interrupt', { error: 'interrupt_not_found', message: 'the run has no open interrupt of that id' });
+  }
+}
+
+/** The interrupt was answered already (one answer wins; the others are refused): 409 interrupt_already_resolved. */
+export class InterruptAlreadyResolvedError extends WopkitError<'interrupt_already_resolved'> {
+  constructor() {
+    super('interrupt_already_resolved', 'interrupt already resolved', { error: 'interrupt_already_resolved', message: 'the interrupt was answered already' });
+  }
+}
 
 export interface OrchestratorStepPorts {
   /**
@@ -119,7 +143,7 @@ export interface OrchestratorStepPorts {
 export const SPEC_STEP_PAYLOADS: OrchestratorStepPorts['payloads'] = {
   decided: (d) => ({ decision: { ...d } }),
   interruptRequested: (interruptId, kind) => ({ interruptId, kind: kind === 'clarify' ? 'clarify' : 'approval', reasonCode: 'confidence-below-floor' }),
-  interruptResolved: (interruptId, r) => ({ interruptId, outcome: r.outcome }),
+  interruptResolved: (interruptId, r) => ({ interruptId, outcome: r.outcome, ...(r.outcome === 'amended' ? { decision: { ...r.decision } } : {}), ...(r.decidedAt !== undefined ? { decidedAt: r.decidedAt } : {}) }),
   dispatched: (d) => ({ decisionKind: d.kind, ...(d.worker !== undefined ? { worker: d.worker } : {}) }),
 };
 
@@ -155,10 +179,47 @@ export async function orchestratorStep(
   const interruptId = ports.newInterruptId();
   const requested = (await ports.record(ESCALATION_EVENT_TYPES.interruptRequested, ports.payloads.interruptRequested(interruptId, verdict.escalationKind), escalated)) ?? undefined;
   const resolution = await ports.interrupt({ interruptId, kind: verdict.escalationKind });
-  await ports.record(ESCALATION_EVENT_TYPES.interruptResolved, ports.payloads.interruptResolved(interruptId, resolution), requested);
+  return continueAfterInterrupt({ interruptId, requestedEventId: requested ?? '', decision }, resolution, ports);
+}
+
+/**
+ * The rest of a step once its interrupt is answered — in the same call, or later from the run's log (a suspended
+ * step holds no state in memory): record the answer (caused by the request), then carry out the escalated decision
+ * on approval, the amended one on amendment (not checked against the floor again: the person's answer is the
+ * decision), nothing on rejection. The answer's event is recorded before this function first yields, so a caller
+ * that checked the interrupt was still open in the same synchronous stretch answers it exactly once.
+ */
+export async function continueAfterInterrupt(open: OpenInterrupt, resolution: InterruptResolution, ports: Pick<OrchestratorStepPorts, 'record' | 'execute' | 'payloads'>): Promise<OrchestratorStepResult> {
+  const cause = open.requestedEventId === '' ? undefined : open.requestedEventId;
+  await ports.record(ESCALATION_EVENT_TYPES.interruptResolved, ports.payloads.interruptResolved(open.interruptId, resolution), cause);
   if (resolution.outcome === 'rejected') return { escalated: true, executed: undefined };
-  const chosen = resolution.outcome === 'amended' ? resolution.decision : decision;
-  await ports.record(ESCALATION_EVENT_TYPES.dispatched, ports.payloads.dispatched(chosen), requested);
+  const chosen = resolution.outcome === 'amended' ? resolution.decision : open.decision;
+  await ports.record(ESCALATION_EVENT_TYPES.dispatched, ports.payloads.dispatched(chosen), cause);
   await ports.execute(chosen);
   return { escalated: true, executed: chosen };
+}
+
+/** An event as the log holds it (the fields the reader below needs). */
+interface LoggedEvent {
+  readonly eventId: string;
+  readonly type: string;
+  readonly causationId?: string;
+  readonly payload: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * The interrupt `interruptId` of a run, read back from its log: open (what continuing it needs), `resolved` (it was
+ * answered), or undefined (the log never requested it). The escalated decision is the `originalDecision` of the
+ * escalation event the request names as its cause (or, when the request names none, the last escalation before it).
+ */
+export function interruptInLog(events: readonly LoggedEvent[], interruptId: string): OpenInterrupt | 'resolved' | undefined {
+  const at = events.findIndex((e) => e.type === ESCALATION_EVENT_TYPES.interruptRequested && e.payload['interruptId'] === interruptId);
+  if (at < 0) return undefined;
+  if (events.some((e) => e.type === ESCALATION_EVENT_TYPES.interruptResolved && e.payload['interruptId'] === interruptId)) return 'resolved';
+  const requested = events[at]!;
+  const escalation = events.find((e) => e.eventId === requested.causationId && e.type === ESCALATION_EVENT_TYPES.escalated)
+    ?? events.slice(0, at).reverse().find((e) => e.type === ESCALATION_EVENT_TYPES.escalated);
+  const decision = escalation?.payload['originalDecision'];
+  if (typeof decision !== 'object' || decision === null) return undefined;
+  return { interruptId, requestedEventId: requested.eventId, decision: decision as OrchestratorDecisionLike };
 }

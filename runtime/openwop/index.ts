@@ -25,6 +25,10 @@ import { ownedCapabilityFragment } from './capabilities.ts';
 import {
   makeEscalationPolicy,
   orchestratorStep,
+  continueAfterInterrupt,
+  interruptInLog,
+  InterruptAlreadyResolvedError,
+  InterruptNotFoundError,
   type EscalationPolicy,
   type InterruptResolution,
   type OrchestratorDecisionLike,
@@ -277,6 +281,26 @@ export function createOpenwopRuntime(options: OpenwopRuntimeOptions = {}) {
         newInterruptId: () => ids.next('int'),
         payloads: SPEC_STEP_PAYLOADS,
       });
+    },
+
+    /**
+     * Carry on a step suspended on interrupt `interruptId` of `runId` with the person's answer, from what the run's
+     * log holds (so it works after a restart, and on whichever process serves the run). Exactly once: the check
+     * that the interrupt is open and the answer's event happen in one synchronous stretch, so of concurrent answers
+     * one is applied and the others get InterruptAlreadyResolvedError; an interrupt the log never requested (or
+     * another run's) gets InterruptNotFoundError.
+     */
+    continueStep(
+      runId: string,
+      interruptId: string,
+      resolution: InterruptResolution,
+      dispatch: (d: OrchestratorDecisionLike) => Promise<void> | void = () => {},
+    ): Promise<OrchestratorStepResult> {
+      const open = interruptInLog(log.read(runId), interruptId);
+      if (open === undefined) return Promise.reject(new InterruptNotFoundError());
+      if (open === 'resolved') return Promise.reject(new InterruptAlreadyResolvedError());
+      const append = (type: string, payload: Record<string, unknown>, causationId?: string) => log.append(runId, { type, payload, ...(causationId !== undefined ? { causationId } : {}) }).eventId;
+      return continueAfterInterrupt(open, resolution, { record: append, execute: dispatch, payloads: SPEC_STEP_PAYLOADS });
     },
 
     /** Child-run write through the SR-1 chokepoint of the child's scope, attributed to the child run. */

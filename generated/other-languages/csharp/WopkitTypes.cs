@@ -1045,6 +1045,9 @@ namespace Wopkit.Generated
     /// A supervisor's decision in the multi-agent loop (RFC 0037), with the optional confidence
     /// RFC 0039 §A adds. Open: RFC 0037 defines more fields than this slice models.
     ///
+    /// The decision carried out instead of the escalated one (amended answers; sent by wopkit
+    /// hosts).
+    ///
     /// The decision to carry out instead (amend only).
     ///
     /// The decision as made, including its confidence.
@@ -5358,6 +5361,20 @@ namespace Wopkit.Generated
     public partial class InterruptResolvedPayload
     {
         /// <summary>
+        /// When the person decided, as their answer gave it (ISO 8601; sent by wopkit hosts when
+        /// given). The answer's free-text feedback is not recorded: events carry no content.
+        /// </summary>
+        [JsonProperty("decidedAt", NullValueHandling = NullValueHandling.Ignore)]
+        public DateTimeOffset? DecidedAt { get; set; }
+
+        /// <summary>
+        /// The decision carried out instead of the escalated one (amended answers; sent by wopkit
+        /// hosts).
+        /// </summary>
+        [JsonProperty("decision", NullValueHandling = NullValueHandling.Ignore)]
+        public OrchestratorDecision Decision { get; set; }
+
+        /// <summary>
         /// The interrupt answered.
         /// </summary>
         [JsonProperty("interruptId")]
@@ -6083,7 +6100,7 @@ namespace Wopkit.Generated
         public Action Action { get; set; }
 
         /// <summary>
-        /// When the person decided (ISO 8601); recorded as given.
+        /// When the person decided (ISO 8601); recorded as given in the interrupt.resolved event.
         /// </summary>
         [JsonProperty("decidedAt", NullValueHandling = NullValueHandling.Ignore)]
         public DateTimeOffset? DecidedAt { get; set; }
@@ -6095,7 +6112,8 @@ namespace Wopkit.Generated
         public OrchestratorDecision Decision { get; set; }
 
         /// <summary>
-        /// A note from the person who decided.
+        /// A note from the person who decided. Accepted and not recorded: run events carry no free
+        /// text.
         /// </summary>
         [JsonProperty("feedback", NullValueHandling = NullValueHandling.Ignore)]
         [JsonConverter(typeof(IndecentMinMaxLengthCheckConverter))]

@@ -859,6 +859,9 @@ enum class EscalationKind {
  * A supervisor's decision in the multi-agent loop (RFC 0037), with the optional confidence
  * RFC 0039 §A adds. Open: RFC 0037 defines more fields than this slice models.
  *
+ * The decision carried out instead of the escalated one (amended answers; sent by wopkit
+ * hosts).
+ *
  * The decision to carry out instead (amend only).
  *
  * The decision as made, including its confidence.
@@ -5053,6 +5056,18 @@ data class InterruptRequestedPayload (
  */
 data class InterruptResolvedPayload (
     /**
+     * When the person decided, as their answer gave it (ISO 8601; sent by wopkit hosts when
+     * given). The answer's free-text feedback is not recorded: events carry no content.
+     */
+    val decidedAt: OffsetDateTime? = null,
+
+    /**
+     * The decision carried out instead of the escalated one (amended answers; sent by wopkit
+     * hosts).
+     */
+    val decision: OrchestratorDecision? = null,
+
+    /**
      * The interrupt answered.
      */
     val interruptID: String,
@@ -5708,7 +5723,7 @@ data class ResumeValue (
     val action: Action,
 
     /**
-     * When the person decided (ISO 8601); recorded as given.
+     * When the person decided (ISO 8601); recorded as given in the interrupt.resolved event.
      */
     val decidedAt: OffsetDateTime? = null,
 
@@ -5718,7 +5733,8 @@ data class ResumeValue (
     val decision: OrchestratorDecision? = null,
 
     /**
-     * A note from the person who decided.
+     * A note from the person who decided. Accepted and not recorded: run events carry no free
+     * text.
      */
     val feedback: String? = null
 )

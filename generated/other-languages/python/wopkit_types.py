@@ -1156,6 +1156,9 @@ class OrchestratorDecision:
     A supervisor's decision in the multi-agent loop (RFC 0037), with the optional confidence
     RFC 0039 §A adds. Open: RFC 0037 defines more fields than this slice models.
     
+    The decision carried out instead of the escalated one (amended answers; sent by wopkit
+    hosts).
+    
     The decision to carry out instead (amend only).
     
     The decision as made, including its confidence.
@@ -6617,6 +6620,14 @@ class InterruptResolvedPayload:
     interrupt_id: str
     """The interrupt answered."""
 
+    decided_at: Optional[datetime] = None
+    """When the person decided, as their answer gave it (ISO 8601; sent by wopkit hosts when
+    given). The answer's free-text feedback is not recorded: events carry no content.
+    """
+    decision: Optional[OrchestratorDecision] = None
+    """The decision carried out instead of the escalated one (amended answers; sent by wopkit
+    hosts).
+    """
     kind: Optional[str] = None
     """The interrupt kind that was answered (upstream hosts send it)."""
 
@@ -6632,14 +6643,20 @@ class InterruptResolvedPayload:
     def from_dict(obj: Any) -> 'InterruptResolvedPayload':
         assert isinstance(obj, dict)
         interrupt_id = from_str(obj.get("interruptId"))
+        decided_at = from_union([from_datetime, from_none], obj.get("decidedAt"))
+        decision = from_union([OrchestratorDecision.from_dict, from_none], obj.get("decision"))
         kind = from_union([from_str, from_none], obj.get("kind"))
         node_id = from_union([from_str, from_none], obj.get("nodeId"))
         outcome = from_union([Outcome, from_none], obj.get("outcome"))
-        return InterruptResolvedPayload(interrupt_id, kind, node_id, outcome)
+        return InterruptResolvedPayload(interrupt_id, decided_at, decision, kind, node_id, outcome)
 
     def to_dict(self) -> dict:
         result: dict = {}
         result["interruptId"] = from_str(self.interrupt_id)
+        if self.decided_at is not None:
+            result["decidedAt"] = from_union([lambda x: x.isoformat(), from_none], self.decided_at)
+        if self.decision is not None:
+            result["decision"] = from_union([lambda x: to_class(OrchestratorDecision, x), from_none], self.decision)
         if self.kind is not None:
             result["kind"] = from_union([from_str, from_none], self.kind)
         if self.node_id is not None:
@@ -7490,13 +7507,15 @@ class ResumeValue:
     """What the person decided."""
 
     decided_at: Optional[datetime] = None
-    """When the person decided (ISO 8601); recorded as given."""
+    """When the person decided (ISO 8601); recorded as given in the interrupt.resolved event."""
 
     decision: Optional[OrchestratorDecision] = None
     """The decision to carry out instead (amend only)."""
 
     feedback: Optional[str] = None
-    """A note from the person who decided."""
+    """A note from the person who decided. Accepted and not recorded: run events carry no free
+    text.
+    """
 
     @staticmethod
     def from_dict(obj: Any) -> 'ResumeValue':

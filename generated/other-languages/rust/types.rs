@@ -704,6 +704,9 @@ pub enum EscalationKind {
 /// A supervisor's decision in the multi-agent loop (RFC 0037), with the optional confidence
 /// RFC 0039 §A adds. Open: RFC 0037 defines more fields than this slice models.
 ///
+/// The decision carried out instead of the escalated one (amended answers; sent by wopkit
+/// hosts).
+///
 /// The decision to carry out instead (amend only).
 ///
 /// The decision as made, including its confidence.
@@ -4196,6 +4199,14 @@ pub struct InterruptRequestedPayload {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct InterruptResolvedPayload {
+    /// When the person decided, as their answer gave it (ISO 8601; sent by wopkit hosts when
+    /// given). The answer's free-text feedback is not recorded: events carry no content.
+    pub decided_at: Option<String>,
+
+    /// The decision carried out instead of the escalated one (amended answers; sent by wopkit
+    /// hosts).
+    pub decision: Option<OrchestratorDecision>,
+
     /// The interrupt answered.
     pub interrupt_id: String,
 
@@ -4704,13 +4715,14 @@ pub struct ResumeValue {
     /// What the person decided.
     pub action: Action,
 
-    /// When the person decided (ISO 8601); recorded as given.
+    /// When the person decided (ISO 8601); recorded as given in the interrupt.resolved event.
     pub decided_at: Option<String>,
 
     /// The decision to carry out instead (amend only).
     pub decision: Option<OrchestratorDecision>,
 
-    /// A note from the person who decided.
+    /// A note from the person who decided. Accepted and not recorded: run events carry no free
+    /// text.
     pub feedback: Option<String>,
 }
 

@@ -1874,6 +1874,9 @@ enum EscalationKind: String, Codable {
 /// A supervisor's decision in the multi-agent loop (RFC 0037), with the optional confidence
 /// RFC 0039 §A adds. Open: RFC 0037 defines more fields than this slice models.
 ///
+/// The decision carried out instead of the escalated one (amended answers; sent by wopkit
+/// hosts).
+///
 /// The decision to carry out instead (amend only).
 ///
 /// The decision as made, including its confidence.
@@ -10143,6 +10146,12 @@ extension InterruptRequestedPayload {
 /// nodeId, kind and the resume value instead, so only interruptId is required.
 // MARK: - InterruptResolvedPayload
 struct InterruptResolvedPayload: Codable {
+    /// When the person decided, as their answer gave it (ISO 8601; sent by wopkit hosts when
+    /// given). The answer's free-text feedback is not recorded: events carry no content.
+    let decidedAt: Date?
+    /// The decision carried out instead of the escalated one (amended answers; sent by wopkit
+    /// hosts).
+    let decision: OrchestratorDecision?
     /// The interrupt answered.
     let interruptID: String
     /// The interrupt kind that was answered (upstream hosts send it).
@@ -10154,6 +10163,8 @@ struct InterruptResolvedPayload: Codable {
     let outcome: Outcome?
 
     enum CodingKeys: String, CodingKey {
+        case decidedAt = "decidedAt"
+        case decision = "decision"
         case interruptID = "interruptId"
         case kind = "kind"
         case nodeID = "nodeId"
@@ -10180,12 +10191,16 @@ extension InterruptResolvedPayload {
     }
 
     func with(
+        decidedAt: Date?? = nil,
+        decision: OrchestratorDecision?? = nil,
         interruptID: String? = nil,
         kind: String?? = nil,
         nodeID: String?? = nil,
         outcome: Outcome?? = nil
     ) -> InterruptResolvedPayload {
         return InterruptResolvedPayload(
+            decidedAt: decidedAt ?? self.decidedAt,
+            decision: decision ?? self.decision,
             interruptID: interruptID ?? self.interruptID,
             kind: kind ?? self.kind,
             nodeID: nodeID ?? self.nodeID,
@@ -11611,11 +11626,12 @@ extension RunInterruptResolveRequest {
 struct ResumeValue: Codable {
     /// What the person decided.
     let action: Action
-    /// When the person decided (ISO 8601); recorded as given.
+    /// When the person decided (ISO 8601); recorded as given in the interrupt.resolved event.
     let decidedAt: Date?
     /// The decision to carry out instead (amend only).
     let decision: OrchestratorDecision?
-    /// A note from the person who decided.
+    /// A note from the person who decided. Accepted and not recorded: run events carry no free
+    /// text.
     let feedback: String?
 
     enum CodingKeys: String, CodingKey {

@@ -2664,6 +2664,9 @@ type ConfidenceEscalatedPayload struct {
 // A supervisor's decision in the multi-agent loop (RFC 0037), with the optional confidence
 // RFC 0039 §A adds. Open: RFC 0037 defines more fields than this slice models.
 //
+// The decision carried out instead of the escalated one (amended answers; sent by wopkit
+// hosts).
+//
 // The decision to carry out instead (amend only).
 //
 // The decision as made, including its confidence.
@@ -4619,15 +4622,21 @@ type InterruptRequestedPayload struct {
 // A person answered an interrupt. Open. wopkit hosts send outcome; upstream hosts send
 // nodeId, kind and the resume value instead, so only interruptId is required.
 type InterruptResolvedPayload struct {
-	// The interrupt answered.                                                                          
-	InterruptID                                                                                string   `json:"interruptId"`
-	// The interrupt kind that was answered (upstream hosts send it).                                   
-	Kind                                                                                       *string  `json:"kind,omitempty"`
-	// The suspended node (upstream hosts send it).                                                     
-	NodeID                                                                                     *string  `json:"nodeId,omitempty"`
-	// approved: proceed as decided; amended: proceed with a changed decision; rejected: do not         
-	// proceed. Sent by wopkit hosts.                                                                   
-	Outcome                                                                                    *Outcome `json:"outcome,omitempty"`
+	// When the person decided, as their answer gave it (ISO 8601; sent by wopkit hosts when                         
+	// given). The answer's free-text feedback is not recorded: events carry no content.                             
+	DecidedAt                                                                                  *time.Time            `json:"decidedAt,omitempty"`
+	// The decision carried out instead of the escalated one (amended answers; sent by wopkit                        
+	// hosts).                                                                                                       
+	Decision                                                                                   *OrchestratorDecision `json:"decision,omitempty"`
+	// The interrupt answered.                                                                                       
+	InterruptID                                                                                string                `json:"interruptId"`
+	// The interrupt kind that was answered (upstream hosts send it).                                                
+	Kind                                                                                       *string               `json:"kind,omitempty"`
+	// The suspended node (upstream hosts send it).                                                                  
+	NodeID                                                                                     *string               `json:"nodeId,omitempty"`
+	// approved: proceed as decided; amended: proceed with a changed decision; rejected: do not                      
+	// proceed. Sent by wopkit hosts.                                                                                
+	Outcome                                                                                    *Outcome              `json:"outcome,omitempty"`
 }
 
 // Options of MemoryAdapter.list (RFC 0004). Closed: a client-submitted shape.
@@ -4944,14 +4953,15 @@ type RunInterruptResolveRequest struct {
 //
 // The answer.
 type ResumeValue struct {
-	// What the person decided.                                                    
-	Action                                                   Action                `json:"action"`
-	// When the person decided (ISO 8601); recorded as given.                      
-	DecidedAt                                                *time.Time            `json:"decidedAt,omitempty"`
-	// The decision to carry out instead (amend only).                             
-	Decision                                                 *OrchestratorDecision `json:"decision,omitempty"`
-	// A note from the person who decided.                                         
-	Feedback                                                 *string               `json:"feedback,omitempty"`
+	// What the person decided.                                                                                     
+	Action                                                                                    Action                `json:"action"`
+	// When the person decided (ISO 8601); recorded as given in the interrupt.resolved event.                       
+	DecidedAt                                                                                 *time.Time            `json:"decidedAt,omitempty"`
+	// The decision to carry out instead (amend only).                                                              
+	Decision                                                                                  *OrchestratorDecision `json:"decision,omitempty"`
+	// A note from the person who decided. Accepted and not recorded: run events carry no free                      
+	// text.                                                                                                        
+	Feedback                                                                                  *string               `json:"feedback,omitempty"`
 }
 
 // The supervisor made a decision (RFC 0037). Recorded before any escalation or dispatch it
