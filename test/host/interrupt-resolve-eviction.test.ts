@@ -1,0 +1,39 @@
+/**
+ * Review test (failing): the fixture runner forgets runs oldest-first across all tenants (MAX_KEPT_RUNS), so one
+ * tenant starting enough runs of its own makes another tenant's escalated run unanswerable: tenant A's run waits for
+ * its person's answer; tenant B starts MAX_KEPT_RUNS runs; A's answer is then a 404 interrupt_not_found and A's run
+ * reads `completed` although nothing was ever dispatched.
+ */
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunSnapshot } from '../../generated/ts/index.ts';
+import { Credentials, parseApiKeysEnv } from '../../runtime/host/auth.ts';
+import { createHost } from '../../runtime/host/server.ts';
+import { MAX_KEPT_RUNS } from '../../runtime/openwop/fixtures/runner.ts';
+
+const KEY_A = 'tenant-a-key-0123456789abcdef';
+const KEY_B = 'tenant-b-key-0123456789abcdef';
+const ESCALATION = 'conformance-multi-agent-confidence-escalation';
+let app: FastifyInstance;
+
+beforeAll(async () => {
+  app = (await createHost({ credentials: new Credentials(parseApiKeysEnv(`${KEY_A}=tenant-a:tenant,${KEY_B}=tenant-b:tenant`)), logger: false, seedConformanceFixtures: true })).app;
+});
+afterAll(() => app.close());
+const as = (key: string) => ({ authorization: `Bearer ${key}` });
+
+describe("another tenant's runs", () => {
+  it("do not make a tenant's waiting escalation unanswerable", async () => {
+    const { runId } = (await app.inject({ method: 'POST', url: '/v1/runs', headers: as(KEY_A), payload: { workflowId: ESCALATION } })).json<{ runId: string }>();
+    const interruptId = (await app.inject({ method: 'GET', url: `/v1/runs/${runId}`, headers: as(KEY_A) })).json<RunSnapshot>().interrupt!.interruptId;
+
+    for (let i = 0; i < MAX_KEPT_RUNS; i++) {
+      const r = await app.inject({ method: 'POST', url: '/v1/runs', headers: as(KEY_B), payload: { workflowId: ESCALATION } });
+      expect(r.statusCode).toBe(201);
+    }
+
+    const snap = (await app.inject({ method: 'GET', url: `/v1/runs/${runId}`, headers: as(KEY_A) })).json<RunSnapshot>();
+    const answer = await app.inject({ method: 'POST', url: `/v1/runs/${runId}/interrupts/${interruptId}`, headers: as(KEY_A), payload: { resumeValue: { action: 'approve' } } });
+    expect({ status: snap.status, answer: answer.statusCode }).toEqual({ status: 'waiting-clarification', answer: 200 });
+  }, 120_000);
+});
