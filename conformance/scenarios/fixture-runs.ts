@@ -80,41 +80,44 @@ export const fixtureRunScenarios: Scenario[] = [
   },
   {
     id: 'multi-agent-escalation-resolve',
-    title: "An escalated run resumes on a person's answer, once: approve dispatches, reject dispatches nothing, a second answer is refused",
+    title: "An escalated run resumes on a person's answer, once: approve and amend dispatch, reject dispatches nothing, a second answer is refused",
     rfc: 'RFC 0039 §A (the user confirms or adjusts the escalated decision)',
     profile: 'multi-agent',
     gate: gate.both(gate.executionModelV2, gate.fixtures(ESCALATION_FIXTURE), gate.interruptResolve),
     async run(t) {
-      const [approved, rejected] = await Promise.all([runFixture(t, ESCALATION_FIXTURE), runFixture(t, ESCALATION_FIXTURE)]);
-      const open = (r: Snapshot) => r.interrupt?.interruptId;
-      if (!t.check(open(approved!) !== undefined && open(rejected!) !== undefined, 'a waiting run shows no open interrupt to answer')) return;
+      const runs = await Promise.all([0, 1, 2, 3].map(() => runFixture(t, ESCALATION_FIXTURE)));
+      const [contested, approved, amended, rejected] = runs as [Snapshot, Snapshot, Snapshot, Snapshot];
+      const open = (r: Snapshot) => r.interrupt?.interruptId ?? '';
+      if (!t.check(runs.every((r) => open(r) !== ''), 'a waiting run shows no open interrupt to answer')) return;
       /** An answer; `refusal`: only a refusal is due (a success would then fail the scenario). */
-      const answer = (run: Snapshot, nodeId: string, action: string, refusal = false) =>
-        t.call<Snapshot>(ROUTES.runInterruptResolve, { params: { runId: run.runId, nodeId }, body: { resumeValue: { action, decidedAt: new Date().toISOString() } } }, { seam: false, refusal });
+      const answer = (run: Snapshot, nodeId: string, resumeValue: Record<string, unknown>, refusal = false) =>
+        t.call<Snapshot>(ROUTES.runInterruptResolve, { params: { runId: run.runId, nodeId }, body: { resumeValue: { decidedAt: new Date().toISOString(), ...resumeValue } } }, { seam: false, refusal });
+      const eventsOf = async (run: Snapshot) => (await t.call<{ events: Ev[] }>(ROUTES.runEvents, { params: { runId: run.runId } })).body.events;
+      const resolvedOf = (events: Ev[]) => events.filter((e) => e.type === 'interrupt.resolved');
+      const dispatchedOf = (events: Ev[]) => events.filter((e) => e.type === 'worker.dispatched');
 
-      const wrong = await answer(approved!, `${open(approved!)!}-not-open`, 'approve', true);
+      const wrong = await answer(contested, `${open(contested)}-not-open`, { action: 'approve' }, true);
       t.equal([wrong.status, (wrong.body as { error?: string }).error], [404, 'interrupt_not_found'], 'answering an interrupt the run does not have open');
 
-      // Two answers at once: exactly one is applied.
-      const both = await Promise.all([answer(approved!, open(approved!)!, 'approve'), answer(approved!, open(approved!)!, 'reject')]);
+      // Two answers at once: exactly one is applied, and a later one is refused too.
+      const both = await Promise.all([answer(contested, open(contested), { action: 'approve' }), answer(contested, open(contested), { action: 'reject' })]);
       t.equal(both.map((r) => r.status).sort(), [200, 409], 'statuses of two answers to one interrupt');
       t.equal((both.find((r) => r.status === 409)?.body as { error?: string } | undefined)?.error, 'interrupt_already_resolved', 'the error code of the refused answer');
-      const winner = both.find((r) => r.status === 200)?.body;
-      const later = await answer(approved!, open(approved!)!, 'approve', true);
-      t.equal(later.status, 409, 'a later answer to the answered interrupt');
+      t.equal((await answer(contested, open(contested), { action: 'approve' }, true)).status, 409, 'a later answer to the answered interrupt');
+      const c = await eventsOf(contested);
+      t.equal(resolvedOf(c).length, 1, 'interrupt.resolved events after three answers');
+      t.equal(dispatchedOf(c).length, resolvedOf(c)[0]?.payload['outcome'] === 'rejected' ? 0 : 1, 'dispatches of the contested run, for the answer that was applied');
 
-      const refused = await answer(rejected!, open(rejected!)!, 'reject');
-      t.equal(refused.status, 200, 'answering reject');
-      await sleep(50);
-      const eventsOf = async (run: Snapshot) => (await t.call<{ events: Ev[] }>(ROUTES.runEvents, { params: { runId: run.runId } })).body.events;
-      const [a, r] = await Promise.all([eventsOf(approved!), eventsOf(rejected!)]);
-      t.equal(a.filter((e) => e.type === 'interrupt.resolved').length, 1, 'interrupt.resolved events after two answers');
-      const dispatchedA = a.some((e) => e.type === 'worker.dispatched');
-      const winnerApproved = (a.find((e) => e.type === 'interrupt.resolved')?.payload as { outcome?: string } | undefined)?.outcome;
-      t.check(winner !== undefined && (winner.status === 'completed' || winner.status === 'running'), `the answered run is ${winner?.status ?? 'missing'}, not resumed`);
-      t.check(dispatchedA === (winnerApproved !== 'rejected'), `the applied answer (${winnerApproved ?? 'none recorded'}) and the dispatch (${dispatchedA}) disagree`);
-      t.check(!r.some((e) => e.type === 'worker.dispatched'), 'a rejected escalation dispatched its worker');
-      t.equal(r.filter((e) => e.type === 'interrupt.resolved').length, 1, 'interrupt.resolved events of the rejected run');
+      // Each answer uncontested: approve carries the escalated decision out, amend the amended one, reject nothing.
+      const amendedDecision = { kind: 'next-worker', worker: 'conformance-amended-worker', confidence: 0.9 };
+      const answers = await Promise.all([answer(approved, open(approved), { action: 'approve' }), answer(amended, open(amended), { action: 'amend', decision: amendedDecision }), answer(rejected, open(rejected), { action: 'reject' })]);
+      t.equal(answers.map((a) => a.status), [200, 200, 200], 'statuses of the approve, amend and reject answers');
+      t.equal(answers.map((a) => a.body.status), ['completed', 'completed', 'completed'], 'run statuses after the answers');
+      const [a, m, r] = await Promise.all([eventsOf(approved), eventsOf(amended), eventsOf(rejected)]);
+      t.equal([a, m, r].map((events) => resolvedOf(events).map((e) => e.payload['outcome'])), [['approved'], ['amended'], ['rejected']], 'the outcome each interrupt.resolved records');
+      t.equal(dispatchedOf(a).length, 1, 'dispatches after approve');
+      t.equal(dispatchedOf(m).map((e) => e.payload['worker']), ['conformance-amended-worker'], 'the worker dispatched after amend');
+      t.equal(dispatchedOf(r).length, 0, 'dispatches after reject');
     },
   },
 ];

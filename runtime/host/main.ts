@@ -78,7 +78,13 @@ const token = start!.devToken === undefined ? '' : `  token:     ${start!.devTok
 const where = `store: ${storage!.kind}${storage!.kind === 'memory' ? '' : `, data: ${storeArgs!.store.dataDir ?? storage!.location}`}${shared ? ', shared: serves once it holds the store lease, forwards to the active host until then' : ''}`;
 // The stop handlers before the ready line: a supervisor may signal as soon as it reads it, and a stop must close
 // the app (flush, release the store's lock or lease) rather than kill the process mid-write.
-const stop = async () => { await app.close(); process.exit(0); };
+let stopping = false;
+const stop = async () => {
+  if (stopping) return; // a second signal while closing changes nothing
+  stopping = true;
+  await app.close();
+  process.exit(0);
+};
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
 process.stdout.write(`\nwopkit reference host listening on ${url} (${where})${start!.production ? ' (production)' : ''}\n  discovery: ${url}${ROUTES.discovery.path}\n  keys:      ${keys.join(', ')}\n${token}\n`);

@@ -141,6 +141,11 @@ const MUTANTS = {
     ...base,
     continueStep: (runId, interruptId, resolution) => base.continueStep(runId, interruptId, resolution.outcome === 'rejected' ? { outcome: 'approved' } : resolution),
   }),
+  /** A person's approval of an escalated decision is taken as a rejection: nothing is ever carried out. */
+  rejectOnApprove: (base) => ({
+    ...base,
+    continueStep: (runId, interruptId, resolution) => base.continueStep(runId, interruptId, resolution.outcome === 'approved' ? { outcome: 'rejected' } : resolution),
+  }),
   /** A fork reads live memory instead of its snapshot (MAE-3 broken). */
   forkReadsLive: (base, rt) => ({ ...base, runMemory: (run) => rt.adapterFor(run.tenant) }),
   /** RFC 0096: apply installs at once, whatever the advertised activation (the approval gate is granted by itself). */

@@ -62,6 +62,7 @@ describe('mutation checks: a broken host makes the matching scenario fail', () =
     ['dropCausation', 'multi-agent-escalation-run-waits'],
     ['dispatchWhileWaiting', 'multi-agent-escalation-run-waits'],
     ['dispatchOnReject', 'multi-agent-escalation-resolve'],
+    ['rejectOnApprove', 'multi-agent-escalation-resolve'],
     ['dispatchWhileWaiting', 'multi-agent-escalation-resolve'],
     ['keepNonCanonicalMarkers', 'compaction-markers-canonical'],
     ['unstableArchive', 'memory-distillation-client-requested'],

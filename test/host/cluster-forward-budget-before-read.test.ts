@@ -1,8 +1,7 @@
 /**
- * Review test (failing): a standby's forwarding budget is taken only after a request's whole body was read, so it
- * does not bound what the standby holds while bodies arrive. With a budget of 100 bytes, a request declaring a
- * 500-byte body (under the body limit) and sending 400 bytes of it is read and held rather than refused: any number
- * of such requests, each up to the body limit, are buffered at once before the budget is ever consulted.
+ * A standby's forwarding budget is taken before a request's body is read, so it bounds what the standby holds
+ * while bodies arrive: with a budget of 100 bytes, a request declaring a 500-byte body (under the body limit) is
+ * refused at once, before its bytes are read (a chunked body reserves the whole body limit).
  */
 import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';

@@ -1,9 +1,8 @@
 /**
- * Review test (failing): an escalated run waiting for a person's answer, on a durable store, across a host restart
- * (the same happens on a takeover by another host of an active/standby pair). The pending interrupt lives only in
- * the fixture runner's memory: after the restart the run's own log still ends in `interrupt.requested` with no
- * answer and no dispatch, yet GET /v1/runs/{runId} reports the run `completed`, and the answer the person then
- * sends is a 404 interrupt_not_found — the run can never be resumed, and the API says it finished.
+ * An escalated run waiting for a person's answer, on a durable store, across a host restart (the same as a
+ * takeover by another host of an active/standby pair): its state is its log, so after the restart it still reads
+ * waiting with its open interrupt, and the person's answer is applied (before the fix the pending interrupt lived
+ * only in the runner's memory: the run read `completed` and the answer was a 404).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -6,8 +6,8 @@
  *   A request target that is not in origin form (`/path?query`: an absolute URL, `//host/…`, a backslash) is
  *   refused with 400 — resolved against the active host's URL it could name another origin, which would make a
  *   standby an open proxy handing the client's credentials to wherever the client points it.
- * - The body is read first (at most `bodyLimitBytes`: past it the standby answers 413 itself; and at most
- *   `maxBufferedBytes` across all requests waiting here: past it 503), so a request can be sent again when it
+ * - The body is read first (at most `bodyLimitBytes`: past it the standby answers 413 itself), after its declared
+ *   length (the body limit when unknown) was taken from the standby's budget (`buffered`: past it 503 at once), so a request can be sent again when it
  *   provably never reached a host: the connection was refused or did not open in time, or the host that answered
  *   is not the active one (`x-wopkit-standby`, 503). Those retry, re-reading where the active host is, until
  *   `waitMs` has passed (a takeover in progress: the new active host is loading its state); then 503
@@ -17,7 +17,7 @@
  *   client had talked to the dead host itself).
  * - One connection per forwarded request (no keep-alive pool): a refused connect then always means "not sent".
  * - Headers: hop-by-hop ones and those the `Connection` header names are dropped both ways (RFC 9110 §7.6.1);
- *   `x-forwarded-for` gains the client's address.
+ *   `x-forwarded-for` is the client's address as this hop saw it (a client's own value is not passed on).
  * - A request that arrives already forwarded (`x-wopkit-forwarded`) is answered 503 `x-wopkit-standby` instead of
  *   being forwarded again, so two standbys with a stale view never bounce a request between them.
  * - Error answers name no internals (addresses, database messages): those go to `log`.
@@ -117,19 +117,29 @@ export function endToEndHeaders(from: IncomingHttpHeaders): Record<string, strin
   return out;
 }
 
+const withoutClientForwardedFor = (h: Record<string, string | string[]>): Record<string, string | string[]> => {
+  const { 'x-forwarded-for': _dropped, ...rest } = h;
+  return rest;
+};
+
 /** One attempt's outcome: relayed, or provably not delivered (retry), or lost after delivery. */
 type Attempt = { readonly kind: 'relayed' } | { readonly kind: 'not-delivered'; readonly why: string } | { readonly kind: 'lost'; readonly why: string };
 
 function attempt(target: ActiveHost, req: IncomingMessage, body: Buffer, res: ServerResponse, o: ForwardOptions): Promise<Attempt> {
   return new Promise((resolve) => {
     const url = new URL(target.url);
-    const forwardedFor = [req.headers['x-forwarded-for'], req.socket.remoteAddress].flat().filter((x): x is string => typeof x === 'string' && x !== '').join(', ');
+    // Only what this hop saw: a client's own x-forwarded-for is not passed on (it could say anything).
+    const forwardedFor = req.socket.remoteAddress ?? '';
     let connected = false;
     let settled = false;
+    const onClientClose = (): void => {
+      if (!res.writableFinished) out.destroy(new Error('the client closed the connection'));
+    };
     const done = (a: Attempt): void => {
       if (settled) return;
       settled = true;
       clearTimeout(connectTimer);
+      res.off('close', onClientClose);
       resolve(a);
     };
     const out = httpRequest({
@@ -141,7 +151,7 @@ function attempt(target: ActiveHost, req: IncomingMessage, body: Buffer, res: Se
       method: req.method,
       agent: false,
       headers: {
-        ...endToEndHeaders(req.headers),
+        ...withoutClientForwardedFor(endToEndHeaders(req.headers)),
         host: url.host,
         [FORWARDED_HEADER]: o.self,
         ...(forwardedFor !== '' ? { 'x-forwarded-for': forwardedFor } : {}),
@@ -156,9 +166,7 @@ function attempt(target: ActiveHost, req: IncomingMessage, body: Buffer, res: Se
     out.on('timeout', () => out.destroy(new Error('the active host did not answer in time')));
     out.on('error', (err) => done(connected ? { kind: 'lost', why: err.message } : { kind: 'not-delivered', why: err.message }));
     // The client went away: stop waiting for the active host (what it does with the request is its own business).
-    res.on('close', () => {
-      if (!res.writableFinished) out.destroy(new Error('the client closed the connection'));
-    });
+    res.on('close', onClientClose);
     out.on('response', (answer) => {
       if (answer.statusCode === 503 && answer.headers[STANDBY_HEADER] !== undefined) {
         answer.resume();
@@ -183,14 +191,19 @@ export async function forwardToActive(req: IncomingMessage, res: ServerResponse,
     return answerError(res, 503, 'runner_unavailable', 'this host is not the active host; retry', { [STANDBY_HEADER]: '1', 'retry-after': '1' });
   }
   if (!ORIGIN_FORM.test(req.url ?? '')) return answerError(res, 400, 'bad_request', 'the request target must be a path (origin form)', { connection: 'close' });
-  const body = await readBody(req, o.bodyLimitBytes);
-  if (body === 'aborted') return void res.destroy();
-  if (body === 'too-large') return answerError(res, 413, 'payload_too_large', 'request body exceeds the limit', { connection: 'close' });
+  // The budget is taken before a byte of the body is read: the declared length, or the whole body limit for a body
+  // of unknown length (chunked).
+  const declared = Number(req.headers['content-length'] ?? (req.headers['transfer-encoding'] !== undefined ? o.bodyLimitBytes : 0));
+  if (declared > o.bodyLimitBytes) return answerError(res, 413, 'payload_too_large', 'request body exceeds the limit', { connection: 'close' });
+  const reserved = Number.isFinite(declared) && declared > 0 ? declared : 0;
   const budget = o.buffered;
-  if (budget !== undefined && !budget.take(body.length)) {
-    return answerError(res, 503, 'runner_unavailable', 'this host holds too many forwarded requests; retry', { 'retry-after': '1' });
+  if (budget !== undefined && !budget.take(reserved)) {
+    return answerError(res, 503, 'runner_unavailable', 'this host holds too many forwarded requests; retry', { 'retry-after': '1', connection: 'close' });
   }
   try {
+    const body = await readBody(req, Math.min(o.bodyLimitBytes, reserved === 0 ? o.bodyLimitBytes : reserved));
+    if (body === 'aborted') return void res.destroy();
+    if (body === 'too-large') return answerError(res, 413, 'payload_too_large', 'request body exceeds the limit', { connection: 'close' });
     const deadline = Date.now() + o.waitMs;
     let why = 'no active host has published its address';
     for (;;) {
@@ -218,7 +231,7 @@ export async function forwardToActive(req: IncomingMessage, res: ServerResponse,
       await sleep(o.retryMs ?? 50);
     }
   } finally {
-    budget?.give(body.length);
+    budget?.give(reserved);
   }
 }
 

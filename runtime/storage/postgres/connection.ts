@@ -30,10 +30,14 @@ export function openPool(url: string): pg.Pool {
   return pool;
 }
 
-/** A statement that only reads: its text (or query config's text) starts with SELECT. */
+/**
+ * A statement that only reads, as the store's own SQL is written: one statement (no `;` inside), starting with
+ * SELECT, calling none of the functions that write or lock (sequences, advisory locks) and creating no table
+ * (`SELECT … INTO`). Anything else is fenced (connection.ts `query`); this errs towards fencing.
+ */
 function isPlainRead(q: unknown): boolean {
   const text = typeof q === 'string' ? q : typeof q === 'object' && q !== null && typeof (q as { text?: unknown }).text === 'string' ? (q as { text: string }).text : '';
-  return /^\s*SELECT\b/i.test(text);
+  return /^\s*SELECT\b/i.test(text) && !/;\s*\S/.test(text) && !/\b(nextval|setval|pg_advisory\w*|pg_try_advisory\w*|INTO)\b/i.test(text);
 }
 
 /**

@@ -68,6 +68,8 @@ export function postgresLease(url: string, db: StoreDb, o: LeaseOptions = {}): L
   let epoch: number | undefined;
   let heartbeat: NodeJS.Timeout | undefined;
   let state: 'idle' | 'acquiring' | 'held' | 'lost' | 'released' = 'idle';
+  /** The acquisition in progress (release() waits for it to end, so the lock is free when release() resolves). */
+  let attempt: Promise<unknown> | undefined;
   /** Read through a call: `state` changes across awaits (release() may run meanwhile). */
   const released = (): boolean => state === 'released';
 
@@ -97,49 +99,56 @@ export function postgresLease(url: string, db: StoreDb, o: LeaseOptions = {}): L
     if (current !== epoch) throw new Error(`the store's lease epoch is ${current ?? 'none'}, this holder's ${epoch}`);
   }
 
-  return {
-    async acquire(signal) {
-      if (state !== 'idle') throw new Error(`lease: acquire called when ${state}`);
-      state = 'acquiring';
-      try {
-        // Poll for the lock; a session that fails while waiting is replaced (the server may restart meanwhile).
-        // After every await: a release() that ran meanwhile ends the attempt (and frees a lock taken by then).
-        for (;;) {
-          signal?.throwIfAborted();
+
+  async function acquireOnce(signal?: AbortSignal): Promise<number> {
+    if (state !== 'idle') throw new Error(`lease: acquire called when ${state}`);
+    state = 'acquiring';
+    try {
+      // Poll for the lock; a session that fails while waiting is replaced (the server may restart meanwhile).
+      // After every await: a release() that ran meanwhile ends the attempt (and frees a lock taken by then).
+      for (;;) {
+        signal?.throwIfAborted();
+        if (released()) throw new LeaseReleasedError();
+        try {
+          session ??= await connect();
           if (released()) throw new LeaseReleasedError();
-          try {
-            session ??= await connect();
-            if (released()) throw new LeaseReleasedError();
-            if ((await session.query<{ held: boolean }>(TRY_LOCK)).rows[0]!.held) break;
-          } catch (err) {
-            if (signal?.aborted || err instanceof LeaseReleasedError) throw err;
-            await session?.end().catch(() => undefined);
-            session = undefined;
-          }
-          await sleep(pollMs, signal);
+          if ((await session.query<{ held: boolean }>(TRY_LOCK)).rows[0]!.held) break;
+        } catch (err) {
+          if (signal?.aborted || err instanceof LeaseReleasedError) throw err;
+          await session?.end().catch(() => undefined);
+          session = undefined;
         }
-        if (released()) throw new LeaseReleasedError();
-        const row = (await session!.query<{ epoch: string }>(
-          `INSERT INTO cluster_lease (id, epoch, url, pid) VALUES (1, 1, NULL, $1)
-           ON CONFLICT (id) DO UPDATE SET epoch = cluster_lease.epoch + 1, url = NULL, pid = EXCLUDED.pid, since = now()
-           RETURNING epoch`,
-          [process.pid],
-        )).rows[0]!;
-        if (released()) throw new LeaseReleasedError();
-        epoch = num(row.epoch);
-        db.fence = epoch;
-        state = 'held';
-      } catch (err) {
-        state = 'released';
-        await session?.end().catch(() => undefined);
-        session = undefined;
-        throw err;
+        await sleep(pollMs, signal);
       }
-      heartbeat = setInterval(() => {
-        beat().catch((err: Error) => lost(err));
-      }, heartbeatMs);
-      heartbeat.unref();
-      return epoch;
+      if (released()) throw new LeaseReleasedError();
+      const row = (await session!.query<{ epoch: string }>(
+        `INSERT INTO cluster_lease (id, epoch, url, pid) VALUES (1, 1, NULL, $1)
+         ON CONFLICT (id) DO UPDATE SET epoch = cluster_lease.epoch + 1, url = NULL, pid = EXCLUDED.pid, since = now()
+         RETURNING epoch`,
+        [process.pid],
+      )).rows[0]!;
+      if (released()) throw new LeaseReleasedError();
+      epoch = num(row.epoch);
+      db.fence = epoch;
+      state = 'held';
+    } catch (err) {
+      state = 'released';
+      await session?.end().catch(() => undefined);
+      session = undefined;
+      throw err;
+    }
+    heartbeat = setInterval(() => {
+      beat().catch((err: Error) => lost(err));
+    }, heartbeatMs);
+    heartbeat.unref();
+    return epoch;
+  }
+
+  return {
+    acquire(signal) {
+      const p = acquireOnce(signal);
+      attempt = p.catch(() => undefined);
+      return p;
     },
     async publish(where) {
       if (state !== 'held' || session === undefined) throw new Error('lease: publish without holding the lease');
@@ -157,7 +166,8 @@ export function postgresLease(url: string, db: StoreDb, o: LeaseOptions = {}): L
       const was = state;
       state = 'released';
       clearInterval(heartbeat);
-      // Acquiring: the attempt sees the release at its next step and ends its own session.
+      // Acquiring: the attempt sees the release at its next step and ends its own session; wait for that.
+      if (was === 'acquiring') await attempt;
       if (was !== 'held' && was !== 'lost') return;
       const s = session;
       session = undefined;
