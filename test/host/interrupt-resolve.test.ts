@@ -55,12 +55,17 @@ describe('answering an escalation over HTTP', () => {
     expect((await answer(KEY_A, runId, interruptId, { action: 'reject' })).statusCode).toBe(200);
   });
 
-  it('amend carries out the amended decision', async () => {
+  it('amend carries out the amended decision, recorded with when it was decided and without the feedback text', async () => {
     const { runId, interruptId } = await waitingRun();
-    const r = await answer(KEY_A, runId, interruptId, { action: 'amend', decision: { kind: 'next-worker', worker: 'billing-agent', confidence: 0.9 } });
+    const decision = { kind: 'next-worker', worker: 'billing-agent', confidence: 0.3 };
+    const r = await answer(KEY_A, runId, interruptId, { action: 'amend', decision, decidedAt: '2026-11-26T10:00:00Z', feedback: 'private note: call the customer' });
     expect(r.statusCode).toBe(200);
+    expect(r.json<RunSnapshot>().status).toBe('completed');
     const log = await events(runId);
-    expect(log.find((e) => e.type === 'interrupt.resolved')?.payload).toMatchObject({ interruptId, outcome: 'amended' });
+    // The amended decision is carried out as the person gave it (a below-floor confidence does not escalate again),
+    // recorded with when they decided; their free-text feedback is not in the log.
+    expect(log.find((e) => e.type === 'interrupt.resolved')?.payload).toEqual({ interruptId, outcome: 'amended', decision, decidedAt: '2026-11-26T10:00:00Z' });
+    expect(JSON.stringify(log)).not.toContain('private note');
     expect(log.find((e) => e.type === 'worker.dispatched')?.payload).toMatchObject({ worker: 'billing-agent' });
   });
 

@@ -10,17 +10,21 @@ import { bodyOf, callerTenant, paramsOf, serve } from '../route-helpers.ts';
 import { ROUTES } from '../seam-catalogue.ts';
 import type { HostRuntime } from '../host-runtime.ts';
 
-/** The answer on the wire → what the supervisor step takes (approve and confirm carry the decision out). */
+/**
+ * The answer on the wire → what the supervisor step takes (approve and confirm carry the decision out), with when
+ * the person decided. The free-text feedback stays out: run events carry no content.
+ */
 export function resolutionOf(v: ResumeValue): InterruptResolution {
+  const when = v.decidedAt !== undefined ? { decidedAt: v.decidedAt } : {};
   switch (v.action) {
     case 'approve':
     case 'confirm':
-      return { outcome: 'approved' };
+      return { outcome: 'approved', ...when };
     case 'reject':
-      return { outcome: 'rejected' };
+      return { outcome: 'rejected', ...when };
     case 'amend':
       // The schema requires a decision with amend; bodyOf validated it.
-      return { outcome: 'amended', decision: v.decision! };
+      return { outcome: 'amended', decision: v.decision!, ...when };
   }
 }
 
