@@ -300,9 +300,10 @@ async function probe(app: FastifyInstance, world: World, p: HttpProbe) {
     traceRef: `trace:${f}`,
   };
   const query = Object.fromEntries((route.query ?? []).map((q) => [q, values[q]]));
-  const url = targetOf(route, { params: { runId, memoryRef: victimRef, proposalId: pick(world.proposals[p.victim]!, c, 'prop_none') }, query });
+  const url = targetOf(route, { params: { runId, memoryRef: victimRef, proposalId: pick(world.proposals[p.victim]!, c, 'prop_none'), nodeId: `int_${f}` }, query });
   const bodies: Partial<Record<RouteName, unknown>> = {
     runFork: { fromSeq: e % 4 },
+    runInterruptResolve: { resumeValue: { action: f % 2 === 0 ? 'approve' : 'reject' } },
     memorySeed: { memoryRef: victimRef, entries: [{ content: `write by ${reader}` }] },
     testMemorySeed: { memoryRef: victimRef, entries: [{ id: 'k', content: `write by ${reader}` }] },
     testMemoryCompact: { memoryRef: victimRef },
