@@ -7,7 +7,7 @@ import { ROUTES as CATALOGUE, targetOf } from '../../runtime/host/seam-catalogue
 
 const TOKEN = 'fuzz-test-token-0123456789';
 /** Every catalogue route as [method, a concrete path] (a path parameter gets a run id that does not exist, a ref nobody wrote, or a proposal nobody made). */
-const ROUTES: [string, string][] = Object.values(CATALOGUE).map((r) => [r.method, targetOf(r, { params: { runId: 'run_1', memoryRef: 'mem://fuzz/nothing', proposalId: 'prop_1' } })]);
+const ROUTES: [string, string][] = Object.values(CATALOGUE).map((r) => [r.method, targetOf(r, { params: { runId: 'run_1', memoryRef: 'mem://fuzz/nothing', proposalId: 'prop_1', nodeId: 'int_1' } })]);
 const DISCOVERY = CATALOGUE.discovery.path;
 const SEED = CATALOGUE.memorySeed.path;
 const HOSTILE_REFS = ['mem://a/../b/c', 'mem://a/b\u0000', '../../etc/passwd', 'mem://A/b', `mem://a/${'x'.repeat(5000)}`, '%2e%2e', 'mem://a//b', '__proto__', 'constructor'];
