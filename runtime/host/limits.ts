@@ -3,18 +3,23 @@
  * environment variable `npm start` reads it from, what it bounds and what a request that meets it gets back.
  * `createHost({limits})` takes any of them by name; docs/security.md lists them (a test checks the two agree).
  *
- * Two families:
+ * Three families:
  * - request handling (`scope: 'request'`): socket and parser limits applied to the Fastify / Node HTTP server;
  * - per-tenant resources (`scope: 'tenant'`): how much state one tenant can make the host keep. Their defaults are
- *   the library modules' own (the limit lives where the state lives; the host only configures it).
+ *   the library modules' own (the limit lives where the state lives; the host only configures it);
+ * - host-wide state (`scope: 'host'`): what every tenant's use adds to together and no per-tenant bound covers
+ *   (the replay journal).
  */
 import { DEFAULT_MAX_SCHEDULES_PER_TENANT } from '../distillation/schedule.ts';
 import { DEFAULT_QUESTION_LIMITS } from '../inquirium/operator-questions.ts';
 import { DEFAULT_SECRET_REGISTRY_LIMITS } from '../redaction/secret-registry.ts';
 import { DEFAULT_FIXTURES_PER_TENANT } from './reference-runtime.ts';
 
+/** The replay journal's retention (24 h): forks reach back a day; a long-running host's journal stays bounded. */
+export const DEFAULT_SNAPSHOT_RETENTION_MS = 86_400_000;
+
 export interface LimitSpec {
-  readonly scope: 'request' | 'tenant';
+  readonly scope: 'request' | 'tenant' | 'host';
   readonly default: number;
   /** Smallest accepted value (every limit is an integer). */
   readonly min: number;
@@ -44,6 +49,7 @@ export const LIMITS = {
   secretsPerRun: { scope: 'tenant', default: DEFAULT_SECRET_REGISTRY_LIMITS.maxSecretsPerRun, min: 1, unit: 'count', env: 'OPENWOP_SECRETS_PER_RUN', bounds: 'secrets one run registers', whenExceeded: '429 `quota_exceeded` `{resource, limit, setting}`; nothing registered' },
   secretCharsPerTenant: { scope: 'tenant', default: DEFAULT_SECRET_REGISTRY_LIMITS.maxSecretCharsPerTenant, min: 1, unit: 'count', env: 'OPENWOP_SECRET_CHARS_PER_TENANT', bounds: 'total length of a tenant\'s distinct live secret values', whenExceeded: '429 `quota_exceeded` `{resource, limit, setting}`; nothing registered' },
   secretRegistryIdleMs: { scope: 'tenant', default: DEFAULT_SECRET_REGISTRY_LIMITS.idleTtlMs, min: 1, unit: 'ms', env: 'OPENWOP_SECRET_REGISTRY_IDLE_MS', bounds: 'idle time after which a run\'s secret registry is dropped', whenExceeded: 'the registry is dropped (its run no longer counts)' },
+  snapshotRetentionMs: { scope: 'host', default: DEFAULT_SNAPSHOT_RETENTION_MS, min: 1_000, unit: 'ms', env: 'OPENWOP_SNAPSHOT_RETENTION_MS', bounds: 'the replay journal (the memory before-images a fork reads): records older than this are pruned every minute, never past a fork held open', whenExceeded: 'a fork from before the window: 422 `replay_memory_snapshot_unavailable` (`retention_expired`)' },
 } as const satisfies Record<string, LimitSpec>;
 
 export type LimitName = keyof typeof LIMITS;

@@ -135,7 +135,7 @@ export async function createHost(o: HostOptions): Promise<{ app: FastifyInstance
     const built = await buildRuntimes(o, limits);
     runtime = built.runtime;
     app = createApp(o, credentials, limits, runtime, () => runtime.flush());
-    const stopTicks = await startServing(app, o, built);
+    const stopTicks = await startServing(app, o, built, limits);
     const storage = o.storage;
     app.addHook('onClose', async () => {
       stopTicks();
@@ -154,7 +154,7 @@ export async function createHost(o: HostOptions): Promise<{ app: FastifyInstance
       activate: async () => {
         const built = await buildRuntimes(o, limits);
         standby.activate(built.runtime);
-        return startServing(app, o, built);
+        return startServing(app, o, built, limits);
       },
       flush: () => (standby.active ? runtime.flush() : Promise.resolve()),
       closeStore: () => o.storage!.close(),
@@ -172,6 +172,7 @@ async function buildRuntimes(o: HostOptions, limits: HostLimits): Promise<BuiltR
   const openwop = o.openwop ?? createOpenwopRuntime({
     host: { name: HOST_NAME, version: HOST_VERSION },
     distillSchedulesPerTenant: limits.distillSchedulesPerTenant,
+    snapshotRetentionMs: limits.snapshotRetentionMs,
     ...(o.proposalActivation !== undefined ? { proposalActivation: o.proposalActivation } : {}),
     secretRegistries: { maxLiveRunsPerTenant: limits.liveRunsPerTenant, maxSecretsPerRun: limits.secretsPerRun, maxSecretCharsPerTenant: limits.secretCharsPerTenant, idleTtlMs: limits.secretRegistryIdleMs },
     ...(o.clock ? { clock: o.clock } : {}), ...(o.ids ? { ids: o.ids } : {}),
@@ -300,9 +301,19 @@ function createApp(o: HostOptions, credentials: Credentials, limits: HostLimits,
  * while the host was down. Resolves with what stops the ticks (the caller hooks it, with closing the store, to the
  * app's close: hooks cannot be added once a cluster member's app is listening).
  */
-async function startServing(app: FastifyInstance, o: HostOptions, { runtime, openwop, loaded }: BuiltRuntimes): Promise<() => void> {
+async function startServing(app: FastifyInstance, o: HostOptions, { runtime, openwop, loaded }: BuiltRuntimes, limits: HostLimits): Promise<() => void> {
   const scheduler = runtime.distillationScheduler();
   let timer: NodeJS.Timeout | undefined;
+  // The replay journal keeps records for snapshotRetentionMs (limits.ts): prune what fell out of the window, every
+  // minute (or every retention period, when that is shorter), so a long-running host's journal stays bounded.
+  const pruneTimer = setInterval(() => {
+    const dropped = openwop.journal.prune();
+    if (dropped > 0) {
+      app.log.debug({ dropped }, 'replay journal pruned');
+      runtime.flush().catch((err: unknown) => app.log.error({ err }, 'store write failed'));
+    }
+  }, Math.min(60_000, limits.snapshotRetentionMs));
+  pruneTimer.unref();
   if (o.scheduleTickMs !== undefined && scheduler !== undefined) {
     timer = setInterval(() => {
       scheduler.tick().then(
@@ -315,7 +326,10 @@ async function startServing(app: FastifyInstance, o: HostOptions, { runtime, ope
     }, o.scheduleTickMs);
     timer.unref();
   }
-  const stop = () => clearInterval(timer);
+  const stop = () => {
+    clearInterval(timer);
+    clearInterval(pruneTimer);
+  };
   if (o.storage !== undefined && loaded !== undefined) {
     app.log.info({ store: o.storage.kind, ...loaded }, 'store loaded');
     try {

@@ -116,7 +116,7 @@ describe('docs/security.md lists every limit as the table defines it', () => {
     const section = doc.split(/^## /m).find((s) => s.startsWith(heading)) ?? '';
     return new Map([...section.matchAll(/^\| `(\w+)` \|(.*)\|$/gm)].map((m) => [m[1]!, m[2]!.split('|').map((c) => c.trim())]));
   };
-  it.each([['request', 'Request handling limits'], ['tenant', 'Per-tenant resource bounds']] as const)('%s limits: one row each, with the default and both knobs', (scope, heading) => {
+  it.each([['request', 'Request handling limits'], ['tenant', 'Per-tenant resource bounds'], ['host', 'Host-wide state bounds']] as const)('%s limits: one row each, with the default and both knobs', (scope, heading) => {
     const rows = rowsOf(heading);
     const names = LIMIT_NAMES.filter((n) => LIMITS[n].scope === scope);
     expect([...rows.keys()].sort()).toEqual([...names].sort());
