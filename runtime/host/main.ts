@@ -39,6 +39,15 @@ try {
   if (!(err instanceof CredentialsError || err instanceof RangeError || err instanceof WopkitError)) throw err;
   refuse(err.message);
 }
+/** WOPKIT_ADVERTISE_URL, checked before anything starts: an http(s) origin, or absent. */
+const advertiseUrl = ((raw: string | undefined): string | undefined => {
+  if (raw === undefined) return undefined;
+  const u = URL.canParse(raw) ? new URL(raw) : undefined;
+  if (u === undefined || !/^https?:$/.test(u.protocol) || u.pathname !== '/' || u.search !== '' || u.username !== '') {
+    refuse(`WOPKIT_ADVERTISE_URL must be an http(s) origin such as http://10.0.0.5:8787 (got ${JSON.stringify(raw.slice(0, 200))})`);
+  }
+  return u!.origin;
+})(process.env.WOPKIT_ADVERTISE_URL);
 let storage: StoragePort;
 try {
   storage = await openStore(storeArgs!.store);
@@ -63,16 +72,7 @@ const { app, cluster } = await createHost({
 const url = await app.listen({ port, host });
 // Where the other hosts reach this one when it is active: the listen address, unless hosts on other machines need
 // another (a listen address of 0.0.0.0 is published as 127.0.0.1, which only reaches hosts on this machine).
-let advertised = url;
-if (process.env.WOPKIT_ADVERTISE_URL !== undefined) {
-  const u = URL.canParse(process.env.WOPKIT_ADVERTISE_URL) ? new URL(process.env.WOPKIT_ADVERTISE_URL) : undefined;
-  if (u === undefined || !/^https?:$/.test(u.protocol) || u.pathname !== '/' || u.search !== '' || u.username !== '') {
-    await app.close();
-    refuse(`WOPKIT_ADVERTISE_URL must be an http(s) origin such as http://10.0.0.5:8787 (got ${JSON.stringify(process.env.WOPKIT_ADVERTISE_URL)})`);
-  }
-  advertised = u!.origin;
-}
-cluster?.start(advertised);
+cluster?.start(advertiseUrl ?? url);
 const keys = start!.credentials.summary().map((p) => (p.role === 'tenant' ? `${p.keyId} (tenant ${p.tenant})` : `${p.keyId} (operator)`));
 const token = start!.devToken === undefined ? '' : `  token:     ${start!.devToken}\n  conformance: npm run conformance -- --base-url ${url} --api-key ${start!.devToken}\n`;
 const where = `store: ${storage!.kind}${storage!.kind === 'memory' ? '' : `, data: ${storeArgs!.store.dataDir ?? storage!.location}`}${shared ? ', shared: serves once it holds the store lease, forwards to the active host until then' : ''}`;

@@ -51,8 +51,8 @@ describe('storage flags', () => {
 
 describe('npm start refusals (separate process)', () => {
   const tsx = createRequire(import.meta.url).resolve('tsx/cli');
-  const start = (args: string[]) => new Promise<{ code: number | null; err: string }>((resolve) => {
-    const child = spawn(process.execPath, [tsx, 'runtime/host/main.ts', ...args], { env: { ...process.env, PORT: '0', OPENWOP_HOST_TOKEN: 'cli-test-token-0123456789abcdef' }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const start = (args: string[], env: NodeJS.ProcessEnv = {}) => new Promise<{ code: number | null; err: string }>((resolve) => {
+    const child = spawn(process.execPath, [tsx, 'runtime/host/main.ts', ...args], { env: { ...process.env, PORT: '0', OPENWOP_HOST_TOKEN: 'cli-test-token-0123456789abcdef', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
     let err = '';
     child.stderr.on('data', (c: Buffer) => { err += c.toString(); });
     child.on('exit', (code) => resolve({ code, err }));
@@ -69,5 +69,13 @@ describe('npm start refusals (separate process)', () => {
     const refused = await start(['--data-dir', newer]);
     expect(refused.code).toBe(2);
     expect(refused.err).toMatch(new RegExp(`not starting: the store at .* has schema version ${next}, newer than this wopkit supports \\(${next - 1}\\)`));
+  }, 60_000);
+
+  it('an advertised address that is not an http(s) origin: exit 2 before anything listens', async () => {
+    for (const bad of ['ftp://10.0.0.5:8787', 'http://10.0.0.5:8787/path', 'not a url']) {
+      const r = await start(['--store', 'memory'], { WOPKIT_ADVERTISE_URL: bad });
+      expect(r.code, bad).toBe(2);
+      expect(r.err.trim().split('\n')).toEqual([`wopkit reference host: not starting: WOPKIT_ADVERTISE_URL must be an http(s) origin such as http://10.0.0.5:8787 (got ${JSON.stringify(bad)})`]);
+    }
   }, 60_000);
 });
