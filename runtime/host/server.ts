@@ -115,7 +115,6 @@ const CLIENT_ERRORS: Readonly<Record<string, ClientErrorAnswer>> = {
 interface BuiltRuntimes {
   readonly runtime: HostRuntime;
   readonly openwop: OpenwopRuntime;
-  readonly inquirium: InquiriumRuntime;
   /** What was loaded from the store (absent without one). */
   readonly loaded?: Record<string, unknown>;
 }
@@ -148,7 +147,8 @@ export async function createHost(o: HostOptions): Promise<{ app: FastifyInstance
     const gate = new StandbyGate();
     runtime = standby.runtime;
     // A standby has written nothing: its durability barrier holds at once.
-    app = createApp(o, credentials, limits, runtime, () => (standby.active ? runtime.flush() : Promise.resolve()), gate);
+    const flush = () => (standby.active ? standby.runtime.flush() : Promise.resolve());
+    app = createApp(o, credentials, limits, runtime, flush, gate);
     cluster = clusterMember({
       app, gate, lease, options: o.cluster!, bodyLimitBytes: limits.bodyLimitBytes,
       activate: async () => {
@@ -156,7 +156,7 @@ export async function createHost(o: HostOptions): Promise<{ app: FastifyInstance
         standby.activate(built.runtime);
         return startServing(app, o, built, limits);
       },
-      flush: () => (standby.active ? runtime.flush() : Promise.resolve()),
+      flush,
       closeStore: () => o.storage!.close(),
     });
   }
@@ -198,7 +198,7 @@ async function buildRuntimes(o: HostOptions, limits: HostLimits): Promise<BuiltR
   const flush = durability === undefined ? undefined : () => durability.queue.flush();
   const runtime = withWorkflowRuns(withMutations(createHostRuntime(openwop, inquirium, { fixturesPerTenant: limits.fixturesPerTenant }, flush), openwop, o.mutations), { seed: o.seedConformanceFixtures === true });
   const loaded = restored === undefined ? undefined : { ...restored, questions: questionsLoaded, traces: inquirium.traces.all().length };
-  return { runtime, openwop, inquirium, ...(loaded !== undefined ? { loaded } : {}) };
+  return { runtime, openwop, ...(loaded !== undefined ? { loaded } : {}) };
 }
 
 /** The Fastify app: limits, parsers, auth, the durability barrier and every route, over `runtime`. */

@@ -17,11 +17,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { LeaderLease } from '../../storage/port.ts';
 import { transition } from '../../shared/state-machine.ts';
+import type { HostRuntime } from '../host-runtime.ts';
+import { answerError, BufferBudget, forwardToActive, sharedLookup, STANDBY_HEADER } from './forward.ts';
 import { CLUSTER_MEMBER_LIFECYCLE, type MemberRole } from './member-lifecycle.ts';
 
 export type { MemberRole } from './member-lifecycle.ts';
-import type { HostRuntime } from '../host-runtime.ts';
-import { answerError, BufferBudget, forwardToActive, sharedLookup, STANDBY_HEADER } from './forward.ts';
 
 export interface ClusterOptions {
   /** How long a forwarded request waits for an active host to take it (ms, default 15 000): a takeover loads the store. */
