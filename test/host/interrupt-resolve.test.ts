@@ -1,8 +1,9 @@
 /**
  * POST /v1/runs/{runId}/interrupts/{nodeId}: answering the interrupt an escalated run is suspended on, over HTTP,
  * as its tenant. What the conformance scenario `multi-agent-escalation-resolve` cannot check from one key: another
- * tenant cannot answer (or learn about) the run; a malformed answer is a 400 that changes nothing; amend carries
- * out the amended decision; every answer after the first is refused, whatever the mix (property).
+ * tenant cannot answer (or learn about) the run, nor make it unanswerable by starting more runs than the runner
+ * keeps for a tenant; a malformed answer is a 400 that changes nothing; amend carries out the amended decision;
+ * every answer after the first is refused, whatever the mix (property).
  */
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
@@ -10,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunEvent, RunSnapshot } from '../../generated/ts/index.ts';
 import { Credentials, parseApiKeysEnv } from '../../runtime/host/auth.ts';
 import { createHost } from '../../runtime/host/server.ts';
+import { MAX_KEPT_RUNS_PER_TENANT } from '../../runtime/openwop/fixtures/runner.ts';
 
 const KEY_A = 'tenant-a-key-0123456789abcdef';
 const KEY_B = 'tenant-b-key-0123456789abcdef';
@@ -81,4 +83,15 @@ describe('answering an escalation over HTTP', () => {
       { numRuns: 20 },
     );
   });
+
+  it("another tenant's runs do not make a tenant's waiting escalation unanswerable", async () => {
+    const { runId, interruptId } = await waitingRun(KEY_A);
+    for (let i = 0; i < MAX_KEPT_RUNS_PER_TENANT + 10; i++) {
+      const r = await app.inject({ method: 'POST', url: '/v1/runs', headers: as(KEY_B), payload: { workflowId: ESCALATION } });
+      expect(r.statusCode).toBe(201);
+    }
+    const snap = (await app.inject({ method: 'GET', url: `/v1/runs/${runId}`, headers: as(KEY_A) })).json<RunSnapshot>();
+    const answered = await answer(KEY_A, runId, interruptId, { action: 'approve' });
+    expect({ status: snap.status, answer: answered.statusCode }).toEqual({ status: 'waiting-clarification', answer: 200 });
+  }, 120_000);
 });

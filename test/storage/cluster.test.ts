@@ -103,6 +103,23 @@ describe.skipIf(pgTool.skip)('the active-host lease (PostgreSQL)', () => {
   });
 });
 
+describe.skipIf(pgTool.skip)('the lease heartbeat', () => {
+  it("tells the holder it lost the lease when the store's epoch is no longer its own, though its session lives", async () => {
+    pgTool.assert();
+    const l = (await store()).lease!();
+    const lost: Error[] = [];
+    l.onLost((err) => lost.push(err));
+    cleanup.push(() => l.release());
+    const epoch = await l.acquire();
+    const c = new pg.Client({ connectionString: db!.url });
+    await c.connect();
+    await c.query('UPDATE cluster_lease SET epoch = epoch + 1 WHERE id = 1');
+    await c.end();
+    await until(() => lost.length > 0);
+    expect(lost[0]!.message).toContain(`this holder's ${epoch}`);
+  });
+});
+
 describe.skipIf(pgTool.skip)('two hosts on one database', () => {
   async function member(waitMs = 10_000) {
     const lost: Error[] = [];
