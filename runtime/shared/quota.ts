@@ -8,12 +8,16 @@ import { WopkitError } from './errors.ts';
 
 /** A tenant holds as many of `resource` as its bound allows: 429 `quota_exceeded {resource, limit}`; nothing changed. */
 export class QuotaExceededError extends WopkitError<'quota_exceeded'> {
-  constructor(readonly resource: string, readonly limit: number) {
+  readonly resource: string;
+  readonly limit: number;
+  constructor(resource: string, limit: number) {
     super('quota_exceeded', `quota exceeded: at most ${limit} ${resource} per tenant`, {
       error: 'quota_exceeded',
       message: `quota exceeded: at most ${limit} ${resource} per tenant`,
       details: { resource, limit },
     });
+    this.resource = resource;
+    this.limit = limit;
   }
 }
 
@@ -23,7 +27,13 @@ export type BoundPolicy = 'refuse' | 'evict-oldest';
 export class TenantBound<K> {
   readonly #held = new Map<string, Set<K>>();
 
-  constructor(readonly resource: string, readonly limit: number, readonly policy: BoundPolicy) {
+  readonly resource: string;
+  readonly limit: number;
+  readonly policy: BoundPolicy;
+  constructor(resource: string, limit: number, policy: BoundPolicy) {
+    this.resource = resource;
+    this.limit = limit;
+    this.policy = policy;
     if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError(`the bound on ${resource} must be a positive integer, got ${limit}`);
   }
 

@@ -1,0 +1,178 @@
+/**
+ * Write operations on memory entries. Each keeps, in one transaction: the entry row, its tag rows, the replay
+ * journal record (before- and after-image: what a fork undoes) and the tenant's counts (entries per memoryRef,
+ * stored bytes per tenant), refusing past a bound before anything of the request stays.
+ *
+ * `createdAt` of an entry that is replaced is kept: an entry keeps its place in every list while it lives, so a
+ * cursor walk sees it once.
+ */
+import type { MemoryEntry } from '../../../generated/ts/index.ts';
+import type { SqlSession } from '../sql/session.ts';
+import { bump } from './quota.ts';
+
+/** The bounds a memory write is checked against. */
+export interface MemoryBounds {
+  readonly entriesPerMemoryRef: number;
+  readonly bytesPerTenant: number;
+}
+
+export interface StoredRow {
+  readonly neg_created: number;
+  readonly expires_ms: number | null;
+  readonly bytes: number;
+  readonly doc: string;
+}
+
+const QUOTA_ENTRIES = 'memory-entries';
+const QUOTA_BYTES = 'memory-bytes';
+
+/** Epoch ms of an ISO instant, or null for an absent one (an unreadable one counts as already expired: 0). */
+export const msOf = (iso: string | undefined): number | null => (iso === undefined ? null : Number.isNaN(Date.parse(iso)) ? 0 : Date.parse(iso));
+
+/** The entry in the wire's key order (id, content, tags, createdAt, expiresAt), as it is stored and served. */
+export function wireEntry(e: Readonly<MemoryEntry>): MemoryEntry {
+  return e.expiresAt === undefined
+    ? { id: e.id, content: e.content, tags: [...e.tags], createdAt: e.createdAt }
+    : { id: e.id, content: e.content, tags: [...e.tags], createdAt: e.createdAt, expiresAt: e.expiresAt };
+}
+
+async function current(s: SqlSession, tenant: string, memoryRef: string, id: string): Promise<StoredRow | undefined> {
+  return s.get<StoredRow & Record<string, number | string | null>>('SELECT neg_created, expires_ms, bytes, doc FROM entries WHERE tenant = ? AND memory_ref = ? AND id = ?', [tenant, memoryRef, id]);
+}
+
+async function putTags(s: SqlSession, tenant: string, memoryRef: string, id: string, tags: readonly string[], negCreated: number, expiresMs: number | null): Promise<void> {
+  for (const tag of new Set(tags)) {
+    await s.run('INSERT INTO entry_tags (tenant, memory_ref, tag, neg_created, id, expires_ms) VALUES (?, ?, ?, ?, ?, ?)', [tenant, memoryRef, tag, negCreated, id, expiresMs]);
+  }
+}
+
+async function dropTags(s: SqlSession, tenant: string, memoryRef: string, id: string, row: StoredRow): Promise<void> {
+  for (const tag of new Set((JSON.parse(row.doc) as MemoryEntry).tags)) {
+    await s.run('DELETE FROM entry_tags WHERE tenant = ? AND memory_ref = ? AND tag = ? AND neg_created = ? AND id = ?', [tenant, memoryRef, tag, row.neg_created, id]);
+  }
+}
+
+async function journal(s: SqlSession, a: { tenant: string; memoryRef: string; id: string; atMs: number; runId: string | undefined; before: StoredRow | undefined; after: string | null }): Promise<void> {
+  await s.run(
+    'INSERT INTO journal (tenant, memory_ref, memory_id, at_ms, run_id, before_doc, before_neg_created, before_expires_ms, after_doc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    [a.tenant, a.memoryRef, a.id, a.atMs, a.runId ?? null, a.before?.doc ?? null, a.before?.neg_created ?? null, a.before?.expires_ms ?? null, a.after],
+  );
+}
+
+export interface PutEntryArgs {
+  readonly tenant: string;
+  readonly memoryRef: string;
+  /** The entry as written (already redacted, createdAt = the write's clock reading). */
+  readonly entry: MemoryEntry;
+  readonly atMs: number;
+  /** The run the write is attributed to (journal provenance). */
+  readonly runId?: string;
+  readonly bounds: MemoryBounds;
+}
+
+/** Insert or replace an entry; the stored entry (createdAt kept on a replace). */
+export async function putEntry(s: SqlSession, a: PutEntryArgs): Promise<MemoryEntry> {
+  const before = await current(s, a.tenant, a.memoryRef, a.entry.id);
+  const kept = before === undefined ? a.entry : { ...a.entry, createdAt: (JSON.parse(before.doc) as MemoryEntry).createdAt };
+  const stored = wireEntry(kept);
+  const doc = JSON.stringify(stored);
+  const bytes = Buffer.byteLength(doc, 'utf8');
+  const expiresMs = msOf(stored.expiresAt);
+  const negCreated = before?.neg_created ?? -Date.parse(stored.createdAt);
+  if (before === undefined) {
+    await s.run('INSERT INTO entries (tenant, memory_ref, id, neg_created, expires_ms, bytes, doc) VALUES (?, ?, ?, ?, ?, ?, ?)', [a.tenant, a.memoryRef, stored.id, negCreated, expiresMs, bytes, doc]);
+  } else {
+    await dropTags(s, a.tenant, a.memoryRef, stored.id, before);
+    await s.run('UPDATE entries SET expires_ms = ?, bytes = ?, doc = ? WHERE tenant = ? AND memory_ref = ? AND id = ?', [expiresMs, bytes, doc, a.tenant, a.memoryRef, stored.id]);
+  }
+  await putTags(s, a.tenant, a.memoryRef, stored.id, stored.tags, negCreated, expiresMs);
+  await journal(s, { tenant: a.tenant, memoryRef: a.memoryRef, id: stored.id, atMs: a.atMs, runId: a.runId, before, after: doc });
+  if (before === undefined) await bump(s, a.tenant, QUOTA_ENTRIES, a.memoryRef, 1, a.bounds.entriesPerMemoryRef);
+  await bump(s, a.tenant, QUOTA_BYTES, '', bytes - (before?.bytes ?? 0), a.bounds.bytesPerTenant);
+  return stored;
+}
+
+export interface DeleteEntryArgs {
+  readonly tenant: string;
+  readonly memoryRef: string;
+  readonly id: string;
+  readonly atMs: number;
+  readonly runId?: string;
+}
+
+/** Delete an entry; whether it existed. */
+export async function deleteEntry(s: SqlSession, a: DeleteEntryArgs): Promise<boolean> {
+  const before = await current(s, a.tenant, a.memoryRef, a.id);
+  if (before === undefined) return false;
+  await removeRow(s, a.tenant, a.memoryRef, a.id, before);
+  await journal(s, { tenant: a.tenant, memoryRef: a.memoryRef, id: a.id, atMs: a.atMs, runId: a.runId, before, after: null });
+  return true;
+}
+
+async function removeRow(s: SqlSession, tenant: string, memoryRef: string, id: string, row: StoredRow): Promise<void> {
+  await dropTags(s, tenant, memoryRef, id, row);
+  await s.run('DELETE FROM entries WHERE tenant = ? AND memory_ref = ? AND id = ?', [tenant, memoryRef, id]);
+  await bump(s, tenant, QUOTA_ENTRIES, memoryRef, -1);
+  await bump(s, tenant, QUOTA_BYTES, '', -row.bytes);
+}
+
+/**
+ * Physically remove up to `limit` entries expired at `atMs` (they stopped surfacing when they expired; this only
+ * frees their space). Each removal is journaled, so a fork anchored before the expiry still reads the entry. How
+ * many were removed.
+ */
+export async function purgeExpired(s: SqlSession, a: { readonly atMs: number; readonly limit: number }): Promise<number> {
+  const rows = await s.all<StoredRow & { tenant: string; memory_ref: string; id: string }>(
+    'SELECT tenant, memory_ref, id, neg_created, expires_ms, bytes, doc FROM entries WHERE expires_ms IS NOT NULL AND expires_ms <= ? ORDER BY expires_ms',
+    [a.atMs],
+    a.limit,
+  );
+  for (const r of rows) {
+    await removeRow(s, r.tenant, r.memory_ref, r.id, r);
+    await journal(s, { tenant: r.tenant, memoryRef: r.memory_ref, id: r.id, atMs: a.atMs, runId: undefined, before: r, after: null });
+  }
+  return rows.length;
+}
+
+/**
+ * RFC 0080 forget: remove up to `limit` of the tenant's entries carrying `tag`, whatever their memoryRef (erasure
+ * from live memory; each removal journaled and attributed to no run). The ids removed, with their refs.
+ */
+export async function forgetTagged(s: SqlSession, a: { readonly tenant: string; readonly tag: string; readonly atMs: number; readonly limit: number }): Promise<{ memoryRef: string; id: string }[]> {
+  const hits = await s.all<{ memory_ref: string; id: string }>('SELECT memory_ref, id FROM entry_tags WHERE tenant = ? AND tag = ?', [a.tenant, a.tag], a.limit);
+  const removed: { memoryRef: string; id: string }[] = [];
+  for (const h of hits) {
+    if (await deleteEntry(s, { tenant: a.tenant, memoryRef: h.memory_ref, id: h.id, atMs: a.atMs })) removed.push({ memoryRef: h.memory_ref, id: h.id });
+  }
+  return removed;
+}
+
+/** Remove every entry of a memoryRef (a retired fixture), up to `limit`; how many. Journaled like any delete. */
+export async function clearRef(s: SqlSession, a: { readonly tenant: string; readonly memoryRef: string; readonly atMs: number; readonly limit: number }): Promise<number> {
+  const rows = await s.all<{ id: string }>('SELECT id FROM entries WHERE tenant = ? AND memory_ref = ?', [a.tenant, a.memoryRef], a.limit);
+  for (const r of rows) await deleteEntry(s, { tenant: a.tenant, memoryRef: a.memoryRef, id: r.id, atMs: a.atMs });
+  return rows.length;
+}
+
+/**
+ * Drop journal records older than `beforeMs`, never one a live fork still reads (at or after the lowest fork anchor),
+ * at most `limit` at a time; records how far the journal was pruned. How many were dropped.
+ */
+export async function pruneJournal(s: SqlSession, a: { readonly beforeMs: number; readonly limit: number }): Promise<number> {
+  const hold = (await s.get<{ j: number | null }>('SELECT min(anchor_jseq) AS j FROM runs WHERE anchor_jseq IS NOT NULL'))?.j ?? null;
+  const rows = await s.all<{ jseq: number }>(
+    `SELECT jseq FROM journal WHERE at_ms < ?${hold === null ? '' : ' AND jseq <= ?'} ORDER BY jseq`,
+    hold === null ? [a.beforeMs] : [a.beforeMs, hold],
+    a.limit,
+  );
+  if (rows.length === 0) return 0;
+  // Pruned in jseq order from the front: everything up to the last one goes (a record newer than beforeMs below it
+  // cannot exist, since jseq grows with time on one store).
+  const through = rows[rows.length - 1]!.jseq;
+  const n = await s.run('DELETE FROM journal WHERE jseq <= ?', [through]);
+  await s.run(
+    "INSERT INTO meta (key, value) VALUES ('journal_pruned_through', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+    [String(through)],
+  );
+  return n;
+}

@@ -1,0 +1,24 @@
+/**
+ * The counts every bound is checked against, moved in the same transaction as the rows they count: a count is a row
+ * of `quotas` keyed by (tenant, resource, scope), and `bump` moves it and refuses (QuotaExceededError, 429) when an
+ * increase passes the bound — the transaction then rolls back, so nothing of the refused request stays.
+ */
+import { QuotaExceededError } from '../../shared/quota.ts';
+import type { SqlSession } from '../sql/session.ts';
+
+/** Move (tenant, resource, scope) by `delta`; past `limit` (increases only) the request is refused. The new count. */
+export async function bump(s: SqlSession, tenant: string, resource: string, scope: string, delta: number, limit?: number): Promise<number> {
+  if (delta === 0) return count(s, tenant, resource, scope);
+  const row = await s.get<{ n: number }>(
+    'INSERT INTO quotas (tenant, resource, scope, n) VALUES (?, ?, ?, ?) ON CONFLICT (tenant, resource, scope) DO UPDATE SET n = quotas.n + excluded.n RETURNING n',
+    [tenant, resource, scope, delta],
+  );
+  const n = row!.n;
+  if (delta > 0 && limit !== undefined && n > limit) throw new QuotaExceededError(resource, limit);
+  return n;
+}
+
+/** The current count of (tenant, resource, scope) (0 when never counted). */
+export async function count(s: SqlSession, tenant: string, resource: string, scope = ''): Promise<number> {
+  return (await s.get<{ n: number }>('SELECT n FROM quotas WHERE tenant = ? AND resource = ? AND scope = ?', [tenant, resource, scope]))?.n ?? 0;
+}

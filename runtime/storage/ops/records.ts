@@ -1,0 +1,125 @@
+/**
+ * Write operations on the store's smaller records: RFC 0096 proposals, approval gates and installed artefacts;
+ * the P066 document logs (transcripts, traces); distillation's workspace files; the last consolidation pass per
+ * memoryRef; once-only claims by key; and test fixtures (retired oldest first past their bound).
+ */
+import type { JsonDoc } from '../port.ts';
+import { StoreRefusal } from '../refusal.ts';
+import type { SqlSession } from '../sql/session.ts';
+import { claimTaken } from './commitments.ts';
+import { clearRef } from './memory.ts';
+import { bump } from './quota.ts';
+import { removeRuns, type RunBound } from './runs.ts';
+
+export const QUOTA_PROPOSALS = 'proposals';
+
+const staleRevision = (): StoreRefusal => new StoreRefusal('stale_read', 'the record changed since it was read');
+
+export interface PutProposalArgs {
+  readonly proposalId: string;
+  readonly tenant: string;
+  readonly state: string;
+  readonly kind: string;
+  readonly createdMs: number;
+  readonly doc: JsonDoc;
+  /** The revision the caller read (absent: a new proposal, counted against the tenant's bound). */
+  readonly revisionRead?: number;
+  readonly revision: number;
+  readonly limit: number;
+}
+
+/** Store a new proposal or replace the one the caller read (refused as stale when it moved). */
+export async function putProposal(s: SqlSession, a: PutProposalArgs): Promise<void> {
+  const doc = JSON.stringify(a.doc);
+  if (a.revisionRead === undefined) {
+    await s.run('INSERT INTO proposals (proposal_id, tenant, state, kind, created_ms, doc) VALUES (?, ?, ?, ?, ?, ?)', [a.proposalId, a.tenant, a.state, a.kind, a.createdMs, doc]);
+    await bump(s, a.tenant, QUOTA_PROPOSALS, '', 1, a.limit);
+    return;
+  }
+  const row = await s.get<{ doc: string }>('SELECT doc FROM proposals WHERE proposal_id = ? AND tenant = ?', [a.proposalId, a.tenant]);
+  if (row === undefined || (JSON.parse(row.doc) as { revision?: number }).revision !== a.revisionRead) throw staleRevision();
+  await s.run('UPDATE proposals SET state = ?, doc = ? WHERE proposal_id = ?', [a.state, doc, a.proposalId]);
+}
+
+/** Store a gate, or replace one whose state the caller read (refused as stale when it moved). */
+export async function putGate(s: SqlSession, a: { readonly approvalId: string; readonly proposalId: string; readonly tenant: string; readonly doc: JsonDoc; readonly stateRead?: string }): Promise<void> {
+  const doc = JSON.stringify(a.doc);
+  if (a.stateRead === undefined) {
+    await s.run('INSERT INTO approval_gates (approval_id, proposal_id, tenant, doc) VALUES (?, ?, ?, ?)', [a.approvalId, a.proposalId, a.tenant, doc]);
+    return;
+  }
+  const row = await s.get<{ doc: string }>('SELECT doc FROM approval_gates WHERE approval_id = ?', [a.approvalId]);
+  if (row === undefined || (JSON.parse(row.doc) as { state?: string }).state !== a.stateRead) throw staleRevision();
+  await s.run('UPDATE approval_gates SET doc = ? WHERE approval_id = ?', [doc, a.approvalId]);
+}
+
+/** Install an applied proposal's artefact (once per proposal). */
+export async function installArtifact(s: SqlSession, a: { readonly tenant: string; readonly proposalId: string; readonly kind: string; readonly doc: JsonDoc }): Promise<void> {
+  const existing = await s.get('SELECT seq FROM installed_artifacts WHERE proposal_id = ?', [a.proposalId]);
+  if (existing !== undefined) throw claimTaken();
+  await s.run('INSERT INTO installed_artifacts (tenant, proposal_id, kind, doc) VALUES (?, ?, ?, ?)', [a.tenant, a.proposalId, a.kind, JSON.stringify(a.doc)]);
+}
+
+/** Append a document to a log; its position (gap-free per log). `key` indexes it (a trace id) for reads by key. */
+export async function appendDoc(s: SqlSession, a: { readonly log: string; readonly tenant?: string; readonly key?: string; readonly atMs: number; readonly doc: JsonDoc }): Promise<number> {
+  const head = await s.get<{ pos: number }>('INSERT INTO doc_log_heads (log, next_pos) VALUES (?, 1) ON CONFLICT (log) DO UPDATE SET next_pos = doc_log_heads.next_pos + 1 RETURNING next_pos - 1 AS pos', [a.log]);
+  const pos = head!.pos;
+  await s.run('INSERT INTO doc_logs (log, pos, tenant, doc_key, at_ms, doc) VALUES (?, ?, ?, ?, ?, ?)', [a.log, pos, a.tenant ?? null, a.key ?? null, a.atMs, JSON.stringify(a.doc)]);
+  return pos;
+}
+
+/** Replace a logged document (a transcript line whose fact was excised); whether it existed. */
+export async function replaceDoc(s: SqlSession, a: { readonly log: string; readonly pos: number; readonly doc: JsonDoc }): Promise<boolean> {
+  return (await s.run('UPDATE doc_logs SET doc = ? WHERE log = ? AND pos = ?', [JSON.stringify(a.doc), a.log, a.pos])) === 1;
+}
+
+/** Drop a log's documents older than `beforeMs` (retention), at most `limit`; how many. */
+export async function pruneDocs(s: SqlSession, a: { readonly log: string; readonly beforeMs: number; readonly limit: number }): Promise<number> {
+  const rows = await s.all<{ pos: number }>('SELECT pos FROM doc_logs WHERE log = ? AND at_ms < ? ORDER BY pos', [a.log, a.beforeMs], a.limit);
+  if (rows.length === 0) return 0;
+  return s.run('DELETE FROM doc_logs WHERE log = ? AND pos <= ?', [a.log, rows[rows.length - 1]!.pos]);
+}
+
+/** Write a workspace file of a memoryRef. */
+export async function putWorkspaceFile(s: SqlSession, a: { readonly tenant: string; readonly memoryRef: string; readonly path: string; readonly contents: string }): Promise<void> {
+  await s.run('INSERT INTO workspace_files (tenant, memory_ref, path, doc) VALUES (?, ?, ?, ?) ON CONFLICT (tenant, memory_ref, path) DO UPDATE SET doc = excluded.doc', [a.tenant, a.memoryRef, a.path, a.contents]);
+}
+
+/** Record the last consolidation pass over a memoryRef. */
+export async function recordPass(s: SqlSession, a: { readonly tenant: string; readonly memoryRef: string; readonly pass: JsonDoc }): Promise<void> {
+  await s.run('INSERT INTO consolidation_passes (tenant, memory_ref, doc) VALUES (?, ?, ?) ON CONFLICT (tenant, memory_ref) DO UPDATE SET doc = excluded.doc', [a.tenant, a.memoryRef, JSON.stringify(a.pass)]);
+}
+
+/** Take a once-only claim; refused (`claim_taken`) when someone took it first — unless `ifTaken: 'ignore'` (then false). */
+export async function claim(s: SqlSession, a: { readonly key: string; readonly tenant?: string; readonly atMs: number; readonly ifTaken?: 'refuse' | 'ignore' }): Promise<boolean> {
+  const n = await s.run('INSERT INTO claims (claim_key, tenant, at_ms) VALUES (?, ?, ?) ON CONFLICT DO NOTHING', [a.key, a.tenant ?? null, a.atMs]);
+  if (n === 1) return true;
+  if (a.ifTaken === 'ignore') return false;
+  throw claimTaken();
+}
+
+export interface AddFixtureArgs {
+  readonly tenant: string;
+  readonly memoryRef: string;
+  readonly createdMs: number;
+  /** Fixtures a tenant keeps: past it the oldest are retired (runs, logs, registries and entries). */
+  readonly limit: number;
+  readonly runBounds?: Readonly<Record<string, RunBound>>;
+}
+
+/** Count a new fixture for its tenant, retiring the oldest past the bound; the retired memoryRefs. */
+export async function addFixture(s: SqlSession, a: AddFixtureArgs): Promise<string[]> {
+  const n = await s.run('INSERT INTO fixtures (tenant, memory_ref, created_ms) VALUES (?, ?, ?) ON CONFLICT DO NOTHING', [a.tenant, a.memoryRef, a.createdMs]);
+  if (n === 0) return [];
+  const held = await bump(s, a.tenant, 'fixtures', '', 1);
+  if (held <= a.limit) return [];
+  const old = await s.all<{ memory_ref: string }>('SELECT memory_ref FROM fixtures WHERE tenant = ? AND memory_ref <> ? ORDER BY created_ms, memory_ref', [a.tenant, a.memoryRef], held - a.limit);
+  for (const { memory_ref } of old) {
+    const runs = await s.all<{ run_id: string }>('SELECT run_id FROM runs WHERE tenant = ? AND fixture_ref = ?', [a.tenant, memory_ref], 10_000);
+    await removeRuns(s, { runIds: runs.map((r) => r.run_id), ...(a.runBounds !== undefined ? { bounds: a.runBounds } : {}) });
+    await clearRef(s, { tenant: a.tenant, memoryRef: memory_ref, atMs: a.createdMs, limit: 100_000 });
+    await s.run('DELETE FROM fixtures WHERE tenant = ? AND memory_ref = ?', [a.tenant, memory_ref]);
+  }
+  await bump(s, a.tenant, 'fixtures', '', -old.length);
+  return old.map((o) => o.memory_ref);
+}

@@ -1,0 +1,37 @@
+/**
+ * One SQL connection as the store's operations and queries see it, whichever database is behind it (SQLite through
+ * `node:sqlite`, PostgreSQL through `pg`). Every statement of the store is written once, with `?` placeholders; the
+ * PostgreSQL session numbers them (`$1`, `$2`, …). The few places where the two dialects differ branch on `dialect`.
+ *
+ * Values are JavaScript numbers, strings and null (booleans are 0/1, times are epoch milliseconds); a `bigint` column
+ * arrives as a number on both databases (the PostgreSQL pool parses int8 as a number; every value the store keeps
+ * is far below 2^53).
+ *
+ * A statement that may return many rows goes through `all`, whose `limit` is required and appended as `LIMIT ?` by
+ * the session itself: no query of the store can read an unbounded number of rows.
+ */
+export type SqlValue = string | number | null;
+export type Row = Readonly<Record<string, SqlValue>>;
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface SqlSession {
+  readonly dialect: Dialect;
+  /** Run a statement that returns no rows (or whose rows are ignored); the number of rows it changed. */
+  run(sql: string, params?: readonly SqlValue[]): Promise<number>;
+  /** The first row of a statement, or undefined. */
+  get<R extends Row = Row>(sql: string, params?: readonly SqlValue[]): Promise<R | undefined>;
+  /** At most `limit` rows of a statement (the session appends `LIMIT ?`: write the statement without one). */
+  all<R extends Row = Row>(sql: string, params: readonly SqlValue[], limit: number): Promise<R[]>;
+}
+
+/** `limit` as the session passes it: a positive safe integer, or a programming error. */
+export function checkedLimit(limit: number): number {
+  if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError(`a store query needs a positive integer limit, got ${limit}`);
+  return limit;
+}
+
+/** `?` placeholders → `$1…$n` (the store's SQL holds no `?` inside a string literal). */
+export function numberPlaceholders(sql: string): string {
+  let n = 0;
+  return sql.replace(/\?/g, () => `$${++n}`);
+}
