@@ -267,6 +267,15 @@ export function assertForkOrigin(value: unknown): asserts value is T.ForkOrigin 
   if (!V.validateForkOrigin(value)) throw new ValidationError("ForkOrigin", toFailures(V.validateForkOrigin.errors));
 }
 
+/** True when `value` is a valid HostHealth (schemas/openwop/v1/host-health.schema.json). */
+export function isHostHealth(value: unknown): value is T.HostHealth {
+  return V.validateHostHealth(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid HostHealth. */
+export function assertHostHealth(value: unknown): asserts value is T.HostHealth {
+  if (!V.validateHostHealth(value)) throw new ValidationError("HostHealth", toFailures(V.validateHostHealth.errors));
+}
+
 /** True when `value` is a valid HostInfo (schemas/openwop/v1/capabilities.schema.json#/$defs/HostInfo). */
 export function isHostInfo(value: unknown): value is T.HostInfo {
   return V.validateHostInfo(value);
@@ -1968,6 +1977,7 @@ export const guards = {
   "EventTypeName": { is: isEventTypeName, assert: assertEventTypeName },
   "ExecutionModelCapability": { is: isExecutionModelCapability, assert: assertExecutionModelCapability },
   "ForkOrigin": { is: isForkOrigin, assert: assertForkOrigin },
+  "HostHealth": { is: isHostHealth, assert: assertHostHealth },
   "HostInfo": { is: isHostInfo, assert: assertHostInfo },
   "HostSampleCommitmentFireRequest": { is: isHostSampleCommitmentFireRequest, assert: assertHostSampleCommitmentFireRequest },
   "HostSampleCommitmentFireResponse": { is: isHostSampleCommitmentFireResponse, assert: assertHostSampleCommitmentFireResponse },

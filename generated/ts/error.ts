@@ -46,7 +46,9 @@ export type ErrorCode =
   | 'internal_error'
   | 'runner_unavailable'
   | 'interrupt_not_found'
-  | 'interrupt_already_resolved';
+  | 'interrupt_already_resolved'
+  | 'invalid_cursor'
+  | 'secret_registry_unavailable';
 
 /**
  * Internal helper conditions used by the envelope's if/then table; not a wire shape.

@@ -8,8 +8,12 @@ import type { MemoryEntry } from './memory-entry.ts';
  */
 export interface HostSampleMemoryEntriesResponse {
   /**
-   * Live, unexpired entries the caller's tenant may read; a ref of another tenant gives an empty list (CTI-1).
+   * One page of the live, unexpired entries the caller's tenant may read, newest first (at most limit, default and most 1000); a ref of another tenant gives an empty list (CTI-1).
    */
   entries: MemoryEntry[];
+  /**
+   * Present when the list continues past this page: an opaque cursor to send back as ?cursor= for the next page. It resumes only this list (same tenant, memoryRef and tag).
+   */
+  nextCursor?: string;
   [k: string]: unknown;
 }

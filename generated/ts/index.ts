@@ -3,6 +3,7 @@
 export type * from './agent-inventory-response.ts';
 export type * from './capabilities.ts';
 export type * from './error.ts';
+export type * from './host-health.ts';
 export type * from './host-sample-commitment-fire-request.ts';
 export type * from './host-sample-commitment-fire-response.ts';
 export type * from './host-sample-consolidate-request.ts';

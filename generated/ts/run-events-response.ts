@@ -4,7 +4,7 @@
 import type { RunEvent } from './run-event.ts';
 
 /**
- * Response of GET /v1/runs/{runId}/events: the run's events from fromSeq on, in sequence order. Open: a host may add diagnostics.
+ * Response of GET /v1/runs/{runId}/events: one page of the run's events from fromSeq on, in sequence order; nextSeq and hasMore say whether the log continues. Open: a host may add diagnostics.
  */
 export interface RunEventsResponse {
   /**
@@ -12,8 +12,16 @@ export interface RunEventsResponse {
    */
   runId?: string;
   /**
-   * Events in increasing sequence; each validates as a RunEvent (unknown types on the envelope alone).
+   * One page of events in increasing sequence, from fromSeq on (at most limit, default and most 1000); each validates as a RunEvent (unknown types on the envelope alone).
    */
   events: RunEvent[];
+  /**
+   * Present when the log continues past this page: the fromSeq to ask for next.
+   */
+  nextSeq?: number;
+  /**
+   * Whether the log continues past this page (true exactly when nextSeq is present). wopkit hosts always send it.
+   */
+  hasMore?: boolean;
   [k: string]: unknown;
 }

@@ -72,6 +72,8 @@ export declare const validateEventTypeName: Validator<T.EventTypeName>;
 export declare const validateExecutionModelCapability: Validator<T.ExecutionModelCapability>;
 /** Validator for ForkOrigin (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/ForkOrigin). */
 export declare const validateForkOrigin: Validator<T.ForkOrigin>;
+/** Validator for HostHealth (https://wopkit.dev/schemas/openwop/v1/host-health.schema.json). */
+export declare const validateHostHealth: Validator<T.HostHealth>;
 /** Validator for HostInfo (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/HostInfo). */
 export declare const validateHostInfo: Validator<T.HostInfo>;
 /** Validator for HostSampleCommitmentFireRequest (https://wopkit.dev/schemas/openwop/v1/host-sample-commitment-fire-request.schema.json). */
@@ -472,6 +474,7 @@ export declare const validatorIndex: {
   readonly "EventTypeName": { readonly validator: Validator<T.EventTypeName>; readonly id: string; readonly target: string; readonly family: string };
   readonly "ExecutionModelCapability": { readonly validator: Validator<T.ExecutionModelCapability>; readonly id: string; readonly target: string; readonly family: string };
   readonly "ForkOrigin": { readonly validator: Validator<T.ForkOrigin>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "HostHealth": { readonly validator: Validator<T.HostHealth>; readonly id: string; readonly target: string; readonly family: string };
   readonly "HostInfo": { readonly validator: Validator<T.HostInfo>; readonly id: string; readonly target: string; readonly family: string };
   readonly "HostSampleCommitmentFireRequest": { readonly validator: Validator<T.HostSampleCommitmentFireRequest>; readonly id: string; readonly target: string; readonly family: string };
   readonly "HostSampleCommitmentFireResponse": { readonly validator: Validator<T.HostSampleCommitmentFireResponse>; readonly id: string; readonly target: string; readonly family: string };

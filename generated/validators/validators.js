@@ -4,6 +4,7 @@
 import { validateAgentInventoryEntry, validateAgentInventoryResponse, validateMemoryDimension, validateMemoryShape } from './by-schema/agent-inventory-response.js';
 import { validateAgentsCapability, validateAttributionCapability, validateCapabilities, validateCommitmentFireCondition, validateCommitmentsCapability, validateCompactionCapability, validateCompactionTrigger, validateConsolidationSchedule, validateDistillationCapability, validateExecutionModelCapability, validateHostInfo, validateManifestRuntimeCapability, validateMemoryCapability, validateMemoryConsolidationCapability, validateMultiAgentCapability, validateProposalsCapability, validateRetentionCapability, validateSearchCapability } from './by-schema/capabilities.js';
 import { validateCapabilityNotProvidedDetails, validateCompactionRedactionFailedDetails, validateErrorCode, validateErrorCodeConditions, validateErrorEnvelope, validatePayloadTooLargeDetails, validateQuotaExceededDetails, validateReplayMemorySnapshotUnavailableDetails, validateTokenBudgetExceededDetails, validateValidationFailedDetails, validateValidationFailure } from './by-schema/error.js';
+import { validateHostHealth } from './by-schema/host-health.js';
 import { validateHostSampleCommitmentFireRequest } from './by-schema/host-sample-commitment-fire-request.js';
 import { validateHostSampleCommitmentFireResponse } from './by-schema/host-sample-commitment-fire-response.js';
 import { validateHostSampleConsolidateRequest } from './by-schema/host-sample-consolidate-request.js';
@@ -105,6 +106,7 @@ export {
   validateEventTypeName,
   validateExecutionModelCapability,
   validateForkOrigin,
+  validateHostHealth,
   validateHostInfo,
   validateHostSampleCommitmentFireRequest,
   validateHostSampleCommitmentFireResponse,
@@ -320,6 +322,7 @@ export const validatorIndex = Object.freeze({
   "EventTypeName": Object.freeze({ validator: validateEventTypeName, id: "https://wopkit.dev/schemas/openwop/v1/run-event.schema.json#/$defs/EventTypeName", target: "run-event--EventTypeName", family: "openwop" }),
   "ExecutionModelCapability": Object.freeze({ validator: validateExecutionModelCapability, id: "https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/ExecutionModelCapability", target: "capabilities--ExecutionModelCapability", family: "openwop" }),
   "ForkOrigin": Object.freeze({ validator: validateForkOrigin, id: "https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/ForkOrigin", target: "run-event-payloads--ForkOrigin", family: "openwop" }),
+  "HostHealth": Object.freeze({ validator: validateHostHealth, id: "https://wopkit.dev/schemas/openwop/v1/host-health.schema.json", target: "host-health", family: "openwop" }),
   "HostInfo": Object.freeze({ validator: validateHostInfo, id: "https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/HostInfo", target: "capabilities--HostInfo", family: "openwop" }),
   "HostSampleCommitmentFireRequest": Object.freeze({ validator: validateHostSampleCommitmentFireRequest, id: "https://wopkit.dev/schemas/openwop/v1/host-sample-commitment-fire-request.schema.json", target: "host-sample-commitment-fire-request", family: "openwop" }),
   "HostSampleCommitmentFireResponse": Object.freeze({ validator: validateHostSampleCommitmentFireResponse, id: "https://wopkit.dev/schemas/openwop/v1/host-sample-commitment-fire-response.schema.json", target: "host-sample-commitment-fire-response", family: "openwop" }),

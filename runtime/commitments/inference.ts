@@ -9,7 +9,7 @@
  * text) is never read by the rule and never copied into the commitment.
  */
 import { createHash } from 'node:crypto';
-import type { StoredEntry } from '../memory/memory-port.ts';
+import type { StoredEntry } from '../memory/stored-entry.ts';
 
 /** The part of a memory entry the inference reads (content deliberately optional: the tag rule ignores it). */
 export type InferenceSource = Pick<StoredEntry, 'id' | 'tags'> & Partial<Pick<StoredEntry, 'content'>>;

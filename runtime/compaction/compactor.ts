@@ -10,17 +10,19 @@
  * - The summariser only ever sees redacted sources (a source written before its secret was registered is
  *   redacted again on the way in), and its output is redacted again on the way out.
  * - Everything that can fail (reading, summarising, redaction, size, the event's own validity) happens before
- *   the first write.
+ *   the first write is planned; the output, the sources' deletions and the event are planned into the request's
+ *   writes and commit together, or not at all.
  */
 import type { CompactionTrigger, HostSampleMemoryCompactResponse, MemoryCompactedPayload } from '../../generated/ts/index.ts';
 import type { Clock, IdSource } from '../shared/clock.ts';
 import { BAD_REQUEST, capabilityNotProvided, WopkitError } from '../shared/errors.ts';
 import { parseMemoryRef } from '../memory/memory-ref.ts';
-import type { StoredEntry } from '../memory/memory-port.ts';
+import type { StoredEntry } from '../memory/stored-entry.ts';
 import type { TenantReaders } from '../memory/tenant-reader.ts';
 import { isExpired } from '../memory/ttl.ts';
 import { MemoryWriteError, type MemoryWriter, type WriteContext } from '../memory/writer.ts';
-import type { EmitFn } from '../events/log.ts';
+import type { RunEventLog } from '../events/log.ts';
+import type { Plan } from '../storage/plan.ts';
 import { validatePayload } from '../events/validate.ts';
 import type { CapabilityFragment } from '../capabilities/registry.ts';
 import { neutraliseByokForms } from './byok-forms.ts';
@@ -40,7 +42,8 @@ export interface CompactorOptions {
   readonly writer: MemoryWriter;
   readonly clock: Clock;
   readonly ids: IdSource;
-  readonly emit: EmitFn;
+  /** Where `memory.compacted` is logged: a run of its own per compaction. */
+  readonly log: Pick<RunEventLog, 'appendTask'>;
   readonly summariser?: Summariser;
   readonly maxInputEntries?: number;
   readonly maxOutputBytes?: number;
@@ -86,25 +89,25 @@ export class Compactor {
    * tenant (`context.tenant`, else the ref's own tenant for host-managed work): another tenant's ref is refused
    * before anything is read, so the answer never depends on what that tenant holds.
    */
-  selectSources(memoryRef: string, req: Pick<CompactRequest, 'sourceIds' | 'tag' | 'context'>): StoredEntry[] {
+  async selectSources(memoryRef: string, req: Pick<CompactRequest, 'sourceIds' | 'tag' | 'context'>): Promise<StoredEntry[]> {
     const parsed = parseMemoryRef(memoryRef);
     if (parsed === null) throw new CompactionError('invalid_memory_ref', 'malformed memoryRef');
     const reader = this.o.store.readerFor(req.context?.tenant ?? parsed.tenant);
     if (!reader.owns(memoryRef)) throw new MemoryWriteError('cross_tenant', 'memoryRef belongs to another tenant');
     const now = this.o.clock.now();
-    const live = reader.entries(memoryRef).filter((e) => !isExpired(e, now));
     let chosen: StoredEntry[];
     if (req.sourceIds !== undefined) {
-      const byId = new Map(live.map((e) => [e.id, e]));
-      chosen = [...new Set(req.sourceIds)].map((id) => {
-        const e = byId.get(id);
-        if (e === undefined) throw new CompactionError('unknown_source', 'a source id does not name a live entry of this memoryRef');
+      const ids = [...new Set(req.sourceIds)];
+      if (ids.length > this.maxInputEntries) throw new CompactionError('too_many_sources', `at most ${this.maxInputEntries} sources per compaction`);
+      chosen = await Promise.all(ids.map(async (id) => {
+        const e = await reader.entry(memoryRef, id);
+        if (e === undefined || isExpired(e, now)) throw new CompactionError('unknown_source', 'a source id does not name a live entry of this memoryRef');
         return e;
-      });
+      }));
+      chosen.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     } else {
-      chosen = live.filter((e) => req.tag === undefined || e.tags.includes(req.tag));
+      chosen = await reader.sources(memoryRef, { atMs: now, limit: this.maxInputEntries + 1, ...(req.tag !== undefined ? { tag: req.tag } : {}) });
     }
-    chosen.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     if (chosen.length === 0) throw new CompactionError('no_sources', 'nothing to compact');
     if (chosen.length > this.maxInputEntries) throw new CompactionError('too_many_sources', `at most ${this.maxInputEntries} sources per compaction`);
     return chosen;
@@ -115,20 +118,25 @@ export class Compactor {
     return { memory: { compaction: { supported: true, trigger: this.trigger, maxInputEntries: this.maxInputEntries, maxOutputBytes: this.maxOutputBytes } } };
   }
 
-  /** Redact derived content exactly as a fresh put would be, plus BYOK-form neutralisation and canonical markers. */
-  carryForward(memoryRef: string, content: string, ctx: WriteContext = {}): string {
-    return this.o.writer.redactFor(memoryRef, ctx)(canonicaliseMarkers(neutraliseByokForms(content)));
+  /**
+   * The carry-forward of derived content into `memoryRef` within `plan`: redacted exactly as a fresh put would be,
+   * after BYOK-form neutralisation and canonical markers.
+   */
+  async carryForward(plan: Plan, memoryRef: string, ctx: WriteContext = {}): Promise<(content: string) => string> {
+    const redact = await this.o.writer.redactFor(plan, memoryRef, ctx);
+    return (content) => redact(canonicaliseMarkers(neutraliseByokForms(content)));
   }
 
-  compact(memoryRef: string, req: CompactRequest = {}): CompactResult {
+  async compact(plan: Plan, memoryRef: string, req: CompactRequest = {}): Promise<CompactResult> {
     const trigger = req.trigger ?? 'host-managed';
     if (this.trigger !== 'both' && this.trigger !== trigger) throw new CompactionError('trigger_not_advertised', `this host does not advertise ${trigger} compaction`);
-    const sources = this.selectSources(memoryRef, req);
+    const sources = await this.selectSources(memoryRef, req);
     const ctx = req.context ?? {};
     const compactionRunId = this.o.ids.next('cmp');
-    const inputs = sources.map((src) => this.carryForward(memoryRef, src.content, ctx));
+    const carry = await this.carryForward(plan, memoryRef, ctx);
+    const inputs = sources.map((src) => carry(src.content));
     const summary = this.summarise(inputs, { maxBytes: this.maxOutputBytes });
-    const content = this.carryForward(memoryRef, summary, ctx);
+    const content = carry(summary);
     const byteSize = Buffer.byteLength(content, 'utf8');
     if (byteSize > this.o.writer.maxEntrySizeBytes) {
       throw new MemoryWriteError('entry_too_large', 'compacted output exceeds the entry size limit');
@@ -143,18 +151,18 @@ export class Compactor {
       byteSize,
     };
     if (!validatePayload('memory.compacted', event).ok) throw new CompactionError('invalid_event', 'memory.compacted would not validate; nothing written');
-    // Writes start here; nothing below can fail on input.
-    const output = this.o.writer.put(memoryRef, { id: outputId, content, tags: [`${COMPACTED_FROM}${compactionRunId}`, ...(req.extraTags ?? [])] }, ctx);
-    for (const s of sources) this.o.writer.delete(memoryRef, s.id, ctx);
+    // Writes are planned from here; nothing below can fail on input.
+    const { entry: output } = await this.o.writer.put(plan, memoryRef, { id: outputId, content, tags: [`${COMPACTED_FROM}${compactionRunId}`, ...(req.extraTags ?? [])] }, ctx);
+    for (const s of sources) await this.o.writer.delete(plan, memoryRef, s.id, ctx);
     const emitted: MemoryCompactedPayload = { ...event, byteSize: Buffer.byteLength(output.content, 'utf8') };
-    this.o.emit(compactionRunId, 'memory.compacted', emitted);
+    this.o.log.appendTask(plan, { runId: compactionRunId, tenant: this.o.writer.tenantFor(memoryRef, ctx) }, { type: 'memory.compacted', payload: emitted });
     return { compactionRunId, output, event: emitted };
   }
 }
 
 /** A compactor for a runtime that does not advertise compaction: its machinery serves others, compact() refuses. */
 export class UnadvertisedCompactor extends Compactor {
-  override compact(): never {
+  override async compact(): Promise<never> {
     throw new CompactionError('not_advertised', 'this runtime does not advertise memory.compaction');
   }
   override capability(): CapabilityFragment {

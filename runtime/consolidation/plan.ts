@@ -19,7 +19,7 @@
  * 6. Fixpoint: steps 1–5 are repeated on their own output until a step changes nothing, so the plan's output is
  *    a fixpoint and a second pass over it is a no-op by construction (inputCount == outputCount, no writes).
  */
-import type { StoredEntry } from '../memory/memory-port.ts';
+import type { StoredEntry } from '../memory/stored-entry.ts';
 import { NearDuplicateSketcher, type NearDuplicateOptions, type NearDuplicateResult, type NearDuplicateStats } from './near-duplicates.ts';
 
 /** What consolidation reads and writes: the stored (generated, read-only) `MemoryEntry`. */

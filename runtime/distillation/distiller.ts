@@ -20,11 +20,12 @@ import type { HostSampleMemoryDistillResponse, MemoryCompactedPayload, TokenBudg
 import type { Clock, IdSource } from '../shared/clock.ts';
 import { toIso } from '../shared/clock.ts';
 import { BAD_REQUEST, capabilityNotProvided, WopkitError } from '../shared/errors.ts';
-import type { StoredEntry } from '../memory/memory-port.ts';
+import type { StoredEntry } from '../memory/stored-entry.ts';
 import type { TenantReaders } from '../memory/tenant-reader.ts';
 import { TRANSACTIONAL_TAG, type MemoryWriter, type WriteContext } from '../memory/writer.ts';
 import { COMPACTED_FROM, SOURCE_IDS_LISTED_UP_TO, type Compactor } from '../compaction/compactor.ts';
-import type { EmitFn } from '../events/log.ts';
+import type { RunEventLog } from '../events/log.ts';
+import type { Plan } from '../storage/plan.ts';
 import { extractiveSummariser, sentencesOf, type Summariser } from '../compaction/summariser.ts';
 import { validatePayload } from '../events/validate.ts';
 import type { CapabilityFragment } from '../capabilities/registry.ts';
@@ -42,7 +43,8 @@ export interface DistillerOptions {
   readonly workspace: Workspace;
   readonly clock: Clock;
   readonly ids: IdSource;
-  readonly emit: EmitFn;
+  /** Where `memory.compacted` and `workspace.updated` are logged: a run of its own per distillation. */
+  readonly log: Pick<RunEventLog, 'appendTask'>;
   readonly maxTokenBudget: number;
   readonly indexEmitted?: boolean;
   readonly archiveRetention?: string;
@@ -136,12 +138,12 @@ export class Distiller {
    * secret it replaces). Shrinks the summariser's budget by the overshoot until the redacted output fits; ''
    * when nothing fits.
    */
-  #fit(memoryRef: string, inputs: readonly string[], outputBudget: number, ctx: WriteContext): string {
+  #fit(carry: (content: string) => string, inputs: readonly string[], outputBudget: number): string {
     let budget = outputBudget;
     for (let attempt = 0; attempt < 64 && budget > 0; attempt++) {
       const summary = this.summarise(inputs, { maxTokens: budget, countTokens: this.count, maxBytes: this.o.compactor.maxOutputBytes });
       if (summary.length === 0) return '';
-      const content = this.o.compactor.carryForward(memoryRef, summary, ctx);
+      const content = carry(summary);
       const used = this.count(content);
       if (used <= outputBudget) return content;
       budget -= Math.max(1, used - outputBudget);
@@ -149,22 +151,22 @@ export class Distiller {
     return '';
   }
 
-  distill(memoryRef: string, req: DistillRequest = {}): DistillResult {
+  async distill(plan: Plan, memoryRef: string, req: DistillRequest = {}): Promise<DistillResult> {
     const tokenBudget = this.budgetFor(req.tokenBudget);
     const fromLevel = req.fromLevel ?? 0;
     if (!Number.isInteger(fromLevel) || fromLevel < 0) throw new DistillationError('invalid_budget', 'fromLevel must be a non-negative integer');
     const ctx = req.context ?? {};
     const sources = req.sourceIds !== undefined
-      ? this.o.compactor.selectSources(memoryRef, { sourceIds: req.sourceIds, context: ctx })
-      : this.o.compactor
-        .selectSources(memoryRef, { tag: fromLevel === 0 ? TRANSACTIONAL_TAG : `${LEVEL_TAG}${fromLevel}`, context: ctx })
+      ? await this.o.compactor.selectSources(memoryRef, { sourceIds: req.sourceIds, context: ctx })
+      : (await this.o.compactor.selectSources(memoryRef, { tag: fromLevel === 0 ? TRANSACTIONAL_TAG : `${LEVEL_TAG}${fromLevel}`, context: ctx }))
         .filter((e) => levelOf(e) === fromLevel);
     if (sources.length === 0) throw new DistillationError('no_sources', 'nothing to distil');
     // SR-1 on the way in too: the summariser never sees a plaintext the run has registered since the source was
     // written, and every level of recursive distillation re-checks.
-    const inputs = sources.map((s) => this.o.compactor.carryForward(memoryRef, s.content, ctx));
+    const carry = await this.o.compactor.carryForward(plan, memoryRef, ctx);
+    const inputs = sources.map((s) => carry(s.content));
     const inputTokens = inputs.reduce((n, s) => n + this.count(s), 0);
-    const content = this.#fit(memoryRef, inputs, tokenBudget - inputTokens, ctx);
+    const content = this.#fit(carry, inputs, tokenBudget - inputTokens);
     if (content.length === 0) {
       const shortest = Math.min(...inputs.flatMap((s) => sentencesOf(s).map((x) => this.count(x))));
       throw new TokenBudgetExceededError({ tokenBudget, tokensRequired: inputTokens + (Number.isFinite(shortest) ? shortest : 1), memoryRef });
@@ -201,34 +203,38 @@ export class Distiller {
     };
     // Everything that could refuse is checked before the first write (atomic: no archive, no index, no event).
     if (!validatePayload('memory.compacted', event).ok) throw new DistillationError('invalid_event', 'memory.compacted would not validate; nothing written');
-    if (indexed) {
-      const draft = withArchive(readIndex(this.o.workspace, memoryRef), memoryRef, this.tokenizerName, archiveRecord(toIso(now)), toIso(now));
-      if (!isValidIndex(draft)) throw new DistillationError('invalid_event', 'MEMORY-INDEX.json would not validate; nothing written');
-    }
+    const tenant = this.o.writer.tenantFor(memoryRef, ctx);
+    // An archive distilled before from the same sources keeps its entry, and so its creation time.
+    const existing = await this.o.store.readerFor(tenant).entry(memoryRef, entryId);
+    const createdAt = existing?.createdAt ?? toIso(now);
+    const before = indexed ? await readIndex(this.o.workspace, tenant, memoryRef) : undefined;
+    const index = indexed ? withArchive(before, memoryRef, this.tokenizerName, archiveRecord(createdAt), toIso(now)) : undefined;
+    if (index !== undefined && !isValidIndex(index)) throw new DistillationError('invalid_event', 'MEMORY-INDEX.json would not validate; nothing written');
     const compactionRunId = this.o.ids.next('dst');
 
-    // All checks passed; writes start here.
-    const entry = this.o.writer.put(
+    // All checks passed; writes are planned from here (and commit with the request, or not at all).
+    const planned = await this.o.writer.put(
+      plan,
       memoryRef,
       { id: entryId, content, tags: [ARCHIVE_TAG, `${LEVEL_TAG}${level}`, `${COMPACTED_FROM}${compactionRunId}`], ...(expiresAt !== undefined ? { expiresAt } : {}) },
       ctx,
     );
-    for (const s of sources) this.o.writer.delete(memoryRef, s.id, ctx);
+    const entry = { ...planned.entry, createdAt };
+    for (const s of sources) if (s.id !== entryId) await this.o.writer.delete(plan, memoryRef, s.id, ctx);
 
-    let index: MemoryIndex | undefined;
-    if (indexed) {
-      index = withArchive(readIndex(this.o.workspace, memoryRef), memoryRef, this.tokenizerName, archiveRecord(entry.createdAt), toIso(now));
-      const written = this.o.workspace.write(memoryRef, INDEX_PATH, `${JSON.stringify(index, null, 2)}\n`);
-      this.o.emit(compactionRunId, 'workspace.updated', { path: INDEX_PATH, ...written });
+    const task = { runId: compactionRunId, tenant };
+    if (index !== undefined) {
+      const written = this.o.workspace.write(plan, tenant, memoryRef, INDEX_PATH, `${JSON.stringify(index, null, 2)}\n`);
+      this.o.log.appendTask(plan, task, { type: 'workspace.updated', payload: { path: INDEX_PATH, ...written } });
     }
-    this.o.emit(compactionRunId, 'memory.compacted', event);
+    this.o.log.appendTask(plan, task, { type: 'memory.compacted', payload: event });
     return { archiveId, archiveChecksum: archiveChecksum(entry.content), indexUpdated: indexed, entry, event, ...(index !== undefined ? { index, indexFile: { path: INDEX_PATH, content: index } } : {}) };
   }
 }
 
 /** A distiller for a runtime that does not advertise distillation: distill() refuses, nothing is claimed. */
 export class UnadvertisedDistiller extends Distiller {
-  override distill(): never {
+  override async distill(): Promise<never> {
     throw new DistillationError('not_advertised', 'this runtime does not advertise memory.distillation');
   }
   override capability(): CapabilityFragment {

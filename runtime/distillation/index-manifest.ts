@@ -6,26 +6,32 @@ import { createHash } from 'node:crypto';
 import { validateMemoryIndex } from '../../generated/validators/validators.js';
 import type { MemoryIndex, MemoryIndexArchive } from '../../generated/ts/memory-index.ts';
 import { isExpired } from '../memory/ttl.ts';
+import type { Plan } from '../storage/plan.ts';
+import { workspaceFile } from '../storage/reads/records.ts';
+import type { SqlSession } from '../storage/sql/session.ts';
 
 export const INDEX_PATH = 'MEMORY-INDEX.json';
 
 export type { MemoryIndex, MemoryIndexArchive } from '../../generated/ts/memory-index.ts';
 
-/** Workspace files, one namespace per memoryRef (tenant-bound, like the memory itself). */
+/** Workspace files, one namespace per memoryRef of a tenant (tenant-bound, like the memory itself), in the store. */
 export class Workspace {
-  readonly #files = new Map<string, string>();
-  #key = (memoryRef: string, path: string) => `${memoryRef}\u0000${path}`;
-  read(memoryRef: string, path: string): string | undefined {
-    return this.#files.get(this.#key(memoryRef, path));
+  readonly #reads: SqlSession;
+  constructor(reads: SqlSession) {
+    this.#reads = reads;
   }
-  write(memoryRef: string, path: string, contents: string): { sha256: string; byteSize: number } {
-    this.#files.set(this.#key(memoryRef, path), contents);
+  read(tenant: string, memoryRef: string, path: string): Promise<string | undefined> {
+    return workspaceFile(this.#reads, { tenant, memoryRef, path });
+  }
+  /** Plan a file's write into the request; its digest and size (what `workspace.updated` carries). */
+  write(plan: Plan, tenant: string, memoryRef: string, path: string, contents: string): { sha256: string; byteSize: number } {
+    plan.add('workspace.put', { tenant, memoryRef, path, contents });
     return { sha256: createHash('sha256').update(contents).digest('hex'), byteSize: Buffer.byteLength(contents, 'utf8') };
   }
 }
 
-export function readIndex(ws: Workspace, memoryRef: string): MemoryIndex | undefined {
-  const raw = ws.read(memoryRef, INDEX_PATH);
+export async function readIndex(ws: Workspace, tenant: string, memoryRef: string): Promise<MemoryIndex | undefined> {
+  const raw = await ws.read(tenant, memoryRef, INDEX_PATH);
   return raw === undefined ? undefined : (JSON.parse(raw) as MemoryIndex);
 }
 

@@ -2,10 +2,12 @@
  * Scheduled distillation ("dreams", RFC 0062 as the agent-memory spec restates it): a periodic background run that
  * distils a scope's recent transactional memory under a token budget. The host owns the schedule, so every run it
  * starts is an ordinary distillation with trigger `host-managed`; its nature shows in the `distillation` sub-object.
+ * Schedules live in the store; every host ticks them, and whichever takes a slot first runs it.
  *
- * - Instants: a schedule fires at `firstAt + k·period` (k = 0, 1, …). Each instant runs at most once: the ledger
- *   (the latest instant taken, per schedule) is written before the run starts, so a crash loses a run rather than
- *   doubling it, and a second `tick` at the same time finds the instant taken.
+ * - Instants: a schedule fires at `firstAt + k·period` (k = 0, 1, …). Each instant runs at most once: taking it
+ *   (moving the schedule's next instant on from the value read, and recording the slot in its ledger) is one
+ *   conditional statement in the same transaction as the run's writes and outcome — a second taker, on this host or
+ *   another, finds it taken and writes nothing; a crash before the commit leaves the slot untaken, to be run then.
  * - Catch-up: when the clock has passed several instants since the last tick (a stopped host, a long GC), one run
  *   covers the latest due instant and the earlier ones are reported as `missed` — distilling the same sources once
  *   per missed period would only redo the same work (distillation is byte-stable for the same sources and budget).
@@ -17,17 +19,18 @@
  * - CTI-1: a schedule is bound to the tenant of its memoryRef; the run's write context carries that tenant and
  *   nothing else, so a schedule can never distil into or out of another tenant.
  * - Bounds: a tenant holds at most `maxPerTenant` schedules (default DEFAULT_MAX_SCHEDULES_PER_TENANT); one more
- *   is refused with QuotaExceededError (429 `quota_exceeded`) before anything is stored, and cancelling one frees
- *   its place.
+ *   is refused with QuotaExceededError (429 `quota_exceeded`) in the transaction that would store it, and cancelling
+ *   one frees its place.
  * - States: a schedule moves only through SCHEDULE_LIFECYCLE (schedule-lifecycle.ts), the table the site draws.
  */
 import type { HostSampleDistillScheduleRequest } from '../../generated/ts/index.ts';
 import type { Clock } from '../shared/clock.ts';
 import { toIso } from '../shared/clock.ts';
 import { WopkitError } from '../shared/errors.ts';
-import { TimerHeap } from '../shared/timer-heap.ts';
-import { TenantBound } from '../shared/quota.ts';
 import { CompactionError } from '../compaction/compactor.ts';
+import type { JsonDoc, StoragePort } from '../storage/port.ts';
+import { Plan } from '../storage/plan.ts';
+import { dueSchedules, scheduleGet, type ScheduleRecord } from '../storage/reads/work.ts';
 import { DistillationError, TokenBudgetExceededError, type Distiller, type DistillResult } from './distiller.ts';
 import { boundedDurationMs, isRepresentableInstant } from '../shared/duration.ts';
 import { transition } from '../shared/state-machine.ts';
@@ -71,23 +74,8 @@ export class ScheduleError extends WopkitError<'invalid_period' | 'invalid_ref' 
   }
 }
 
-/**
- * What the scheduler tells a durable store (absent: in memory only). Calls are made in the order things happen:
- * a schedule saved (registered, or moved to its next instant), an instant claimed BEFORE its run starts, the run's
- * outcome, a schedule removed. `claim` is awaited: the run starts only once the store committed the claim and
- * answered true, so an instant runs at most once across restarts and across processes sharing the store (a crash
- * between the claim and the run skips that instant; the next one distils the same sources). `restore` puts a
- * stored schedule back at start.
- */
-export interface SchedulePersistence {
-  saved(schedule: DistillationSchedule): void;
-  removed(scheduleId: string): void;
-  /** Claim `instant` of the schedule in the store: true for exactly one caller per (scheduleId, instant). */
-  claim(scheduleId: string, instant: number): Promise<boolean>;
-  ran(outcome: ScheduledRunOutcome, instant: number): void;
-}
-
 export interface DistillationSchedulerOptions {
+  readonly port: StoragePort;
   readonly clock: Clock;
   readonly distiller: Distiller;
   readonly tenantOf: (memoryRef: string) => string | undefined;
@@ -96,47 +84,40 @@ export interface DistillationSchedulerOptions {
   readonly replay?: boolean;
   /** Schedules one tenant may hold (default DEFAULT_MAX_SCHEDULES_PER_TENANT). */
   readonly maxPerTenant?: number;
-  /** A durable store's view of the schedules and their run ledger (absent: in memory only). */
-  readonly persistence?: SchedulePersistence;
 }
 
-interface Entry {
-  schedule: DistillationSchedule;
-  handle: number;
-}
+/** Due schedules one tick looks at (the rest wait for the next tick). */
+export const SCHEDULES_PER_TICK = 64;
+
+const asDoc = (x: object): JsonDoc => x as JsonDoc;
 
 export class DistillationScheduler {
-  readonly #heap = new TimerHeap<string>();
-  readonly #entries = new Map<string, Entry>();
-  /** The latest instant each schedule has taken (written before the run; instants only grow, so this bounds the ledger). */
-  readonly #lastInstant = new Map<string, number>();
-  readonly #lastOutcome = new Map<string, ScheduledRunOutcome>();
-  readonly #bound: TenantBound<string>;
+  readonly #o: DistillationSchedulerOptions;
+  readonly maxPerTenant: number;
 
-  constructor(private readonly o: DistillationSchedulerOptions) {
-    this.#bound = new TenantBound('distillation-schedules', o.maxPerTenant ?? DEFAULT_MAX_SCHEDULES_PER_TENANT, 'refuse');
+  constructor(o: DistillationSchedulerOptions) {
+    this.#o = o;
+    this.maxPerTenant = o.maxPerTenant ?? DEFAULT_MAX_SCHEDULES_PER_TENANT;
   }
 
   /**
-   * Register a schedule. Everything is checked before anything is stored — the period (an ISO-8601 duration
-   * between MIN_PERIOD_MS and MAX_PERIOD_MS), the tenant, the first instant (an epoch time from 1970 on whose next
-   * instant is still a formattable Date), the budget and the tenant's bound — so a refused schedule leaves no
-   * trace, and every schedule registered formats now and at its next instant.
+   * Register a schedule within `plan`. Everything is checked before anything is planned — the period (an ISO-8601
+   * duration between MIN_PERIOD_MS and MAX_PERIOD_MS), the tenant, the first instant (an epoch time from 1970 on whose
+   * next instant is still a formattable Date) and the budget; the tenant's bound is checked when the plan commits —
+   * so a refused schedule leaves no trace, and every schedule registered formats now and at its next instant.
    */
-  schedule(req: DistillationScheduleRequest): DistillationSchedule {
+  schedule(plan: Plan, req: DistillationScheduleRequest): DistillationSchedule {
     const period = boundedDurationMs(req.every, { minMs: MIN_PERIOD_MS, maxMs: MAX_PERIOD_MS });
     if ('refused' in period) throw new ScheduleError('invalid_period', `every must be an ISO-8601 duration between ${MIN_PERIOD_MS / 1000} s and ${MAX_PERIOD_MS / 86_400_000} days (${period.refused})`);
     const periodMs = period.ms;
-    const tenant = this.o.tenantOf(req.memoryRef);
+    const tenant = this.#o.tenantOf(req.memoryRef);
     if (tenant === undefined) throw new ScheduleError('invalid_ref', 'memoryRef does not resolve to a tenant');
-    const now = this.o.clock.now();
+    const now = this.#o.clock.now();
     const firstAt = req.firstAt ?? now + periodMs;
     if (!(firstAt >= 0) || !isRepresentableInstant(firstAt + periodMs)) throw new ScheduleError('invalid_start', 'firstAt must be an epoch time from 1970 on whose next instant is a representable date');
-    // Validate the budget now rather than at the first instant, days later.
-    if (req.tokenBudget !== undefined) this.o.distiller.budgetFor(req.tokenBudget);
-    this.#bound.check(tenant);
+    if (req.tokenBudget !== undefined) this.#o.distiller.budgetFor(req.tokenBudget);
     const schedule: DistillationSchedule = {
-      scheduleId: this.o.newId(),
+      scheduleId: this.#o.newId(),
       memoryRef: req.memoryRef,
       tenant,
       periodMs,
@@ -144,106 +125,92 @@ export class DistillationScheduler {
       ...(req.tokenBudget !== undefined ? { tokenBudget: req.tokenBudget } : {}),
       nextAt: firstAt,
     };
-    this.#bound.add(tenant, schedule.scheduleId);
-    this.#entries.set(schedule.scheduleId, { schedule, handle: this.#heap.schedule(firstAt, schedule.scheduleId) });
-    this.o.persistence?.saved(schedule);
+    plan.add('schedule.put', { scheduleId: schedule.scheduleId, tenant, memoryRef: req.memoryRef, nextAt: firstAt, createdMs: now, doc: asDoc(schedule), limit: this.maxPerTenant });
     return schedule;
   }
 
-  /**
-   * Put back a schedule loaded from a durable store at start (no write-back), with the latest instant its ledger
-   * shows taken: that instant and earlier ones never run again.
-   */
-  restore(schedule: DistillationSchedule, lastInstant?: number): void {
-    this.#bound.add(schedule.tenant, schedule.scheduleId);
-    this.#entries.set(schedule.scheduleId, { schedule, handle: this.#heap.schedule(schedule.nextAt, schedule.scheduleId) });
-    if (lastInstant !== undefined) this.#lastInstant.set(schedule.scheduleId, lastInstant);
-  }
-
-  cancel(scheduleId: string): boolean {
-    const e = this.#entries.get(scheduleId);
-    if (e === undefined) return false;
+  /** Cancel `tenant`'s schedule within `plan` (its place in the bound frees); whether it existed. */
+  async cancel(plan: Plan, tenant: string, scheduleId: string): Promise<boolean> {
+    const s = await this.get(scheduleId);
+    if (s === undefined || s.tenant !== tenant) return false;
     transition(SCHEDULE_LIFECYCLE, 'scheduled', 'cancelled');
-    this.#heap.cancel(e.handle);
-    this.#entries.delete(scheduleId);
-    this.#bound.delete(e.schedule.tenant, scheduleId);
-    this.#lastInstant.delete(scheduleId);
-    this.#lastOutcome.delete(scheduleId);
-    this.o.persistence?.removed(scheduleId);
+    plan.add('schedule.remove', { tenant, scheduleId });
     return true;
   }
 
-  get(scheduleId: string): DistillationSchedule | undefined {
-    return this.#entries.get(scheduleId)?.schedule;
-  }
-
-  /** The tenant's schedules, oldest first (O(its own schedules), not O(every schedule)). */
-  list(tenant: string): DistillationSchedule[] {
-    return this.#bound.keys(tenant).map((id) => this.#entries.get(id)!.schedule);
+  /** A schedule as stored (with its next instant). */
+  async get(scheduleId: string): Promise<DistillationSchedule | undefined> {
+    return (await scheduleGet(this.#o.port.reads, scheduleId))?.doc as unknown as DistillationSchedule | undefined;
   }
 
   /** What the schedule's latest run did, if it has run. */
-  lastOutcome(scheduleId: string): ScheduledRunOutcome | undefined {
-    return this.#lastOutcome.get(scheduleId);
+  async lastOutcome(scheduleId: string): Promise<RecordedOutcome | undefined> {
+    return (await scheduleGet(this.#o.port.reads, scheduleId))?.lastOutcome as unknown as RecordedOutcome | undefined;
   }
 
   /**
-   * Run every schedule whose instant is due, once each, and re-arm it at its next future instant. With a durable
-   * store, each instant is claimed there first and runs only when the claim was won.
+   * Run every schedule whose instant is due (of `tenant`, or of every tenant), once each: each in its own
+   * transaction that takes its slot, writes the distillation and records the outcome — or, when another process
+   * took the slot first, writes nothing. The outcomes this call ran.
    */
-  async tick(): Promise<ScheduledRunOutcome[]> {
-    if (this.o.replay === true) return [];
-    const now = this.o.clock.now();
+  async tick(o: { readonly tenant?: string } = {}): Promise<ScheduledRunOutcome[]> {
+    if (this.#o.replay === true) return [];
+    const now = this.#o.clock.now();
+    const due = await dueSchedules(this.#o.port.reads, { nowMs: now, limit: SCHEDULES_PER_TICK, ...(o.tenant !== undefined ? { tenant: o.tenant } : {}) });
     const outcomes: ScheduledRunOutcome[] = [];
-    // Re-arm every due schedule first, so nothing that happens in a run can leave a popped schedule un-armed.
-    const due: { s: DistillationSchedule; instant: number; missed: number }[] = [];
-    for (const scheduleId of this.#heap.popDue(now)) {
-      const entry = this.#entries.get(scheduleId);
-      if (entry === undefined) continue;
-      const s = entry.schedule;
-      // The latest due instant; the ones between the last run and it are missed (coalesced into this run).
-      const missed = Math.floor((now - s.nextAt) / s.periodMs);
-      const instant = s.nextAt + missed * s.periodMs;
-      entry.schedule = { ...s, nextAt: instant + s.periodMs };
-      entry.handle = this.#heap.schedule(instant + s.periodMs, scheduleId);
-      this.o.persistence?.saved(entry.schedule);
-      if ((this.#lastInstant.get(scheduleId) ?? -Infinity) >= instant) continue;
-      this.#lastInstant.set(scheduleId, instant);
-      due.push({ s, instant, missed });
-    }
-    const persistence = this.o.persistence;
-    const won = persistence === undefined ? due : await claimed(due, (d) => persistence.claim(d.s.scheduleId, d.instant));
-    for (const { s, instant, missed } of won) {
-      if (!this.#entries.has(s.scheduleId)) continue; // cancelled while its claim was being committed
-      transition(SCHEDULE_LIFECYCLE, 'scheduled', 'running');
-      const outcome = this.#run(s, instant, missed);
-      transition(SCHEDULE_LIFECYCLE, transition(SCHEDULE_LIFECYCLE, 'running', outcome.kind), 'scheduled');
-      this.#lastOutcome.set(s.scheduleId, outcome);
-      this.o.persistence?.ran(outcome, instant);
-      outcomes.push(outcome);
+    for (const record of due) {
+      const outcome = await this.#runSlot(record, now);
+      if (outcome !== undefined) outcomes.push(outcome);
     }
     return outcomes;
   }
 
-  #run(s: DistillationSchedule, instantMs: number, missed: number): ScheduledRunOutcome {
-    const base = { scheduleId: s.scheduleId, instant: toIso(instantMs), missed };
+  async #runSlot(record: ScheduleRecord, now: number): Promise<ScheduledRunOutcome | undefined> {
+    const s = record.doc as unknown as DistillationSchedule;
+    // The latest due instant; the ones between the last run and it are missed (coalesced into this run).
+    const missed = Math.floor((now - record.nextAt) / s.periodMs);
+    const instant = record.nextAt + missed * s.periodMs;
+    const next: DistillationSchedule = { ...s, nextAt: instant + s.periodMs };
+    transition(SCHEDULE_LIFECYCLE, 'scheduled', 'running');
+    const { outcome, plan } = await this.#run(s, instant, missed);
+    transition(SCHEDULE_LIFECYCLE, transition(SCHEDULE_LIFECYCLE, 'running', outcome.kind), 'scheduled');
+    // The slot is taken in the same transaction as the run's writes and its outcome.
+    plan.add('schedule.take', { scheduleId: s.scheduleId, nextAtRead: record.nextAt, slot: instant, nextAt: next.nextAt, doc: asDoc(next) });
+    plan.add('schedule.outcome', { scheduleId: s.scheduleId, slot: instant, outcome: asDoc(outcomeRecord(outcome)) });
     try {
-      const result = this.o.distiller.distill(s.memoryRef, { ...(s.tokenBudget !== undefined ? { tokenBudget: s.tokenBudget } : {}), context: { tenant: s.tenant } });
-      return { kind: 'distilled', ...base, result };
+      await plan.commit(this.#o.port);
     } catch (err) {
-      if (err instanceof TokenBudgetExceededError) return { kind: 'budget-exceeded', ...base, tokensRequired: err.details.tokensRequired };
+      if ((err as { code?: unknown }).code === 'claim_taken') return undefined; // another process ran this slot
+      throw err;
+    }
+    return outcome;
+  }
+
+  /** Distil the schedule's scope: the outcome, and the plan holding its writes (an empty one when it refused). */
+  async #run(s: DistillationSchedule, instantMs: number, missed: number): Promise<{ outcome: ScheduledRunOutcome; plan: Plan }> {
+    const base = { scheduleId: s.scheduleId, instant: toIso(instantMs), missed };
+    const plan = new Plan();
+    try {
+      const result = await this.#o.distiller.distill(plan, s.memoryRef, { ...(s.tokenBudget !== undefined ? { tokenBudget: s.tokenBudget } : {}), context: { tenant: s.tenant } });
+      return { outcome: { kind: 'distilled', ...base, result }, plan };
+    } catch (err) {
+      const refused = (outcome: ScheduledRunOutcome) => ({ outcome, plan: new Plan() });
+      if (err instanceof TokenBudgetExceededError) return refused({ kind: 'budget-exceeded', ...base, tokensRequired: err.details.tokensRequired });
       // No transactional sources (the compactor's selection or the distiller's own check): nothing to do this time.
-      if ((err instanceof DistillationError || err instanceof CompactionError) && err.code === 'no_sources') return { kind: 'nothing-to-distil', ...base };
+      if ((err instanceof DistillationError || err instanceof CompactionError) && err.code === 'no_sources') return refused({ kind: 'nothing-to-distil', ...base });
       // Anything else is this run's failure, reported by code only (an error message could quote content).
       const e = err as { code?: unknown; name?: unknown } | null | undefined;
       const errorCode = typeof e?.code === 'string' ? e.code : typeof e?.name === 'string' ? e.name : 'error';
-      return { kind: 'failed', ...base, errorCode };
+      return refused({ kind: 'failed', ...base, errorCode });
     }
   }
 }
 
-/** The items whose claim the store answered true to, in their order (claims made concurrently). */
-async function claimed<T>(items: readonly T[], claim: (item: T) => Promise<boolean>): Promise<T[]> {
-  const answers = await Promise.all(items.map(claim));
-  return items.filter((_, i) => answers[i] === true);
+/** A run's outcome as the ledger keeps it: a distilled run with its archive id and content-free event, not its archive. */
+export type RecordedOutcome = Exclude<ScheduledRunOutcome, { kind: 'distilled' }> | (Omit<Extract<ScheduledRunOutcome, { kind: 'distilled' }>, 'result'> & { readonly archiveId: string; readonly event: DistillResult['event'] });
+
+export function outcomeRecord(outcome: ScheduledRunOutcome): RecordedOutcome {
+  if (outcome.kind !== 'distilled') return outcome;
+  const { result, ...rest } = outcome;
+  return { ...rest, archiveId: result.archiveId, event: result.event };
 }

@@ -1,19 +1,29 @@
 /**
- * Append-only per-run event log. Sequences start at 0 and grow by one; every event is validated before it is
- * appended, and an invalid event is refused (thrown) and never stored — an emitter producing an invalid event is
- * a bug tests must see. Reads return copies.
+ * The append-only run event log, in the store. Every event is built here (id, timestamp), validated before it is
+ * planned — an invalid event is refused (thrown) and never stored: an emitter producing one is a bug tests must
+ * see — and appended in the request's transaction, where the store gives it its run's next gap-free sequence and
+ * the replay journal's head (the memory a fork at this event reads). Reads are pages from a sequence on.
  *
  * Typing of `append`: the payload of a known event type is the generated `RunEventPayloadMap` entry for it, so a
  * wrong payload for `memory.compacted` is a compile error. The spec also requires consumers to tolerate event
  * types they do not know, so a producer may emit one (a vendor or newer type): any other type literal takes an
  * open payload, and so does a type only known at run time (`string`). Whatever the static type, every event is
- * validated at run time before it is stored (the envelope, and the payload of a known type).
+ * validated at run time before it is planned (the envelope, and the payload of a known type).
+ *
+ * Every log belongs to a run row of one tenant. Work that belongs to no run a client started (a compaction, a
+ * consolidation pass, a proposal's events, a write no run made) is logged in a run of its own (`appendTask`: one run
+ * per piece of work, ended at once and retired by retention) or in the tenant's background log (`appendBackground`:
+ * one run per tenant that keeps its newest events only).
  */
 import type { KnownRunEventType, RunEventPayloadMap } from '../../generated/run-events/index.ts';
 import type { RunEvent } from '../../generated/ts/index.ts';
 import type { Clock, IdSource } from '../shared/clock.ts';
 import { toIso } from '../shared/clock.ts';
 import { WopkitError } from '../shared/errors.ts';
+import type { RunKind } from '../storage/ops/runs.ts';
+import type { Pending, Plan } from '../storage/plan.ts';
+import { eventPage, hasEvents, type EventPage } from '../storage/reads/runs.ts';
+import type { SqlSession } from '../storage/sql/session.ts';
 import { validateRunEvent, type EventValidationFailure } from './validate.ts';
 
 /** The payload an event of type `T` carries: the generated payload of a known type, an open object otherwise. */
@@ -29,78 +39,90 @@ export class InvalidRunEventError extends WopkitError<'invalid_run_event'> {
   }
 }
 
-export type RunEventListener = (event: Readonly<RunEvent>) => void;
-/** Told when a run's log is dropped (retention). */
-export type RunLogDropListener = (runId: string) => void;
+/** Plan an event of a known type into `runId`'s log within `plan`, its payload typed by the generated payload map. */
+export type EmitFn = <T extends KnownRunEventType>(plan: Plan, runId: string, type: T, payload: RunEventPayloadMap[T]) => void;
 
-/** Append an event of a known type to `runId`'s log, its payload typed by the generated payload map. */
-export type EmitFn = <T extends KnownRunEventType>(runId: string, type: T, payload: RunEventPayloadMap[T]) => void;
+/** The tenant's background log: where events of work no run made are kept. */
+export const backgroundRunId = (tenant: string): string => `bg-${tenant}`;
+
+export interface RunEventLogLimits {
+  /** Events one run may hold; one more is refused (429 `quota_exceeded`, resource `events-per-run`). */
+  readonly eventsPerRun: number;
+  /** Events a tenant's background log keeps (the newest; older ones are dropped as new ones come). */
+  readonly backgroundEventsKept: number;
+}
+
+export const DEFAULT_EVENT_LOG_LIMITS: RunEventLogLimits = { eventsPerRun: 100_000, backgroundEventsKept: 10_000 };
+
+/** The largest page of events a read returns, and the page size when none is asked for. */
+export const MAX_EVENT_PAGE = 1000;
 
 export class RunEventLog {
-  readonly #runs = new Map<string, Readonly<RunEvent>[]>();
-  readonly #listeners = new Set<RunEventListener>();
-  readonly #dropListeners = new Set<RunLogDropListener>();
-  constructor(private readonly clock: Clock, private readonly ids: IdSource) {}
+  readonly #reads: SqlSession;
+  readonly #clock: Clock;
+  readonly #ids: IdSource;
+  readonly limits: RunEventLogLimits;
+
+  constructor(o: { readonly reads: SqlSession; readonly clock: Clock; readonly ids: IdSource; readonly limits?: Partial<RunEventLogLimits> }) {
+    this.#reads = o.reads;
+    this.#clock = o.clock;
+    this.#ids = o.ids;
+    this.limits = { ...DEFAULT_EVENT_LOG_LIMITS, ...o.limits };
+  }
 
   /** `append` as the emitting modules take it (compaction, distillation): a known type and its payload. */
-  readonly emit: EmitFn = (runId, type, payload) => void this.append<KnownRunEventType>(runId, { type, payload });
+  readonly emit: EmitFn = (plan, runId, type, payload) => void this.append<KnownRunEventType>(plan, runId, { type, payload });
 
-  append<T extends string>(runId: string, input: AppendInput<T>): Readonly<RunEvent> {
-    const events = this.#runs.get(runId) ?? [];
+  /** Build and validate an event of `runId` (its sequence is the store's to give). */
+  #build<T extends string>(runId: string, input: AppendInput<T>): RunEvent {
     const event: RunEvent = {
-      eventId: this.ids.next('evt'),
+      eventId: this.#ids.next('evt'),
       runId,
       type: input.type,
       // A closed payload interface (no index signature) is still a JSON object: the envelope's open payload.
       payload: structuredClone(input.payload) as RunEvent['payload'],
-      timestamp: toIso(this.clock.now()),
-      sequence: events.length,
+      timestamp: toIso(this.#clock.now()),
+      sequence: 0,
       ...(input.nodeId !== undefined ? { nodeId: input.nodeId } : {}),
       ...(input.causationId !== undefined ? { causationId: input.causationId } : {}),
     };
     const result = validateRunEvent(event);
     if (!result.ok) throw new InvalidRunEventError(input.type, result.failures);
-    events.push(Object.freeze(event));
-    this.#runs.set(runId, events);
-    for (const l of this.#listeners) l(event);
     return event;
   }
 
-  /** Events of a run from `fromSeq` (inclusive), in order. Unknown run: []. */
-  read(runId: string, fromSeq = 0): readonly Readonly<RunEvent>[] {
-    return (this.#runs.get(runId) ?? []).slice(Math.max(0, fromSeq));
+  /** Plan an event into the log of an existing run; the stored event (with its sequence) once the plan committed. */
+  append<T extends string>(plan: Plan, runId: string, input: AppendInput<T>, o: { readonly keepLast?: number } = {}): Pending<RunEvent> & { readonly eventId: string } {
+    const event = this.#build(runId, input);
+    const stored = plan.add('event.append', { runId, event, atMs: this.#clock.now(), maxEvents: this.limits.eventsPerRun, ...(o.keepLast !== undefined ? { keepLast: o.keepLast } : {}) });
+    return Object.assign(stored, { eventId: event.eventId });
   }
-  /** Highest sequence appended, or -1. */
-  lastSequence(runId: string): number {
-    return (this.#runs.get(runId)?.length ?? 0) - 1;
-  }
-  has(runId: string): boolean {
-    return this.#runs.has(runId);
-  }
-  runIds(): readonly string[] {
-    return [...this.#runs.keys()];
-  }
-  /** Drop a run's log (retention); forks from it then report event_log_unavailable. */
-  drop(runId: string): void {
-    if (this.#runs.delete(runId)) for (const l of this.#dropListeners) l(runId);
-  }
-  subscribe(listener: RunEventListener): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
-  }
-  /** Observe dropped logs (a durable store forgets them too). */
-  onDrop(listener: RunLogDropListener): () => void {
-    this.#dropListeners.add(listener);
-    return () => this.#dropListeners.delete(listener);
-  }
+
   /**
-   * Put back an event loaded from a durable store at start, telling no listener. Events must come in sequence
-   * order per run, each the next sequence of its run (anything else is a corrupt store: thrown).
+   * Plan an event into the log of a piece of work that has no run yet (a compaction, a consolidation pass): its run
+   * row is created, ended at once (retention retires it), in `tenant`.
    */
-  restore(event: Readonly<RunEvent>): void {
-    const events = this.#runs.get(event.runId) ?? [];
-    if (event.sequence !== events.length) throw new RangeError(`restoring run ${event.runId}: expected sequence ${events.length}, got ${event.sequence}`);
-    events.push(Object.freeze(structuredClone(event)));
-    this.#runs.set(event.runId, events);
+  appendTask<T extends string>(plan: Plan, task: { readonly runId: string; readonly tenant: string; readonly kind?: RunKind }, input: AppendInput<T>): Pending<RunEvent> & { readonly eventId: string } {
+    const now = this.#clock.now();
+    plan.add('run.create', { runId: task.runId, tenant: task.tenant, kind: task.kind ?? 'task', status: 'completed', createdMs: now, doc: { runId: task.runId, tenant: task.tenant }, ifExists: 'keep' });
+    plan.add('run.update', { runId: task.runId, tenant: task.tenant, endedMs: now });
+    return this.append(plan, task.runId, input);
+  }
+
+  /** Plan an event into the tenant's background log (created on first use; keeps its newest events only). */
+  appendBackground<T extends string>(plan: Plan, tenant: string, input: AppendInput<T>): Pending<RunEvent> & { readonly eventId: string } {
+    const runId = backgroundRunId(tenant);
+    plan.add('run.create', { runId, tenant, kind: 'background', status: 'running', createdMs: this.#clock.now(), doc: { runId, tenant }, ifExists: 'keep' });
+    return this.append(plan, runId, input, { keepLast: this.limits.backgroundEventsKept });
+  }
+
+  /** A page of the run's events from `fromSeq` (inclusive), in order; at most `limit` (default and most MAX_EVENT_PAGE). */
+  read(runId: string, fromSeq = 0, limit = MAX_EVENT_PAGE): Promise<EventPage> {
+    return eventPage(this.#reads, { runId, fromSeq: Math.max(0, fromSeq), limit: Math.max(1, Math.min(MAX_EVENT_PAGE, limit)) });
+  }
+
+  /** Whether the run's log holds any event (it was not dropped). */
+  has(runId: string): Promise<boolean> {
+    return hasEvents(this.#reads, runId);
   }
 }

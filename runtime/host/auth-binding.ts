@@ -11,9 +11,9 @@
  *    - a `tenant` (query or body) of another tenant: 403 `forbidden`;
  *    - a `memoryRef` (query or body) of another tenant: 403 `forbidden` (the ref itself names its tenant, so the
  *      refusal tells the caller nothing it did not send);
- *    - a `runId` (path or body) of a run of another tenant, or of an event log that belongs to no tenant's run
- *      (host background work): 404 `not_found`, the same answer as a run that does not exist — run ids are
- *      opaque, and whether one exists must not leak;
+ *    - a `runId` (path or body) of a run of another tenant (every event log belongs to a run of one tenant, host
+ *      work included): 404 `not_found`, the same answer as a run that does not exist — run ids are opaque, and
+ *      whether one exists must not leak;
  *    - a `proposalId` (path) of another tenant's proposal: 404 `not_found`, as for a run.
  *    A route marked `role: 'tenant'` may read only inputs of this table or of `NEUTRAL_INPUTS` (checked by
  *    test/security/tenancy-credentials.test.ts), so a new tenant route cannot take an unbound identifier.
@@ -49,10 +49,9 @@ export const BOUND_INPUTS: Readonly<Record<string, Binding>> = {
     const owner = tenantOf(v);
     return owner === undefined || owner === t ? undefined : forbidden('memoryRef');
   },
-  runId: (v, t, host) => {
-    const run = host.run(v);
-    const foreign = run === undefined ? host.hasEventLog(v) : run.tenant !== t;
-    return foreign ? new HttpError('not_found', 'no such run') : undefined;
+  runId: async (v, t, host) => {
+    const owner = await host.runTenant(v);
+    return owner !== undefined && owner !== t ? new HttpError('not_found', 'no such run') : undefined;
   },
   proposalId: async (v, t, host) => {
     const owner = await host.proposalTenant(v);
@@ -61,11 +60,12 @@ export const BOUND_INPUTS: Readonly<Record<string, Binding>> = {
 };
 
 /**
- * Inputs that name nothing of a tenant by themselves: a position, an entry id inside a bound ref, a filter, a fork
+ * Inputs that name nothing of a tenant by themselves: a position, a list cursor (signed for the list it resumes, and
+ * refused for any other: memory/cursor.ts), an entry id inside a bound ref, a filter, a fork
  * mode, an interrupt of a bound run and the answer to it, a workflow id (the host's own fixture workflows, shared by every tenant) and its inputs (which the fixtures
  * ignore), or the content a client sends for a resource that is itself bound (a proposal revision).
  */
-export const NEUTRAL_INPUTS: ReadonlySet<string> = new Set(['fromSeq', 'id', 'tag', 'limit', 'mode', 'workflowId', 'inputs', 'state', 'kind', 'artifact', 'title', 'rationale', 'nodeId', 'resumeValue']);
+export const NEUTRAL_INPUTS: ReadonlySet<string> = new Set(['fromSeq', 'id', 'tag', 'limit', 'cursor', 'mode', 'workflowId', 'inputs', 'state', 'kind', 'artifact', 'title', 'rationale', 'nodeId', 'resumeValue']);
 
 /** Paths served without a key (the catalogue marks them; none has a path parameter). */
 const PUBLIC_PATHS = new Set<string>(Object.values(ROUTES).filter((r) => 'public' in r && r.public).map((r) => r.path));

@@ -3,25 +3,34 @@
  * Routes (runtime/host/routes/) talk only to this; `reference-runtime.ts` implements it over the OpenWOP and
  * Inquirium runtimes, and `mutants.ts` wraps an implementation to build the deliberately broken hosts the
  * conformance tests use. Nothing here knows about HTTP, and no route reaches past it to a store or a registry.
+ *
+ * Every operation reads what it needs from the store and commits its writes in ONE transaction before it resolves
+ * (so whatever it reports is durable); the fixture seams that drive several steps of background work commit each
+ * step. No operation keeps state in the process between requests.
  */
 import type {
   AgentInventoryResponse, AgentMemoryConsolidatedPayload, CommitmentFiredPayload, HostSampleProposalGateDecisionRequest, HostSampleProposalSynthesizeRequest,
-  HostSampleProposalSynthesizeResponse, MemoryEntry, OrchestratorDecision, Proposal, ProposalInstalledArtifactResponse, ProposalReviseRequest, RunEvent, RunSnapshot,
+  HostSampleProposalSynthesizeResponse, MemoryEntry, OrchestratorDecision, Proposal, ProposalInstalledArtifactResponse, ProposalReviseRequest, RunSnapshot,
 } from '../../generated/ts/index.ts';
 import type { InterruptResolution } from '../multi-agent/escalation.ts';
 import type { ApplyOutcome, ProposalActor, ProposalFilter } from '../proposals/service.ts';
 import type { CompactResult } from '../compaction/compactor.ts';
-import type { DistillationScheduler } from '../distillation/schedule.ts';
+import type { DistillationSchedule, DistillationScheduleRequest, RecordedOutcome, ScheduledRunOutcome } from '../distillation/schedule.ts';
 import type { DistillResult } from '../distillation/distiller.ts';
 import type { GenerateContext, GenerateResponse } from '../inquirium/generate.ts';
 import type { TraceEnvelope } from '../inquirium/storage/trace-stream.ts';
-import type { MemoryAdapter } from '../memory/adapter.ts';
+import type { MemoryAdapter, MemoryPage } from '../memory/adapter.ts';
+import type { MemoryListOptions } from '../../generated/ts/memory-list-options.ts';
 import type { PutInput } from '../memory/writer.ts';
 import type { SecretScope } from '../redaction/secret-registry.ts';
 import type { RunRecord } from '../openwop/runs.ts';
+import type { EventPage } from '../storage/reads/runs.ts';
+import type { StoreHealth } from '../storage/port.ts';
 
-/** Memory as one reader sees it: the spec's read interface (list, get), tenant-gated and TTL-filtered. */
-export type MemoryReader = MemoryAdapter;
+/** Memory as one reader sees it: the spec's read interface (list, get) plus pages, tenant-gated and TTL-filtered. */
+export type MemoryReader = MemoryAdapter & {
+  page(memoryRef: string, options?: Readonly<MemoryListOptions> & { readonly cursor?: string }): Promise<MemoryPage>;
+};
 
 /** Who a write acts for: the tenant it must belong to (CTI-1) and, optionally, the run it is attributed to. */
 export interface WriteAs {
@@ -36,7 +45,7 @@ export interface PlantedSecret extends Required<WriteAs> {
   readonly content: string;
 }
 
-/** One consolidation pass: its event payload and, when it was appended durably, where to read it back. */
+/** One consolidation pass: its event payload and where it was logged. */
 export interface ConsolidationPass {
   readonly event: AgentMemoryConsolidatedPayload;
   readonly eventId?: string;
@@ -49,6 +58,17 @@ export interface RunStart {
   readonly memoryRef: string;
   readonly runId?: string;
   readonly parentRunId?: string;
+}
+
+/** A seed: entries written in one transaction, attributed to a run (named, kept) or to no run. */
+export interface MemorySeed {
+  readonly memoryRef: string;
+  readonly tenant: string;
+  /** A run the client names: claimed for the tenant (a run of another tenant is a 409), its registry live on after. */
+  readonly runId?: string;
+  /** Secrets registered in the seed's run before its entries are written (a run is then needed: one is made up if none is named). */
+  readonly secrets?: readonly { readonly secretId: string; readonly value: string }[];
+  readonly entries: readonly PutInput[];
 }
 
 /** Who answers an operator question: the caller's tenant and the participant it is bound to. */
@@ -68,7 +88,7 @@ export type InquiriumAnswer = Record<string, unknown>;
 export interface WorkflowRuns {
   /** Fixture ids discovery advertises in `fixtures` (none until seeded). */
   fixtureIds(): Promise<readonly string[]>;
-  /** Seed the conformance fixtures; seeding again changes nothing. The ids seeded. */
+  /** Seed the conformance fixtures (recorded in the store: seeding again, from any host, changes nothing). The ids seeded. */
   seedFixtures(): Promise<readonly string[]>;
   /** Start a fixture run as `tenant`; it answers once the run ended or suspended. UnknownWorkflowError → 404. */
   startWorkflow(workflowId: string, tenant: string): Promise<RunSnapshot>;
@@ -86,73 +106,75 @@ export interface WorkflowRuns {
 export type HostCore = Omit<HostRuntime, keyof WorkflowRuns>;
 
 export interface HostRuntime extends WorkflowRuns {
-  /** The discovery document, built from what the runtimes wire. */
-  discovery(): Record<string, unknown>;
+  /** The discovery document, built from what the runtimes wire (and the fixtures seeded). */
+  discovery(): Promise<Record<string, unknown>>;
   /** Milliseconds on the runtime's clock. */
   now(): number;
-  /**
-   * Resolves once every write the runtime has made so far is committed to its store (at once for a host without
-   * one); rejects when the store has failed a write. The host awaits it before sending any response, so a request
-   * is acknowledged only after its writes are durable (docs/storage.md).
-   */
-  flush(): Promise<void>;
+  /** Whether the store takes writes (GET /readyz). */
+  health(): StoreHealth;
 
   // ── Runs ─────────────────────────────────────────────────────────────────────────────────────────────────
-  startRun(r: RunStart): RunRecord;
+  startRun(r: RunStart): Promise<RunRecord>;
   /**
    * Start a run of a test fixture. The runs of one memoryRef form one fixture; a tenant keeps at most
    * `fixturesPerTenant` fixtures, and starting a fixture past that retires the oldest: its runs, their event logs
    * and secret registries, and the entries under its memoryRef are forgotten (its run ids then read as unknown).
    */
-  startFixtureRun(r: RunStart): RunRecord;
-  run(runId: string): RunRecord | undefined;
-  hasEventLog(runId: string): boolean;
-  /** The run's events from `fromSeq` on ([] for a run without a log). */
-  events(runId: string, fromSeq?: number): readonly RunEvent[];
+  startFixtureRun(r: RunStart): Promise<RunRecord>;
+  /** A run's record (a run a client, a seam or a fork started), if it exists. */
+  run(runId: string): Promise<RunRecord | undefined>;
+  /** The tenant a run or an event log belongs to, if it exists (binding a request to its key's tenant). */
+  runTenant(runId: string): Promise<string | undefined>;
+  hasEventLog(runId: string): Promise<boolean>;
+  /** A page of the run's events from `fromSeq` (empty for a run without a log). */
+  events(runId: string, fromSeq?: number, limit?: number): Promise<EventPage>;
   /** Sequence of the run's last event (-1 when it has none). */
-  lastSequence(runId: string): number;
+  lastSequence(runId: string): Promise<number>;
   /** Forget a run's event log (retention, degraded infrastructure): a fork of it can no longer be served. */
-  dropEventLog(runId: string): void;
+  dropEventLog(runId: string): Promise<void>;
   /** Fork a run at `fromSeq` (MAE-3); throws ReplayMemorySnapshotUnavailableError when no snapshot can be served. */
-  fork(sourceRunId: string, fromSeq: number): RunRecord;
+  fork(sourceRunId: string, fromSeq: number): Promise<RunRecord>;
   /** Memory as a run reads it: a fork reads its snapshot, any other run the live memory of its tenant. */
-  runMemory(run: RunRecord): MemoryReader;
-  /**
-   * Claim `runId` for `tenant` before writing in it: false when the run, or its secret registry, belongs to another
-   * tenant (a run belongs to one tenant for its whole life).
-   */
-  claimRun(runId: string, tenant: string): boolean;
+  runMemory(runId: string): Promise<MemoryReader | undefined>;
   /** The run ended: its secret registry dies with it. */
-  endRun(runId: string): void;
+  endRun(runId: string): Promise<void>;
 
   // ── Memory ───────────────────────────────────────────────────────────────────────────────────────────────
   /** The read interface a caller of `tenant` gets (CTI-1: another tenant's ref reads as empty). */
   memoryFor(tenant: string): MemoryReader;
-  /** Write through the SR-1 chokepoint, attributed to `as.runId` when given. */
-  write(memoryRef: string, entry: PutInput, as: WriteAs): MemoryEntry;
+  /** Write one entry through the SR-1 chokepoint, attributed to `as.runId` when given. */
+  write(memoryRef: string, entry: PutInput, as: WriteAs): Promise<MemoryEntry>;
+  /** Write a seed's entries (and register its secrets) in one transaction: all of them, or none. */
+  seedMemory(seed: MemorySeed): Promise<{ readonly runId?: string; readonly entries: readonly MemoryEntry[] }>;
   /** Resolve a BYOK secret with `scope` in the run (which registers it for SR-1, or refuses it: 400/429); the plaintext. */
-  resolveSecret(runId: string, tenant: string, secret: { readonly secretId: string; readonly value: string; readonly scope: SecretScope }): string;
+  resolveSecret(runId: string, tenant: string, secret: { readonly secretId: string; readonly value: string; readonly scope: SecretScope }): Promise<string>;
   /** Register a run-scoped secret and write `content`, which carries its plaintext, through the SR-1 chokepoint. */
-  plantSecret(memoryRef: string, secret: PlantedSecret): void;
+  plantSecret(memoryRef: string, secret: PlantedSecret): Promise<void>;
   /** How many entries the store holds under the ref, expired ones included. */
-  storedCount(memoryRef: string): number;
+  storedCount(memoryRef: string): Promise<number>;
   /** Whether any entry stored under the ref holds `needle` as persisted (the SR-1 probe of a fixture). */
-  persistedContains(memoryRef: string, needle: string): boolean;
+  persistedContains(memoryRef: string, needle: string): Promise<boolean>;
   /** One on-demand consolidation pass (RFC 0068). */
   consolidate(memoryRef: string, tenant: string): Promise<ConsolidationPass>;
   /** Client-requested compaction (RFC 0012); throws CompactionError when compaction is not wired. */
-  compact(memoryRef: string, tenant: string, sourceIds?: readonly string[]): CompactResult;
+  compact(memoryRef: string, tenant: string, sourceIds?: readonly string[]): Promise<CompactResult>;
   /** On-demand distillation of the ref's transactional entries, or of the entries `sourceIds` names (RFC 0062). */
-  distill(memoryRef: string, tenant: string, tokenBudget?: number, sourceIds?: readonly string[]): DistillResult;
-  /** The distillation scheduler, when scheduled distillation is wired. */
-  distillationScheduler(): DistillationScheduler | undefined;
+  distill(memoryRef: string, tenant: string, tokenBudget?: number, sourceIds?: readonly string[]): Promise<DistillResult>;
+
+  // ── Scheduled distillation (RFC 0062) ────────────────────────────────────────────────────────────────────
+  /** Whether scheduled distillation is wired (and advertised). */
+  schedulesWired(): boolean;
+  scheduleDistillation(req: DistillationScheduleRequest): Promise<DistillationSchedule>;
+  schedule(scheduleId: string): Promise<{ readonly schedule: DistillationSchedule; readonly last?: RecordedOutcome } | undefined>;
+  /** Run the due schedules of `tenant` now (what the background work does for every tenant). */
+  tickSchedules(tenant: string): Promise<readonly ScheduledRunOutcome[]>;
 
   // ── Commitments (RFC 0068) ───────────────────────────────────────────────────────────────────────────────
   /** Infer commitments from a stored entry and arm them; the ids armed. */
-  armCommitments(memoryRef: string, entry: MemoryEntry): readonly string[];
+  armCommitments(memoryRef: string, entry: MemoryEntry): Promise<readonly string[]>;
   /** A tenant's predicate turned true. */
-  satisfyPredicate(tenant: string, predicateId: string): void;
-  /** One evaluation of every armed commitment: the `commitment.fired` payloads it emitted. */
+  satisfyPredicate(tenant: string, predicateId: string): Promise<void>;
+  /** One evaluation of the commitments due or whose predicate changed: the `commitment.fired` payloads it emitted. */
   evaluateCommitments(): Promise<readonly CommitmentFiredPayload[]>;
 
   // ── Agents (RFC 0072 inventory with the RFC 0080 §C projection) and proposals (RFC 0096) ──────────────────────
@@ -195,12 +217,12 @@ export interface HostRuntime extends WorkflowRuns {
   /** The same request against a host whose only runtime is remote (proves there is no remote fallback). */
   generateRemoteOnly(request: unknown, ctx: GenerateContext): Promise<GenerateResponse>;
   /** Open a question of `tenant` (within its open-question bound: QuotaExceededError past it). */
-  proposeQuestion(request: unknown, tenant: string): InquiriumAnswer;
+  proposeQuestion(request: unknown, tenant: string): Promise<InquiriumAnswer>;
   /** Answer one of the caller's tenant's questions; `answered/by` must be the caller's participant, and is recorded. */
-  answerQuestion(answer: unknown, caller: QuestionCaller): InquiriumAnswer;
+  answerQuestion(answer: unknown, caller: QuestionCaller): Promise<InquiriumAnswer>;
   /** Throws when `tenant` has no question with that ref (another tenant's question included). */
-  questionState(ref: string, tenant: string): InquiriumAnswer;
-  cancelQuestion(ref: string, tenant: string): InquiriumAnswer;
-  /** Trace records, all or those of one trace. */
-  traces(traceRef?: string): readonly TraceEnvelope[];
+  questionState(ref: string, tenant: string): Promise<InquiriumAnswer>;
+  cancelQuestion(ref: string, tenant: string): Promise<InquiriumAnswer>;
+  /** Trace records of one trace, or the newest ones. */
+  traces(traceRef?: string): Promise<readonly TraceEnvelope[]>;
 }

@@ -7,16 +7,23 @@
  * - request handling (`scope: 'request'`): socket and parser limits applied to the Fastify / Node HTTP server;
  * - per-tenant resources (`scope: 'tenant'`): how much state one tenant can make the host keep. Their defaults are
  *   the library modules' own (the limit lives where the state lives; the host only configures it);
- * - host-wide state (`scope: 'host'`): what every tenant's use adds to together and no per-tenant bound covers
- *   (the replay journal).
+ * - host-wide state (`scope: 'host'`): how long finished things are kept (the replay journal, ended runs, idle
+ *   forks): retention, applied by the background work (background.ts).
  */
+import { DEFAULT_MAX_ARMED_PER_TENANT } from '../commitments/engine.ts';
 import { DEFAULT_MAX_SCHEDULES_PER_TENANT } from '../distillation/schedule.ts';
+import { DEFAULT_EVENT_LOG_LIMITS } from '../events/log.ts';
 import { DEFAULT_QUESTION_LIMITS } from '../inquirium/operator-questions.ts';
+import { DEFAULT_MEMORY_BOUNDS } from '../memory/writer.ts';
+import { DEFAULT_RUN_BOUNDS } from '../openwop/runs.ts';
+import { DEFAULT_PROPOSALS_PER_TENANT } from '../proposals/store.ts';
 import { DEFAULT_SECRET_REGISTRY_LIMITS } from '../redaction/secret-registry.ts';
 import { DEFAULT_FIXTURES_PER_TENANT } from './reference-runtime.ts';
 
 /** The replay journal's retention (24 h): forks reach back a day; a long-running host's journal stays bounded. */
 export const DEFAULT_SNAPSHOT_RETENTION_MS = 86_400_000;
+/** How long an ended run stays readable (7 days). */
+export const DEFAULT_RUN_RETENTION_MS = 7 * 86_400_000;
 
 export interface LimitSpec {
   readonly scope: 'request' | 'tenant' | 'host';
@@ -49,7 +56,18 @@ export const LIMITS = {
   secretsPerRun: { scope: 'tenant', default: DEFAULT_SECRET_REGISTRY_LIMITS.maxSecretsPerRun, min: 1, unit: 'count', env: 'OPENWOP_SECRETS_PER_RUN', bounds: 'secrets one run registers', whenExceeded: '429 `quota_exceeded` `{resource, limit, setting}`; nothing registered' },
   secretCharsPerTenant: { scope: 'tenant', default: DEFAULT_SECRET_REGISTRY_LIMITS.maxSecretCharsPerTenant, min: 1, unit: 'count', env: 'OPENWOP_SECRET_CHARS_PER_TENANT', bounds: 'total length of a tenant\'s distinct live secret values', whenExceeded: '429 `quota_exceeded` `{resource, limit, setting}`; nothing registered' },
   secretRegistryIdleMs: { scope: 'tenant', default: DEFAULT_SECRET_REGISTRY_LIMITS.idleTtlMs, min: 1, unit: 'ms', env: 'OPENWOP_SECRET_REGISTRY_IDLE_MS', bounds: 'idle time after which a run\'s secret registry is dropped', whenExceeded: 'the registry is dropped (its run no longer counts)' },
-  snapshotRetentionMs: { scope: 'host', default: DEFAULT_SNAPSHOT_RETENTION_MS, min: 1_000, unit: 'ms', env: 'OPENWOP_SNAPSHOT_RETENTION_MS', bounds: 'the replay journal (the memory before-images a fork reads): records older than this are pruned every minute, never past a fork held open', whenExceeded: 'a fork from before the window: 422 `replay_memory_snapshot_unavailable` (`retention_expired`)' },
+  entriesPerMemoryRef: { scope: 'tenant', default: DEFAULT_MEMORY_BOUNDS.entriesPerMemoryRef, min: 1, unit: 'count', env: 'OPENWOP_ENTRIES_PER_MEMORY_REF', bounds: 'memory entries stored under one memoryRef (expired ones until they are purged)', whenExceeded: '429 `quota_exceeded` `{resource: "memory-entries"}`; nothing of the request is written' },
+  memoryBytesPerTenant: { scope: 'tenant', default: DEFAULT_MEMORY_BOUNDS.bytesPerTenant, min: 1_024, unit: 'bytes', env: 'OPENWOP_MEMORY_BYTES_PER_TENANT', bounds: 'stored size of a tenant\'s memory entries', whenExceeded: '429 `quota_exceeded` `{resource: "memory-bytes"}`; nothing of the request is written' },
+  runsPerTenant: { scope: 'tenant', default: DEFAULT_RUN_BOUNDS.runsPerTenant, min: 1, unit: 'count', env: 'OPENWOP_RUNS_PER_TENANT', bounds: 'runs a client started that have not ended (waiting on an interrupt, for instance)', whenExceeded: '429 `quota_exceeded` `{resource: "runs"}`; the run is not started' },
+  forksPerTenant: { scope: 'tenant', default: DEFAULT_RUN_BOUNDS.forksPerTenant, min: 1, unit: 'count', env: 'OPENWOP_FORKS_PER_TENANT', bounds: 'live forks (each holds its snapshot against journal pruning); a fork ends after liveRunRetentionMs', whenExceeded: '429 `quota_exceeded` `{resource: "forks"}`; the fork is not made' },
+  followUpRunsPerTenant: { scope: 'tenant', default: DEFAULT_RUN_BOUNDS.followUpRunsPerTenant, min: 1, unit: 'count', env: 'OPENWOP_FOLLOW_UP_RUNS_PER_TENANT', bounds: 'follow-up runs of fired commitments not taken up (each retires after liveRunRetentionMs)', whenExceeded: 'the commitment waits, armed, until runs retire (it fires once, later)' },
+  endedRunsPerTenant: { scope: 'tenant', default: DEFAULT_RUN_BOUNDS.endedRunsPerTenant, min: 1, unit: 'count', env: 'OPENWOP_ENDED_RUNS_PER_TENANT', bounds: 'ended runs kept readable (with their logs) until runRetentionMs', whenExceeded: 'the oldest ended run is retired (reads as unknown)' },
+  eventsPerRun: { scope: 'tenant', default: DEFAULT_EVENT_LOG_LIMITS.eventsPerRun, min: 16, unit: 'count', env: 'OPENWOP_EVENTS_PER_RUN', bounds: 'events one run\'s log holds (a tenant\'s background log keeps its newest 10,000 instead)', whenExceeded: '429 `quota_exceeded` `{resource: "events-per-run"}`; nothing of the request is written' },
+  armedCommitmentsPerTenant: { scope: 'tenant', default: DEFAULT_MAX_ARMED_PER_TENANT, min: 1, unit: 'count', env: 'OPENWOP_ARMED_COMMITMENTS_PER_TENANT', bounds: 'armed standing commitments (the fired ledger keeps at most 100,000 per tenant, for good: fire-once is forever)', whenExceeded: '429 `quota_exceeded` `{resource: "armed-commitments"}`; nothing of the request is written' },
+  proposalsPerTenant: { scope: 'tenant', default: DEFAULT_PROPOSALS_PER_TENANT, min: 1, unit: 'count', env: 'OPENWOP_PROPOSALS_PER_TENANT', bounds: 'RFC 0096 proposals (kept for audit, whatever their state)', whenExceeded: '429 `quota_exceeded` `{resource: "proposals"}`; the proposal is not stored' },
+  snapshotRetentionMs: { scope: 'host', default: DEFAULT_SNAPSHOT_RETENTION_MS, min: 1_000, unit: 'ms', env: 'OPENWOP_SNAPSHOT_RETENTION_MS', bounds: 'the replay journal (the memory before-images a fork reads): records older than this are pruned, never past a live fork\'s anchor', whenExceeded: 'a fork from before the window: 422 `replay_memory_snapshot_unavailable` (`retention_expired`)' },
+  runRetentionMs: { scope: 'host', default: DEFAULT_RUN_RETENTION_MS, min: 1_000, unit: 'ms', env: 'OPENWOP_RUN_RETENTION_MS', bounds: 'ended runs and their logs, and the once-only claims of their work', whenExceeded: 'the run is retired (reads as unknown)' },
+  liveRunRetentionMs: { scope: 'host', default: DEFAULT_SNAPSHOT_RETENTION_MS, min: 1_000, unit: 'ms', env: 'OPENWOP_LIVE_RUN_RETENTION_MS', bounds: 'forks and follow-up runs nobody took up', whenExceeded: 'the run is retired (a fork\'s snapshot is released)' },
 } as const satisfies Record<string, LimitSpec>;
 
 export type LimitName = keyof typeof LIMITS;

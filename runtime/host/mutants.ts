@@ -7,116 +7,138 @@ import { createHash } from 'node:crypto';
 import type { CommitmentFiredPayload, MemoryEntry } from '../../generated/ts/index.ts';
 import { neutraliseByokForms } from '../compaction/byok-forms.ts';
 import { Compactor } from '../compaction/compactor.ts';
-import { MemoryWriter, type WriteContext } from '../memory/writer.ts';
+import { MemoryWriter, DEFAULT_MEMORY_BOUNDS, type WriteContext } from '../memory/writer.ts';
 import { orchestratorStep, SPEC_STEP_PAYLOADS } from '../multi-agent/escalation.ts';
-import { CommitmentEngine, InMemoryFiredLedger } from '../commitments/engine.ts';
 import { ConsolidationService } from '../consolidation/service.ts';
 import { TenantMemoryAdapter } from '../memory/adapter.ts';
 import { parseMemoryRef } from '../memory/memory-ref.ts';
-import { BACKGROUND_RUN_ID, type OpenwopRuntime } from '../openwop/index.ts';
+import type { OpenwopRuntime } from '../openwop/index.ts';
 import { packEntries } from '../openwop/agent-inventory.ts';
+import { Plan } from '../storage/plan.ts';
 import type { HostCore } from './host-runtime.ts';
-import { durablePointer } from './reference-runtime.ts';
 
 type Mutant = (base: HostCore, rt: OpenwopRuntime) => HostCore;
 const tenantOfRef = (ref: string): string | undefined => parseMemoryRef(ref)?.tenant;
+
+/** Commit one plan made by `f` (a mutant's own write path). */
+const commitOnce = async <T>(rt: OpenwopRuntime, f: (plan: Plan) => Promise<T> | T): Promise<T> => {
+  const plan = new Plan();
+  const out = await f(plan);
+  await plan.commit(rt.port);
+  return out;
+};
+
+/** A writer that skips the SR-1 chokepoint (its redaction is the identity), attributing writes as the real one does. */
+const unredactedWriter = (rt: OpenwopRuntime): MemoryWriter =>
+  new MemoryWriter({
+    reads: rt.port.reads, clock: rt.clock, ids: rt.ids, bounds: DEFAULT_MEMORY_BOUNDS, redactor: async () => (c) => c,
+    onWrite: (plan, w) => void rt.log.appendBackground(plan, w.tenant, { type: 'memory.written', payload: { memoryRef: w.memoryRef, memoryId: w.memoryId, operation: w.operation } }),
+  });
+
+/** Re-fire every armed commitment on each evaluation, without a claim (the ledger ignored): what `refire…` mutants share. */
+const refiring = (rt: OpenwopRuntime, base: HostCore, decorate: (p: CommitmentFiredPayload, entry: MemoryEntry) => CommitmentFiredPayload): Partial<HostCore> => {
+  const armed: { memoryRef: string; entry: MemoryEntry; ids: readonly string[] }[] = [];
+  return {
+    async armCommitments(memoryRef, entry) {
+      const ids = await base.armCommitments(memoryRef, entry);
+      armed.push({ memoryRef, entry, ids });
+      return ids;
+    },
+    evaluateCommitments: () => commitOnce(rt, (plan) => armed.flatMap(({ memoryRef, entry, ids }) => ids.map((commitmentId) => {
+      const payload = decorate({ commitmentId, memoryRef, memoryId: entry.id, condition: entry.tags.some((t) => t.startsWith('at:')) ? 'time' : 'predicate' }, entry);
+      rt.log.appendBackground(plan, tenantOfRef(memoryRef) ?? '', { type: 'commitment.fired', payload: { ...payload } });
+      return payload;
+    }))),
+  };
+};
 
 /** Switch name → the broken host it builds. Applied in this order, so a switch that replaces an operation comes before one that delegates to it. */
 const MUTANTS = {
   /** Consolidation seam writes its secret canary around the SR-1 chokepoint, and consolidates without redaction. */
   leakSecret: (base, rt) => {
-    const unredacted = new ConsolidationService({ clock: rt.clock, store: rt.store, tenantOf: tenantOfRef, redact: (c) => c, emit: (type, payload) => { rt.log.append(BACKGROUND_RUN_ID, { type, payload: { ...payload } }); } });
+    const writer = unredactedWriter(rt);
+    const unredacted = new ConsolidationService({
+      clock: rt.clock, store: { readerFor: (t) => rt.readerFor(t) }, writer, tenantOf: tenantOfRef,
+      emit: (plan, payload, { tenantId }) => ({ eventId: rt.log.appendBackground(plan, tenantId, { type: 'agent.memory.consolidated', payload: { ...payload } }).eventId, runId: `bg-${tenantId}` }),
+    });
     return {
       ...base,
-      plantSecret(memoryRef, { runId, tenant, secretId, value, content }) {
-        rt.registries.forRun(runId, tenant).register(secretId, value, 'run');
-        rt.store.upsertSync(memoryRef, { id: `leak-${runId}`, content, tags: [], createdAt: new Date().toISOString() });
+      async plantSecret(memoryRef, { runId, tenant, secretId, value, content }) {
+        await base.resolveSecret(runId, tenant, { secretId, value, scope: 'run' });
+        await commitOnce(rt, (plan) => writer.put(plan, memoryRef, { id: `leak-${runId}`, content }, { tenant }));
       },
-      async consolidate(memoryRef, tenant) {
-        const result = await unredacted.consolidate(memoryRef, { trigger: 'on-demand', tenantId: tenant });
-        return { event: result.payload, ...durablePointer(rt) };
-      },
+      consolidate: (memoryRef, tenant) => commitOnce(rt, async (plan) => {
+        const result = await unredacted.consolidate(plan, memoryRef, { trigger: 'on-demand', tenantId: tenant });
+        return { event: result.payload, eventId: result.eventId, runId: result.runId };
+      }),
     };
   },
-  /** Commitment seam re-fires on every evaluation: each one runs on a fresh fired-ledger. */
-  refireCommitment: (base, rt) => {
-    const armed: [string, MemoryEntry][] = [];
-    return {
-      ...base,
-      armCommitments(memoryRef, entry) {
-        armed.push([memoryRef, entry]);
-        return base.armCommitments(memoryRef, entry);
-      },
-      async evaluateCommitments() {
-        const fresh = new CommitmentEngine({ clock: rt.clock, tenantOf: tenantOfRef, predicates: rt.predicates, emit: (_t, p) => { rt.log.append(BACKGROUND_RUN_ID, { type: 'commitment.fired', payload: { ...p } }); }, ledger: new InMemoryFiredLedger() });
-        for (const [memoryRef, entry] of armed) fresh.inferFrom(memoryRef, entry);
-        return (await fresh.tick()).map((o) => o.payload);
-      },
-    };
-  },
+  /** Commitment seam re-fires on every evaluation: the fired ledger is never consulted. */
+  refireCommitment: (base, rt) => ({ ...base, ...refiring(rt, base, (p) => p) }),
   /** Commitment seam puts the intention text (the source entry's content) on the fired event. */
-  leakIntention: (base) => {
-    const intention = new Map<string, string>();
-    return {
-      ...base,
-      armCommitments(memoryRef, entry) {
-        const ids = base.armCommitments(memoryRef, entry);
-        for (const id of ids) intention.set(id, entry.content);
-        return ids;
-      },
-      evaluateCommitments: async () => (await base.evaluateCommitments()).map((p): CommitmentFiredPayload => Object.assign({}, p, { note: intention.get(p.commitmentId) })),
-    };
-  },
+  leakIntention: (base, rt) => ({ ...base, ...refiring(rt, base, (p, entry) => Object.assign({}, p, { note: entry.content })) }),
   /** A below-floor decision is dispatched without the escalation event or the interrupt. */
   skipEscalationEvent: (base, rt) => ({
     ...base,
-    async supervisorStep(runId, decision) {
-      rt.log.append(runId, { type: 'runOrchestrator.decided', payload: { decision } });
+    supervisorStep: (runId, decision) => commitOnce(rt, (plan) => {
+      rt.log.append(plan, runId, { type: 'runOrchestrator.decided', payload: { decision } });
       const { worker } = decision;
-      rt.log.append(runId, { type: 'worker.dispatched', payload: { decisionKind: decision.kind, ...(worker !== undefined ? { worker } : {}) } });
-    },
+      rt.log.append(plan, runId, { type: 'worker.dispatched', payload: { decisionKind: decision.kind, ...(worker !== undefined ? { worker } : {}) } });
+    }),
   }),
   /** Read seams ignore expiresAt (TTL broken). */
-  ignoreTtl: (base, rt) => ({ ...base, memoryFor: (tenant) => new TenantMemoryAdapter(tenant, rt.store, { now: () => 0 }) }),
+  ignoreTtl: (base, rt) => ({ ...base, memoryFor: (tenant) => new TenantMemoryAdapter(rt.readerFor(tenant), { now: () => 0 }, { cursors: rt.cursors }) }),
   /** Read seams serve the tenant named in the memoryRef instead of the caller's tenant (CTI-1 broken). */
   crossTenantRead: (base) => ({
     ...base,
     memoryFor: (tenant) => ({
       list: (memoryRef, options) => base.memoryFor(tenantOfRef(memoryRef) ?? tenant).list(memoryRef, options),
       get: (memoryRef, id) => base.memoryFor(tenantOfRef(memoryRef) ?? tenant).get(memoryRef, id),
+      page: (memoryRef, options) => base.memoryFor(tenantOfRef(memoryRef) ?? tenant).page(memoryRef, options),
     }),
   }),
   /** Writes go around the SR-1 chokepoint: a resolved secret is persisted in plaintext. */
   writeAroundRedaction: (base, rt) => {
-    const unredacted = new MemoryWriter({ store: rt.store, clock: rt.clock, ids: rt.ids, redact: (c) => c });
-    return { ...base, write: (memoryRef, entry, as) => rt.asRun(as.runId, () => unredacted.put(memoryRef, entry, as)) };
+    const unredacted = unredactedWriter(rt);
+    return {
+      ...base,
+      write: (memoryRef, entry, as) => commitOnce(rt, async (plan) => (await unredacted.put(plan, memoryRef, entry, as)).stored).then((s) => s.value),
+      seedMemory: async (seed) => {
+        if (seed.runId !== undefined || seed.secrets !== undefined) {
+          for (const s of seed.secrets ?? []) await base.resolveSecret(seed.runId ?? 'seed-mutant', seed.tenant, { ...s, scope: 'run' });
+        }
+        const stored = await commitOnce(rt, async (plan) => Promise.all(seed.entries.map(async (e) => (await unredacted.put(plan, seed.memoryRef, e, { tenant: seed.tenant })).stored)));
+        return { ...(seed.runId !== undefined ? { runId: seed.runId } : {}), entries: stored.map((s) => s.value) };
+      },
+    };
   },
   /** Compaction keeps non-canonical `<REDACTED:…>` markers in the derived content. */
   keepNonCanonicalMarkers: (base, rt) => {
     class LaxCompactor extends Compactor {
-      override carryForward(memoryRef: string, content: string, ctx: WriteContext = {}): string {
-        return rt.writer.redactFor(memoryRef, ctx)(neutraliseByokForms(content));
+      override async carryForward(plan: Plan, memoryRef: string, ctx: WriteContext = {}): Promise<(content: string) => string> {
+        const redact = await rt.writer.redactFor(plan, memoryRef, ctx);
+        return (content) => redact(neutraliseByokForms(content));
       }
     }
-    const lax = new LaxCompactor({ store: rt.store, writer: rt.writer, clock: rt.clock, ids: rt.ids, emit: rt.log.emit, trigger: 'both', maxOutputBytes: rt.writer.maxEntrySizeBytes });
-    return { ...base, compact: (memoryRef, tenant, sourceIds) => lax.compact(memoryRef, { trigger: 'client-requested', context: { tenant }, ...(sourceIds !== undefined ? { sourceIds: [...sourceIds] } : {}) }) };
+    const lax = new LaxCompactor({ store: { readerFor: (t) => rt.readerFor(t) }, writer: rt.writer, clock: rt.clock, ids: rt.ids, log: rt.log, trigger: 'both', maxOutputBytes: rt.writer.maxEntrySizeBytes });
+    return { ...base, compact: (memoryRef, tenant, sourceIds) => commitOnce(rt, (plan) => lax.compact(plan, memoryRef, { trigger: 'client-requested', context: { tenant }, ...(sourceIds !== undefined ? { sourceIds: [...sourceIds] } : {}) })) };
   },
   /** The archive embeds the time it was written: the same sources and budget give another checksum each run. */
   unstableArchive: (base, rt) => ({
     ...base,
-    distill: (...args) => {
-      const r = base.distill(...args);
+    distill: async (...args) => {
+      const r = await base.distill(...args);
       return { ...r, archiveChecksum: `sha256:${createHash('sha256').update(`${r.entry.content}@${rt.clock.now()}:${Math.random()}`).digest('hex')}` };
     },
   }),
   /** An un-meetable budget still writes a partial archive before refusing. */
   partialArchiveOnBudget: (base) => ({
     ...base,
-    distill: (memoryRef, tenant, tokenBudget, sourceIds) => {
+    distill: async (memoryRef, tenant, tokenBudget, sourceIds) => {
       try {
-        return base.distill(memoryRef, tenant, tokenBudget, sourceIds);
+        return await base.distill(memoryRef, tenant, tokenBudget, sourceIds);
       } catch (e) {
-        if ((e as { code?: unknown }).code === 'token_budget_exceeded') base.write(memoryRef, { content: 'partial archive', tags: ['distilled-archive'] }, { tenant });
+        if ((e as { code?: unknown }).code === 'token_budget_exceeded') await base.write(memoryRef, { content: 'partial archive', tags: ['distilled-archive'] }, { tenant });
         throw e;
       }
     },
@@ -125,13 +147,18 @@ const MUTANTS = {
   dropCausation: (base, rt) => ({
     ...base,
     async supervisorStep(runId, decision, resolve = async () => ({ outcome: 'approved' })) {
-      await orchestratorStep(decision, rt.escalationPolicy, {
-        record: (type, payload) => void rt.log.append(runId, { type, payload }),
-        interrupt: resolve,
-        execute: () => {},
-        newInterruptId: () => rt.ids.next('int'),
-        payloads: SPEC_STEP_PAYLOADS,
-      });
+      const plan = new Plan();
+      try {
+        await orchestratorStep(decision, rt.escalationPolicy, {
+          record: (type, payload) => void rt.log.append(plan, runId, { type, payload }),
+          interrupt: resolve,
+          execute: () => {},
+          newInterruptId: () => rt.ids.next('int'),
+          payloads: SPEC_STEP_PAYLOADS,
+        });
+      } finally {
+        await plan.commit(rt.port);
+      }
     },
   }),
   /** The interrupt is answered at once: the run never waits, and the decision is dispatched. */
@@ -147,7 +174,13 @@ const MUTANTS = {
     continueStep: (runId, interruptId, resolution) => base.continueStep(runId, interruptId, resolution.outcome === 'approved' ? { outcome: 'rejected' } : resolution),
   }),
   /** A fork reads live memory instead of its snapshot (MAE-3 broken). */
-  forkReadsLive: (base, rt) => ({ ...base, runMemory: (run) => rt.adapterFor(run.tenant) }),
+  forkReadsLive: (base, rt) => ({
+    ...base,
+    async runMemory(runId) {
+      const tenant = await rt.runs.tenantOf(runId);
+      return tenant === undefined ? undefined : rt.adapterFor(tenant);
+    },
+  }),
   /** RFC 0096: apply installs at once, whatever the advertised activation (the approval gate is granted by itself). */
   applyWithoutGate: (base) => ({
     ...base,
@@ -156,13 +189,14 @@ const MUTANTS = {
       return out.gate?.state === 'pending' ? base.decideProposalGate({ approvalId: out.gate.approvalId, decision: 'granted' }, 'mutant') : out;
     },
   }),
-  /** RFC 0096: the artefact is re-synthesised at install time (the registry gets a regenerated copy, not the persisted one). */
-  resynthesizeOnApply: (base, rt) => {
-    const registry = rt.installedArtifacts;
-    const install = registry.install.bind(registry);
-    registry.install = (a) => install({ ...a, artifactJson: JSON.stringify({ ...(JSON.parse(a.artifactJson) as object), resynthesizedAt: a.installedAt }) });
-    return base;
-  },
+  /** RFC 0096: the artefact is re-synthesised at install time (what the registry holds is a regenerated copy, not the persisted one). */
+  resynthesizeOnApply: (base) => ({
+    ...base,
+    async installedArtifact(actor, proposalId) {
+      const a = await base.installedArtifact(actor, proposalId);
+      return { ...a, artifact: { ...a.artifact, resynthesizedAt: a.installedAt } };
+    },
+  }),
   /** RFC 0096: agent packs of proposals that are not applied (draft, revised) already resolve in the agent inventory. */
   draftInfluencesRun: (base) => ({
     ...base,
@@ -176,8 +210,8 @@ const MUTANTS = {
   /** RFC 0080 §C: the host lost long-term durability (discovery no longer lists it) but the inventory still looks satisfied. */
   silentMemoryDegradation: (base) => ({
     ...base,
-    discovery() {
-      const doc = structuredClone(base.discovery()) as { agents?: { memoryBackends?: unknown } };
+    async discovery() {
+      const doc = structuredClone(await base.discovery()) as { agents?: { memoryBackends?: unknown } };
       delete doc.agents?.memoryBackends;
       return doc;
     },

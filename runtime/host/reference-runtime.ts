@@ -1,14 +1,17 @@
 /**
- * The reference implementation of HostRuntime: each operation delegates to the OpenWOP or Inquirium runtime, so
- * every write passes the SR-1 chokepoint and every read the tenant-gated adapter. This is the only host module
+ * The reference implementation of HostRuntime: each operation reads what it needs from the store through the OpenWOP
+ * or Inquirium runtime, plans its writes into one Plan and commits it once — so every write passes the SR-1
+ * chokepoint, every read the tenant-gated reader, and every request is one transaction. This is the only host module
  * (besides the test-only mutants) that touches the runtimes' parts directly.
  */
+import { randomUUID } from 'node:crypto';
 import { createInquiriumRuntime, type InquiriumRuntime } from '../inquirium/index.ts';
 import type { OpenwopRuntime } from '../openwop/index.ts';
 import { tenantOf } from '../memory/memory-ref.ts';
-import type { ForkMemoryView } from '../multi-agent/replay-snapshots.ts';
-import { TenantBound } from '../shared/quota.ts';
-import type { ConsolidationPass, HostCore } from './host-runtime.ts';
+import { Plan } from '../storage/plan.ts';
+import { retryStale } from '../storage/refusal.ts';
+import { quotaCount } from '../storage/reads/records.ts';
+import type { HostCore, RunStart } from './host-runtime.ts';
 
 /** Fixtures a test seam keeps per tenant unless configured otherwise (limits.ts `fixturesPerTenant`). */
 export const DEFAULT_FIXTURES_PER_TENANT = 256;
@@ -18,112 +21,116 @@ export interface HostRuntimeBounds {
   readonly fixturesPerTenant?: number;
 }
 
-/** Where the last consolidation event was appended, for a seam that points at the durable copy. */
-export function durablePointer(openwop: OpenwopRuntime): Omit<ConsolidationPass, 'event'> {
-  const ev = openwop.lastConsolidationEvent();
-  return ev !== undefined ? { eventId: ev.eventId, runId: ev.runId } : {};
-}
-
 /** A second Inquirium runtime whose only candidate is remote: a local-only request must find no handler. */
-function remoteOnlyInquirium(): InquiriumRuntime {
+function remoteOnlyInquirium(rt: OpenwopRuntime): InquiriumRuntime {
   return createInquiriumRuntime({
+    port: rt.port,
+    clock: rt.clock,
     runtimes: [{ adapter: { runtimeRef: 'runtime/remote-only', toolSurface: false, invoke: async () => { throw new Error('a remote runtime must never be invoked for a local-only request'); } },
       candidate: { 'runtime/ref': 'runtime/remote-only', 'model.binding/ref': 'model.binding/remote-only', transport_kind: 'http_remote', operations: ['generate'], health: { status: 'healthy' } } }],
   });
 }
 
-/**
- * `flush`: the durability barrier of the store the runtimes write through (runtime/openwop/durable.ts); a host
- * without a store passes none and every flush resolves at once.
- */
-export function createHostRuntime(openwop: OpenwopRuntime, inquirium: InquiriumRuntime, bounds: HostRuntimeBounds = {}, flush: () => Promise<void> = async () => {}): HostCore {
-  const rt = openwop;
-  const remoteOnly = remoteOnlyInquirium();
-  /** Fork run id → the snapshot view it reads. */
-  const forks = new Map<string, ForkMemoryView>();
-  /** Raw entries of a ref as its own tenant's reader holds them (fixture probes; a malformed ref holds nothing). */
-  const ownersEntries = (memoryRef: string) => rt.store.readerFor(tenantOf(memoryRef) ?? '').entries(memoryRef);
+/** Most entries a fixture probe scans of one ref (fixtures are small by construction). */
+const PROBE_SCAN = 10_000;
 
-  // Fixture state: each fixture is the memoryRef a seam minted and the runs it started there, kept per tenant
-  // oldest first; past the bound the oldest is retired (evicted, not refused: a fixture is disposable test state,
-  // and refusing would lock a long-running host out of its own conformance suite).
-  const fixtureRuns = new Map<string, string[]>();
-  const fixtures = new TenantBound<string>('fixtures', bounds.fixturesPerTenant ?? DEFAULT_FIXTURES_PER_TENANT, 'evict-oldest');
-  const retireFixture = (memoryRef: string): void => {
-    const runIds = fixtureRuns.get(memoryRef) ?? [];
-    fixtureRuns.delete(memoryRef);
-    // Deleted through the writer (tenant-checked) and attributed to the fixture's own run, whose log is dropped next.
-    const tenant = tenantOf(memoryRef) ?? '';
-    rt.asRun(runIds[0], () => { for (const e of ownersEntries(memoryRef)) rt.writer.delete(memoryRef, e.id, { tenant }); });
-    for (const runId of runIds) {
-      rt.registries.endRun(runId);
-      rt.log.drop(runId);
-      rt.journal.dropRun(runId);
-      rt.runs.remove(runId);
-    }
+export function createHostRuntime(openwop: OpenwopRuntime, inquirium: InquiriumRuntime, bounds: HostRuntimeBounds = {}): HostCore {
+  const rt = openwop;
+  const remoteOnly = remoteOnlyInquirium(rt);
+  const fixturesPerTenant = bounds.fixturesPerTenant ?? DEFAULT_FIXTURES_PER_TENANT;
+
+  /** One request: plan its writes, commit them once; re-run from its reads when what it decided on went stale. */
+  const request = <T>(f: (plan: Plan) => Promise<T> | T): Promise<T> =>
+    retryStale(async () => {
+      const plan = new Plan();
+      const out = await f(plan);
+      await plan.commit(rt.port);
+      return out;
+    });
+
+  /** Entries stored under a ref as its own tenant's reader sees them, expired ones included (fixture probes). */
+  const ownersEntries = async (memoryRef: string) => {
+    const reader = rt.readerFor(tenantOf(memoryRef) ?? '');
+    return reader.sources(memoryRef, { atMs: Number.MIN_SAFE_INTEGER, limit: PROBE_SCAN });
   };
 
-  return {
-    discovery: () => rt.discovery(),
-    now: () => rt.clock.now(),
-    flush,
+  const startFixtureRun = (r: RunStart) => request(async (plan) => {
+    const run = rt.startRun(plan, { ...r, kind: 'fixture', fixtureRef: r.memoryRef });
+    plan.add('fixture.add', { tenant: run.tenant, memoryRef: r.memoryRef, createdMs: rt.clock.now(), limit: fixturesPerTenant, runBounds: rt.runs.bounded });
+    return run;
+  });
 
-    startRun: (r) => rt.startRun(r),
-    startFixtureRun(r) {
-      const run = rt.startRun(r);
-      const runs = fixtureRuns.get(r.memoryRef);
-      if (runs !== undefined) runs.push(run.runId);
-      else {
-        fixtureRuns.set(r.memoryRef, [run.runId]);
-        for (const old of fixtures.add(run.tenant, r.memoryRef)) retireFixture(old);
-      }
-      return run;
-    },
+  return {
+    discovery: async () => rt.discovery(),
+    now: () => rt.clock.now(),
+    health: () => rt.port.health(),
+
+    startRun: (r) => request((plan) => rt.startRun(plan, r)),
+    startFixtureRun,
     run: (runId) => rt.runs.get(runId),
+    runTenant: (runId) => rt.runs.tenantOf(runId),
     hasEventLog: (runId) => rt.log.has(runId),
-    events: (runId, fromSeq = 0) => rt.log.read(runId, fromSeq),
-    lastSequence: (runId) => rt.log.lastSequence(runId),
-    dropEventLog: (runId) => rt.journal.dropRun(runId),
-    fork(sourceRunId, fromSeq) {
-      const { run, view } = rt.fork(sourceRunId, fromSeq);
-      forks.set(run.runId, view);
-      return run;
-    },
-    runMemory: (run) => forks.get(run.runId) ?? rt.adapterFor(run.tenant),
-    claimRun(runId, tenant) {
-      const started = rt.runs.get(runId);
-      if (started !== undefined && started.tenant !== tenant) return false;
-      const owner = rt.registries.tenantOf(runId);
-      if (owner !== undefined && owner !== tenant) return false;
-      rt.registries.forRun(runId, tenant); // past the tenant's bound of live registries: 429, nothing written
-      return true;
-    },
-    endRun: (runId) => rt.registries.endRun(runId),
+    events: (runId, fromSeq = 0, limit) => rt.log.read(runId, fromSeq, limit),
+    lastSequence: async (runId) => ((await rt.runs.row(runId))?.nextSeq ?? 0) - 1,
+    dropEventLog: (runId) => request((plan) => void plan.add('run.dropEvents', { runId })),
+    fork: (sourceRunId, fromSeq) => request((plan) => rt.fork(plan, sourceRunId, fromSeq)),
+    runMemory: (runId) => rt.memoryOfRun(runId),
+    endRun: (runId) => request((plan) => void plan.add('secrets.end', { runId })),
 
     memoryFor: (tenant) => rt.adapterFor(tenant),
-    write: (memoryRef, entry, as) => rt.asRun(as.runId, () => rt.writer.put(memoryRef, entry, as)),
-    resolveSecret(runId, tenant, { secretId, value, scope }) {
-      // Resolved and registered in the run, as the BYOK resolver does, without parking the plaintext in a
-      // process-wide vault that would outlive the run.
-      rt.registries.forRun(runId, tenant).register(secretId, value, scope);
+    write: (memoryRef, entry, as) => request(async (plan) => (await rt.writer.put(plan, memoryRef, entry, as)).stored).then((stored) => stored.value),
+    seedMemory: (seed) => request(async (plan) => {
+      // A run the seed names lives on (bounded per tenant, dropped when idle); secrets without a named run are
+      // registered in a run made up for this seed, which ends with it.
+      const runId = seed.runId ?? (seed.secrets !== undefined && seed.secrets.length > 0 ? `seed-${randomUUID()}` : undefined);
+      if (runId !== undefined) {
+        const scope = await rt.secretsOf(plan, seed.tenant);
+        scope.claimRun(runId);
+        for (const { secretId, value } of seed.secrets ?? []) await scope.register(runId, secretId, value, 'run');
+      }
+      const written = [];
+      for (const e of seed.entries) written.push((await rt.writer.put(plan, seed.memoryRef, e, runId === undefined ? { tenant: seed.tenant } : { tenant: seed.tenant, runId })).stored);
+      if (seed.runId === undefined && runId !== undefined) plan.add('secrets.end', { runId });
+      return { runId, written };
+    }).then(({ runId, written }) => ({ ...(seed.runId !== undefined ? { runId: seed.runId } : runId !== undefined ? { runId } : {}), entries: written.map((w) => w.value) })),
+    resolveSecret: (runId, tenant, { secretId, value, scope }) => request(async (plan) => {
+      // Resolved and registered in the run, as the BYOK resolver does, without parking the plaintext in a vault
+      // that would outlive the run.
+      const secrets = await rt.secretsOf(plan, tenant);
+      secrets.claimRun(runId);
+      await secrets.register(runId, secretId, value, scope);
       return value;
+    }),
+    plantSecret: (memoryRef, { runId, tenant, secretId, value, content }) => request(async (plan) => {
+      const secrets = await rt.secretsOf(plan, tenant);
+      secrets.claimRun(runId);
+      await secrets.register(runId, secretId, value, 'run');
+      await rt.writer.put(plan, memoryRef, { content }, { runId, tenant });
+    }),
+    storedCount: async (memoryRef) => {
+      const tenant = tenantOf(memoryRef);
+      return tenant === undefined ? 0 : quotaCount(rt.port.reads, { tenant, resource: 'memory-entries', scope: memoryRef });
     },
-    plantSecret(memoryRef, { runId, tenant, secretId, value, content }) {
-      rt.registries.forRun(runId, tenant).register(secretId, value, 'run');
-      rt.writer.put(memoryRef, { content }, { runId, tenant });
-    },
-    storedCount: (memoryRef) => ownersEntries(memoryRef).length,
-    persistedContains: (memoryRef, needle) => ownersEntries(memoryRef).some((e) => e.content.includes(needle)),
-    async consolidate(memoryRef, tenant) {
-      const result = await rt.consolidation.consolidate(memoryRef, { trigger: 'on-demand', tenantId: tenant });
-      return { event: result.payload, ...durablePointer(rt) };
-    },
-    compact: (memoryRef, tenant, sourceIds) => rt.compactor.compact(memoryRef, { trigger: 'client-requested', context: { tenant }, ...(sourceIds !== undefined ? { sourceIds: [...sourceIds] } : {}) }),
-    distill: (memoryRef, tenant, tokenBudget, sourceIds) => rt.distiller.distill(memoryRef, { context: { tenant }, ...(tokenBudget !== undefined ? { tokenBudget } : {}), ...(sourceIds !== undefined ? { sourceIds } : {}) }),
-    distillationScheduler: () => rt.distillationScheduler,
+    persistedContains: async (memoryRef, needle) => (await ownersEntries(memoryRef)).some((e) => e.content.includes(needle)),
+    consolidate: (memoryRef, tenant) => request(async (plan) => {
+      const result = await rt.consolidation.consolidate(plan, memoryRef, { trigger: 'on-demand', tenantId: tenant });
+      return { event: result.payload, eventId: result.eventId, runId: result.runId };
+    }),
+    compact: (memoryRef, tenant, sourceIds) => request((plan) => rt.compactor.compact(plan, memoryRef, { trigger: 'client-requested', context: { tenant }, ...(sourceIds !== undefined ? { sourceIds: [...sourceIds] } : {}) })),
+    distill: (memoryRef, tenant, tokenBudget, sourceIds) => request((plan) => rt.distiller.distill(plan, memoryRef, { context: { tenant }, ...(tokenBudget !== undefined ? { tokenBudget } : {}), ...(sourceIds !== undefined ? { sourceIds } : {}) })),
 
-    armCommitments: (memoryRef, entry) => rt.commitments.inferFrom(memoryRef, entry).map((c) => c.commitmentId),
-    satisfyPredicate: (tenant, predicateId) => rt.predicates.set(tenant, predicateId, true),
+    schedulesWired: () => rt.distillationScheduler !== undefined,
+    scheduleDistillation: (req) => request((plan) => rt.distillationScheduler!.schedule(plan, req)),
+    schedule: async (scheduleId) => {
+      const s = await rt.distillationScheduler?.get(scheduleId);
+      if (s === undefined) return undefined;
+      const last = await rt.distillationScheduler!.lastOutcome(scheduleId);
+      return { schedule: s, ...(last !== undefined ? { last } : {}) };
+    },
+    tickSchedules: async (tenant) => (await rt.distillationScheduler?.tick({ tenant })) ?? [],
+
+    armCommitments: (memoryRef, entry) => request((plan) => rt.commitments.inferFrom(plan, memoryRef, entry).map((c) => c.commitmentId)),
+    satisfyPredicate: (tenant, predicateId) => rt.commitments.setPredicate(tenant, predicateId, true),
     evaluateCommitments: async () => (await rt.commitments.tick()).map((o) => o.payload),
 
     agentInventory: (tenant) => rt.agentInventory(tenant),
@@ -140,11 +147,15 @@ export function createHostRuntime(openwop: OpenwopRuntime, inquirium: InquiriumR
 
     escalationFloor: () => rt.escalationPolicy.floor,
     async supervisorStep(runId, decision, resolve = async () => ({ outcome: 'approved' })) {
-      await rt.orchestratorStep(runId, decision, resolve);
+      // The step's events commit together; a step that stops at its interrupt commits what it recorded until then.
+      const plan = new Plan();
+      try {
+        await rt.orchestratorStep(plan, runId, decision, resolve);
+      } finally {
+        await plan.commit(rt.port);
+      }
     },
-    async continueStep(runId, interruptId, resolution) {
-      await rt.continueStep(runId, interruptId, resolution);
-    },
+    continueStep: (runId, interruptId, resolution) => request(async (plan) => void (await rt.continueStep(plan, runId, interruptId, resolution))),
     childWrite: async (parent, childRunId, write) => (await rt.childWrite(parent, childRunId, write)).entry,
     parentReads: (parentRunId, memoryRef) => rt.subRuns.readForParent(parentRunId, memoryRef),
 
@@ -154,6 +165,6 @@ export function createHostRuntime(openwop: OpenwopRuntime, inquirium: InquiriumR
     answerQuestion: (answer, { tenant, participant }) => inquirium.questions.forTenant(tenant).answer(answer, { participant }),
     questionState: (ref, tenant) => inquirium.questions.forTenant(tenant).state(ref),
     cancelQuestion: (ref, tenant) => inquirium.questions.forTenant(tenant).cancel(ref),
-    traces: (traceRef) => inquirium.traces.all().filter((t) => traceRef === undefined || t.body['trace/id'] === traceRef),
+    traces: (traceRef) => (traceRef === undefined ? inquirium.traces.recent() : inquirium.traces.byTrace(traceRef)),
   };
 }

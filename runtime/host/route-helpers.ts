@@ -8,6 +8,8 @@ import { HttpError } from './errors.ts';
 import { validationFailures } from '../shared/errors.ts';
 import { parseMemoryRef } from '../memory/memory-ref.ts';
 import { validatorOf, type CatalogueRoute, type PathParams, type QueryParams, type RequestOf, type SchemaTitle } from './seam-catalogue.ts';
+import type { MemoryEntry } from '../../generated/ts/index.ts';
+import type { MemoryReader } from './host-runtime.ts';
 
 /** The Fastify form of a catalogue path: `{name}` → `:name`; a `{name}:action` segment is matched whole as `:name`. */
 export const fastifyUrl = (path: string): string => path.replace(/\{([A-Za-z]+)\}(:[A-Za-z]+)?/g, ':$1');
@@ -80,4 +82,14 @@ export function scopedRef(req: FastifyRequest, ref: string): string {
   const scoped = `mem://${callerTenant(req)}/upstream/${segments.join('/')}`;
   if (segments.length === 0 || parseMemoryRef(scoped) === null) throw new HttpError('validation_failed', 'memoryRef is too long', { failures: [{ instancePath: '/memoryRef', message: 'an opaque memoryRef must be 1 to 340 bytes' }] });
   return scoped;
+}
+
+/**
+ * One page of a memory list as the list routes answer it: `limit` (a page size; the default and the most is
+ * MAX_LIST_LIMIT) and `cursor` (opaque, from the previous page's `nextCursor`), `tag` as a filter.
+ */
+export async function pageOf(reader: MemoryReader, memoryRef: string, q: { readonly limit?: string; readonly tag?: string; readonly cursor?: string }): Promise<{ entries: readonly MemoryEntry[]; nextCursor?: string }> {
+  const limit = q.limit === undefined ? undefined : Number(q.limit);
+  const page = await reader.page(memoryRef, { ...(limit !== undefined ? { limit } : {}), ...(q.tag !== undefined ? { tag: q.tag } : {}), ...(q.cursor !== undefined ? { cursor: q.cursor } : {}) });
+  return page.nextCursor === undefined ? { entries: page.entries } : { entries: page.entries, nextCursor: page.nextCursor };
 }

@@ -18,8 +18,9 @@ export interface CatalogueRoute {
   /**
    * `protocol`: an OpenWOP / P066 route a client uses. `seam`: a test fixture under /v1/host/sample/ that drives the
    * runtime. `upstream-seam`: a test seam at the path upstream OpenWOP's conformance suite calls (/v1/test/…).
+   * `health`: what a supervisor or a load balancer asks (is the process alive, may it take requests).
    */
-  readonly kind: 'protocol' | 'seam' | 'upstream-seam';
+  readonly kind: 'protocol' | 'seam' | 'upstream-seam' | 'health';
   readonly method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /**
    * The path, with `{name}` for a path parameter. A last segment `{name}:action` is an action on a resource (the
@@ -51,13 +52,15 @@ const SAMPLE = '/v1/host/sample';
 export const ROUTES = {
   // ── Protocol ──────────────────────────────────────────────────────────────────────────────────────────────
   discovery: { kind: 'protocol', method: 'GET', path: '/.well-known/openwop', response: 'Capabilities', public: true, role: 'tenant' },
+  liveness: { kind: 'health', method: 'GET', path: '/livez', response: 'HostHealth', public: true, role: 'tenant' },
+  readiness: { kind: 'health', method: 'GET', path: '/readyz', response: 'HostHealth', public: true, role: 'tenant' },
   runStart: { kind: 'protocol', method: 'POST', path: '/v1/runs', request: 'RunStartRequest', response: 'RunStartResponse', status: 201, role: 'tenant' },
   runRead: { kind: 'protocol', method: 'GET', path: '/v1/runs/{runId}', response: 'RunSnapshot', role: 'tenant' },
-  runEvents: { kind: 'protocol', method: 'GET', path: '/v1/runs/{runId}/events', query: ['fromSeq'], response: 'RunEventsResponse', role: 'tenant' },
+  runEvents: { kind: 'protocol', method: 'GET', path: '/v1/runs/{runId}/events', query: ['fromSeq', 'limit'], response: 'RunEventsResponse', role: 'tenant' },
   runInterruptResolve: { kind: 'protocol', method: 'POST', path: '/v1/runs/{runId}/interrupts/{nodeId}', request: 'RunInterruptResolveRequest', response: 'RunSnapshot', role: 'tenant' },
   runFork: { kind: 'protocol', method: 'POST', path: '/v1/runs/{runId}:fork', request: 'RunForkRequest', response: 'RunForkResponse', status: 201, role: 'tenant' },
-  runMemory: { kind: 'protocol', method: 'GET', path: '/v1/runs/{runId}/memory', query: ['memoryRef', 'id'], response: 'MemoryEntry', alsoResponds: ['HostSampleMemoryEntriesResponse'], role: 'tenant' },
-  memoryList: { kind: 'protocol', method: 'GET', path: '/v1/memory/{memoryRef}', query: ['limit', 'tag'], response: 'HostSampleMemoryEntriesResponse', role: 'tenant' },
+  runMemory: { kind: 'protocol', method: 'GET', path: '/v1/runs/{runId}/memory', query: ['memoryRef', 'id', 'limit', 'tag', 'cursor'], response: 'MemoryEntry', alsoResponds: ['HostSampleMemoryEntriesResponse'], role: 'tenant' },
+  memoryList: { kind: 'protocol', method: 'GET', path: '/v1/memory/{memoryRef}', query: ['limit', 'tag', 'cursor'], response: 'HostSampleMemoryEntriesResponse', role: 'tenant' },
   inquiriumGenerate: { kind: 'protocol', method: 'POST', path: '/v1/host/capabilities/inquirium.generate', request: 'InquiriumGenerateRequest', response: 'InquiriumGenerateResponse', role: 'operator' },
   inquiriumRespond: { kind: 'protocol', method: 'POST', path: '/v1/host/capabilities/inquirium.operator-question.respond', request: 'InquiriumOperatorQuestionAnswer', response: 'InquiriumOperatorQuestionState', role: 'operator' },
   agents: { kind: 'protocol', method: 'GET', path: '/v1/agents', query: ['tenant'], response: 'AgentInventoryResponse', role: 'tenant' },
@@ -65,7 +68,7 @@ export const ROUTES = {
   consolidate: { kind: 'seam', method: 'POST', path: `${SAMPLE}/memory/consolidate`, request: 'HostSampleConsolidateRequest', response: 'HostSampleConsolidateResponse', role: 'operator' },
   commitmentFire: { kind: 'seam', method: 'POST', path: `${SAMPLE}/commitment/fire`, request: 'HostSampleCommitmentFireRequest', response: 'HostSampleCommitmentFireResponse', role: 'operator' },
   memorySeed: { kind: 'seam', method: 'POST', path: `${SAMPLE}/memory/seed`, request: 'HostSampleMemorySeedRequest', response: 'HostSampleMemorySeedResponse', role: 'operator' },
-  memoryEntries: { kind: 'seam', method: 'GET', path: `${SAMPLE}/memory/entries`, query: ['tenant', 'memoryRef', 'tag', 'limit'], response: 'HostSampleMemoryEntriesResponse', role: 'tenant' },
+  memoryEntries: { kind: 'seam', method: 'GET', path: `${SAMPLE}/memory/entries`, query: ['tenant', 'memoryRef', 'tag', 'limit', 'cursor'], response: 'HostSampleMemoryEntriesResponse', role: 'tenant' },
   memoryEntry: { kind: 'seam', method: 'GET', path: `${SAMPLE}/memory/entry`, query: ['tenant', 'memoryRef', 'id'], response: 'MemoryEntry', role: 'tenant' },
   memoryRedaction: { kind: 'seam', method: 'POST', path: `${SAMPLE}/memory/redaction`, request: 'HostSampleMemoryRedactionRequest', response: 'HostSampleMemoryRedactionResponse', role: 'operator' },
   memoryCompact: { kind: 'seam', method: 'POST', path: `${SAMPLE}/memory/compact`, request: 'HostSampleMemoryCompactRequest', response: 'HostSampleMemoryCompactResponse', role: 'operator' },

@@ -1,5 +1,5 @@
 /**
- * The reference host: a Fastify server over the OpenWOP and Inquirium runtimes.
+ * The reference host: a Fastify server over the OpenWOP and Inquirium runtimes, on a store.
  *
  * Why Fastify: a small, maintained, fast framework with a strict JSON body parser, body limits, content-type
  * handling and structured (pino) logging built in — everything this host needs, and nothing it would have to
@@ -9,18 +9,24 @@
  * auth is a Bearer API key bound to a role and a tenant (auth.ts, auth-binding.ts); request bodies are JSON only
  * and capped. Every socket, parser and body limit is set explicitly from the one limits table (limits.ts), never
  * left at a framework default.
+ *
+ * The host keeps no state of its own: every request reads what it needs from the store and commits its writes
+ * before it answers (host-runtime.ts), and the background work claims what it does in the store
+ * (background.ts) — so any number of hosts on one database serve every request (docs/storage.md).
  */
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { ErrorCode } from '../../generated/ts/index.ts';
-import { createInquiriumRuntime, type InquiriumRuntime } from '../inquirium/index.ts';
-import { createOpenwopRuntime, type OpenwopRuntime } from '../openwop/index.ts';
-import { openwopDurability } from '../openwop/durable.ts';
-import type { StoragePort } from '../storage/port.ts';
-import { attachQuestions, DurableTraceStream } from './inquirium-durable.ts';
+import { createInquiriumRuntime } from '../inquirium/index.ts';
+import { createOpenwopRuntime } from '../openwop/index.ts';
+import type { SecretKeyRing } from '../redaction/sealing.ts';
+import { openMemoryStore } from '../storage/memory/index.ts';
+import type { StoragePort, StoreCorruptError } from '../storage/port.ts';
 import type { Clock, IdSource } from '../shared/clock.ts';
+import { systemClock } from '../shared/clock.ts';
 import { WOPKIT_VERSION } from '../shared/version.ts';
 import { Credentials, CredentialsError, devTokenEntry, MIN_KEY_LENGTH } from './auth.ts';
 import { installAuth } from './auth-binding.ts';
+import { BackgroundWork, type BackgroundReport } from './background.ts';
 import { classify, HttpError, sendError } from './errors.ts';
 import { hostLogger } from './logging.ts';
 import type { HostRuntime } from './host-runtime.ts';
@@ -28,6 +34,7 @@ import { withMutations, type HostMutations } from './mutants.ts';
 import { createHostRuntime } from './reference-runtime.ts';
 import { withWorkflowRuns } from './workflow-runs.ts';
 import { registerDiscovery } from './routes/discovery.ts';
+import { registerHealth, type Readiness } from './routes/health.ts';
 import { registerInquirium } from './routes/inquirium.ts';
 import { registerMemorySeams } from './routes/memory-seams.ts';
 import { registerMultiAgentSeams } from './routes/multi-agent-seams.ts';
@@ -42,7 +49,6 @@ import { ROUTES } from './seam-catalogue.ts';
 import type { ProposalActivationPolicy } from '../proposals/service.ts';
 import { connectionCapResponse, markDroppedRequests } from './connection-cap.ts';
 import { DEFAULT_LIMITS, jsonDeeperThan, resolveLimits, timeoutCheckIntervalMs, type HostLimits } from './limits.ts';
-import { clusterMember, StandbyGate, standbyRuntime, type ClusterMember, type ClusterOptions } from './cluster/standby.ts';
 
 export const HOST_NAME = 'wopkit-reference-host';
 export const HOST_VERSION = WOPKIT_VERSION;
@@ -63,33 +69,30 @@ export interface HostOptions {
   readonly ids?: IdSource;
   /** Deliberately broken behaviours (tests only, see mutants.ts). */
   readonly mutations?: HostMutations;
-  readonly openwop?: OpenwopRuntime;
-  readonly inquirium?: InquiriumRuntime;
   /**
    * Seed the conformance fixture workflows (discovery `fixtures`, POST /v1/runs): `npm start` does when
-   * OPENWOP_CONFORMANCE_SEED=true. Seeding is idempotent.
+   * OPENWOP_CONFORMANCE_SEED=true. Seeding is recorded in the store and idempotent across hosts.
    */
   readonly seedConformanceFixtures?: boolean;
   /**
-   * Run due distillation schedules in the background every this many ms (`npm start` uses 1000). Off when absent:
-   * tests drive schedules through the tick seam.
+   * Run the background work (due commitments, schedules, question deadlines, retention) on its own; the longest an
+   * idle host sleeps between looks at its agenda, in ms (`npm start` uses 1000). Off when absent: tests drive the
+   * work through `background.runOnce()` and the seams.
    */
-  readonly scheduleTickMs?: number;
+  readonly backgroundIdleMs?: number;
   /**
-   * The durable store (runtime/storage/open-store.ts): the host loads its working state from it at start, writes
-   * every mutation through it, acknowledges a request only once its writes are committed, and closes it with the
-   * app. Absent: everything stays in memory (tests). Cannot be combined with `openwop` (the host builds that runtime).
+   * The store (runtime/storage/open-store.ts) everything the host keeps lives in; the host closes it with the app.
+   * Absent: a private in-memory store (tests).
    */
   readonly storage?: StoragePort;
-  /** How applying an RFC 0096 proposal is authorised on a runtime this host builds (default: an approval gate). */
+  /** The keys SR-1 secret registries are sealed with (absent: a random key; registries then do not survive a restart). */
+  readonly secretKeys?: SecretKeyRing;
+  /** The key list cursors are signed with (hosts on one store must share it; absent: a random one). */
+  readonly cursorKey?: Buffer;
+  /** How applying an RFC 0096 proposal is authorised (default: an approval gate). */
   readonly proposalActivation?: ProposalActivationPolicy;
-  /**
-   * Share `storage` with other host processes (a store with a lease: PostgreSQL). The host then starts as a
-   * standby that forwards every request to the active host, and becomes the active host itself — loading its
-   * state from the store — once it holds the store's lease: call `cluster.start(url)` after `listen`
-   * (runtime/host/cluster/, docs/storage.md "Several host processes on one database").
-   */
-  readonly cluster?: ClusterOptions;
+  /** Called once if the store finds its data corrupt (`npm start` prints one line and exits 2); the host then answers 503. */
+  readonly onFatal?: (err: StoreCorruptError) => void;
 }
 
 /** The keys of `o`: its credentials, plus the development token as an operator key. */
@@ -111,81 +114,42 @@ const CLIENT_ERRORS: Readonly<Record<string, ClientErrorAnswer>> = {
   ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout', 'request_timeout', 'request timed out'],
 };
 
-/** The runtimes a host serves from, built (and loaded from its store) by `buildRuntimes`. */
-interface BuiltRuntimes {
+/** What `createHost` gives: the app, the runtime behind its routes, the background work, and how to drain it. */
+export interface Host {
+  readonly app: FastifyInstance;
   readonly runtime: HostRuntime;
-  readonly openwop: OpenwopRuntime;
-  /** What was loaded from the store (absent without one). */
-  readonly loaded?: Record<string, unknown>;
+  readonly background: BackgroundWork;
+  readonly store: StoragePort;
+  /** Stop taking requests (/readyz answers 503), let those in flight finish, stop the background work. */
+  drain(): Promise<void>;
 }
 
-export async function createHost(o: HostOptions): Promise<{ app: FastifyInstance; runtime: HostRuntime; cluster?: ClusterMember }> {
+export async function createHost(o: HostOptions): Promise<Host> {
   const credentials = credentialsOf(o);
-  if (o.scheduleTickMs !== undefined && !(Number.isInteger(o.scheduleTickMs) && o.scheduleTickMs >= 100)) throw new RangeError('scheduleTickMs must be an integer of at least 100');
+  if (o.backgroundIdleMs !== undefined && !(Number.isInteger(o.backgroundIdleMs) && o.backgroundIdleMs >= 10)) throw new RangeError('backgroundIdleMs must be an integer of at least 10');
   const limits = resolveLimits({ ...(o.bodyLimit !== undefined ? { bodyLimitBytes: o.bodyLimit } : {}), ...o.limits });
-  if (o.storage !== undefined && (o.openwop !== undefined || o.inquirium !== undefined)) throw new RangeError('createHost: a store needs the runtimes the host builds; pass storage, or openwop/inquirium, not both');
-  const lease = o.cluster === undefined ? undefined : o.storage?.lease?.();
-  if (o.cluster !== undefined && lease === undefined) throw new RangeError(`createHost: cluster needs a store several processes can share (postgres), not ${o.storage?.kind ?? 'none'}`);
-
-  let app: FastifyInstance;
-  let runtime: HostRuntime;
-  let cluster: ClusterMember | undefined;
-  if (lease === undefined) {
-    const built = await buildRuntimes(o, limits);
-    runtime = built.runtime;
-    app = createApp(o, credentials, limits, runtime, () => runtime.flush());
-    const stopTicks = await startServing(app, o, built, limits);
-    const storage = o.storage;
-    app.addHook('onClose', async () => {
-      stopTicks();
-      if (storage === undefined) return;
-      await built.runtime.flush().catch((err: unknown) => app.log.error({ err }, 'store write failed before close'));
-      await storage.close();
-    });
-  } else {
-    const standby = standbyRuntime();
-    const gate = new StandbyGate();
-    runtime = standby.runtime;
-    // A standby has written nothing: its durability barrier holds at once.
-    const flush = () => (standby.active ? standby.runtime.flush() : Promise.resolve());
-    app = createApp(o, credentials, limits, runtime, flush, gate);
-    cluster = clusterMember({
-      app, gate, lease, options: o.cluster!, bodyLimitBytes: limits.bodyLimitBytes,
-      activate: async () => {
-        const built = await buildRuntimes(o, limits);
-        standby.activate(built.runtime);
-        return startServing(app, o, built, limits);
-      },
-      flush,
-      closeStore: () => o.storage!.close(),
-    });
-  }
-  await app.ready();
-  return { app, runtime, ...(cluster !== undefined ? { cluster } : {}) };
-}
-
-/** Build the OpenWOP and Inquirium runtimes (loading the store's state when there is one) and the HostRuntime over them. */
-async function buildRuntimes(o: HostOptions, limits: HostLimits): Promise<BuiltRuntimes> {
-  const storage = o.storage;
-  const durability = storage === undefined ? undefined : openwopDurability(storage);
-  // Per-tenant bounds go to the runtimes this host builds; a runtime passed in keeps the bounds it was built with.
-  const openwop = o.openwop ?? createOpenwopRuntime({
+  const store = o.storage ?? (await openMemoryStore());
+  const clock = o.clock ?? systemClock;
+  const openwop = createOpenwopRuntime({
+    port: store,
     host: { name: HOST_NAME, version: HOST_VERSION },
     distillSchedulesPerTenant: limits.distillSchedulesPerTenant,
-    snapshotRetentionMs: limits.snapshotRetentionMs,
-    ...(o.proposalActivation !== undefined ? { proposalActivation: o.proposalActivation } : {}),
     secretRegistries: { maxLiveRunsPerTenant: limits.liveRunsPerTenant, maxSecretsPerRun: limits.secretsPerRun, maxSecretCharsPerTenant: limits.secretCharsPerTenant, idleTtlMs: limits.secretRegistryIdleMs },
-    ...(o.clock ? { clock: o.clock } : {}), ...(o.ids ? { ids: o.ids } : {}),
-    ...(durability !== undefined ? { persistence: durability.persistence } : {}),
+    memoryBounds: { entriesPerMemoryRef: limits.entriesPerMemoryRef, bytesPerTenant: limits.memoryBytesPerTenant },
+    runBounds: { runsPerTenant: limits.runsPerTenant, forksPerTenant: limits.forksPerTenant, followUpRunsPerTenant: limits.followUpRunsPerTenant, endedRunsPerTenant: limits.endedRunsPerTenant },
+    eventLimits: { eventsPerRun: limits.eventsPerRun },
+    armedCommitmentsPerTenant: limits.armedCommitmentsPerTenant,
+    proposalsPerTenant: limits.proposalsPerTenant,
+    ...(o.secretKeys !== undefined ? { secretKeys: o.secretKeys } : {}),
+    ...(o.cursorKey !== undefined ? { cursorKey: o.cursorKey } : {}),
+    ...(o.proposalActivation !== undefined ? { proposalActivation: o.proposalActivation } : {}),
+    clock, ...(o.ids ? { ids: o.ids } : {}),
   });
-  const restored = await durability?.attach(openwop);
-  const traces = storage === undefined || durability === undefined ? undefined : await DurableTraceStream.open(storage, durability.queue);
-  const inquirium = o.inquirium ?? createInquiriumRuntime({
+  const inquirium = createInquiriumRuntime({
+    port: store,
     questionLimits: { maxOpenPerTenant: limits.openQuestionsPerTenant, maxRetainedPerTenant: limits.retainedQuestionsPerTenant },
-    ...(o.clock ? { clock: o.clock } : {}), ...(o.ids ? { ids: o.ids } : {}),
-    ...(traces !== undefined ? { traces } : {}),
+    clock, ...(o.ids ? { ids: o.ids } : {}),
   });
-  const questionsLoaded = storage === undefined || durability === undefined ? 0 : await attachQuestions(inquirium.questions, storage, durability.queue);
   await inquirium.certifyBaseline();
   openwop.capabilities.contribute('inquirium', {
     inquirium: {
@@ -195,14 +159,37 @@ async function buildRuntimes(o: HostOptions, limits: HostLimits): Promise<BuiltR
   });
   // The route that answers an escalation's interrupt is this host's (routes/workflow-runs.ts).
   openwop.capabilities.contribute('interrupt-resolve', { multiAgent: { executionModel: { supported: true, interruptResolveEndpoint: ROUTES.runInterruptResolve.path } } });
-  const flush = durability === undefined ? undefined : () => durability.queue.flush();
-  const runtime = withWorkflowRuns(withMutations(createHostRuntime(openwop, inquirium, { fixturesPerTenant: limits.fixturesPerTenant }, flush), openwop, o.mutations), { seed: o.seedConformanceFixtures === true });
-  const loaded = restored === undefined ? undefined : { ...restored, questions: questionsLoaded, traces: inquirium.traces.all().length };
-  return { runtime, openwop, ...(loaded !== undefined ? { loaded } : {}) };
+  const runtime = withWorkflowRuns(withMutations(createHostRuntime(openwop, inquirium, { fixturesPerTenant: limits.fixturesPerTenant }), openwop, o.mutations), openwop);
+  if (o.seedConformanceFixtures === true) await runtime.seedFixtures();
+
+  const readiness: Readiness = { draining: false };
+  const app = createApp(o, credentials, limits, runtime, readiness);
+  const background = new BackgroundWork({
+    openwop, inquirium, clock,
+    retention: { snapshotMs: limits.snapshotRetentionMs, endedRunMs: limits.runRetentionMs, liveRunMs: limits.liveRunRetentionMs },
+    ...(o.backgroundIdleMs !== undefined ? { idleMs: o.backgroundIdleMs } : {}),
+    onReport: (report: BackgroundReport) => app.log.debug({ report }, 'background work'),
+    onError: (err) => app.log.error({ err }, 'background work failed'),
+  });
+  store.onFatal((err) => {
+    app.log.error({ err }, 'the store is corrupt');
+    o.onFatal?.(err);
+  });
+  const drain = async () => {
+    readiness.draining = true;
+    await background.stop();
+  };
+  app.addHook('onClose', async () => {
+    await drain();
+    await store.close();
+  });
+  await app.ready();
+  if (o.backgroundIdleMs !== undefined) background.start();
+  return { app, runtime, background, store, drain };
 }
 
-/** The Fastify app: limits, parsers, auth, the durability barrier and every route, over `runtime`. */
-function createApp(o: HostOptions, credentials: Credentials, limits: HostLimits, runtime: HostRuntime, flush: () => Promise<void>, gate?: StandbyGate): FastifyInstance {
+/** The Fastify app: limits, parsers, auth, health and every route, over `runtime`. */
+function createApp(o: HostOptions, credentials: Credentials, limits: HostLimits, runtime: HostRuntime, readiness: Readiness): FastifyInstance {
   const app = Fastify({
     logger: hostLogger(o.logger),
     bodyLimit: limits.bodyLimitBytes,
@@ -244,29 +231,15 @@ function createApp(o: HostOptions, credentials: Credentials, limits: HostLimits,
   markDroppedRequests(app.server);
 
   installAuth(app, credentials, runtime);
-  // A standby host forwards every authenticated request to the active host before anything else runs (cluster/standby.ts).
-  gate?.install(app);
   app.setNotFoundHandler((req, reply) => sendError(reply, 'not_found', `no route ${req.method} ${req.url.split('?')[0]!.slice(0, 200)}`));
   app.setErrorHandler((err, req, reply) => {
     const c = classify(err);
     if (c.code === 'internal_error') req.log.error({ err }, 'unhandled error');
     else req.log.info({ code: c.code }, 'request refused');
+    // A request the host could not complete now (its store cannot take writes, a lock not granted in time): retry later.
+    if (c.code === 'runner_unavailable') reply.header('retry-after', String((c.details as { retryAfterSeconds?: number } | undefined)?.retryAfterSeconds ?? 1));
     return sendError(reply, c.code, c.message, c.details);
   });
-
-  // Durability barrier: no response leaves before the writes made so far are committed (a failed write is a 500).
-  if (o.storage !== undefined) {
-    app.addHook('onSend', async (req, reply, payload) => {
-      try {
-        await flush();
-        return payload;
-      } catch (err) {
-        req.log.error({ err }, 'store write failed: answering 500');
-        reply.code(500).header('content-type', 'application/json; charset=utf-8');
-        return JSON.stringify({ error: 'internal_error', message: 'internal error' });
-      }
-    });
-  }
 
   // Collect every served (path, method) so a known path with another method is a 405 with Allow, not a 404.
   const served = new Map<string, Set<string>>();
@@ -275,6 +248,7 @@ function createApp(o: HostOptions, credentials: Credentials, limits: HostLimits,
     for (const m of [r.method].flat()) methods.add(m);
     served.set(r.url, methods);
   });
+  registerHealth(app, runtime, readiness);
   registerDiscovery(app, runtime);
   registerMemorySeams(app, runtime);
   registerRuns(app, runtime);
@@ -296,51 +270,3 @@ function createApp(o: HostOptions, credentials: Credentials, limits: HostLimits,
   return app;
 }
 
-/**
- * Start what the serving host runs besides its routes: the distillation ticks and the commitments that came due
- * while the host was down. Resolves with what stops the ticks (the caller hooks it, with closing the store, to the
- * app's close: hooks cannot be added once a cluster member's app is listening).
- */
-async function startServing(app: FastifyInstance, o: HostOptions, { runtime, openwop, loaded }: BuiltRuntimes, limits: HostLimits): Promise<() => void> {
-  const scheduler = runtime.distillationScheduler();
-  let timer: NodeJS.Timeout | undefined;
-  // The replay journal keeps records for snapshotRetentionMs (limits.ts): prune what fell out of the window, every
-  // minute (or every retention period, when that is shorter), so a long-running host's journal stays bounded.
-  const pruneTimer = setInterval(() => {
-    const dropped = openwop.journal.prune();
-    if (dropped > 0) {
-      app.log.debug({ dropped }, 'replay journal pruned');
-      runtime.flush().catch((err: unknown) => app.log.error({ err }, 'store write failed'));
-    }
-  }, Math.min(60_000, limits.snapshotRetentionMs));
-  pruneTimer.unref();
-  if (o.scheduleTickMs !== undefined && scheduler !== undefined) {
-    timer = setInterval(() => {
-      scheduler.tick().then(
-        (ran) => {
-          for (const r of ran) app.log.info({ scheduleId: r.scheduleId, outcome: r.kind, missed: r.missed }, 'scheduled distillation ran');
-          runtime.flush().catch((err: unknown) => app.log.error({ err }, 'store write failed'));
-        },
-        (err: unknown) => app.log.error({ err }, 'scheduled distillation failed'),
-      );
-    }, o.scheduleTickMs);
-    timer.unref();
-  }
-  const stop = () => {
-    clearInterval(timer);
-    clearInterval(pruneTimer);
-  };
-  if (o.storage !== undefined && loaded !== undefined) {
-    app.log.info({ store: o.storage.kind, ...loaded }, 'store loaded');
-    try {
-      // Commitments that came due while the host was down fire now, once (the store's claim decides).
-      const fired = await openwop.commitments.tick();
-      await runtime.flush();
-      if (fired.length > 0) app.log.info({ fired: fired.length }, 'commitments due while down fired');
-    } catch (err) {
-      stop();
-      throw err;
-    }
-  }
-  return stop;
-}

@@ -2,37 +2,53 @@
  * Adds the workflow runs (POST /v1/runs) to a host: a fixture runner (runtime/openwop/fixtures/) whose every memory
  * and supervisor operation is one of the host's own — after the test-only mutants wrapped them, so a host broken
  * in CTI-1, SR-1, TTL or escalation is broken in its fixture runs as well. Discovery gains `fixtures` once seeded.
+ * What the runner keeps — that the fixtures were seeded, each probe run's outcome — is in the store.
  */
-import { FixtureRunner } from '../openwop/fixtures/runner.ts';
+import { FixtureRunner, type ProbeOutcome } from '../openwop/fixtures/runner.ts';
+import type { OpenwopRuntime } from '../openwop/index.ts';
+import { Plan } from '../storage/plan.ts';
+import { claimTaken } from '../storage/reads/records.ts';
+import type { JsonDoc } from '../storage/port.ts';
 import type { HostCore, HostRuntime } from './host-runtime.ts';
 
-export function withWorkflowRuns(core: HostCore, o: { readonly seed?: boolean } = {}): HostRuntime {
+/** The claim that records, once for every host on the store, that the conformance fixtures were seeded. */
+const SEEDED = 'conformance-fixtures-seeded';
+
+export function withWorkflowRuns(core: HostCore, rt: OpenwopRuntime): HostRuntime {
   const runner = new FixtureRunner({
-    startRun: (r) => core.startFixtureRun(r),
+    startRun: (r) => core.startRun(r),
     memoryFor: (tenant) => core.memoryFor(tenant),
     write: (memoryRef, entry, as) => core.write(memoryRef, entry, as),
     resolveSecret: (runId, tenant, secret) => core.resolveSecret(runId, tenant, secret),
     endRun: (runId) => core.endRun(runId),
     supervisorStep: (runId, decision, resolve) => core.supervisorStep(runId, decision, resolve),
     continueStep: (runId, interruptId, resolution) => core.continueStep(runId, interruptId, resolution),
-    events: (runId) => core.events(runId),
+    events: async (runId) => (await core.events(runId)).events,
     run: (runId) => core.run(runId),
     now: () => core.now(),
+    seeded: () => claimTaken(rt.port.reads, SEEDED),
+    async seed() {
+      const plan = new Plan();
+      plan.add('claim.take', { key: SEEDED, atMs: rt.clock.now(), ifTaken: 'ignore' });
+      await plan.commit(rt.port);
+    },
+    async recordOutcome(run, outcome) {
+      const plan = new Plan();
+      rt.runs.update(plan, { runId: run.runId, tenant: run.tenant, kind: 'run' }, { status: outcome.status, doc: { ...run, outcome } as unknown as JsonDoc, ended: true });
+      await plan.commit(rt.port);
+    },
+    async outcomeOf(runId) {
+      return ((await rt.runs.row(runId))?.doc as { outcome?: ProbeOutcome } | undefined)?.outcome;
+    },
   });
-  if (o.seed === true) runner.seed();
-  let merged: { base: object; count: number; doc: ReturnType<HostCore['discovery']> } | undefined;
   return {
     ...core,
-    discovery: () => {
-      const fixtures = runner.advertised();
-      if (fixtures.length === 0) return core.discovery();
-      // One merged document per (core document, fixture count), so the discovery route's text cache keeps hitting.
-      const base = core.discovery();
-      if (merged?.base !== base || merged.count !== fixtures.length) merged = { base, count: fixtures.length, doc: { ...base, fixtures: [...fixtures] } };
-      return merged.doc;
+    async discovery() {
+      const [doc, fixtures] = await Promise.all([core.discovery(), runner.advertised()]);
+      return fixtures.length === 0 ? doc : { ...doc, fixtures: [...fixtures] };
     },
-    fixtureIds: async () => runner.advertised(),
-    seedFixtures: async () => runner.seed(),
+    fixtureIds: () => runner.advertised(),
+    seedFixtures: () => runner.seed(),
     startWorkflow: (workflowId, tenant) => runner.start(workflowId, tenant),
     workflowRun: (runId) => runner.snapshot(runId),
     resolveInterrupt: (runId, interruptId, resolution) => runner.resolveInterrupt(runId, interruptId, resolution),

@@ -76,11 +76,11 @@ export class EscalationError extends WopkitError<'prompt-needs-question'> {
  * Decide and emit. A prompt-level item must come with a proposed operator question; it goes through host
  * validation (`questions.propose`) before any notification is derived from it.
  */
-export function raise(
+export async function raise(
   item: FeedItem,
   mode: unknown,
   o: { readonly threshold?: ModeKeyed<EscalationThreshold>; readonly questions?: OperatorQuestions; readonly proposedQuestion?: unknown } = {},
-): Raised {
+): Promise<Raised> {
   const decision = escalationFor(item, mode, o.threshold);
   if (decision.level === 'feed') return { level: 'feed', decision };
   if (decision.level === 'notification') {
@@ -88,7 +88,7 @@ export function raise(
     return { level: 'notification', decision, notice };
   }
   if (o.questions === undefined || o.proposedQuestion === undefined) throw new EscalationError('prompt-needs-question', 'an operator prompt needs a proposed question for host validation');
-  o.questions.propose(o.proposedQuestion);
+  await o.questions.propose(o.proposedQuestion);
   return { level: 'operator-prompt', decision, question: o.proposedQuestion as Record<string, unknown>, notification: projectToNotification(o.proposedQuestion) };
 }
 

@@ -34,6 +34,7 @@ import { classificationAxis, normaliseClassification, type Classification, type 
 import { egressAxis, rigorAxis, traceLevelAxis } from './safety-axes.ts';
 import { isLocal, selectRuntime, type RuntimeCandidate } from './selection.ts';
 import type { InquiryTranscriptStore } from './storage/transcript.ts';
+import { Plan } from '../storage/plan.ts';
 import type { TraceStream } from './storage/trace-stream.ts';
 
 export type GenerateOutcome = InquiriumGenerateResponse['outcome'];
@@ -80,6 +81,8 @@ export interface GeneratePipelineOptions {
   readonly runtimes: () => readonly RegisteredRuntime[];
   readonly transcript: InquiryTranscriptStore;
   readonly traces: TraceStream;
+  /** Commit a turn's writes (its transcript facts and trace) in one transaction. */
+  readonly commit: (writes: Plan) => Promise<void>;
   /** Largest max_tokens honoured (bounded output). */
   readonly maxOutputTokens?: number;
   /** Loaded assistant config (see config.ts); defaults to DEFAULT_ASSISTANT_CONFIG. */
@@ -156,8 +159,10 @@ export class GeneratePipeline {
 
     let selected: RegisteredRuntime | undefined;
     let egressAllowed = false;
-    const finish = (outcome: GenerateOutcome, extra: { reason?: string; text?: string; outputTokens?: number; label?: Classification; grounded?: string[]; prompt?: readonly ChatMessage[] } = {}): GenerateResponse => {
+    const finish = async (outcome: GenerateOutcome, extra: { reason?: string; text?: string; outputTokens?: number; label?: Classification; grounded?: string[]; prompt?: readonly ChatMessage[] } = {}): Promise<GenerateResponse> => {
       const finished = this.o.clock.now();
+      // The turn's transcript facts and its trace are one request's writes: they commit together.
+      const writes = new Plan();
       const diagnostics = { 'error/code': outcome === 'completed' ? null : (extra.reason ?? null), 'retry/count': 0 };
       const artifactRefs: string[] = [];
       let response: GenerateResponse = { schema: 'inquirium.generate.response.v1', operation: 'generate', outcome, 'trace/ref': traceRef, diagnostics };
@@ -184,15 +189,15 @@ export class GeneratePipeline {
         }
         const resultId = `result:${this.o.ids.next('result')}`;
         const at = toIso(finished);
-        const sequence = this.o.transcript.query({ participant: ctx.participant, session: ctx.session, kind: 'turn' }).length;
-        this.o.transcript.append({
+        const sequence = (await this.o.transcript.query({ participant: ctx.participant, session: ctx.session, kind: 'turn' })).length;
+        await this.o.transcript.append({
           kind: 'turn', id: turnId, participant: ctx.participant, session: ctx.session, classification: turnLabel, recordedAt: at,
           body: assertDto('inquirium.inquiry-turn.v1', { schema: 'inquirium.inquiry-turn.v1', 'turn/id': turnId, 'session/ref': ctx.session, 'participant/ref': ctx.participant, sequence, content: req.turns[req.turns.length - 1]!.content, classification: turnLabel, 'recorded/at': at }),
-        });
-        this.o.transcript.append({
+        }, writes);
+        await this.o.transcript.append({
           kind: 'result', id: resultId, participant: ctx.participant, session: ctx.session, classification: label, recordedAt: at,
           body: assertDto('inquirium.inquiry-result.v1', { schema: 'inquirium.inquiry-result.v1', 'result/id': resultId, 'turn/id': turnId, 'session/ref': ctx.session, 'participant/ref': ctx.participant, 'trace/ref': traceRef, provenance: { 'runtime/ref': response['runtime/ref'], 'model.binding/ref': response['model.binding/ref'], 'operation/id': operationId }, classification: label, output: response.output, epistemic: response.epistemic, 'recorded/at': at }),
-        });
+        }, writes);
         effects.push({ kind: 'transcript.append', status: 'ok', target: `transcript:participant-space:kind:inquirium.inquiry-result.v1` });
       } else {
         response = { ...response, 'reason/code': extra.reason ?? 'unspecified' };
@@ -221,8 +226,10 @@ export class GeneratePipeline {
         effects,
         diagnostics,
       };
-      this.o.traces.append(trace as unknown as Record<string, unknown>);
-      return assertDto<GenerateResponse>('inquirium.generate.response.v1', response);
+      await this.o.traces.append(trace as unknown as Record<string, unknown>, writes);
+      const answer = assertDto<GenerateResponse>('inquirium.generate.response.v1', response);
+      await this.o.commit(writes);
+      return answer;
     };
 
     // 3. Scope.

@@ -1,7 +1,9 @@
 /**
  * The Inquirium runtime facade the host calls: generate on local runtimes, operator feedback, operator questions,
- * escalation, and the baseline-assistant conformance state. Defaults: in-memory transcript and trace, the
- * deterministic built-in local runtime, DEFAULT_ASSISTANT_CONFIG, node mode commons, no content persistence.
+ * escalation, and the baseline-assistant conformance state. Everything it keeps lives in the store it is given
+ * (`port`): operator questions, the transcript and the trace stream (or, for the last two, local JSONL files).
+ * Defaults: the deterministic built-in local runtime, DEFAULT_ASSISTANT_CONFIG, node mode commons, no content
+ * persistence.
  */
 import { randomIds, systemClock, toIso, type Clock, type IdSource } from '../shared/clock.ts';
 import { BuiltinLocalRuntime } from './adapters/builtin-local.ts';
@@ -13,8 +15,9 @@ import { GeneratePipeline, type ContentArtifactSink, type Declassifier, type Gen
 import type { NodeMode } from './lattice.ts';
 import { OperatorQuestions, type HostQuestionPolicy, type QuestionLimits } from './operator-questions.ts';
 import type { RuntimeCandidate } from './selection.ts';
-import { InMemoryTranscriptStore, recordFeedback, type InquiryTranscriptStore } from './storage/transcript.ts';
-import { InMemoryTraceStream, type TraceStream } from './storage/trace-stream.ts';
+import { recordFeedback, StoreTranscript, type InquiryTranscriptStore } from './storage/transcript.ts';
+import { StoreTraceStream, type TraceStream } from './storage/trace-stream.ts';
+import type { StoragePort } from '../storage/port.ts';
 
 /**
  * A runtime as a host registers it. In-process registrations may omit the candidate's `schema` discriminator and
@@ -29,6 +32,8 @@ export interface RuntimeRegistration {
 }
 
 export interface InquiriumRuntimeOptions {
+  /** The store everything the runtime keeps lives in (runtime/storage/: openMemoryStore, openSqliteStore, …). */
+  readonly port: StoragePort;
   readonly clock?: Clock;
   readonly ids?: IdSource;
   readonly runtimes?: readonly RuntimeRegistration[];
@@ -63,12 +68,13 @@ export const builtinLocalRuntime = (checkedAtMs = 0): RegisteredRuntime => ({
   },
 });
 
-export function createInquiriumRuntime(options: InquiriumRuntimeOptions = {}) {
+export function createInquiriumRuntime(options: InquiriumRuntimeOptions) {
   const clock = options.clock ?? systemClock;
   const ids = options.ids ?? randomIds;
+  const port = options.port;
   const runtimes: RegisteredRuntime[] = [];
-  const transcript = options.transcript ?? new InMemoryTranscriptStore();
-  const traces = options.traces ?? new InMemoryTraceStream();
+  const transcript = options.transcript ?? new StoreTranscript(port, () => clock.now());
+  const traces = options.traces ?? new StoreTraceStream(port, () => clock.now());
   const environmentRef = options.environmentRef ?? 'environment/local';
   const config = options.config ?? DEFAULT_ASSISTANT_CONFIG;
   let mode: NodeMode = options.mode ?? 'commons';
@@ -79,6 +85,7 @@ export function createInquiriumRuntime(options: InquiriumRuntimeOptions = {}) {
     runtimes: () => runtimes,
     transcript,
     traces,
+    commit: (writes) => writes.commit(port),
     maxOutputTokens: options.maxOutputTokens ?? 1024,
     config,
     mode: () => mode,
@@ -86,7 +93,7 @@ export function createInquiriumRuntime(options: InquiriumRuntimeOptions = {}) {
     ...(options.artifacts ? { artifacts: options.artifacts } : {}),
     ...(options.declassifier ? { declassifier: options.declassifier } : {}),
   });
-  const questions = new OperatorQuestions(clock, options.questionPolicy ?? { displayCeiling: 'personal' }, options.questionLimits);
+  const questions = new OperatorQuestions(port, clock, options.questionPolicy ?? { displayCeiling: 'personal' }, options.questionLimits);
 
   /** Register a runtime; its (completed) candidate must be a valid inquirium.runtime-candidate.v1. */
   const register = (r: RuntimeRegistration): RegisteredRuntime => {

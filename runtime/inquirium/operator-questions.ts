@@ -16,14 +16,16 @@
  */
 import type { Clock } from '../shared/clock.ts';
 import { validationFailures, WopkitError, type WireAnswer } from '../shared/errors.ts';
-import { TenantBound } from '../shared/quota.ts';
-import { TimerHeap } from '../shared/timer-heap.ts';
 import { toIso } from '../shared/clock.ts';
 import { boundedDurationMs, durationMs } from '../shared/duration.ts';
 import { assertDto, checkDto } from './dto.ts';
 import { classificationAxis, type Classification } from './lattice.ts';
 import { canTransition, transition } from '../shared/state-machine.ts';
 import { QUESTION_LIFECYCLE, type QuestionState } from './question-lifecycle.ts';
+import type { JsonDoc, StoragePort } from '../storage/port.ts';
+import { Plan } from '../storage/plan.ts';
+import { retryStale } from '../storage/refusal.ts';
+import { overdueQuestions, pendingQuestionsOf, questionGet, questionHistory } from '../storage/reads/work.ts';
 
 export type { QuestionState } from './question-lifecycle.ts';
 export const TERMINAL: ReadonlySet<QuestionState> = new Set(QUESTION_LIFECYCLE.terminal);
@@ -172,7 +174,7 @@ export interface Answerer {
 }
 
 /** One question as kept: replaced whole on every transition, never mutated. */
-interface QuestionRecord {
+export interface QuestionRecord {
   readonly tenant: string;
   readonly ref: string;
   readonly request: Json;
@@ -185,8 +187,6 @@ interface QuestionRecord {
   readonly reason?: string;
   readonly updatedAt: string;
   readonly deadline: number;
-  /** The deadline timer of a pending question. */
-  readonly timer?: number;
 }
 
 export interface QuestionOutcome {
@@ -198,41 +198,7 @@ export interface QuestionOutcome {
   readonly source?: 'operator' | 'declared-default';
 }
 
-/**
- * What the questions tell a durable store (absent: in memory only): every transition (the record as kept, without
- * its timer, and the state DTO appended to its history) and every ended question retired past the bound.
- */
-export interface QuestionPersistence {
-  transitioned(tenant: string, ref: string, record: Readonly<Record<string, unknown>>, stateDto: Json): void;
-  forgotten(tenant: string, ref: string): void;
-}
-
-/** A stored question, as `restore` takes it back. */
-export interface StoredQuestion {
-  readonly tenant: string;
-  readonly ref: string;
-  readonly record: Readonly<Record<string, unknown>>;
-  readonly history: readonly Json[];
-}
-
-/** The state every tenant's view shares: questions, their appended state records, deadlines and bounds. */
-class QuestionBook {
-  persistence: QuestionPersistence | undefined;
-  readonly questions = new Map<string, QuestionRecord>();
-  /** Every transition as a state record, appended (question-state-append-only). */
-  readonly history = new Map<string, Json[]>();
-  /** Deadlines of pending questions, by key; a pending question is timed out when its deadline pops. */
-  readonly deadlines = new TimerHeap<string>();
-  readonly open: TenantBound<string>;
-  readonly ended: TenantBound<string>;
-  constructor(limits: QuestionLimits) {
-    this.open = new TenantBound('open-operator-questions', limits.maxOpenPerTenant, 'refuse');
-    this.ended = new TenantBound('ended-operator-questions', limits.maxRetainedPerTenant, 'evict-oldest');
-  }
-}
-
 /** Question refs are per tenant: the same ref in two tenants names two questions. */
-const keyOf = (tenant: string, ref: string): string => `${tenant}\u0000${ref}`;
 
 /** The state DTO (inquirium.operator-question.state.v1) of a record; throws, changing nothing, if it would be invalid. */
 function render(r: QuestionRecord): Json {
@@ -250,55 +216,70 @@ function render(r: QuestionRecord): Json {
   });
 }
 
+const asDoc = (x: object): JsonDoc => x as JsonDoc;
+
 /**
- * The operator questions of one tenant. `forTenant` gives another tenant's view of the same book; a tenant sees,
+ * The operator questions of one tenant, in the store. `forTenant` gives another tenant's view; a tenant sees,
  * answers and cancels only its own questions (another tenant's ref is unknown to it — CTI-1). The view a
- * constructor returns is the LOCAL_TENANT one. Bounds (`QuestionLimits`) apply per tenant.
+ * constructor returns is the LOCAL_TENANT one. Bounds (`QuestionLimits`) apply per tenant and are counted in the
+ * store, in the transaction that opens or ends a question.
  *
- * Every transition builds the next record, renders and validates its state DTO, and only then replaces the old
- * record: a transition that would produce an invalid record throws and leaves everything as it was.
+ * Every transition builds the next record, renders and validates its state DTO, and only then plans the
+ * replacement of the record it read — which the store refuses as stale if the question moved meanwhile (on this
+ * host or another), and the transition is decided again from a fresh read. A pending question past its deadline
+ * is timed out by whoever reads it first (a read, an answer, the host's background work).
  */
 export class OperatorQuestions {
-  readonly #book: QuestionBook;
-  readonly #views: Map<string, OperatorQuestions>;
   readonly tenant: string;
+  readonly #o: { readonly port: StoragePort; readonly clock: Clock; readonly policy: HostQuestionPolicy; readonly limits: QuestionLimits };
 
-  constructor(
-    private readonly clock: Clock,
-    private readonly policy: HostQuestionPolicy,
-    private readonly limits: QuestionLimits = DEFAULT_QUESTION_LIMITS,
-    /** @internal another tenant's view of an existing book (see forTenant). */
-    shared?: { readonly tenant: string; readonly book: QuestionBook; readonly views: Map<string, OperatorQuestions> },
-  ) {
-    this.tenant = shared?.tenant ?? LOCAL_TENANT;
-    this.#book = shared?.book ?? new QuestionBook(limits);
-    this.#views = shared?.views ?? new Map([[this.tenant, this]]);
+  constructor(port: StoragePort, clock: Clock, policy: HostQuestionPolicy, limits: QuestionLimits = DEFAULT_QUESTION_LIMITS, tenant = LOCAL_TENANT) {
+    this.tenant = tenant;
+    this.#o = { port, clock, policy, limits };
   }
 
-  /** The view of `tenant`'s questions over the same book. */
+  /** The view of `tenant`'s questions. */
   forTenant(tenant: string): OperatorQuestions {
-    let v = this.#views.get(tenant);
-    if (v === undefined) this.#views.set(tenant, (v = new OperatorQuestions(this.clock, this.policy, this.limits, { tenant, book: this.#book, views: this.#views })));
-    return v;
+    return tenant === this.tenant ? this : new OperatorQuestions(this.#o.port, this.#o.clock, this.#o.policy, this.#o.limits, tenant);
+  }
+
+  #now(): number {
+    return this.#o.clock.now();
   }
 
   /** Validate a proposed question and open it (pending), within the tenant's open-question bound. */
-  propose(request: unknown): Json {
-    const issues = validateProposedQuestion(request, this.policy);
+  async propose(request: unknown): Promise<Json> {
+    const issues = validateProposedQuestion(request, this.#o.policy);
     if (issues.length > 0) throw new QuestionError('question-invalid', 'the proposed question was rejected by host validation', issues);
     const req = request as Json;
     const ref = String(req['question/ref']);
-    this.tick(); // questions past their deadline no longer count as open
-    if (this.#book.questions.has(keyOf(this.tenant, ref))) throw new QuestionError('question-exists', 'a question with this ref exists');
-    this.#book.open.check(this.tenant);
-    const now = this.clock.now();
-    return this.#commit(undefined, { tenant: this.tenant, ref, request: structuredClone(req), state: QUESTION_LIFECYCLE.initial, updatedAt: toIso(now), deadline: now + durationMs(String(req.timeout))! });
+    // Questions of this tenant past their deadline no longer count as open.
+    for (const q of await pendingQuestionsOf(this.#o.port.reads, { tenant: this.tenant, limit: this.#o.limits.maxOpenPerTenant })) await this.#record(q.ref);
+    const now = this.#now();
+    const next: QuestionRecord = { tenant: this.tenant, ref, request: structuredClone(req), state: QUESTION_LIFECYCLE.initial, updatedAt: toIso(now), deadline: now + durationMs(String(req.timeout))! };
+    const dto = render(next);
+    const plan = new Plan();
+    plan.add('question.open', { tenant: this.tenant, ref, deadlineMs: next.deadline, openedMs: now, record: asDoc(next), stateDto: asDoc(dto), limit: this.#o.limits.maxOpenPerTenant });
+    try {
+      await plan.commit(this.#o.port);
+    } catch (err) {
+      if ((err as { code?: unknown }).code === 'question-exists') throw new QuestionError('question-exists', 'a question with this ref exists');
+      throw err;
+    }
+    return dto;
   }
 
-  #get(ref: string): QuestionRecord {
-    const r = this.#book.questions.get(keyOf(this.tenant, ref));
-    if (r === undefined) throw new QuestionError('question-unknown', 'no such question');
-    return r;
+  /** The question's record as stored, a pending one past its deadline timed out first; QuestionError when unknown. */
+  async #record(ref: string): Promise<QuestionRecord> {
+    return retryStale(async () => {
+      const row = await questionGet(this.#o.port.reads, { tenant: this.tenant, ref });
+      if (row === undefined) throw new QuestionError('question-unknown', 'no such question');
+      const r = row.doc as unknown as QuestionRecord;
+      const now = this.#now();
+      if (r.state !== 'pending' || r.deadline > now) return r;
+      const def = r.request['default/on-timeout'] as Json | undefined;
+      return this.#transition(r, { ...r, state: 'timed_out', reason: 'timeout', updatedAt: toIso(now), ...(def !== undefined ? { defaultApplied: def } : {}) });
+    });
   }
 
   /**
@@ -306,130 +287,91 @@ export class OperatorQuestions {
    * of at most MAX_ACTOR_ID_LENGTH characters and, when the caller is known (`by`), that caller; the answerer
    * (`answered/by`, else the caller) is recorded on the answered state.
    */
-  answer(answerDto: unknown, by: Answerer = {}): Json {
+  async answer(answerDto: unknown, by: Answerer = {}): Promise<Json> {
     const a = assertDto<{ 'question/ref': string; 'idempotency/key': string; answer: Answer; 'answered/by'?: string }>('inquirium.operator-question.answer.v1', answerDto);
     const claimed = a['answered/by'];
     if (claimed !== undefined && (claimed.length === 0 || claimed.length > MAX_ACTOR_ID_LENGTH)) throw new QuestionError('answerer-invalid', 'answered/by is not a valid participant id');
     if (claimed !== undefined && by.participant !== undefined && claimed !== by.participant) throw new QuestionError('answerer-mismatch', 'answered/by names someone other than the caller');
-    this.tick();
-    const r = this.#get(a['question/ref']);
-    const key = (r.request.response as Json)['idempotency/key'];
-    if (a['idempotency/key'] !== key) throw new QuestionError('idempotency-key-mismatch', 'the idempotency key does not match the question');
-    if (r.state === 'answered' && JSON.stringify(normaliseAnswer(r.request, a.answer)) === JSON.stringify(r.answer)) return render(r);
-    if (!canTransition(QUESTION_LIFECYCLE, r.state, 'answered')) throw new QuestionError('question-terminal', `the question is already ${r.state}`);
-    if (!answerAllowed(r.request, a.answer)) throw new QuestionError('answer-not-allowed', 'the answer is not one of the allowed answers');
-    const answeredBy = claimed ?? by.participant;
-    const { timer: _pending, ...rest } = r;
-    return this.#commit(r, { ...rest, state: 'answered', answer: normaliseAnswer(r.request, a.answer), answerRaw: a.answer, ...(answeredBy !== undefined ? { answeredBy } : {}), updatedAt: toIso(this.clock.now()) });
+    return retryStale(async () => {
+      const r = await this.#record(a['question/ref']);
+      const key = (r.request.response as Json)['idempotency/key'];
+      if (a['idempotency/key'] !== key) throw new QuestionError('idempotency-key-mismatch', 'the idempotency key does not match the question');
+      if (r.state === 'answered' && JSON.stringify(normaliseAnswer(r.request, a.answer)) === JSON.stringify(r.answer)) return render(r);
+      if (!canTransition(QUESTION_LIFECYCLE, r.state, 'answered')) throw new QuestionError('question-terminal', `the question is already ${r.state}`);
+      if (!answerAllowed(r.request, a.answer)) throw new QuestionError('answer-not-allowed', 'the answer is not one of the allowed answers');
+      const answeredBy = claimed ?? by.participant;
+      return render(await this.#transition(r, { ...r, state: 'answered', answer: normaliseAnswer(r.request, a.answer), answerRaw: a.answer, ...(answeredBy !== undefined ? { answeredBy } : {}), updatedAt: toIso(this.#now()) }));
+    });
   }
 
-  cancel(ref: string, reason = 'operation-cancelled'): Json {
+  cancel(ref: string, reason = 'operation-cancelled'): Promise<Json> {
     return this.#end(ref, 'cancelled', reason);
   }
-  supersede(ref: string, byRef: string): Json {
+  supersede(ref: string, byRef: string): Promise<Json> {
     return this.#end(ref, 'superseded', 'superseded-by-newer-question', byRef);
   }
-  #end(ref: string, state: 'cancelled' | 'superseded', reason: string, byRef?: string): Json {
-    this.tick();
-    const r = this.#get(ref);
-    if (!canTransition(QUESTION_LIFECYCLE, r.state, state)) throw new QuestionError('question-terminal', `the question is already ${r.state}`);
-    const { timer: _pending, ...rest } = r;
-    return this.#commit(r, { ...rest, state, ...(byRef !== undefined ? { supersededBy: byRef } : {}), reason, updatedAt: toIso(this.clock.now()) });
+  #end(ref: string, state: 'cancelled' | 'superseded', reason: string, byRef?: string): Promise<Json> {
+    return retryStale(async () => {
+      const r = await this.#record(ref);
+      if (!canTransition(QUESTION_LIFECYCLE, r.state, state)) throw new QuestionError('question-terminal', `the question is already ${r.state}`);
+      return render(await this.#transition(r, { ...r, state, ...(byRef !== undefined ? { supersededBy: byRef } : {}), reason, updatedAt: toIso(this.#now()) }));
+    });
   }
 
   /**
-   * Replace `prev` by `next` (validated first), append its state record, and keep the bounds: a question leaving
-   * pending frees its open place and becomes the tenant's newest ended question, which may retire the oldest.
-   * `timerPopped`: the deadline timer already fired (a timeout), so there is nothing to cancel.
+   * Replace `prev` by `next` (validated first) and append its state record, from the state `prev` was read in (a
+   * stale read is refused by the store). A question leaving pending frees its open place and becomes the tenant's
+   * newest ended question, which may retire the oldest.
    */
-  #commit(prev: QuestionRecord | undefined, next: QuestionRecord, timerPopped = false): Json {
-    if (prev !== undefined) transition(QUESTION_LIFECYCLE, prev.state, next.state);
+  async #transition(prev: QuestionRecord, next: QuestionRecord): Promise<QuestionRecord> {
+    transition(QUESTION_LIFECYCLE, prev.state, next.state);
     const dto = render(next);
-    const book = this.#book;
-    const key = keyOf(next.tenant, next.ref);
-    if (prev === undefined) {
-      book.open.add(next.tenant, next.ref);
-      next = { ...next, timer: book.deadlines.schedule(next.deadline, key) };
-    } else if (prev.state === 'pending' && next.state !== 'pending') {
-      if (!timerPopped && prev.timer !== undefined) book.deadlines.cancel(prev.timer);
-      book.open.delete(next.tenant, next.ref);
-      for (const old of book.ended.add(next.tenant, next.ref)) {
-        book.questions.delete(keyOf(next.tenant, old));
-        book.history.delete(keyOf(next.tenant, old));
-        book.persistence?.forgotten(next.tenant, old);
-      }
-    }
-    book.questions.set(key, next);
-    const h = book.history.get(key) ?? [];
-    h.push(dto);
-    book.history.set(key, h);
-    if (book.persistence !== undefined) {
-      const { timer: _handle, ...kept } = next;
-      book.persistence.transitioned(next.tenant, next.ref, kept, dto);
-    }
-    return dto;
-  }
-
-  /** Write every later transition (of every tenant) through `persistence`. */
-  persistTo(persistence: QuestionPersistence): void {
-    this.#book.persistence = persistence;
-  }
-
-  /**
-   * Put back questions loaded from a durable store at start (every tenant; no write-back): pending ones keep their
-   * deadline and open place, ended ones their retained place.
-   */
-  restore(questions: Iterable<StoredQuestion>): void {
-    const book = this.#book;
-    for (const q of questions) {
-      const key = keyOf(q.tenant, q.ref);
-      let r = q.record as unknown as QuestionRecord;
-      if (r.state === 'pending') {
-        book.open.add(q.tenant, q.ref);
-        r = { ...r, timer: book.deadlines.schedule(r.deadline, key) };
-      } else book.ended.add(q.tenant, q.ref);
-      book.questions.set(key, r);
-      book.history.set(key, [...q.history]);
-    }
+    const plan = new Plan();
+    plan.add('question.transition', { tenant: next.tenant, ref: next.ref, from: prev.state, to: next.state, atMs: this.#now(), record: asDoc(next), stateDto: asDoc(dto), retained: this.#o.limits.maxRetainedPerTenant });
+    await plan.commit(this.#o.port);
+    return next;
   }
 
   /** The appended state records of a question, oldest first. */
-  history(ref: string): readonly Json[] {
-    return [...(this.#book.history.get(keyOf(this.tenant, ref)) ?? [])];
+  async history(ref: string): Promise<readonly Json[]> {
+    return (await questionHistory(this.#o.port.reads, { tenant: this.tenant, ref, limit: MAX_HISTORY })) as unknown as Json[];
   }
 
   /**
-   * Time out every pending question (of every tenant) past its deadline, applying a declared default. Returns the
-   * refs timed out. Costs O(questions due · log pending), not O(every question kept).
+   * Time out pending questions (of every tenant) past their deadline, applying a declared default; each in its own
+   * transaction, by whichever host gets there first. The refs this call timed out.
    */
-  tick(): string[] {
-    const now = this.clock.now();
+  async tick(): Promise<string[]> {
     const out: string[] = [];
-    for (const key of this.#book.deadlines.popDue(now)) {
-      const r = this.#book.questions.get(key);
-      if (r === undefined || r.state !== 'pending') continue;
-      const def = r.request['default/on-timeout'] as Json | undefined;
-      const { timer: _popped, ...rest } = r;
-      this.#commit(r, { ...rest, state: 'timed_out', reason: 'timeout', updatedAt: toIso(now), ...(def !== undefined ? { defaultApplied: def } : {}) }, true);
-      out.push(r.ref);
+    for (const q of await overdueQuestions(this.#o.port.reads, { nowMs: this.#now(), limit: QUESTIONS_PER_TICK })) {
+      try {
+        const r = await this.forTenant(q.tenant).#record(q.ref);
+        if (r.state === 'timed_out') out.push(q.ref);
+      } catch (err) {
+        if (!(err instanceof QuestionError)) throw err; // retired meanwhile
+      }
     }
     return out;
   }
 
   /** The state DTO (inquirium.operator-question.state.v1). */
-  state(ref: string): Json {
-    return render(this.#get(ref));
+  async state(ref: string): Promise<Json> {
+    return render(await this.#record(ref));
   }
 
   /** What the blocked operation may do now. */
-  outcome(ref: string): QuestionOutcome {
-    this.tick();
-    const r = this.#get(ref);
+  async outcome(ref: string): Promise<QuestionOutcome> {
+    const r = await this.#record(ref);
     if (r.state === 'answered') return { state: r.state, unblocked: true, input: r.answerRaw!, source: 'operator' };
     if (r.state === 'timed_out' && r.defaultApplied !== undefined) return { state: r.state, unblocked: true, input: r.defaultApplied.answer as Answer, source: 'declared-default' };
     return { state: r.state, unblocked: false };
   }
 }
+
+/** Overdue questions one tick times out (the rest wait for the next tick). */
+export const QUESTIONS_PER_TICK = 256;
+/** The longest history a question can have: pending, then one terminal state (and repeated idempotent answers change nothing). */
+const MAX_HISTORY = 64;
 
 /**
  * The host-owned projection of a question into a notification (P066 mapping table). The interaction stays the

@@ -10,7 +10,7 @@ import { retentionAxis, type RetentionProfile } from './safety-axes.ts';
 import type { InquiryTranscriptStore, TranscriptFact } from './storage/transcript.ts';
 
 /** Excise every fact older than its class's max_age; returns how many were excised. */
-export function applyTranscriptRetention(store: InquiryTranscriptStore, policy: ClassKeyed<RetentionProfile>, nowMs: number): number {
+export function applyTranscriptRetention(store: InquiryTranscriptStore, policy: ClassKeyed<RetentionProfile>, nowMs: number): Promise<number> {
   const expired = (f: TranscriptFact): boolean => {
     const maxAge = durationMs(resolveClassKeyed(policy, f.classification, retentionAxis).value.max_age);
     const recorded = Date.parse(f.recordedAt);

@@ -1,15 +1,23 @@
 /**
- * The spec's read interface (RFC 0004 MemoryAdapter), one instance per tenant.
+ * The spec's read interface (RFC 0004 MemoryAdapter), one instance per tenant — over live memory, or over a fork's
+ * replay snapshot (the same adapter on a reader anchored at the fork point).
  *
  * CTI-1: every read goes through the adapter's `TenantReader` (tenant-reader.ts); a malformed ref, or a ref naming
- * another tenant, gives `[]` / `null` even when the shared store holds entries under that exact key. TTL: expired entries never surface, whether or
- * not they were purged. Errors from the store are replaced by a `MemoryAdapterError` that carries no entry data.
+ * another tenant, gives `[]` / `null`. TTL: expired entries never surface (live: at the clock's now; a snapshot: at
+ * its anchor's clock), whether or not they were purged. Errors from the store are replaced by a
+ * `MemoryAdapterError` that carries no entry data.
+ *
+ * Lists are pages: newest first, at most `limit` (default and most: MAX_LIST_LIMIT), resumed with the opaque cursor
+ * the previous page returned (cursor.ts) — a page costs the same whatever the scope's size.
  */
 import type { MemoryListOptions } from '../../generated/ts/memory-list-options.ts';
+import type { MemoryEntry } from '../../generated/ts/index.ts';
 import type { Clock } from '../shared/clock.ts';
 import { WopkitError } from '../shared/errors.ts';
-import type { StoredEntry } from './memory-port.ts';
-import type { TenantReader, TenantReaders } from './tenant-reader.ts';
+import { InvalidCursorError, type CursorCodec } from './cursor.ts';
+import type { EntryPosition } from '../storage/reads/memory.ts';
+import type { StoredEntry } from './stored-entry.ts';
+import type { TenantReader } from './tenant-reader.ts';
 import { isExpired } from './ttl.ts';
 
 /** The spec's read interface: entries are the generated `MemoryEntry`, options the generated `MemoryListOptions`. */
@@ -18,8 +26,14 @@ export interface MemoryAdapter {
   get(memoryRef: string, memoryId: string): Promise<StoredEntry | null>;
 }
 
-/** Largest page a list returns, whatever limit asks (the host may bound it further). */
+/** The largest page a list returns, and the size of a page when none is asked for. */
 export const MAX_LIST_LIMIT = 1000;
+
+/** One page of a list and, when more follow, the cursor that resumes it. */
+export interface MemoryPage {
+  readonly entries: readonly MemoryEntry[];
+  readonly nextCursor?: string;
+}
 
 /** A store failure, stripped of anything the store said (CTI-1 rule 3: errors don't leak entry data). */
 export class MemoryAdapterError extends WopkitError<'memory_unavailable'> {
@@ -28,62 +42,70 @@ export class MemoryAdapterError extends WopkitError<'memory_unavailable'> {
   }
 }
 
-/** A fresh copy carrying the spec's fields only (whatever else a stored entry holds stays in the store). */
-const toWire = (e: StoredEntry): StoredEntry =>
-  e.expiresAt === undefined
-    ? { id: e.id, content: e.content, tags: [...e.tags], createdAt: e.createdAt }
-    : { id: e.id, content: e.content, tags: [...e.tags], createdAt: e.createdAt, expiresAt: e.expiresAt };
-
-/** Stable order for list: newest first, then id. */
-const byNewest = (a: StoredEntry, b: StoredEntry): number =>
-  a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
-
-export class TenantMemoryAdapter implements MemoryAdapter {
-  readonly #reader: TenantReader;
-
-  constructor(
-    readonly tenant: string,
-    store: TenantReaders,
-    private readonly clock: Clock,
-  ) {
-    this.#reader = store.readerFor(tenant);
-  }
-
-  async list(memoryRef: string, options: Readonly<MemoryListOptions> = {}): Promise<readonly StoredEntry[]> {
-    if (!this.#reader.owns(memoryRef)) return [];
-    const limit = normaliseLimit(options.limit);
-    if (limit === 0) return [];
-    const tag = typeof options.tag === 'string' ? options.tag : undefined;
-    let raw: readonly StoredEntry[];
-    try {
-      raw = this.#reader.entries(memoryRef);
-    } catch {
-      throw new MemoryAdapterError('list');
-    }
-    const now = this.clock.now();
-    return raw
-      .filter((e) => !isExpired(e, now) && (tag === undefined || e.tags.includes(tag)))
-      .sort(byNewest)
-      .slice(0, limit)
-      .map(toWire);
-  }
-
-  async get(memoryRef: string, memoryId: string): Promise<StoredEntry | null> {
-    if (!this.#reader.owns(memoryRef) || typeof memoryId !== 'string' || memoryId.length === 0 || memoryId.length > 512) return null;
-    let e: StoredEntry | undefined;
-    try {
-      e = this.#reader.entry(memoryRef, memoryId);
-    } catch {
-      throw new MemoryAdapterError('get');
-    }
-    if (e === undefined || isExpired(e, this.clock.now())) return null;
-    return toWire(e);
-  }
-}
-
 /** A limit that is not a positive integer gives 0 results for 0/negative, the maximum for absent or huge. */
-function normaliseLimit(limit: unknown): number {
+export function normaliseLimit(limit: unknown): number {
   if (limit === undefined) return MAX_LIST_LIMIT;
   if (typeof limit !== 'number' || !Number.isFinite(limit)) return 0;
   return Math.max(0, Math.min(MAX_LIST_LIMIT, Math.floor(limit)));
+}
+
+/** A store error stays a WopkitError when it is one (a refusal the host answers), else becomes the content-free adapter error. */
+const guarded = async <T>(operation: 'list' | 'get', f: () => Promise<T>): Promise<T> => {
+  try {
+    return await f();
+  } catch (err) {
+    if (err instanceof WopkitError) throw err;
+    throw new MemoryAdapterError(operation);
+  }
+};
+
+export class TenantMemoryAdapter implements MemoryAdapter {
+  readonly #reader: TenantReader;
+  readonly #clock: Clock;
+  readonly #cursors: CursorCodec | undefined;
+  readonly #view: string | undefined;
+
+  /**
+   * `cursors`: the host's cursor codec (absent: pages cannot be resumed); `view`: the fork run whose snapshot the
+   * reader is anchored on, bound into its cursors.
+   */
+  constructor(reader: TenantReader, clock: Clock, o: { readonly cursors?: CursorCodec; readonly view?: string } = {}) {
+    this.#reader = reader;
+    this.#clock = clock;
+    this.#cursors = o.cursors;
+    this.#view = o.view;
+  }
+
+  get tenant(): string {
+    return this.#reader.tenant;
+  }
+
+  /** The instant TTL is evaluated at: now for live memory, the anchor's clock for a snapshot. */
+  #at(): number {
+    return this.#reader.anchor?.atMs ?? this.#clock.now();
+  }
+
+  async list(memoryRef: string, options: Readonly<MemoryListOptions> = {}): Promise<readonly StoredEntry[]> {
+    return (await this.page(memoryRef, options)).entries;
+  }
+
+  /** One page of the list; `cursor` resumes where the page that returned it ended. */
+  async page(memoryRef: string, options: Readonly<MemoryListOptions> & { readonly cursor?: string } = {}): Promise<MemoryPage> {
+    const limit = normaliseLimit(options.limit);
+    const tag = typeof options.tag === 'string' ? options.tag : undefined;
+    const scope = { tenant: this.tenant, memoryRef, ...(tag !== undefined ? { tag } : {}), ...(this.#view !== undefined ? { view: this.#view } : {}) };
+    let after: EntryPosition | undefined;
+    if (options.cursor !== undefined) {
+      if (this.#cursors === undefined) throw new InvalidCursorError('this host does not resume lists');
+      after = this.#cursors.decode(options.cursor, scope);
+    }
+    if (limit === 0 || !this.#reader.owns(memoryRef)) return { entries: [] };
+    const page = await guarded('list', () => this.#reader.page(memoryRef, { atMs: this.#at(), limit, ...(after !== undefined ? { after } : {}), ...(tag !== undefined ? { tag } : {}) }));
+    return page.next === undefined || this.#cursors === undefined ? { entries: page.entries } : { entries: page.entries, nextCursor: this.#cursors.encode(scope, page.next) };
+  }
+
+  async get(memoryRef: string, memoryId: string): Promise<StoredEntry | null> {
+    const e = await guarded('get', () => this.#reader.entry(memoryRef, memoryId));
+    return e === undefined || isExpired(e, this.#at()) ? null : e;
+  }
 }

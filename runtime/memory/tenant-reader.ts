@@ -1,45 +1,56 @@
 /**
- * CTI-1, once. The only way from raw stored entries to anything a caller sees is a `TenantReader`: a reader bound
- * to one tenant, which serves a memoryRef only when the ref is well-formed and names that tenant, and gives
- * `[]` / `undefined` for anything else — even when the backing holds entries under that exact key.
+ * CTI-1, once. The only way from stored entries to anything a caller sees is a `TenantReader`: a reader bound to one
+ * tenant, which serves a memoryRef only when the ref is well-formed and names that tenant, and gives nothing for
+ * anything else — and whose every query names its tenant in the statement as well, so even a ref that slipped past
+ * the shape check could not reach another tenant's rows.
  *
- * Every read view is built on a TenantReader, never on a raw backing: the adapter (`TenantMemoryAdapter`), a fork's
- * replay snapshot (`ForkMemoryView`), a parent run's read of its children's writes (`SubRunMemory`), consolidation,
- * compaction and distillation sources, erasure (`MemoryWriter.forget`) and the host's fixture probes. Their
- * constructors and options take a `TenantReader` or a `TenantReaders` factory, whose types expose no raw access;
- * `test/security/tenancy-read-path.test.ts` fails when a runtime module outside the backings reads raw entries.
+ * Every read view is built on a TenantReader: the adapter (live memory), a fork's replay snapshot (a reader `at` a
+ * journal position), a parent run's read of its children's writes, the sources of consolidation, compaction and
+ * distillation, erasure, and the host's fixture probes. `test/security/tenancy-read-path.test.ts` fails when a runtime
+ * module outside the store reads entries another way.
  *
- * The reader does not apply TTL: each view evaluates the one TTL rule (`ttl.ts`) at its own clock (now, or a
- * snapshot's anchor).
+ * The reader does not hide expired entries from `entry` (each view applies the one TTL rule, ttl.ts, at its own
+ * clock); `page` and `sources` skip entries expired at the instant they are given.
  */
-import type { StoredEntry } from './stored-entry.ts';
+import type { MemoryEntry } from '../../generated/ts/index.ts';
+import type { SqlSession } from '../storage/sql/session.ts';
+import { entriesOldestFirst, entryGet, entryPage, snapshotGet, snapshotPage, type EntryPage, type EntryPosition } from '../storage/reads/memory.ts';
 import { parseMemoryRef } from './memory-ref.ts';
 
-/**
- * A backing of raw entries (expired ones included): the live store, a replay snapshot. Implemented by the backings
- * and read only by `TenantReader`; never handed to a view.
- */
-export interface RawEntrySource {
-  /** Every stored entry of the ref, any order. */
-  listRawSync(memoryRef: string): readonly StoredEntry[];
-  /** The stored entry `id` of the ref, if any. */
-  getRawSync(memoryRef: string, id: string): StoredEntry | undefined;
+/** A replay snapshot's anchor: memory as of journal position `jseq`, TTL evaluated at `atMs`. */
+export interface SnapshotAnchor {
+  readonly jseq: number;
+  readonly atMs: number;
 }
 
-/** What a view is given instead of a store: a reader per tenant. */
-export interface TenantReaders {
-  readerFor(tenant: string): TenantReader;
+export interface ReaderPageOptions {
+  readonly atMs: number;
+  readonly limit: number;
+  readonly after?: EntryPosition;
+  readonly tag?: string;
 }
 
 export class TenantReader {
-  readonly #source: RawEntrySource;
+  readonly #reads: SqlSession;
+  readonly #anchor: SnapshotAnchor | undefined;
 
   constructor(
     /** The tenant this reader serves; a string that is no valid tenant serves nothing. */
     readonly tenant: string,
-    source: RawEntrySource,
+    reads: SqlSession,
+    anchor?: SnapshotAnchor,
   ) {
-    this.#source = source;
+    this.#reads = reads;
+    this.#anchor = anchor;
+  }
+
+  /** The same tenant's memory as of a replay snapshot. */
+  at(anchor: SnapshotAnchor): TenantReader {
+    return new TenantReader(this.tenant, this.#reads, anchor);
+  }
+
+  get anchor(): SnapshotAnchor | undefined {
+    return this.#anchor;
   }
 
   /** Whether `memoryRef` is a well-formed ref of this reader's tenant (the CTI-1 check). */
@@ -47,13 +58,29 @@ export class TenantReader {
     return parseMemoryRef(memoryRef)?.tenant === this.tenant;
   }
 
-  /** Raw entries of an own ref, expired ones included; `[]` for a malformed ref or another tenant's. */
-  entries(memoryRef: string): readonly StoredEntry[] {
-    return this.owns(memoryRef) ? this.#source.listRawSync(memoryRef) : [];
+  /** One page of an own ref's entries unexpired at `atMs`, newest first; empty for any other ref. */
+  async page(memoryRef: string, o: ReaderPageOptions): Promise<EntryPage> {
+    if (!this.owns(memoryRef)) return { entries: [] };
+    const args = { tenant: this.tenant, memoryRef, atMs: o.atMs, limit: o.limit, ...(o.after !== undefined ? { after: o.after } : {}), ...(o.tag !== undefined ? { tag: o.tag } : {}) };
+    return this.#anchor === undefined ? entryPage(this.#reads, args) : snapshotPage(this.#reads, { ...args, jseq: this.#anchor.jseq });
   }
 
-  /** The raw entry `id` of an own ref; `undefined` for a malformed ref, another tenant's, or a missing entry. */
-  entry(memoryRef: string, id: string): StoredEntry | undefined {
-    return this.owns(memoryRef) ? this.#source.getRawSync(memoryRef, id) : undefined;
+  /** The stored entry `id` of an own ref (expired or not); undefined for a malformed ref, another tenant's, or a missing entry. */
+  async entry(memoryRef: string, id: string): Promise<MemoryEntry | undefined> {
+    if (!this.owns(memoryRef) || typeof id !== 'string' || id.length === 0 || id.length > 512) return undefined;
+    const args = { tenant: this.tenant, memoryRef, id };
+    return this.#anchor === undefined ? entryGet(this.#reads, args) : snapshotGet(this.#reads, { ...args, jseq: this.#anchor.jseq });
   }
+
+  /** An own live ref's entries (with `tag`, or all) unexpired at `atMs`, oldest first (then id), at most `limit`. */
+  async sources(memoryRef: string, o: { readonly atMs: number; readonly tag?: string; readonly limit: number }): Promise<MemoryEntry[]> {
+    if (!this.owns(memoryRef)) return [];
+    if (this.#anchor !== undefined) throw new RangeError('a replay snapshot is read page by page');
+    return entriesOldestFirst(this.#reads, { tenant: this.tenant, memoryRef, atMs: o.atMs, limit: o.limit, ...(o.tag !== undefined ? { tag: o.tag } : {}) });
+  }
+}
+
+/** What a view is given instead of a store: a reader per tenant. */
+export interface TenantReaders {
+  readerFor(tenant: string): TenantReader;
 }

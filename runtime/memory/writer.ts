@@ -1,8 +1,13 @@
 /**
  * The host-internal write path (RFC 0004 writes are not part of the protocol surface). Every write — a direct
- * put, a compaction output, a distillation archive, a consolidation merge — goes through `redactFor`, the one
- * SR-1 chokepoint, before it reaches the store. The redaction itself is injected (`redact`; production wires
- * `writeRedactor` from runtime/redaction/), so the memory module depends on nothing but runtime/shared/.
+ * put, a compaction output, a distillation archive, a consolidation merge, a child run's write — goes through
+ * the one SR-1 chokepoint before it is planned into the request's writes. The redaction is injected (`redactor`;
+ * production wires the tenant's store-backed secret registries, runtime/redaction/), so the memory module
+ * depends on nothing but the store and runtime/shared/.
+ *
+ * A write is planned, not performed: `put` adds the entry's operation to the request's plan, which commits it
+ * with the request's other writes in one transaction (the entry, its tags, its journal record and its tenant's
+ * counts, refused past a bound).
  *
  * Tiers: an entry tagged `tier:transactional` is short-lived working memory (distillation's input); any other
  * entry is long-term (consolidation's input). TTL: `ttlSeconds` counts from this write's clock reading, which is
@@ -12,8 +17,12 @@ import type { MemoryWrittenPayload } from '../../generated/ts/index.ts';
 import type { Clock, IdSource } from '../shared/clock.ts';
 import { toIso } from '../shared/clock.ts';
 import { BAD_REQUEST, WopkitError } from '../shared/errors.ts';
+import type { MemoryBounds } from '../storage/ops/memory.ts';
+import type { Pending, Plan } from '../storage/plan.ts';
+import { entryGet } from '../storage/reads/memory.ts';
+import type { SqlSession } from '../storage/sql/session.ts';
 import { parseMemoryRef } from './memory-ref.ts';
-import type { SharedMemoryStore, StoredEntry } from './store.ts';
+import type { StoredEntry } from './stored-entry.ts';
 
 export const TRANSACTIONAL_TAG = 'tier:transactional';
 export type MemoryTier = 'long-term' | 'transactional';
@@ -43,10 +52,12 @@ export interface PutInput {
 }
 
 /**
- * SR-1 for one write into `tenant`'s memory, by the run `runId` when a run writes: returns the content with every
- * registered secret of that run and of the tenant's other live runs replaced by its marker.
+ * SR-1 for the writes of one request into `tenant`'s memory, by the run `runId` when a run writes: a function that
+ * replaces every registered secret of the tenant's live runs by its marker. Getting it may read the tenant's
+ * registries, and plans the check that they are still current when the request commits (and, for a run, that its
+ * registry is still live).
  */
-export type WriteRedactor = (content: string, scope: { readonly tenant: string; readonly runId?: string }) => string;
+export type WriteRedactor = (plan: Plan, scope: { readonly tenant: string; readonly runId?: string }) => Promise<(content: string) => string>;
 
 export type MemoryWriteErrorCode = 'invalid_memory_ref' | 'cross_tenant' | 'entry_too_large' | 'invalid_entry';
 
@@ -60,24 +71,39 @@ export class MemoryWriteError extends WopkitError<MemoryWriteErrorCode> {
 /** What `onWrite` hears: the `memory.written` identifiers (operation always set) and the writer's context. */
 export type WrittenEvent = Readonly<Pick<MemoryWrittenPayload, 'memoryRef' | 'memoryId' | 'byteSize'> & Required<Pick<MemoryWrittenPayload, 'operation'>>> & {
   readonly context: WriteContext;
+  readonly tenant: string;
 };
 
 export interface MemoryWriterOptions {
-  readonly store: SharedMemoryStore;
+  /** The store's read session (a delete looks the entry up first, so only a real deletion is attributed). */
+  readonly reads: SqlSession;
   readonly clock: Clock;
   readonly ids: IdSource;
   /** The SR-1 chokepoint every write goes through. */
-  readonly redact: WriteRedactor;
+  readonly redactor: WriteRedactor;
+  /** The bounds every write is checked against in its transaction (entries per memoryRef, bytes per tenant). */
+  readonly bounds: MemoryBounds;
   readonly maxEntrySizeBytes?: number;
-  /** Called after each successful write (content-free), e.g. to emit memory.written. */
-  readonly onWrite?: (event: WrittenEvent) => void;
+  /** Called for each planned write (content-free), e.g. to plan its memory.written event. */
+  readonly onWrite?: (plan: Plan, event: WrittenEvent) => void;
 }
 
 export const DEFAULT_MAX_ENTRY_SIZE_BYTES = 65536;
+/** Default bounds of one tenant's memory (limits.ts lets a host set them). */
+export const DEFAULT_MEMORY_BOUNDS: MemoryBounds = { entriesPerMemoryRef: 200_000, bytesPerTenant: 1 << 30 };
+
+/** A write planned into a request: the entry as planned, and the entry as stored once the request committed. */
+export interface PlannedWrite {
+  readonly entry: StoredEntry;
+  readonly stored: Pending<StoredEntry>;
+}
 
 export class MemoryWriter {
   readonly maxEntrySizeBytes: number;
-  constructor(private readonly o: MemoryWriterOptions) {
+  readonly #o: MemoryWriterOptions;
+
+  constructor(o: MemoryWriterOptions) {
+    this.#o = o;
     this.maxEntrySizeBytes = o.maxEntrySizeBytes ?? DEFAULT_MAX_ENTRY_SIZE_BYTES;
   }
 
@@ -90,75 +116,74 @@ export class MemoryWriter {
   }
 
   /**
-   * The SR-1 chokepoint for a write into `memoryRef`: the writing run's registry, plus every live run registry
-   * of the same tenant (so a background writer still honours secrets resolved by the tenant's runs).
+   * The SR-1 chokepoint for writes into `memoryRef` within `plan`: the tenant's live registries (so a background
+   * writer still honours secrets resolved by the tenant's runs), and the writing run's registry must be live.
    */
-  redactFor(memoryRef: string, ctx: WriteContext = {}): (content: string) => string {
+  async redactFor(plan: Plan, memoryRef: string, ctx: WriteContext = {}): Promise<(content: string) => string> {
     const tenant = this.tenantFor(memoryRef, ctx);
-    const scope = ctx.runId === undefined ? { tenant } : { tenant, runId: ctx.runId };
-    return (content: string) => this.o.redact(content, scope);
+    return this.#o.redactor(plan, ctx.runId === undefined ? { tenant } : { tenant, runId: ctx.runId });
   }
 
   /**
    * SR-1 over every string an entry stores: content and tags come back redacted; identifiers are never rewritten,
    * so an id or memoryRef that carries a registered secret is refused (MemoryWriteError, nothing stored).
    */
-  redactStored<T extends StoredStrings>(memoryRef: string, input: T, ctx: WriteContext = {}): T {
+  async redactStored<T extends StoredStrings>(plan: Plan, memoryRef: string, input: T, ctx: WriteContext = {}): Promise<T> {
     if (typeof input.content !== 'string') throw new MemoryWriteError('invalid_entry', 'content must be a string');
     if (input.tags !== undefined && !input.tags.every((t) => typeof t === 'string')) throw new MemoryWriteError('invalid_entry', 'tags must be strings');
-    const redact = this.redactFor(memoryRef, ctx);
+    const redact = await this.redactFor(plan, memoryRef, ctx);
     if (redact(memoryRef) !== memoryRef) throw new MemoryWriteError('invalid_memory_ref', 'memoryRef carries a registered secret');
     if (input.id !== undefined && redact(input.id) !== input.id) throw new MemoryWriteError('invalid_entry', 'id carries a registered secret');
     return { ...input, content: redact(input.content), ...(input.tags !== undefined ? { tags: input.tags.map(redact) } : {}) };
   }
 
-  /** Write one entry through {@link redactStored}. Returns the stored entry. */
-  put(memoryRef: string, raw: PutInput, ctx: WriteContext = {}): StoredEntry {
-    this.tenantFor(memoryRef, ctx);
-    const input = this.redactStored(memoryRef, raw, ctx);
-    const content = input.content;
-    const byteSize = Buffer.byteLength(content, 'utf8');
+  /** Plan one entry's write through {@link redactStored}. */
+  async put(plan: Plan, memoryRef: string, raw: PutInput, ctx: WriteContext = {}): Promise<PlannedWrite> {
+    const tenant = this.tenantFor(memoryRef, ctx);
+    const input = await this.redactStored(plan, memoryRef, raw, ctx);
+    const byteSize = Buffer.byteLength(input.content, 'utf8');
     if (byteSize > this.maxEntrySizeBytes) throw new MemoryWriteError('entry_too_large', `entry is ${byteSize} bytes; the limit is ${this.maxEntrySizeBytes}`);
-    const now = this.o.clock.now();
+    const now = this.#o.clock.now();
     const tags = [...new Set([...(input.tags ?? []), ...(input.tier === 'transactional' ? [TRANSACTIONAL_TAG] : [])])];
     const entry: StoredEntry = {
-      id: input.id ?? this.o.ids.next('mem'),
-      content,
+      id: input.id ?? this.#o.ids.next('mem'),
+      content: input.content,
       tags,
       createdAt: toIso(now),
       ...expiry(now, input),
     };
     if (entry.id.length === 0 || entry.id.length > 512) throw new MemoryWriteError('invalid_entry', 'id must be 1-512 characters');
-    this.o.store.upsertSync(memoryRef, entry);
-    this.o.onWrite?.({ memoryRef, memoryId: entry.id, operation: 'put', byteSize, context: ctx });
-    return entry;
-  }
-
-  /** Delete one entry; returns whether it existed. */
-  delete(memoryRef: string, id: string, ctx: WriteContext = {}): boolean {
-    this.tenantFor(memoryRef, ctx);
-    const had = this.o.store.removeSync(memoryRef, id);
-    if (had) this.o.onWrite?.({ memoryRef, memoryId: id, operation: 'delete', context: ctx });
-    return had;
+    const stored = plan.add('memory.put', { tenant, memoryRef, entry, atMs: now, ...(ctx.runId !== undefined ? { runId: ctx.runId } : {}), bounds: this.#o.bounds });
+    this.#o.onWrite?.(plan, { memoryRef, memoryId: entry.id, operation: 'put', byteSize, context: ctx, tenant });
+    return { entry, stored };
   }
 
   /**
-   * RFC 0080 forget: erase from live memory every entry of `tenant` carrying `subjectTag`. Tenant-scoped by
-   * construction (only refs that parse to that tenant are touched). Returns the number erased.
+   * Plan the replacement of an entry by `entry` exactly as given — its strings already through this request's
+   * redaction (`redactFor`): a consolidation pass rewriting a survivor.
    */
-  forget(tenant: string, subjectTag: string): number {
-    let n = 0;
-    const reader = this.o.store.readerFor(tenant);
-    for (const ref of this.o.store.refs()) {
-      if (!reader.owns(ref)) continue;
-      for (const e of reader.entries(ref)) {
-        if (e.tags.includes(subjectTag) && this.o.store.removeSync(ref, e.id)) {
-          n++;
-          this.o.onWrite?.({ memoryRef: ref, memoryId: e.id, operation: 'delete', context: { tenant } });
-        }
-      }
-    }
-    return n;
+  replace(plan: Plan, memoryRef: string, entry: StoredEntry, ctx: WriteContext = {}): Pending<StoredEntry> {
+    const tenant = this.tenantFor(memoryRef, ctx);
+    const stored = plan.add('memory.put', { tenant, memoryRef, entry, atMs: this.#o.clock.now(), ...(ctx.runId !== undefined ? { runId: ctx.runId } : {}), bounds: this.#o.bounds });
+    this.#o.onWrite?.(plan, { memoryRef, memoryId: entry.id, operation: 'put', byteSize: Buffer.byteLength(entry.content, 'utf8'), context: ctx, tenant });
+    return stored;
+  }
+
+  /** Plan one entry's deletion (nothing when it does not exist now); whether it is planned. */
+  async delete(plan: Plan, memoryRef: string, id: string, ctx: WriteContext = {}): Promise<boolean> {
+    const tenant = this.tenantFor(memoryRef, ctx);
+    if ((await entryGet(this.#o.reads, { tenant, memoryRef, id })) === undefined) return false;
+    plan.add('memory.delete', { tenant, memoryRef, id, atMs: this.#o.clock.now(), ...(ctx.runId !== undefined ? { runId: ctx.runId } : {}) });
+    this.#o.onWrite?.(plan, { memoryRef, memoryId: id, operation: 'delete', context: ctx, tenant });
+    return true;
+  }
+
+  /**
+   * RFC 0080 forget: erase from live memory up to `limit` entries of `tenant` carrying `subjectTag`. Tenant-scoped by
+   * construction (the store's statement names the tenant). The erased entries, once the request committed.
+   */
+  forget(plan: Plan, tenant: string, subjectTag: string, limit = 1000): Pending<{ memoryRef: string; id: string }[]> {
+    return plan.add('memory.forget', { tenant, tag: subjectTag, atMs: this.#o.clock.now(), limit });
   }
 }
 

@@ -7,18 +7,22 @@
  *   through its tenant's `TenantReader`.
  * - TTL: a child's `ttlSeconds` counts from the child's own write time — the clock when the child issued the
  *   write — never from the parent's start.
- * - Concurrency: `strict` (default) serialises every write of every child of one parent run, and the parent's
- *   reads, through one FIFO queue per parent run, so a supervisor read never interleaves with a sibling's write.
- *   `advisory` opts out: writes apply immediately, concurrent writes to the same id resolve last-write-wins (the
- *   write that reaches the store last is kept).
+ * - Concurrency: every child write is one transaction of the store, and a parent's read sees exactly the writes
+ *   committed before it, never part of one: `strict` (the default) holds by construction — a supervisor read never
+ *   interleaves with a sibling's write — and within one process the writes and reads of one parent run are also
+ *   taken in arrival order. `advisory` opts out of that ordering: concurrent writes to the same id resolve
+ *   last-write-wins (the write that commits last is kept).
  */
 import type { ExecutionModelCapability, RunStartedPayload } from '../../generated/ts/index.ts';
-import type { Clock, IdSource } from '../shared/clock.ts';
+import type { Clock } from '../shared/clock.ts';
 import { toIso } from '../shared/clock.ts';
 import { BAD_REQUEST, WopkitError } from '../shared/errors.ts';
-import type { MemoryStorePort, StoredEntry } from '../memory/memory-port.ts';
-import { isExpired } from '../memory/ttl.ts';
+import type { StoredEntry } from '../memory/stored-entry.ts';
+import type { TenantReaders } from '../memory/tenant-reader.ts';
+import type { MemoryWriter } from '../memory/writer.ts';
 import { KeyedMutex } from '../shared/keyed-mutex.ts';
+import type { StoragePort } from '../storage/port.ts';
+import { Plan } from '../storage/plan.ts';
 
 /** `multiAgent.executionModel.crossChildMemoryConcurrency`: strict (serialised per parent run) or advisory. */
 export type CrossChildMemoryConcurrency = NonNullable<ExecutionModelCapability['crossChildMemoryConcurrency']>;
@@ -30,17 +34,17 @@ export class SubRunScopeError extends WopkitError<'sub_run_scope_cross_tenant'> 
 }
 
 export interface SubRunMemoryOptions {
+  readonly port: StoragePort;
   readonly clock: Clock;
-  readonly ids: IdSource;
-  readonly store: MemoryStorePort;
+  readonly store: TenantReaders;
+  /** The write path (SR-1 chokepoint of the child's scope; the child run's registry must be live). */
+  readonly writer: MemoryWriter;
   /** CTI-1 tenant of a memoryRef (undefined = malformed). */
   readonly tenantOf: (memoryRef: string) => string | undefined;
   /** Tenant a run belongs to (undefined = unknown run): a parent reads with its own tenant's reader. */
-  readonly tenantOfRun: (runId: string) => string | undefined;
+  readonly tenantOfRun: (runId: string) => Promise<string | undefined>;
   /** Mint a fresh memoryRef for an isolated child in `tenantId`. */
   readonly mintIsolatedRef: (tenantId: string, childRunId: string) => string;
-  /** SR-1 chokepoint applied to every child write. */
-  readonly redact: (content: string) => string;
   readonly concurrency?: CrossChildMemoryConcurrency;
 }
 
@@ -51,23 +55,17 @@ export interface ChildWrite {
   readonly ttlSeconds?: number;
 }
 
-/** The memory handle a child run gets. */
-export class ChildMemoryScope {
-  readonly #owner: SubRunMemory;
-  constructor(
-    readonly parentRunId: string,
-    readonly childRunId: string,
-    readonly memoryRef: string,
-    readonly tenantId: string,
-    readonly isolated: boolean,
-    owner: SubRunMemory,
-  ) {
-    this.#owner = owner;
-  }
-  write(w: ChildWrite): Promise<StoredEntry> {
-    return this.#owner.writeFor(this, w);
-  }
+/** The memory scope a child run writes into. */
+export interface ChildMemoryScope {
+  readonly parentRunId: string;
+  readonly childRunId: string;
+  readonly memoryRef: string;
+  readonly tenantId: string;
+  readonly isolated: boolean;
 }
+
+/** Most entries a parent's read returns (the spec's list page bound). */
+export const PARENT_READ_LIMIT = 1000;
 
 export class SubRunMemory {
   readonly #o: SubRunMemoryOptions;
@@ -82,49 +80,48 @@ export class SubRunMemory {
   }
 
   /** Resolve the memory scope of a child dispatched by `parent`. */
-  scopeForChild(
+  async scopeForChild(
     parent: { readonly runId: string; readonly memoryRef: string },
     childRunId: string,
     dispatch: Readonly<Pick<RunStartedPayload, 'memoryScopeIsolation'>> = {},
-  ): ChildMemoryScope {
+  ): Promise<ChildMemoryScope> {
     const tenantId = this.#o.tenantOf(parent.memoryRef);
     if (tenantId === undefined) throw new SubRunScopeError('parent memoryRef does not resolve to a tenant');
-    const runTenant = this.#o.tenantOfRun(parent.runId);
+    const runTenant = await this.#o.tenantOfRun(parent.runId);
     if (runTenant !== undefined && runTenant !== tenantId) throw new SubRunScopeError('parent memoryRef belongs to another tenant than the parent run (CTI-1)');
-    if (dispatch.memoryScopeIsolation !== 'isolated') {
-      return new ChildMemoryScope(parent.runId, childRunId, parent.memoryRef, tenantId, false, this);
-    }
+    if (dispatch.memoryScopeIsolation !== 'isolated') return { parentRunId: parent.runId, childRunId, memoryRef: parent.memoryRef, tenantId, isolated: false };
     const ref = this.#o.mintIsolatedRef(tenantId, childRunId);
     if (this.#o.tenantOf(ref) !== tenantId) throw new SubRunScopeError('isolated scope must stay in the parent tenant (CTI-1)');
-    return new ChildMemoryScope(parent.runId, childRunId, ref, tenantId, true, this);
+    return { parentRunId: parent.runId, childRunId, memoryRef: ref, tenantId, isolated: true };
   }
 
-  /** @internal used by ChildMemoryScope.write */
-  writeFor(scope: ChildMemoryScope, w: ChildWrite): Promise<StoredEntry> {
-    const writtenAt = this.#o.clock.now(); // TTL anchor: the child's write time
-    const entry: StoredEntry = {
-      id: w.id ?? this.#o.ids.next('mem'),
-      content: this.#o.redact(w.content),
-      tags: [...(w.tags ?? [])],
-      createdAt: toIso(writtenAt),
-      ...(w.ttlSeconds === undefined ? {} : { expiresAt: toIso(writtenAt + w.ttlSeconds * 1000) }),
-    };
+  /** A child's write into its scope, attributed to the child run and committed as its own transaction. */
+  write(scope: ChildMemoryScope, w: ChildWrite): Promise<StoredEntry> {
     const apply = async () => {
-      await this.#o.store.upsert(scope.memoryRef, entry);
-      return entry;
+      const writtenAt = this.#o.clock.now(); // TTL anchor: the child's write time
+      const plan = new Plan();
+      const ctx = { runId: scope.childRunId, tenant: scope.tenantId };
+      const { stored } = await this.#o.writer.put(plan, scope.memoryRef, {
+        ...(w.id !== undefined ? { id: w.id } : {}),
+        content: w.content,
+        tags: [...(w.tags ?? [])],
+        ...(w.ttlSeconds === undefined ? {} : { expiresAt: toIso(writtenAt + w.ttlSeconds * 1000) }),
+      }, ctx);
+      await plan.commit(this.#o.port);
+      return stored.value;
     };
     return this.concurrency === 'strict' ? this.#mutex.run(scope.parentRunId, apply) : apply();
   }
 
   /**
-   * A parent supervisor read: queued behind every pending child write of this parent (strict), then filtered by
-   * TTL at the current clock. Read through the parent run's tenant reader (CTI-1): a ref of another tenant, or any
-   * ref read by an unknown run, reads as empty.
+   * A parent supervisor read: after every write of its children this process took before it (strict), the
+   * unexpired entries at the current clock, through the parent run's tenant reader (CTI-1): a ref of another
+   * tenant, or any ref read by an unknown run, reads as empty.
    */
   readForParent(parentRunId: string, memoryRef: string): Promise<StoredEntry[]> {
     const read = async () => {
-      const now = this.#o.clock.now();
-      return this.#o.store.readerFor(this.#o.tenantOfRun(parentRunId) ?? '').entries(memoryRef).filter((e) => !isExpired(e, now));
+      const tenant = (await this.#o.tenantOfRun(parentRunId)) ?? '';
+      return this.#o.store.readerFor(tenant).sources(memoryRef, { atMs: this.#o.clock.now(), limit: PARENT_READ_LIMIT });
     };
     return this.concurrency === 'strict' ? this.#mutex.run(parentRunId, read) : read();
   }

@@ -1,25 +1,26 @@
 /**
- * The OpenWOP reference runtime, wired: one shared in-memory store behind tenant-gated adapters (CTI-1, TTL), the
- * SR-1 chokepoint on every write path, the validated run-event log, compaction, distillation, consolidation,
- * commitments, confidence escalation, sub-run memory and replay snapshots — and the discovery document built
- * from exactly what is wired here.
+ * The OpenWOP reference runtime, wired: memory behind tenant-gated readers (CTI-1, TTL), the SR-1 chokepoint on
+ * every write path, the validated run-event log, compaction, distillation, consolidation, commitments, confidence
+ * escalation, sub-run memory and replay snapshots — and the discovery document built from exactly what is wired.
  *
- * Library first: the HTTP host (runtime/host/) is a thin layer over `createOpenwopRuntime()`.
+ * Everything it keeps lives in the store it is given (`port`): a request reads what it needs through the port and
+ * plans its writes into one `Plan`, committed once; the runtime keeps no copy of the store. Library first: the HTTP
+ * host (runtime/host/) is a thin layer over `createOpenwopRuntime()`.
  */
-import type { ConsolidationSchedule, RunEvent } from '../../generated/ts/index.ts';
+import type { ConsolidationSchedule } from '../../generated/ts/index.ts';
 import { CapabilityRegistry } from '../capabilities/registry.ts';
 import { CommitmentEngine } from '../commitments/engine.ts';
-import type { CommitmentPersistence } from '../commitments/persistence.ts';
 import { Compactor, UnadvertisedCompactor } from '../compaction/compactor.ts';
 import { ConsolidationService } from '../consolidation/service.ts';
 import { Distiller, UnadvertisedDistiller } from '../distillation/distiller.ts';
-import { DistillationScheduler, type SchedulePersistence } from '../distillation/schedule.ts';
+import { DistillationScheduler } from '../distillation/schedule.ts';
 import { Workspace } from '../distillation/index-manifest.ts';
-import { RunEventLog } from '../events/log.ts';
+import { RunEventLog, backgroundRunId, type RunEventLogLimits } from '../events/log.ts';
 import { TenantMemoryAdapter } from '../memory/adapter.ts';
+import { CursorCodec } from '../memory/cursor.ts';
 import { memoryRef as buildRef, tenantOf } from '../memory/memory-ref.ts';
-import { SharedMemoryStore } from '../memory/store.ts';
-import { MemoryWriter } from '../memory/writer.ts';
+import { TenantReader } from '../memory/tenant-reader.ts';
+import { DEFAULT_MEMORY_BOUNDS, MemoryWriter } from '../memory/writer.ts';
 import { memoryCapability } from '../memory/capability.ts';
 import { ownedCapabilityFragment } from './capabilities.ts';
 import {
@@ -35,29 +36,30 @@ import {
   type OrchestratorStepResult,
   SPEC_STEP_PAYLOADS,
 } from '../multi-agent/escalation.ts';
-import { ReadSnapshotHolds } from '../memory/read-snapshots.ts';
-import { MemoryJournal, type ForkMemoryView } from '../multi-agent/replay-snapshots.ts';
+import { forkAnchor } from '../multi-agent/replay-snapshots.ts';
 import { SubRunMemory, type CrossChildMemoryConcurrency } from '../multi-agent/sub-run-memory.ts';
-import { writeRedactor } from '../redaction/chokepoint.ts';
 import { SecretRegistries, SimulatedByokResolver, type SecretRegistryLimits } from '../redaction/secret-registry.ts';
+import { SecretKeyRing } from '../redaction/sealing.ts';
 import { randomIds, systemClock, type Clock, type IdSource } from '../shared/clock.ts';
 import { WOPKIT_VERSION } from '../shared/version.ts';
-import { PredicateBoard } from './predicates.ts';
+import type { MemoryBounds } from '../storage/ops/memory.ts';
+import type { StoragePort } from '../storage/port.ts';
+import { Plan } from '../storage/plan.ts';
 import { ProposalService, type ProposalActivationPolicy } from '../proposals/service.ts';
-import { InMemoryInstalledArtifacts, InMemoryProposalStore, type InstalledArtifacts, type ProposalStore } from '../proposals/store.ts';
-import { redact } from '../redaction/chokepoint.ts';
+import { InstalledArtifacts } from '../proposals/store.ts';
 import { agentInventory } from './agent-inventory.ts';
-import { RunRegistry, type RunRecord } from './runs.ts';
+import { Runs, type RunBounds, type RunRecord, type StartRun } from './runs.ts';
+import { MAX_EVENT_PAGE } from '../events/log.ts';
 
 export interface OpenwopRuntimeOptions {
+  /** The store everything the runtime keeps lives in (runtime/storage/: openMemoryStore, openSqliteStore, …). */
+  readonly port: StoragePort;
   readonly clock?: Clock;
   readonly ids?: IdSource;
   readonly host?: { readonly name: string; readonly version: string };
   readonly maxEntrySizeBytes?: number;
   readonly maxTokenBudget?: number;
   readonly archiveRetention?: string;
-  /** Journal retention for replay snapshots, in ms (default: keep everything). */
-  readonly snapshotRetentionMs?: number;
   readonly confidenceEscalationFloor?: number;
   readonly crossChildMemoryConcurrency?: CrossChildMemoryConcurrency;
   readonly consolidationSchedule?: ConsolidationSchedule;
@@ -72,138 +74,140 @@ export interface OpenwopRuntimeOptions {
   readonly scheduledDistillation?: boolean;
   /** Distillation schedules one tenant may hold (default DEFAULT_MAX_SCHEDULES_PER_TENANT); one more is a 429. */
   readonly distillSchedulesPerTenant?: number;
+  /** Armed commitments one tenant may hold (default DEFAULT_MAX_ARMED_PER_TENANT). */
+  readonly armedCommitmentsPerTenant?: number;
+  /** Proposals one tenant may hold (default DEFAULT_PROPOSALS_PER_TENANT). */
+  readonly proposalsPerTenant?: number;
   /** Lifetime and per-tenant bounds of SR-1 secret registries (defaults: DEFAULT_SECRET_REGISTRY_LIMITS). */
   readonly secretRegistries?: Partial<SecretRegistryLimits>;
-  /** Write-through to a durable store (durable.ts `openwopDurability(port).persistence`); absent: memory only. */
-  readonly persistence?: {
-    readonly commitments?: CommitmentPersistence;
-    readonly schedules?: SchedulePersistence;
-    /** RFC 0096 proposal store and installed-artefact registry (default: in memory). */
-    readonly proposals?: { readonly store: ProposalStore; readonly installed: InstalledArtifacts };
-  };
+  /**
+   * The keys SR-1 registries are sealed with (sealing.ts). Absent: a random key for this process — registries then
+   * cannot be opened after a restart, and the runs they belong to refuse memory writes from then on.
+   */
+  readonly secretKeys?: SecretKeyRing;
+  /** The key list cursors are signed with (≥ 16 bytes; hosts that share a store must share it). Absent: a random one. */
+  readonly cursorKey?: Buffer;
+  /** Bounds of one tenant's memory (entries per memoryRef, stored bytes). */
+  readonly memoryBounds?: Partial<MemoryBounds>;
+  /** Bounds of runs by kind. */
+  readonly runBounds?: Partial<RunBounds>;
+  /** Bounds of event logs. */
+  readonly eventLimits?: Partial<RunEventLogLimits>;
   /** How applying an RFC 0096 proposal is authorised (default: an approval gate). */
   readonly proposalActivation?: ProposalActivationPolicy;
 }
 
-/** Pseudo-run whose log collects events of host background work that belongs to no run. */
-export const BACKGROUND_RUN_ID = 'host-background';
+/** The fixed id prefix of a fork's run. */
+const FORK = 'run';
 
-export function createOpenwopRuntime(options: OpenwopRuntimeOptions = {}) {
+export function createOpenwopRuntime(options: OpenwopRuntimeOptions) {
+  const port = options.port;
+  const reads = port.reads;
   const clock = options.clock ?? systemClock;
   const ids = options.ids ?? randomIds;
-  const store = new SharedMemoryStore();
-  const registries = new SecretRegistries({ clock, ...(options.secretRegistries !== undefined ? { limits: options.secretRegistries } : {}) });
-  const byok = new SimulatedByokResolver(registries);
-  const log = new RunEventLog(clock, ids);
-  const runs = new RunRegistry();
-  const holds = new ReadSnapshotHolds();
-  const journal = new MemoryJournal({ clock, holds, ...(options.snapshotRetentionMs !== undefined ? { retentionMs: options.snapshotRetentionMs } : {}) });
-  const workspace = new Workspace();
-  const predicates = new PredicateBoard();
+  const keys = options.secretKeys ?? SecretKeyRing.ephemeral();
+  const cursors = new CursorCodec(options.cursorKey);
+  const registries = new SecretRegistries({ port, clock, keys, ...(options.secretRegistries !== undefined ? { limits: options.secretRegistries } : {}) });
+  const byok = new SimulatedByokResolver();
+  const log = new RunEventLog({ reads, clock, ids, ...(options.eventLimits !== undefined ? { limits: options.eventLimits } : {}) });
+  const runs = new Runs({ reads, clock, ids, log, tenantOf, ...(options.runBounds !== undefined ? { bounds: options.runBounds } : {}) });
+  const workspace = new Workspace(reads);
+  const readers = { readerFor: (tenant: string) => new TenantReader(tenant, reads) };
 
-  // Every event appended marks a journal watermark, so a fork at seq N can find memory as of N.
-  log.subscribe((e) => journal.markEvent(e.runId, e.sequence));
-  // Every mutation lands in the journal and is attributed (memory.written, content-free).
-  let currentRun: string | undefined;
-  store.observe((ref, id, after) => {
-    journal.record({ memoryRef: ref, memoryId: id, after, ...(currentRun !== undefined ? { runId: currentRun } : {}) });
-    log.append(currentRun ?? BACKGROUND_RUN_ID, {
-      type: 'memory.written',
-      payload: { memoryRef: ref, memoryId: id, operation: after === null ? 'delete' : 'put', ...(after !== null ? { byteSize: Buffer.byteLength(after.content, 'utf8') } : {}) },
-    });
-  });
-  /** Attribute the writes made inside `fn` to `runId`. */
-  const asRun = <T>(runId: string | undefined, fn: () => T): T => {
-    const prev = currentRun;
-    currentRun = runId;
-    try {
-      return fn();
-    } finally {
-      currentRun = prev;
-    }
+  // One scope of a tenant's secret registries per request (memoised on the request's plan).
+  const scopes = new WeakMap<Plan, Map<string, ReturnType<SecretRegistries['scope']>>>();
+  const secretsOf = (plan: Plan, tenant: string) => {
+    let byTenant = scopes.get(plan);
+    if (byTenant === undefined) scopes.set(plan, (byTenant = new Map()));
+    let scope = byTenant.get(tenant);
+    if (scope === undefined) byTenant.set(tenant, (scope = registries.scope(plan, tenant)));
+    return scope;
   };
 
-  const emit = log.emit;
-  const writer = new MemoryWriter({ store, clock, ids, redact: writeRedactor(registries), ...(options.maxEntrySizeBytes !== undefined ? { maxEntrySizeBytes: options.maxEntrySizeBytes } : {}) });
+  const writer = new MemoryWriter({
+    reads,
+    clock,
+    ids,
+    bounds: { ...DEFAULT_MEMORY_BOUNDS, ...options.memoryBounds },
+    ...(options.maxEntrySizeBytes !== undefined ? { maxEntrySizeBytes: options.maxEntrySizeBytes } : {}),
+    redactor: async (plan, { tenant, runId }) => {
+      const scope = await secretsOf(plan, tenant);
+      if (runId !== undefined) scope.useRun(runId);
+      return (content) => scope.redact(content);
+    },
+    // Every write is attributed (RFC 0057 memory.written, content-free): to its run, or to the tenant's background log.
+    onWrite: (plan, w) => {
+      const input = { type: 'memory.written', payload: { memoryRef: w.memoryRef, memoryId: w.memoryId, operation: w.operation, ...(w.byteSize !== undefined ? { byteSize: w.byteSize } : {}) } } as const;
+      if (w.context.runId !== undefined) log.append(plan, w.context.runId, input);
+      else log.appendBackground(plan, w.tenant, input);
+    },
+  });
+
   const compactionWired = options.compaction !== false;
   const distillationWired = compactionWired && options.distillation !== false;
-  const compactorOptions = { store, writer, clock, ids, emit, trigger: 'both', maxOutputBytes: writer.maxEntrySizeBytes } as const;
+  const compactorOptions = { store: readers, writer, clock, ids, log, trigger: 'both', maxOutputBytes: writer.maxEntrySizeBytes } as const;
   const compactor: Compactor = compactionWired ? new Compactor(compactorOptions) : new UnadvertisedCompactor(compactorOptions);
   const maxTokenBudget = options.maxTokenBudget ?? 4096;
   const archiveRetention = options.archiveRetention ?? 'P30D';
   const schedulingWired = distillationWired && options.scheduledDistillation !== false;
-  const distillerOptions = { store, writer, compactor, workspace, clock, ids, emit, maxTokenBudget, indexEmitted: true, archiveRetention, scheduled: schedulingWired } as const;
+  const distillerOptions = { store: readers, writer, compactor, workspace, clock, ids, log, maxTokenBudget, indexEmitted: true, archiveRetention, scheduled: schedulingWired } as const;
   const distiller: Distiller = distillationWired ? new Distiller(distillerOptions) : new UnadvertisedDistiller(distillerOptions);
   /** Present only when scheduled distillation is wired (and therefore advertised). */
-  const distillationScheduler = schedulingWired ? new DistillationScheduler({ clock, distiller, tenantOf, newId: () => ids.next('dsch'), ...(options.distillSchedulesPerTenant !== undefined ? { maxPerTenant: options.distillSchedulesPerTenant } : {}), ...(options.persistence?.schedules !== undefined ? { persistence: options.persistence.schedules } : {}) }) : undefined;
+  const distillationScheduler = schedulingWired
+    ? new DistillationScheduler({ port, clock, distiller, tenantOf, newId: () => ids.next('dsch'), ...(options.distillSchedulesPerTenant !== undefined ? { maxPerTenant: options.distillSchedulesPerTenant } : {}) })
+    : undefined;
 
   const consolidation = new ConsolidationService({
     clock,
-    store,
+    store: readers,
+    writer,
     tenantOf,
-    holds,
-    redact: (content, { memoryRef }) => writer.redactFor(memoryRef)(content),
-    emit: (type, payload) => {
-      lastConsolidationEvent = log.append(ids.next('cns'), { type, payload: { ...payload } });
+    readsSnapshot: async (runId) => (await runs.row(runId))?.anchor !== undefined,
+    emit: (plan, payload, { tenantId }) => {
+      const runId = ids.next('cns');
+      const e = log.appendTask(plan, { runId, tenant: tenantId }, { type: 'agent.memory.consolidated', payload: { ...payload } });
+      return { eventId: e.eventId, runId };
     },
   });
-  let lastConsolidationEvent: Readonly<RunEvent> | undefined;
-
-  const startRun = (r: Omit<RunRecord, 'tenant' | 'runId'> & { readonly runId?: string; readonly memoryScopeIsolation?: 'inherit' | 'isolated' }): RunRecord => {
-    const tenant = tenantOf(r.memoryRef);
-    if (tenant === undefined) throw new RangeError('memoryRef does not resolve to a tenant');
-    const { memoryScopeIsolation, ...rest } = r;
-    const record = runs.add({ ...rest, runId: r.runId ?? ids.next('run'), tenant });
-    log.append(record.runId, {
-      type: 'run.started',
-      payload: {
-        workflowId: record.workflowId,
-        memoryRef: record.memoryRef,
-        ...(record.parentRunId !== undefined ? { parentRunId: record.parentRunId, memoryScopeIsolation: memoryScopeIsolation ?? 'inherit' } : {}),
-        ...(record.forkedFrom !== undefined ? { forkedFrom: record.forkedFrom } : {}),
-      },
-    });
-    return record;
-  };
 
   const commitments = new CommitmentEngine({
+    port,
     clock,
     tenantOf,
-    predicates,
-    emit: (type, payload, ctx) => {
-      log.append(ctx.runId ?? BACKGROUND_RUN_ID, { type, payload: { ...payload } });
+    ...(options.armedCommitmentsPerTenant !== undefined ? { maxArmedPerTenant: options.armedCommitmentsPerTenant } : {}),
+    emit: (plan, payload, ctx) => {
+      const input = { type: 'commitment.fired', payload: { ...payload } } as const;
+      if (ctx.runId !== undefined) log.append(plan, ctx.runId, input);
+      else log.appendBackground(plan, ctx.tenantId, input);
     },
-    enqueueRun: ({ tenantId, memoryRef }) => {
-      const run = startRun({ workflowId: 'commitment-follow-up', memoryRef });
-      return { runId: run.runId, tenantId };
-    },
-    ...(options.persistence?.commitments !== undefined ? { persistence: options.persistence.commitments } : {}),
+    startFollowUp: (plan, { memoryRef }) => runs.start(plan, { workflowId: 'commitment-follow-up', memoryRef, kind: 'follow-up', status: 'queued' }).runId,
   });
 
   const subRuns = new SubRunMemory({
+    port,
     clock,
-    ids,
-    store,
+    store: readers,
+    writer,
     tenantOf,
-    tenantOfRun: (runId) => runs.get(runId)?.tenant,
+    tenantOfRun: (runId) => runs.tenantOf(runId),
     mintIsolatedRef: (tenant, childRunId) => buildRef(tenant, 'runs', childRunId.replace(/[^A-Za-z0-9._-]/g, '-')),
-    redact: (content) => content, // replaced per child below: each write is redacted for its own scope
     concurrency: options.crossChildMemoryConcurrency ?? 'strict',
   });
 
   // RFC 0096: proposals are inert until an authorised apply installs them into the installed-artefact registry.
-  const installedArtifacts: InstalledArtifacts = options.persistence?.proposals?.installed ?? new InMemoryInstalledArtifacts();
+  const installedArtifacts = new InstalledArtifacts(port, options.proposalsPerTenant);
   const proposals = new ProposalService({
     clock,
     ids,
-    store: options.persistence?.proposals?.store ?? new InMemoryProposalStore(),
+    port,
     installed: installedArtifacts,
-    redact: (content, tenant) => redact(content, registries.tenantSecrets(tenant)),
-    emit: (type, payload) => {
-      const e = log.append(BACKGROUND_RUN_ID, { type, payload: { ...payload } });
-      return { eventId: e.eventId, runId: e.runId };
+    ...(options.proposalsPerTenant !== undefined ? { maxPerTenant: options.proposalsPerTenant } : {}),
+    redactor: async (plan, tenant) => {
+      const scope = await secretsOf(plan, tenant);
+      return (content) => scope.redact(content);
     },
-    runTenant: (runId) => runs.get(runId)?.tenant,
+    emit: (plan, tenant, type, payload) => ({ eventId: log.appendBackground(plan, tenant, { type, payload: { ...payload } }).eventId, runId: backgroundRunId(tenant) }),
+    runTenant: (runId) => runs.tenantOf(runId),
     activation: options.proposalActivation ?? { mode: 'approval-gate' },
   });
 
@@ -229,18 +233,24 @@ export function createOpenwopRuntime(options: OpenwopRuntimeOptions = {}) {
     );
   capabilities.contribute('proposals', proposals.capability()).contribute('agent-inventory', { agents: { manifestRuntime: { supported: true } } });
 
+  /** The steps of a supervisor turn, planned into `plan` (records return their event ids at once). */
+  const stepPorts = (plan: Plan, runId: string) => ({
+    record: (type: string, payload: Record<string, unknown>, causationId?: string) => log.append(plan, runId, { type, payload, ...(causationId !== undefined ? { causationId } : {}) }).eventId,
+    payloads: SPEC_STEP_PAYLOADS,
+  });
+
   return {
+    port,
     clock,
     ids,
-    store,
+    keys,
+    cursors,
     registries,
+    secretsOf,
     byok,
     log,
     runs,
-    journal,
-    holds,
     workspace,
-    predicates,
     writer,
     compactor,
     distiller,
@@ -254,78 +264,79 @@ export function createOpenwopRuntime(options: OpenwopRuntimeOptions = {}) {
     installedArtifacts,
     /** GET /v1/agents for `tenant`: built-in agents plus the agent packs applied proposals installed (RFC 0080 §C projection). */
     agentInventory: async (tenant: string | undefined) => agentInventory(tenant === undefined ? [] : await installedArtifacts.list(tenant, 'agent-pack'), capabilities.document()),
-    asRun,
-    startRun,
-    /** The read interface for one tenant. */
-    adapterFor: (tenant: string) => new TenantMemoryAdapter(tenant, store, clock),
-    /** The last agent.memory.consolidated event appended (for seams that report its id). */
-    lastConsolidationEvent: () => lastConsolidationEvent,
+    /** The reader of one tenant's memory (CTI-1). */
+    readerFor: (tenant: string) => readers.readerFor(tenant),
+    /** The read interface for one tenant, over live memory. */
+    adapterFor: (tenant: string) => new TenantMemoryAdapter(readers.readerFor(tenant), clock, { cursors }),
+    /**
+     * Memory as a run reads it: a fork reads its snapshot (the memory as of its fork point), any other run the live
+     * memory of its tenant — both through a reader bound to the run's tenant.
+     */
+    async memoryOfRun(runId: string): Promise<TenantMemoryAdapter | undefined> {
+      const row = await runs.row(runId);
+      if (row === undefined) return undefined;
+      const reader = readers.readerFor(row.tenant);
+      return row.anchor === undefined
+        ? new TenantMemoryAdapter(reader, clock, { cursors })
+        : new TenantMemoryAdapter(reader.at(row.anchor), clock, { cursors, view: runId });
+    },
+    /** Plan a run's start. */
+    startRun: (plan: Plan, r: StartRun): RunRecord => runs.start(plan, r),
     /** Discovery document (validated against capabilities.schema.json). */
     discovery: () => capabilities.document(),
 
     /**
-     * One supervisor step of a run (RFC 0039 §A): decision → (escalation event → interrupt) → dispatch.
-     * `resolveInterrupt` stands for the person answering; `dispatch` executes the decision.
+     * One supervisor step of a run (RFC 0039 §A): decision → (escalation event → interrupt) → dispatch, planned into
+     * `plan`. `resolveInterrupt` stands for the person answering; `dispatch` executes the decision.
      */
     orchestratorStep(
+      plan: Plan,
       runId: string,
       decision: OrchestratorDecisionLike,
       resolveInterrupt: (req: { interruptId: string; kind: 'clarify' | 'escalate' }) => Promise<InterruptResolution>,
       dispatch: (d: OrchestratorDecisionLike) => Promise<void> | void = () => {},
     ): Promise<OrchestratorStepResult> {
-      const append = (type: string, payload: Record<string, unknown>, causationId?: string) => log.append(runId, { type, payload, ...(causationId !== undefined ? { causationId } : {}) }).eventId;
-      return orchestratorStep(decision, escalationPolicy, {
-        record: append,
-        interrupt: resolveInterrupt,
-        execute: dispatch,
-        newInterruptId: () => ids.next('int'),
-        payloads: SPEC_STEP_PAYLOADS,
-      });
+      return orchestratorStep(decision, escalationPolicy, { ...stepPorts(plan, runId), interrupt: resolveInterrupt, execute: dispatch, newInterruptId: () => ids.next('int') });
     },
 
     /**
      * Carry on a step suspended on interrupt `interruptId` of `runId` with the person's answer, from what the run's
-     * log holds (so it works after a restart, and on whichever process serves the run). Exactly once: the check
-     * that the interrupt is open and the answer's event happen in one synchronous stretch, so of concurrent answers
-     * one is applied and the others get InterruptAlreadyResolvedError; an interrupt the log never requested (or
-     * another run's) gets InterruptNotFoundError.
+     * log holds (so it works after a restart, and on whichever host serves the run), planned into `plan`. Exactly
+     * once: the answer takes a claim on the interrupt in the same transaction, so of concurrent answers — on any host
+     * — one commits and the others are refused (InterruptAlreadyResolvedError); an interrupt the log never requested
+     * (or another run's) gets InterruptNotFoundError.
      */
-    continueStep(
+    async continueStep(
+      plan: Plan,
       runId: string,
       interruptId: string,
       resolution: InterruptResolution,
       dispatch: (d: OrchestratorDecisionLike) => Promise<void> | void = () => {},
     ): Promise<OrchestratorStepResult> {
-      const open = interruptInLog(log.read(runId), interruptId);
-      if (open === undefined) return Promise.reject(new InterruptNotFoundError());
-      if (open === 'resolved') return Promise.reject(new InterruptAlreadyResolvedError());
-      const append = (type: string, payload: Record<string, unknown>, causationId?: string) => log.append(runId, { type, payload, ...(causationId !== undefined ? { causationId } : {}) }).eventId;
-      return continueAfterInterrupt(open, resolution, { record: append, execute: dispatch, payloads: SPEC_STEP_PAYLOADS });
+      const open = interruptInLog((await log.read(runId, 0, MAX_EVENT_PAGE)).events, interruptId);
+      if (open === undefined) throw new InterruptNotFoundError();
+      if (open === 'resolved') throw new InterruptAlreadyResolvedError();
+      plan.add('claim.take', { key: `interrupt:${runId}:${interruptId}`, atMs: clock.now() });
+      return continueAfterInterrupt(open, resolution, { ...stepPorts(plan, runId), execute: dispatch });
     },
 
-    /** Child-run write through the SR-1 chokepoint of the child's scope, attributed to the child run. */
+    /** A child run's write through the SR-1 chokepoint of the child's scope, attributed to the child run (its own transaction). */
     async childWrite(parent: { runId: string; memoryRef: string }, childRunId: string, write: { id?: string; content: string; tags?: string[]; ttlSeconds?: number }, isolation?: 'inherit' | 'isolated') {
-      const scope = subRuns.scopeForChild(parent, childRunId, isolation !== undefined ? { memoryScopeIsolation: isolation } : {});
-      const redacted = writer.redactStored(scope.memoryRef, write, { runId: childRunId, tenant: scope.tenantId });
-      const entry = await asRun(childRunId, () => scope.write(redacted));
-      return { scope, entry };
+      const scope = await subRuns.scopeForChild(parent, childRunId, isolation !== undefined ? { memoryScopeIsolation: isolation } : {});
+      return { scope, entry: await subRuns.write(scope, write) };
     },
 
     /**
-     * Fork `sourceRunId` at `fromSeq` (MAE-3). Throws ReplayMemorySnapshotUnavailableError (422 on the wire)
-     * when the snapshot cannot be served; otherwise registers the fork run and returns its memory view.
+     * Plan a fork of `sourceRunId` at `fromSeq` (MAE-3): the fork run, anchored on the memory as of that event. Throws
+     * ReplayMemorySnapshotUnavailableError (422 on the wire) when the snapshot cannot be served, RangeError for an
+     * unknown source.
      */
-    fork(sourceRunId: string, fromSeq: number): { run: RunRecord; view: ForkMemoryView } {
-      const source = runs.get(sourceRunId);
-      const forkRunId = ids.next('run');
-      // The fork belongs to its source's tenant: its view reads that tenant's refs only (CTI-1).
-      const view = journal.openFork({ runId: forkRunId, tenant: source?.tenant ?? '' }, sourceRunId, fromSeq);
-      if (source === undefined) {
-        view.close();
-        throw new RangeError('unknown source run');
-      }
-      const run = startRun({ runId: forkRunId, workflowId: source.workflowId, memoryRef: source.memoryRef, forkedFrom: { runId: sourceRunId, fromSeq } });
-      return { run, view };
+    async fork(plan: Plan, sourceRunId: string, fromSeq: number): Promise<RunRecord> {
+      const source = await runs.row(sourceRunId);
+      const record = await runs.get(sourceRunId);
+      if (source === undefined || record === undefined) throw new RangeError('unknown source run');
+      const anchor = await forkAnchor(reads, source, fromSeq);
+      return runs.start(plan, { runId: ids.next(FORK), workflowId: record.workflowId, memoryRef: record.memoryRef, forkedFrom: { runId: sourceRunId, fromSeq }, kind: 'fork', status: 'created', anchor });
     },
   };
 }

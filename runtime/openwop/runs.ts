@@ -1,5 +1,17 @@
-/** Which runs exist, which tenant and memory scope each belongs to, and how it started. */
+/**
+ * Runs: which run exists, which tenant and memory scope it belongs to, how it started — rows of the store, read when
+ * a request needs them. Starting a run plans its row (counted against its tenant's bound for its kind while it is
+ * live) and its `run.started` event; ending it stops the count, and retention retires it later.
+ */
 import type { ForkOrigin } from '../../generated/ts/index.ts';
+import type { RunEventLog } from '../events/log.ts';
+import type { IdSource, Clock } from '../shared/clock.ts';
+import type { RunBound, RunKind } from '../storage/ops/runs.ts';
+import type { JsonDoc } from '../storage/port.ts';
+import type { Plan } from '../storage/plan.ts';
+import { runGet, type RunRow } from '../storage/reads/runs.ts';
+import type { SqlSession } from '../storage/sql/session.ts';
+import type { SnapshotAnchor } from '../memory/tenant-reader.ts';
 
 export interface RunRecord {
   readonly runId: string;
@@ -10,37 +22,132 @@ export interface RunRecord {
   readonly forkedFrom?: Readonly<ForkOrigin>;
 }
 
-/** Told about every run added (`record`) or removed (`null`). */
-export type RunObserver = (runId: string, record: RunRecord | null) => void;
+/** How many live runs of each bounded kind one tenant may hold. */
+export interface RunBounds {
+  /** Runs a client started that have not ended (e.g. waiting on an interrupt). */
+  readonly runsPerTenant: number;
+  /** Forks (each holds its snapshot against journal pruning while it lives). */
+  readonly forksPerTenant: number;
+  /** Follow-up runs of fired commitments not yet taken up. */
+  readonly followUpRunsPerTenant: number;
+  /** Ended runs kept readable until retention retires them (past it, the oldest go first). */
+  readonly endedRunsPerTenant: number;
+}
 
-export class RunRegistry {
-  readonly #runs = new Map<string, RunRecord>();
-  readonly #observers = new Set<RunObserver>();
-  add(r: RunRecord): RunRecord {
-    this.restore(r);
-    for (const o of this.#observers) o(r.runId, r);
-    return r;
+export const DEFAULT_RUN_BOUNDS: RunBounds = { runsPerTenant: 10_000, forksPerTenant: 1_000, followUpRunsPerTenant: 1_000, endedRunsPerTenant: 10_000 };
+
+/** The quota each bounded kind counts against. */
+export function runBoundsByKind(b: RunBounds): Readonly<Partial<Record<RunKind, RunBound>>> {
+  return {
+    run: { resource: 'runs', limit: b.runsPerTenant },
+    fork: { resource: 'forks', limit: b.forksPerTenant },
+    'follow-up': { resource: 'follow-up-runs', limit: b.followUpRunsPerTenant },
+  };
+}
+
+export interface StartRun {
+  readonly runId?: string;
+  readonly workflowId: string;
+  readonly memoryRef: string;
+  readonly parentRunId?: string;
+  readonly memoryScopeIsolation?: 'inherit' | 'isolated';
+  readonly forkedFrom?: Readonly<ForkOrigin>;
+  readonly kind?: RunKind;
+  readonly status?: string;
+  /** A fork's snapshot anchor. */
+  readonly anchor?: SnapshotAnchor;
+  /** The fixture a test fixture's run belongs to. */
+  readonly fixtureRef?: string;
+}
+
+export class Runs {
+  readonly #reads: SqlSession;
+  readonly #clock: Clock;
+  readonly #ids: IdSource;
+  readonly #log: RunEventLog;
+  readonly #tenantOf: (memoryRef: string) => string | undefined;
+  readonly bounds: RunBounds;
+  readonly #byKind: Readonly<Partial<Record<RunKind, RunBound>>>;
+
+  constructor(o: { readonly reads: SqlSession; readonly clock: Clock; readonly ids: IdSource; readonly log: RunEventLog; readonly tenantOf: (memoryRef: string) => string | undefined; readonly bounds?: Partial<RunBounds> }) {
+    this.#reads = o.reads;
+    this.#clock = o.clock;
+    this.#ids = o.ids;
+    this.#log = o.log;
+    this.#tenantOf = o.tenantOf;
+    this.bounds = { ...DEFAULT_RUN_BOUNDS, ...o.bounds };
+    this.#byKind = runBoundsByKind(this.bounds);
   }
-  /** Put back a run loaded from a durable store at start, telling no observer. */
-  restore(r: RunRecord): void {
-    if (this.#runs.has(r.runId)) throw new RangeError(`run ${r.runId} already exists`);
-    this.#runs.set(r.runId, r);
+
+  /** The bound a kind of run counts against while live (none for kinds that are bounded otherwise). */
+  boundOf(kind: RunKind): RunBound | undefined {
+    return this.#byKind[kind];
   }
-  observe(observer: RunObserver): () => void {
-    this.#observers.add(observer);
-    return () => this.#observers.delete(observer);
+
+  /** Every bounded kind's bound, for operations that remove runs. */
+  get bounded(): Readonly<Partial<Record<RunKind, RunBound>>> {
+    return this.#byKind;
   }
-  get(runId: string): RunRecord | undefined {
-    return this.#runs.get(runId);
+
+  /** Plan a run's start (its row and `run.started`); refused at commit when the id is taken or the tenant is at its bound. */
+  start(plan: Plan, r: StartRun): RunRecord {
+    const tenant = this.#tenantOf(r.memoryRef);
+    if (tenant === undefined) throw new RangeError('memoryRef does not resolve to a tenant');
+    const record: RunRecord = {
+      runId: r.runId ?? this.#ids.next('run'),
+      tenant,
+      memoryRef: r.memoryRef,
+      workflowId: r.workflowId,
+      ...(r.parentRunId !== undefined ? { parentRunId: r.parentRunId } : {}),
+      ...(r.forkedFrom !== undefined ? { forkedFrom: r.forkedFrom } : {}),
+    };
+    const kind = r.kind ?? 'run';
+    const bound = this.boundOf(kind);
+    plan.add('run.create', {
+      runId: record.runId, tenant, kind, status: r.status ?? 'running', createdMs: this.#clock.now(), doc: record as unknown as JsonDoc,
+      ...(r.parentRunId !== undefined ? { parentRunId: r.parentRunId } : {}),
+      ...(r.anchor !== undefined ? { anchor: r.anchor } : {}),
+      ...(r.fixtureRef !== undefined ? { fixtureRef: r.fixtureRef } : {}),
+      ...(bound !== undefined ? { bound } : {}),
+    });
+    this.#log.append(plan, record.runId, {
+      type: 'run.started',
+      payload: {
+        workflowId: record.workflowId,
+        memoryRef: record.memoryRef,
+        ...(record.parentRunId !== undefined ? { parentRunId: record.parentRunId, memoryScopeIsolation: r.memoryScopeIsolation ?? 'inherit' } : {}),
+        ...(record.forkedFrom !== undefined ? { forkedFrom: record.forkedFrom } : {}),
+      },
+    });
+    return record;
   }
-  /** Forget a run (e.g. a retired test fixture): its id reads as unknown afterwards. */
-  remove(runId: string): boolean {
-    const had = this.#runs.delete(runId);
-    if (had) for (const o of this.#observers) o(runId, null);
-    return had;
+
+  /** Plan a change of a run's status (and record); `ended` ends it. */
+  update(plan: Plan, run: { readonly runId: string; readonly tenant: string; readonly kind: string }, change: { readonly status?: string; readonly doc?: JsonDoc; readonly ended?: boolean; readonly expectStatus?: string }): void {
+    const bound = this.boundOf(run.kind as RunKind);
+    plan.add('run.update', {
+      runId: run.runId, tenant: run.tenant,
+      ...(change.status !== undefined ? { status: change.status } : {}),
+      ...(change.doc !== undefined ? { doc: change.doc } : {}),
+      ...(change.ended === true ? { endedMs: this.#clock.now(), endedKept: this.bounds.endedRunsPerTenant } : {}),
+      ...(bound !== undefined ? { bound } : {}),
+      ...(change.expectStatus !== undefined ? { expectStatus: change.expectStatus } : {}),
+    });
   }
-  /** Runs of one tenant only (CTI-1 for run listings). */
-  ofTenant(tenant: string): RunRecord[] {
-    return [...this.#runs.values()].filter((r) => r.tenant === tenant);
+
+  /** The run's record, if it exists. */
+  async get(runId: string): Promise<RunRecord | undefined> {
+    const row = await runGet(this.#reads, runId);
+    return row?.doc === undefined || typeof row.doc.memoryRef !== 'string' ? undefined : (row.doc as unknown as RunRecord);
+  }
+
+  /** The run's row (kind, status, anchor, …), if it exists. */
+  row(runId: string): Promise<RunRow | undefined> {
+    return runGet(this.#reads, runId);
+  }
+
+  /** The tenant a run belongs to, if it exists. */
+  async tenantOf(runId: string): Promise<string | undefined> {
+    return (await runGet(this.#reads, runId))?.tenant;
   }
 }

@@ -25,7 +25,10 @@ import { KeyedMutex } from '../shared/keyed-mutex.ts';
 import { canTransition, IllegalTransitionError, transition } from '../shared/state-machine.ts';
 import { ActivationForbiddenError, ProposalInvalidError, ProposalNotFoundError, StaleGateError } from './errors.ts';
 import { APPROVAL_GATE_LIFECYCLE, PROPOSAL_LIFECYCLE, type GateState } from './lifecycle.ts';
-import type { InstalledArtifacts, ProposalStore, StoredGate, StoredProposal } from './store.ts';
+import { ProposalRecords, type InstalledArtifacts, type StoredGate, type StoredProposal } from './store.ts';
+import type { StoragePort } from '../storage/port.ts';
+import { Plan } from '../storage/plan.ts';
+import { retryStale } from '../storage/refusal.ts';
 
 export const PROPOSAL_KINDS: readonly ProposalKind[] = ['agent-pack', 'workflow-chain-pack', 'prompt-template', 'automation'];
 /** The RFC 0049 scope a direct-rbac host asks for, unless configured otherwise. */
@@ -47,14 +50,16 @@ export interface ProposalActivationPolicy {
 export interface ProposalServiceOptions {
   readonly clock: Clock;
   readonly ids: IdSource;
-  readonly store: ProposalStore;
+  readonly port: StoragePort;
   readonly installed: InstalledArtifacts;
-  /** The SR-1 chokepoint of `tenant`: every persisted string goes through it. */
-  readonly redact: (content: string, tenant: string) => string;
-  /** Append a content-free event (validated by the event log). */
-  readonly emit: (type: 'proposal.created' | 'proposal.activated', payload: ProposalCreatedPayload | ProposalActivatedPayload) => { readonly eventId: string; readonly runId: string } | void;
+  /** Proposals one tenant may hold (default DEFAULT_PROPOSALS_PER_TENANT). */
+  readonly maxPerTenant?: number;
+  /** The SR-1 chokepoint of `tenant` within a request: every persisted string goes through it. */
+  readonly redactor: (plan: Plan, tenant: string) => Promise<(content: string) => string>;
+  /** Plan a content-free event (validated by the event log) into the tenant's log; where it was logged. */
+  readonly emit: (plan: Plan, tenant: string, type: 'proposal.created' | 'proposal.activated', payload: ProposalCreatedPayload | ProposalActivatedPayload) => { readonly eventId: string; readonly runId: string };
   /** The tenant a run belongs to, when the host knows the run. */
-  readonly runTenant: (runId: string) => string | undefined;
+  readonly runTenant: (runId: string) => Promise<string | undefined>;
   readonly activation: ProposalActivationPolicy;
 }
 
@@ -74,6 +79,9 @@ export interface GateOverrideAudit {
   readonly at: string;
 }
 
+/** The document log audited gate overrides are kept in (one document per override, filed under its tenant). */
+export const GATE_OVERRIDES_LOG = 'gate-overrides';
+
 export type ProposalFilter = { readonly state?: ProposalState; readonly kind?: ProposalKind };
 
 /** Every string value of `v`, deep, through `redact` (keys and structure unchanged). */
@@ -91,10 +99,22 @@ const gateView = ({ revision: _r, ...g }: StoredGate): ApprovalGate => ({ ...g }
 export class ProposalService {
   readonly #o: ProposalServiceOptions;
   readonly #lock = new KeyedMutex();
-  readonly #audit: GateOverrideAudit[] = [];
 
   constructor(o: ProposalServiceOptions) {
     this.#o = o;
+  }
+
+  /**
+   * One request: its records (reads from the store, writes into its plan), committed at the end in one
+   * transaction; re-run from its reads when another request changed what it decided on.
+   */
+  #request<T>(f: (records: ProposalRecords, plan: Plan) => Promise<T>): Promise<T> {
+    return retryStale(async () => {
+      const plan = new Plan();
+      const out = await f(new ProposalRecords(this.#o.port, plan, this.#o.maxPerTenant), plan);
+      await plan.commit(this.#o.port);
+      return out;
+    });
   }
 
   get activation(): Required<ProposalActivationPolicy> {
@@ -107,24 +127,21 @@ export class ProposalService {
     return { agents: { proposals: { supported: true, artifactKinds: [...PROPOSAL_KINDS], duplicationDetection: true, activation: mode, ...(mode === 'direct-rbac' ? { activationScope: scope } : {}) } } };
   }
 
-  /** The audited gate overrides, oldest first. */
-  overrides(): readonly GateOverrideAudit[] {
-    return [...this.#audit];
-  }
-
   /**
    * Persist a synthesised proposal as an inert draft (the host's synthesiser, or the test seam standing in for it).
    * Duplication detection: an artefact of the same kind and name already installed for the tenant is named in
    * duplicateOf.
    */
-  async synthesize(req: HostSampleProposalSynthesizeRequest): Promise<{ proposal: Proposal; eventId?: string; runId?: string }> {
+  synthesize(req: HostSampleProposalSynthesizeRequest): Promise<{ proposal: Proposal; eventId?: string; runId?: string }> {
+    return this.#request(async (records, plan) => {
     const { tenant } = req;
-    const foreign = req.sourceRunIds.flatMap((id, i) => {
-      const owner = this.#o.runTenant(id);
+    const owners = await Promise.all(req.sourceRunIds.map((id) => this.#o.runTenant(id)));
+    const foreign = req.sourceRunIds.flatMap((_id, i) => {
+      const owner = owners[i];
       return owner !== undefined && owner !== tenant ? [{ instancePath: `/sourceRunIds/${i}`, message: 'names a run of another tenant' }] : [];
     });
     if (foreign.length > 0) throw new ProposalInvalidError(foreign);
-    const clean = (s: string) => this.#o.redact(s, tenant);
+    const clean = await this.#o.redactor(plan, tenant);
     const artifact = redactStrings(req.artifact, clean) as Proposal['artifact'];
     const duplicateOf = req.duplicateOf ?? (await this.#duplicateOf(tenant, req.kind, artifact));
     const now = new Date(this.#o.clock.now()).toISOString();
@@ -142,32 +159,38 @@ export class ProposalService {
       updatedAt: now,
     };
     const stored = this.#checked(proposal, 0);
-    await this.#o.store.put(stored);
-    const where = this.#o.emit('proposal.created', { proposalId: proposal.id, kind: proposal.kind, sourceRunIds: [...proposal.provenance.sourceRunIds], ...(proposal.duplicateOf != null ? { duplicateOf: proposal.duplicateOf } : {}) });
-    return { proposal: proposalView(stored), ...(where ?? {}) };
+    records.put(stored);
+    const where = this.#o.emit(plan, tenant, 'proposal.created', { proposalId: proposal.id, kind: proposal.kind, sourceRunIds: [...proposal.provenance.sourceRunIds], ...(proposal.duplicateOf != null ? { duplicateOf: proposal.duplicateOf } : {}) });
+    return { proposal: proposalView(stored), ...where };
+    });
   }
 
   /** The caller's tenant's proposals (a tenant must be named), oldest first, filtered by state and kind. */
   async list(tenant: string, filter: ProposalFilter = {}): Promise<readonly Proposal[]> {
-    const all = await this.#o.store.list(tenant);
+    const all = await this.#records().list(tenant);
     return all.filter((p) => (filter.state === undefined || p.state === filter.state) && (filter.kind === undefined || p.kind === filter.kind)).map(proposalView);
   }
 
   async get(actor: ProposalActor, id: string): Promise<Proposal> {
-    return proposalView(await this.#own(actor, id));
+    return proposalView(await this.#own(this.#records(), actor, id));
   }
 
   /** The tenant a proposal belongs to (undefined when there is none): for binding a request to its key's tenant. */
   async tenantOf(id: string): Promise<string | undefined> {
-    return (await this.#o.store.get(id))?.owner.tenant;
+    return (await this.#records().get(id))?.owner.tenant;
+  }
+
+  /** Records for a read-only request (a plan nobody commits). */
+  #records(): ProposalRecords {
+    return new ProposalRecords(this.#o.port, new Plan(), this.#o.maxPerTenant);
   }
 
   /** Replace artefact, title or rationale; the proposal becomes revised. Never installs anything. */
   revise(actor: ProposalActor, id: string, patch: ProposalReviseRequest): Promise<Proposal> {
-    return this.#lock.run(id, async () => {
-      const p = await this.#own(actor, id);
+    return this.#lock.run(id, () => this.#request(async (records, plan) => {
+      const p = await this.#own(records, actor, id);
       const state = transition(PROPOSAL_LIFECYCLE, p.state, 'revised');
-      const clean = (s: string) => this.#o.redact(s, p.owner.tenant);
+      const clean = await this.#o.redactor(plan, p.owner.tenant);
       const current = proposalView(p);
       const next: Proposal = {
         ...current,
@@ -178,10 +201,10 @@ export class ProposalService {
         updatedAt: this.#now(),
       };
       const stored = this.#checked(next, p.revision + 1);
-      await this.#o.store.put(stored);
-      await this.#supersedeGate(id);
+      records.put(stored, p.revision);
+      await this.#supersedeGate(records, p);
       return proposalView(stored);
-    });
+    }));
   }
 
   reject(actor: ProposalActor, id: string): Promise<Proposal> {
@@ -198,20 +221,20 @@ export class ProposalService {
    * gate on the current revision (or return the one already pending); nothing is installed until it is granted.
    */
   apply(actor: ProposalActor, id: string): Promise<ApplyOutcome> {
-    return this.#lock.run(id, async () => {
-      const p = await this.#own(actor, id);
+    return this.#lock.run(id, () => this.#request(async (records, plan) => {
+      const p = await this.#own(records, actor, id);
       if (!canTransition(PROPOSAL_LIFECYCLE, p.state, 'applied')) throw new IllegalTransitionError(PROPOSAL_LIFECYCLE.id, p.state, 'applied');
       const { mode, scope } = this.activation;
       if (mode === 'direct-rbac') {
         if (actor.scopes !== 'all' && !actor.scopes.includes(scope)) throw new ActivationForbiddenError(scope);
-        return { proposal: await this.#install(p, { mode }) };
+        return { proposal: this.#install(records, plan, p, { mode }) };
       }
-      const pending = await this.#o.store.pendingGate(id);
+      const pending = await records.pendingGate(id);
       if (pending !== undefined) return { proposal: proposalView(p), gate: gateView(pending) };
       const gate: StoredGate = { approvalId: this.#o.ids.next('gate'), proposalId: id, state: APPROVAL_GATE_LIFECYCLE.initial, requestedAt: this.#now(), revision: p.revision };
-      await this.#o.store.putGate(gate);
+      records.putGate(gate, p.owner.tenant);
       return { proposal: proposalView(p), gate: gateView(gate) };
-    });
+    }));
   }
 
   /**
@@ -219,25 +242,29 @@ export class ProposalService {
    * on; an override needs a reason and is audited; denied installs nothing.
    */
   async decide(approvalId: string, decision: 'granted' | 'denied' | 'overridden', by: { readonly decidedBy: string; readonly reason?: string }): Promise<ApplyOutcome> {
-    const found = await this.#o.store.gate(approvalId);
+    const found = await this.#records().gate(approvalId);
     if (found === undefined) throw new ProposalNotFoundError('gate');
-    return this.#lock.run(found.proposalId, async () => {
-      const gate = (await this.#o.store.gate(approvalId))!;
-      const p = (await this.#o.store.get(gate.proposalId))!;
+    return this.#lock.run(found.proposalId, () => this.#request(async (records, plan) => {
+      const gate = (await records.gate(approvalId))!;
+      const p = (await records.get(gate.proposalId))!;
       const state: GateState = transition(APPROVAL_GATE_LIFECYCLE, gate.state, decision);
       if (decision !== 'denied' && gate.revision !== p.revision) throw new StaleGateError();
-      const reason = by.reason === undefined ? undefined : this.#o.redact(by.reason, p.owner.tenant);
+      const reason = by.reason === undefined ? undefined : (await this.#o.redactor(plan, p.owner.tenant))(by.reason);
       const decided: StoredGate = { ...gate, state, decidedAt: this.#now(), ...(reason !== undefined ? { reason } : {}) };
-      if (decision === 'overridden') this.#audit.push({ approvalId, proposalId: p.id, tenant: p.owner.tenant, decidedBy: by.decidedBy, reason: reason ?? '', at: decided.decidedAt! });
-      const proposal = decision === 'denied' ? proposalView(p) : await this.#install(p, { mode: 'approval-gate', approvalId, gateOutcome: decision });
-      await this.#o.store.putGate(decided);
+      if (decision === 'overridden') {
+        // The audit record of an override (RFC 0009/0010): who, which gate, when and why (redacted).
+        const audit: GateOverrideAudit = { approvalId, proposalId: p.id, tenant: p.owner.tenant, decidedBy: by.decidedBy, reason: reason ?? '', at: decided.decidedAt! };
+        plan.add('doc.append', { log: GATE_OVERRIDES_LOG, tenant: p.owner.tenant, atMs: this.#o.clock.now(), doc: { ...audit } });
+      }
+      const proposal = decision === 'denied' ? proposalView(p) : this.#install(records, plan, p, { mode: 'approval-gate', approvalId, gateOutcome: decision });
+      records.putGate(decided, p.owner.tenant, gate.state);
       return { proposal, gate: gateView(decided) };
-    });
+    }));
   }
 
   /** What an applied proposal installed, read back from the registry (404 before apply). */
   async installed(actor: ProposalActor, id: string) {
-    const p = await this.#own(actor, id);
+    const p = await this.#own(this.#records(), actor, id);
     const a = await this.#o.installed.get(p.owner.tenant, id);
     if (a === undefined) throw new ProposalNotFoundError('installed artefact');
     return { proposalId: id, kind: a.kind, installedArtifactRef: a.ref, installedAt: a.installedAt, artifact: JSON.parse(a.artifactJson) as Record<string, unknown> };
@@ -250,8 +277,8 @@ export class ProposalService {
   }
 
   /** The proposal, when it exists and the actor may see it (an actor of another tenant finds nothing). */
-  async #own(actor: ProposalActor, id: string): Promise<StoredProposal> {
-    const p = await this.#o.store.get(id);
+  async #own(records: ProposalRecords, actor: ProposalActor, id: string): Promise<StoredProposal> {
+    const p = await records.get(id);
     if (p === undefined || (actor.tenant !== undefined && actor.tenant !== p.owner.tenant)) throw new ProposalNotFoundError();
     return p;
   }
@@ -264,30 +291,30 @@ export class ProposalService {
   }
 
   #move(actor: ProposalActor, id: string, to: 'rejected' | 'archived'): Promise<Proposal> {
-    return this.#lock.run(id, async () => {
-      const p = await this.#own(actor, id);
+    return this.#lock.run(id, () => this.#request(async (records) => {
+      const p = await this.#own(records, actor, id);
       const next: StoredProposal = { ...p, state: transition(PROPOSAL_LIFECYCLE, p.state, to), updatedAt: this.#now(), revision: p.revision + 1 };
-      await this.#o.store.put(next);
-      await this.#supersedeGate(id);
+      records.put(next, p.revision);
+      await this.#supersedeGate(records, p);
       return proposalView(next);
-    });
+    }));
   }
 
-  async #supersedeGate(proposalId: string): Promise<void> {
-    const g = await this.#o.store.pendingGate(proposalId);
-    if (g !== undefined) await this.#o.store.putGate({ ...g, state: transition(APPROVAL_GATE_LIFECYCLE, g.state, 'superseded'), decidedAt: this.#now() });
+  async #supersedeGate(records: ProposalRecords, p: StoredProposal): Promise<void> {
+    const g = await records.pendingGate(p.id);
+    if (g !== undefined) records.putGate({ ...g, state: transition(APPROVAL_GATE_LIFECYCLE, g.state, 'superseded'), decidedAt: this.#now() }, p.owner.tenant, g.state);
   }
 
   /** Install exactly the persisted artefact text, then mark the proposal applied and emit proposal.activated. */
-  async #install(p: StoredProposal, how: { mode: ProposalActivation; approvalId?: string; gateOutcome?: 'granted' | 'overridden' }): Promise<Proposal> {
+  #install(records: ProposalRecords, plan: Plan, p: StoredProposal, how: { mode: ProposalActivation; approvalId?: string; gateOutcome?: 'granted' | 'overridden' }): Proposal {
     const state = transition(PROPOSAL_LIFECYCLE, p.state, 'applied');
     const name = String((JSON.parse(p.artifactJson) as { name?: unknown }).name ?? p.id);
     const ref = `artifact://${p.owner.tenant}/${p.kind}/${encodeURIComponent(name)}@${p.id}`;
     const at = this.#now();
-    await this.#o.installed.install({ tenant: p.owner.tenant, proposalId: p.id, kind: p.kind, ref, artifactJson: p.artifactJson, installedAt: at });
+    records.install({ tenant: p.owner.tenant, proposalId: p.id, kind: p.kind, ref, artifactJson: p.artifactJson, installedAt: at });
     const applied: StoredProposal = { ...p, state, updatedAt: at, activation: { ...how, installedArtifactRef: ref, appliedAt: at } };
-    await this.#o.store.put(applied);
-    this.#o.emit('proposal.activated', { proposalId: p.id, kind: p.kind, activation: how.mode, ...(how.approvalId !== undefined ? { approvalId: how.approvalId } : {}), installedArtifactRef: ref });
+    records.put(applied, p.revision);
+    this.#o.emit(plan, p.owner.tenant, 'proposal.activated', { proposalId: p.id, kind: p.kind, activation: how.mode, ...(how.approvalId !== undefined ? { approvalId: how.approvalId } : {}), installedArtifactRef: ref });
     return proposalView(applied);
   }
 

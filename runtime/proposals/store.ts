@@ -1,10 +1,15 @@
 /**
- * Where proposals, their approval gates and the artefacts applied proposals installed are kept. Each is a small
- * async port (so a durable back-end can implement it) with an in-memory implementation; a proposal's artefact is
- * held as the JSON text that was persisted, so apply can install exactly those bytes.
+ * Where proposals, their approval gates and the artefacts applied proposals installed are kept: in the store, read
+ * when a request needs them and written through the request's plan (one transaction per request). A proposal's
+ * artefact is held as the JSON text that was persisted, so apply can install exactly those bytes. Every replacement
+ * names the revision (or gate state) it was decided from: a proposal changed meanwhile by another request — on this
+ * host or another — refuses the write as stale, and the request is re-run.
  */
 import type { Proposal, ProposalKind } from '../../generated/ts/proposal.ts';
 import type { ApprovalGate } from '../../generated/ts/proposal-apply-response.ts';
+import type { JsonDoc, StoragePort } from '../storage/port.ts';
+import type { Plan } from '../storage/plan.ts';
+import { gateGet, gatesOf, installedFor, installedOf, proposalGet, proposalsOf } from '../storage/reads/records.ts';
 
 /** A proposal as stored: every field but the artefact, which is kept as its persisted JSON text. */
 export type StoredProposal = Readonly<Omit<Proposal, 'artifact'>> & {
@@ -27,65 +32,80 @@ export interface InstalledArtifact {
   readonly installedAt: string;
 }
 
-export interface ProposalStore {
-  get(id: string): Promise<StoredProposal | undefined>;
-  put(p: StoredProposal): Promise<void>;
-  /** Every proposal of `tenant`, oldest first. */
-  list(tenant: string): Promise<readonly StoredProposal[]>;
-  gate(approvalId: string): Promise<StoredGate | undefined>;
-  putGate(g: StoredGate): Promise<void>;
+/** Proposals a tenant may hold (live or ended); one more is refused (429 `quota_exceeded`, resource `proposals`). */
+export const DEFAULT_PROPOSALS_PER_TENANT = 1000;
+
+const asDoc = (x: object): JsonDoc => x as JsonDoc;
+
+/** The proposal records of one request: reads from the store, writes into the request's plan. */
+export class ProposalRecords {
+  readonly #port: StoragePort;
+  readonly #plan: Plan;
+  readonly #limit: number;
+
+  constructor(port: StoragePort, plan: Plan, limit = DEFAULT_PROPOSALS_PER_TENANT) {
+    this.#port = port;
+    this.#plan = plan;
+    this.#limit = limit;
+  }
+
+  async get(id: string): Promise<StoredProposal | undefined> {
+    return (await proposalGet(this.#port.reads, id))?.doc as unknown as StoredProposal | undefined;
+  }
+
+  /** Store a new proposal (no `revisionRead`), or replace the one read at `revisionRead`. */
+  put(p: StoredProposal, revisionRead?: number): void {
+    this.#plan.add('proposal.put', {
+      proposalId: p.id, tenant: p.owner.tenant, state: p.state, kind: p.kind, createdMs: Date.parse(p.createdAt), doc: asDoc(p),
+      ...(revisionRead !== undefined ? { revisionRead } : {}), revision: p.revision, limit: this.#limit,
+    });
+  }
+
+  /** Every proposal of `tenant`, oldest first (at most the tenant's bound). */
+  async list(tenant: string): Promise<readonly StoredProposal[]> {
+    return (await proposalsOf(this.#port.reads, { tenant, limit: this.#limit })) as unknown as StoredProposal[];
+  }
+
+  async gate(approvalId: string): Promise<StoredGate | undefined> {
+    return (await gateGet(this.#port.reads, approvalId)) as unknown as StoredGate | undefined;
+  }
+
+  /** Store a new gate (no `stateRead`), or replace the one read in `stateRead`. */
+  putGate(g: StoredGate, tenant: string, stateRead?: string): void {
+    this.#plan.add('proposal.gate', { approvalId: g.approvalId, proposalId: g.proposalId, tenant, doc: asDoc(g), ...(stateRead !== undefined ? { stateRead } : {}) });
+  }
+
   /** The gate of the proposal that is still pending, if any. */
-  pendingGate(proposalId: string): Promise<StoredGate | undefined>;
+  async pendingGate(proposalId: string): Promise<StoredGate | undefined> {
+    return ((await gatesOf(this.#port.reads, { proposalId, limit: 1000 })) as unknown as StoredGate[]).find((g) => g.state === 'pending');
+  }
+
+  install(a: InstalledArtifact): void {
+    this.#plan.add('proposal.install', { tenant: a.tenant, proposalId: a.proposalId, kind: a.kind, doc: asDoc(a) });
+  }
 }
 
 /**
  * The registry of installed artefacts: the one place whose content influences how runs are resolved (the agent
  * inventory reads its agent packs). Only an authorised apply writes to it.
  */
-export interface InstalledArtifacts {
-  install(a: InstalledArtifact): Promise<void>;
+export class InstalledArtifacts {
+  readonly #port: StoragePort;
+  readonly #limit: number;
+
+  constructor(port: StoragePort, limit = DEFAULT_PROPOSALS_PER_TENANT) {
+    this.#port = port;
+    this.#limit = limit;
+  }
+
   /** What `proposalId` installed for `tenant` (nothing for another tenant's proposal). */
-  get(tenant: string, proposalId: string): Promise<InstalledArtifact | undefined>;
+  async get(tenant: string, proposalId: string): Promise<InstalledArtifact | undefined> {
+    const found = await installedFor(this.#port.reads, proposalId);
+    return found === undefined || found.tenant !== tenant ? undefined : (found.doc as unknown as InstalledArtifact);
+  }
+
   /** Everything installed for `tenant`, optionally of one kind, in install order. */
-  list(tenant: string, kind?: ProposalKind): Promise<readonly InstalledArtifact[]>;
-}
-
-export class InMemoryProposalStore implements ProposalStore {
-  readonly #proposals = new Map<string, StoredProposal>();
-  readonly #gates = new Map<string, StoredGate>();
-
-  async get(id: string) {
-    return this.#proposals.get(id);
-  }
-  async put(p: StoredProposal) {
-    this.#proposals.set(p.id, p);
-  }
-  async list(tenant: string) {
-    return [...this.#proposals.values()].filter((p) => p.owner.tenant === tenant);
-  }
-  async gate(approvalId: string) {
-    return this.#gates.get(approvalId);
-  }
-  async putGate(g: StoredGate) {
-    this.#gates.set(g.approvalId, g);
-  }
-  async pendingGate(proposalId: string) {
-    return [...this.#gates.values()].find((g) => g.proposalId === proposalId && g.state === 'pending');
-  }
-}
-
-export class InMemoryInstalledArtifacts implements InstalledArtifacts {
-  readonly #byTenant = new Map<string, InstalledArtifact[]>();
-
-  async install(a: InstalledArtifact) {
-    const list = this.#byTenant.get(a.tenant) ?? [];
-    list.push(a);
-    this.#byTenant.set(a.tenant, list);
-  }
-  async get(tenant: string, proposalId: string) {
-    return this.#byTenant.get(tenant)?.find((a) => a.proposalId === proposalId);
-  }
-  async list(tenant: string, kind?: ProposalKind) {
-    return (this.#byTenant.get(tenant) ?? []).filter((a) => kind === undefined || a.kind === kind);
+  async list(tenant: string, kind?: ProposalKind): Promise<readonly InstalledArtifact[]> {
+    return (await installedOf(this.#port.reads, { tenant, ...(kind !== undefined ? { kind } : {}), limit: this.#limit })) as unknown as InstalledArtifact[];
   }
 }

@@ -6,8 +6,9 @@
  * is redacted whole.
  *
  * One set per tenant: a write into a tenant's memory is redacted against the union of the tenant's live run
- * registries (TenantSecrets), compiled into one matcher that is rebuilt only when that union
- * changes. A write costs one linear scan of its content whatever the number of runs, live or finished.
+ * registries (TenantSecrets, read from the store and checked current by each write's transaction), compiled into
+ * one matcher that is rebuilt only when that union changes. A write costs one linear scan of its content whatever
+ * the number of runs, live or finished.
  *
  * Marker collision (issue 12, item 3): the marker is kept collision-proof by refusing, at registration, any value
  * that could overlap a marker of the tenant (marker.ts lists the four rules; in short: a value may not contain
@@ -24,9 +25,8 @@
  * whose values start alike or are few, a flat Aho–Corasick automaton otherwise; both give the same matches.
  */
 import { LeftmostLongestMatcher } from './leftmost-longest.ts';
-import type { WriteRedactor } from '../memory/writer.ts';
 import { redactionMarker } from './marker.ts';
-import { RunTenantConflictError, type SecretRegistries, type SecretSet } from './secret-registry.ts';
+import type { SecretSet } from './secret-registry.ts';
 import { WopkitError } from '../shared/errors.ts';
 
 export { redactionMarker } from './marker.ts';
@@ -81,21 +81,6 @@ export function redact(content: string, set: SecretSet | undefined): string {
     at = m.end;
   }
   return out + content.slice(at);
-}
-
-/**
- * The SR-1 chokepoint of a memory write (what the memory writer is given): the union of the live registries of
- * the tenant written into, so a background writer honours the secrets the tenant's runs resolved. A write
- * attributed to a run of another tenant is refused (409): a run belongs to one tenant for its whole life.
- */
-export function writeRedactor(registries: SecretRegistries): WriteRedactor {
-  return (content, { tenant, runId }) => {
-    if (runId !== undefined) {
-      const owner = registries.get(runId)?.tenant; // a write through a run is a use: it postpones its idle expiry
-      if (owner !== undefined && owner !== tenant) throw new RunTenantConflictError();
-    }
-    return redact(content, registries.tenantSecrets(tenant));
-  };
 }
 
 /** Naive reference: per secret, longest first, split/join. Used by tests and the benchmark only. */

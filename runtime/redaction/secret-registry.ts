@@ -1,22 +1,33 @@
 /**
  * SR-1 secret registries. The (simulated) BYOK resolver registers each plaintext it resolves at user, tenant or
  * run scope; platform-scope values (env-var fallbacks, service accounts) are out of SR-1's scope and are not
- * registered. Values shorter than 8 characters are not redacted (the gitleaks/TruffleHog floor). Registries live
- * in process memory only.
+ * registered. Values shorter than 8 characters are not redacted (the gitleaks/TruffleHog floor).
  *
- * Lifetime and bounds (issue 12): a run's registry dies when its run ends (`endRun`) or when nobody has used it for
- * `idleTtlMs` (on the injected clock), whichever comes first. A tenant holds at most `maxLiveRunsPerTenant` live
- * registries, a registry at most `maxSecretsPerRun` secrets and a tenant's live secrets at most
- * `maxSecretCharsPerTenant` characters in all; one more is refused with 429 `quota_exceeded`.
+ * Registries live in the store, sealed (sealing.ts: AES-256-GCM under a configured key; the store only ever holds
+ * ciphertext), so a restart, or another host on the same database, redacts exactly as the host that registered
+ * them. What a write redacts against is the tenant's {@link TenantSecrets}: the union of its live registries,
+ * compiled into one matcher. That compiled set is the one thing a process keeps across requests, and every write
+ * checks, in its own transaction, that the tenant's registry version is still the one the set was built from
+ * (`secrets.expect`): a write redacted against a set that changed meanwhile is refused and re-run.
  *
- * What a write redacts against is not each registry in turn but the tenant's {@link TenantSecrets}: the union of
- * its live registries, maintained as they register and end, so the chokepoint compiles one matcher per tenant and
- * recompiles it only when that union changes. A run belongs to one tenant for its whole life.
+ * Lifetime and bounds: a run's registry dies when its run ends or when nobody has used it for `idleTtlMs`; its run
+ * then refuses every memory write (`secret_registry_unavailable`) rather than store a value it can no longer
+ * recognise — and so does every write of a tenant while one of its live registries cannot be opened with the
+ * configured keys. A tenant holds at most `maxLiveRunsPerTenant` live registries, a registry at most
+ * `maxSecretsPerRun` secrets and a tenant's live secrets at most `maxSecretCharsPerTenant` characters in all; one
+ * more is refused with 429 `quota_exceeded`. A run belongs to one tenant for its whole life.
  */
 import type { Clock } from '../shared/clock.ts';
-import { systemClock } from '../shared/clock.ts';
 import { BAD_REQUEST, WopkitError } from '../shared/errors.ts';
+import { SecretRegistryUnavailableError } from '../storage/ops/secrets.ts';
+import type { Plan } from '../storage/plan.ts';
+import type { StoragePort } from '../storage/port.ts';
+import { liveRegistries, secretVersion } from '../storage/reads/secrets.ts';
 import { idCharsOnly, markerBody, markerOverlap, SECRET_ID_PATTERN } from './marker.ts';
+import { redact } from './chokepoint.ts';
+import { registryAad, type SecretKeyRing } from './sealing.ts';
+
+export { SecretRegistryUnavailableError } from '../storage/ops/secrets.ts';
 
 export type SecretScope = 'user' | 'tenant' | 'run' | 'platform';
 
@@ -78,20 +89,6 @@ export class SecretBoundError extends WopkitError<'secret_bound_reached'> {
   constructor(setting: Exclude<keyof SecretRegistryLimits, 'idleTtlMs'>, bound: number) {
     const message = `secret registry bound reached: ${setting} is ${bound}; end runs (or let them go idle) and retry`;
     super('secret_bound_reached', message, { error: 'quota_exceeded', message, details: { resource: SECRET_BOUND_RESOURCE[setting], limit: bound, setting } });
-  }
-}
-
-/** A run (or its registry) belongs to another tenant: 409 `conflict`. */
-export class RunTenantConflictError extends WopkitError<'run_tenant_conflict'> {
-  constructor() {
-    super('run_tenant_conflict', 'a run belongs to exactly one tenant', { error: 'conflict', message: 'the run belongs to another tenant' });
-  }
-}
-
-/** An ended registry was used again (a caller kept a reference past endRun): a programming error, 500. */
-export class EndedRegistryError extends WopkitError<'registry_ended'> {
-  constructor() {
-    super('registry_ended', 'this run registry has ended; get a fresh one with forRun');
   }
 }
 
@@ -189,193 +186,232 @@ export class TenantSecrets implements SecretSet {
   }
 }
 
-/** One run's registry. `version` changes whenever its set of secrets changes (for matcher caching). */
-export class RunSecretRegistry implements SecretSet {
-  readonly #byValue = new Map<string, string>();
-  readonly #tenantSet: TenantSecrets;
-  readonly #maxSecrets: number;
-  #version = 0;
-  #ended = false;
-
-  /**
-   * `tenantSet`: the tenant-wide set this registry contributes to (a private one when the registry stands alone,
-   * as in tests and benchmarks); `maxSecrets`: the per-run bound.
-   */
-  constructor(readonly tenant: string, tenantSet?: TenantSecrets, maxSecrets = Number.POSITIVE_INFINITY) {
-    this.#tenantSet = tenantSet ?? new TenantSecrets(tenant);
-    this.#maxSecrets = maxSecrets;
-  }
-
-  /**
-   * Register a resolved value. Returns whether it will be redacted (platform scope and values under 8 characters
-   * are not). Throws SecretRefusedError (400) for an id or value that could collide with the marker syntax, and
-   * SecretBoundError (429) past a bound; a refused value is not registered.
-   */
-  register(secretId: string, value: string, scope: SecretScope): boolean {
-    if (this.#ended) throw new EndedRegistryError();
-    if (scope === 'platform' || typeof value !== 'string' || value.length < MIN_SECRET_LENGTH) return false;
-    if (typeof secretId !== 'string' || !SECRET_ID_PATTERN.test(secretId)) throw new SecretRefusedError('invalid_secret_id', 'malformed id');
-    const previous = this.#byValue.get(value);
-    if (previous === secretId) return true;
-    const collision = this.#tenantSet.collision(secretId, value);
-    if (collision !== undefined) throw new SecretRefusedError('secret_overlaps_marker', collision);
-    if (previous === undefined && this.#byValue.size >= this.#maxSecrets) throw new SecretBoundError('maxSecretsPerRun', this.#maxSecrets);
-    if (!this.#tenantSet.fits(value)) throw new SecretBoundError('maxSecretCharsPerTenant', this.#tenantSet.maxChars);
-    this.#tenantSet.add(secretId, value);
-    if (previous !== undefined) this.#tenantSet.remove(previous, value);
-    this.#byValue.set(value, secretId);
-    this.#version++;
-    return true;
-  }
-  get version(): number {
-    return this.#version;
-  }
-  get size(): number {
-    return this.#byValue.size;
-  }
-  secrets(): readonly RegisteredSecret[] {
-    return [...this.#byValue].map(([value, secretId]) => ({ secretId, value }));
-  }
-  /** The run is over: withdraw every secret from the tenant's set. Idempotent. */
-  end(): void {
-    if (this.#ended) return;
-    this.#ended = true;
-    for (const [value, secretId] of this.#byValue) this.#tenantSet.remove(secretId, value);
-    this.#byValue.clear();
-    this.#version++;
-  }
+/** A run's registry as the store keeps it, opened: its secrets by value, and the row version they were read at. */
+interface OpenedRegistry {
+  readonly runId: string;
+  readonly rowVersion: number;
+  readonly byValue: ReadonlyMap<string, string>;
 }
 
-interface TenantEntry {
-  readonly secrets: TenantSecrets;
-  readonly runs: Set<RunSecretRegistry>;
-}
-
-interface LiveRun {
-  readonly registry: RunSecretRegistry;
-  lastUsed: number;
+/** A tenant's live registries as of one version, opened, and their union. */
+interface TenantView {
+  readonly version: number;
+  readonly registries: ReadonlyMap<string, OpenedRegistry>;
+  readonly set: TenantSecrets;
+  /** Some live registry could not be opened with the configured keys: no write of the tenant may proceed. */
+  readonly unreadable: boolean;
 }
 
 export interface SecretRegistriesOptions {
-  readonly clock?: Clock;
+  readonly port: StoragePort;
+  readonly clock: Clock;
+  readonly keys: SecretKeyRing;
   readonly limits?: Partial<SecretRegistryLimits>;
 }
 
 /**
- * Every live run registry, by run id, and per tenant the union the chokepoint redacts against. Expiry is lazy and
- * amortised O(1): runs are kept in least-recently-used order, and every access first drops those idle too long.
+ * The store-backed registries. `scope(plan, tenant)` gives a request its view of one tenant's registries: claim a
+ * run, register secrets in it, redact content, end it — everything it changes is planned into the request's plan
+ * and committed with the request's other writes.
  */
 export class SecretRegistries {
   readonly limits: SecretRegistryLimits;
-  readonly #clock: Clock;
-  /** runId → live run, least recently used first (a use re-inserts). */
-  readonly #runs = new Map<string, LiveRun>();
-  readonly #tenants = new Map<string, TenantEntry>();
+  readonly #o: SecretRegistriesOptions;
+  /** The one cross-request cache: each tenant's opened registries at the version they were read (checked by every write). */
+  readonly #views = new Map<string, TenantView>();
 
-  constructor(o: SecretRegistriesOptions = {}) {
-    this.#clock = o.clock ?? systemClock;
+  constructor(o: SecretRegistriesOptions) {
+    this.#o = o;
     this.limits = { ...DEFAULT_SECRET_REGISTRY_LIMITS, ...o.limits };
   }
 
-  /**
-   * The run's registry, created on first use (and the use counts as activity). Throws RunTenantConflictError when
-   * the run belongs to another tenant, SecretBoundError when the tenant already holds its bound of live registries.
-   */
-  forRun(runId: string, tenant: string): RunSecretRegistry {
-    const live = this.#use(runId);
-    if (live !== undefined) {
-      if (live.tenant !== tenant) throw new RunTenantConflictError();
-      return live;
+  get keys(): SecretKeyRing {
+    return this.#o.keys;
+  }
+
+  /** The tenant's live registries at their current version (opened again only when the version moved). */
+  async view(tenant: string): Promise<TenantView> {
+    const reads = this.#o.port.reads;
+    const version = await secretVersion(reads, tenant);
+    const cached = this.#views.get(tenant);
+    if (cached?.version === version) return cached;
+    const rows = await liveRegistries(reads, { tenant, limit: this.limits.maxLiveRunsPerTenant + 1 });
+    const set = new TenantSecrets(tenant, this.limits.maxSecretCharsPerTenant);
+    const registries = new Map<string, OpenedRegistry>();
+    let unreadable = false;
+    for (const r of rows) {
+      const byValue = new Map<string, string>();
+      if (r.sealed !== undefined) {
+        const text = r.keyId === undefined ? undefined : this.#o.keys.open(r.keyId, r.sealed, registryAad(r.runId, tenant));
+        if (text === undefined) {
+          unreadable = true;
+          continue;
+        }
+        for (const { secretId, value } of JSON.parse(text) as RegisteredSecret[]) {
+          byValue.set(value, secretId);
+          set.add(secretId, value);
+        }
+      }
+      registries.set(r.runId, { runId: r.runId, rowVersion: r.rowVersion, byValue });
     }
-    let entry = this.#tenants.get(tenant);
-    if (entry !== undefined && entry.runs.size >= this.limits.maxLiveRunsPerTenant) {
-      throw new SecretBoundError('maxLiveRunsPerTenant', this.limits.maxLiveRunsPerTenant);
-    }
-    if (entry === undefined) this.#tenants.set(tenant, (entry = { secrets: new TenantSecrets(tenant, this.limits.maxSecretCharsPerTenant), runs: new Set() }));
-    const registry = new RunSecretRegistry(tenant, entry.secrets, this.limits.maxSecretsPerRun);
-    entry.runs.add(registry);
-    this.#runs.set(runId, { registry, lastUsed: this.#clock.now() });
-    return registry;
+    const view: TenantView = { version, registries, set, unreadable };
+    // Bounded by the number of tenants with live secrets; an entry is replaced, never duplicated.
+    if (rows.length > 0 || cached !== undefined) this.#views.set(tenant, view);
+    return view;
   }
 
-  /** The registry of a live run, if any (a use: it postpones the run's idle expiry). */
-  get(runId: string): RunSecretRegistry | undefined {
-    return this.#use(runId);
+  /** A request's view of `tenant`'s registries: its writes are planned into `plan`. */
+  async scope(plan: Plan, tenant: string): Promise<TenantSecretScope> {
+    return new TenantSecretScope(this, this.#o, plan, tenant, await this.view(tenant));
   }
 
-  /** Whether the run has a live registry (not a use). */
-  has(runId: string): boolean {
-    this.#expire();
-    return this.#runs.has(runId);
-  }
-
-  /** The tenant a live run's registry belongs to (not a use). */
-  tenantOf(runId: string): string | undefined {
-    this.#expire();
-    return this.#runs.get(runId)?.registry.tenant;
-  }
-
-  /** The union of the tenant's live registries: what a write into its memory is redacted against. */
-  tenantSecrets(tenant: string): TenantSecrets | undefined {
-    this.#expire();
-    return this.#tenants.get(tenant)?.secrets;
-  }
-
-  /** Every live run registry of a tenant. */
-  liveForTenant(tenant: string): RunSecretRegistry[] {
-    this.#expire();
-    return [...(this.#tenants.get(tenant)?.runs ?? [])];
-  }
-
-  /** The run ended: its registry dies with it. */
-  endRun(runId: string): void {
-    const live = this.#runs.get(runId);
-    if (live !== undefined) this.#drop(runId, live.registry);
-  }
-
-  #use(runId: string): RunSecretRegistry | undefined {
-    this.#expire();
-    const live = this.#runs.get(runId);
-    if (live === undefined) return undefined;
-    this.#runs.delete(runId);
-    live.lastUsed = this.#clock.now();
-    this.#runs.set(runId, live);
-    return live.registry;
-  }
-
-  /** Drop every run idle for idleTtlMs or more (the oldest come first, so this stops at the first live one). */
-  #expire(): void {
-    const cutoff = this.#clock.now() - this.limits.idleTtlMs;
-    for (const [runId, live] of this.#runs) {
-      if (live.lastUsed > cutoff) break;
-      this.#drop(runId, live.registry);
-    }
-  }
-
-  #drop(runId: string, registry: RunSecretRegistry): void {
-    this.#runs.delete(runId);
-    registry.end();
-    const entry = this.#tenants.get(registry.tenant);
-    if (entry === undefined) return;
-    entry.runs.delete(registry);
-    if (entry.runs.size === 0) this.#tenants.delete(registry.tenant);
+  /** @internal a committed registration moved the tenant's version on: keep the view that matches it. */
+  remember(tenant: string, view: TenantView): void {
+    this.#views.set(tenant, view);
   }
 }
 
+/** What one request does with one tenant's registries (see SecretRegistries.scope). */
+export class TenantSecretScope {
+  readonly #owner: SecretRegistries;
+  readonly #o: SecretRegistriesOptions;
+  readonly #plan: Plan;
+  readonly tenant: string;
+  #view: TenantView;
+  /** Registries this request changed: runId → their new secrets (value → id), staged until the plan commits. */
+  readonly #changed = new Map<string, Map<string, string>>();
+  readonly #used = new Set<string>();
+  #set: TenantSecrets;
+
+  constructor(owner: SecretRegistries, o: SecretRegistriesOptions, plan: Plan, tenant: string, view: TenantView) {
+    this.#owner = owner;
+    this.#o = o;
+    this.#plan = plan;
+    this.tenant = tenant;
+    this.#view = view;
+    this.#set = view.set;
+    // Whatever this request redacts is redacted against this version: its transaction checks it is still current.
+    plan.add('secrets.expect', { tenant, version: view.version });
+    plan.beforeCommit(() => this.#stage());
+  }
+
+  get #now(): number {
+    return this.#o.clock.now();
+  }
+
+  /**
+   * The run belongs to this tenant (created when it does not exist yet, as a run a seam named) and has a live
+   * registry from now on (created empty, counted against the tenant's bound); refused when the run belongs to
+   * another tenant or its registry was dropped.
+   */
+  claimRun(runId: string): void {
+    const now = this.#now;
+    this.#plan.add('run.create', { runId, tenant: this.tenant, kind: 'seed', status: 'running', createdMs: now, doc: { runId, tenant: this.tenant }, ifExists: 'keep' });
+    this.#plan.add('secrets.claim', { runId, tenant: this.tenant, atMs: now, idleMs: this.#owner.limits.idleTtlMs, limit: this.#owner.limits.maxLiveRunsPerTenant });
+    this.#used.add(runId);
+  }
+
+  /**
+   * Register a resolved value in the run's registry (claimed in this request, or earlier). Returns whether it will be
+   * redacted (platform scope and values under 8 characters are not). Throws SecretRefusedError (400) for an id or
+   * value that could collide with the marker syntax, SecretBoundError (429) past a bound; nothing is registered then.
+   */
+  async register(runId: string, secretId: string, value: string, scope: SecretScope): Promise<boolean> {
+    if (scope === 'platform' || typeof value !== 'string' || value.length < MIN_SECRET_LENGTH) return false;
+    if (typeof secretId !== 'string' || !SECRET_ID_PATTERN.test(secretId)) throw new SecretRefusedError('invalid_secret_id', 'malformed id');
+    const registry = await this.#registry(runId);
+    const previous = registry.get(value);
+    if (previous === secretId) return true;
+    const collision = this.#set.collision(secretId, value);
+    if (collision !== undefined) throw new SecretRefusedError('secret_overlaps_marker', collision);
+    if (previous === undefined && registry.size >= this.#owner.limits.maxSecretsPerRun) throw new SecretBoundError('maxSecretsPerRun', this.#owner.limits.maxSecretsPerRun);
+    if (!this.#set.fits(value)) throw new SecretBoundError('maxSecretCharsPerTenant', this.#set.maxChars);
+    if (this.#set === this.#view.set) this.#set = this.#rebuild();
+    this.#set.add(secretId, value);
+    if (previous !== undefined) this.#set.remove(previous, value);
+    registry.set(value, secretId);
+    return true;
+  }
+
+  /** The registry of `runId` as this request sees it (staged changes included); a copy it may change. */
+  async #registry(runId: string): Promise<Map<string, string>> {
+    const staged = this.#changed.get(runId);
+    if (staged !== undefined) return staged;
+    const opened = this.#view.registries.get(runId);
+    const copy = new Map(opened?.byValue ?? []);
+    this.#changed.set(runId, copy);
+    return copy;
+  }
+
+  /** A union this request may change: the view's registries again (the cached set is shared with other requests). */
+  #rebuild(): TenantSecrets {
+    const set = new TenantSecrets(this.tenant, this.#owner.limits.maxSecretCharsPerTenant);
+    for (const r of this.#view.registries.values()) for (const [value, id] of r.byValue) set.add(id, value);
+    return set;
+  }
+
+  /** A write attributed to `runId` (once per request): its registry must still be live, and the write is a use. */
+  useRun(runId: string): void {
+    if (this.#used.has(runId)) return;
+    this.#used.add(runId);
+    this.#plan.add('secrets.use', { runId, tenant: this.tenant, atMs: this.#now, idleMs: this.#owner.limits.idleTtlMs });
+  }
+
+  /** SR-1: the content with every live secret of the tenant replaced by its marker. */
+  redact(content: string): string {
+    if (this.#view.unreadable) throw new SecretRegistryUnavailableError('unreadable');
+    return redact(content, this.#set);
+  }
+
+  /** The tenant's union as this request sees it (a redaction set). */
+  get secrets(): SecretSet {
+    return this.#set;
+  }
+
+  /** The run ended: its registry dies with it (planned). */
+  endRun(runId: string): void {
+    this.#plan.add('secrets.end', { runId });
+  }
+
+  /** Before the plan commits: seal and store every registry this request changed. */
+  #stage(): void {
+    if (this.#changed.size === 0) return;
+    let version = this.#view.version;
+    const registries = new Map(this.#view.registries);
+    for (const [runId, byValue] of this.#changed) {
+      const before = this.#view.registries.get(runId);
+      if (before !== undefined && sameSecrets(before.byValue, byValue)) continue;
+      const secrets: RegisteredSecret[] = [...byValue].map(([value, secretId]) => ({ secretId, value }));
+      const { keyId, sealed } = this.#o.keys.seal(JSON.stringify(secrets), registryAad(runId, this.tenant));
+      this.#plan.add('secrets.store', {
+        runId, tenant: this.tenant, expectTenantVersion: version, expectRowVersion: before?.rowVersion ?? 0, keyId, sealed,
+        secretCount: secrets.length, secretChars: secrets.reduce((n, s) => n + s.value.length, 0), atMs: this.#now,
+      });
+      version++;
+      registries.set(runId, { runId, rowVersion: (before?.rowVersion ?? 0) + 1, byValue });
+    }
+    if (version === this.#view.version) return;
+    const next: TenantView = { version, registries, set: this.#set, unreadable: this.#view.unreadable };
+    this.#plan.afterCommit(() => this.#owner.remember(this.tenant, next));
+  }
+}
+
+const sameSecrets = (a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string>): boolean => a.size === b.size && [...a].every(([v, id]) => b.get(v) === id);
+
 /**
  * A simulated BYOK vault: `resolve` returns the stored plaintext and, as a real resolver would, registers it in
- * the run's registry when its scope is covered by SR-1.
+ * the run's registry when its scope is covered by SR-1. The vault stands for an external secret manager (not the
+ * store): it is configured in process, like the keys a host is given.
  */
 export class SimulatedByokResolver {
   readonly #vault = new Map<string, { value: string; scope: SecretScope }>();
-  constructor(private readonly registries: SecretRegistries) {}
   store(secretId: string, value: string, scope: SecretScope): void {
     this.#vault.set(secretId, { value, scope });
   }
-  resolve(runId: string, tenant: string, secretId: string): string | undefined {
+  async resolve(registries: TenantSecretScope, runId: string, secretId: string): Promise<string | undefined> {
     const s = this.#vault.get(secretId);
     if (s === undefined) return undefined;
-    this.registries.forRun(runId, tenant).register(secretId, s.value, s.scope);
+    await registries.register(runId, secretId, s.value, s.scope);
     return s.value;
   }
 }

@@ -75,6 +75,13 @@ export class StoreUnavailableError extends WopkitError<'store_unavailable'> {
   }
 }
 
+/** A host of an older wopkit still serves this database: upgrading it now would move its tables from under it. */
+export class StoreUpgradeBlockedError extends WopkitError<'store_upgrade_blocked'> {
+  constructor(readonly pid: number) {
+    super('store_upgrade_blocked', `a host of wopkit 0.2 still holds this database's active-host lease (server process ${pid}): stop every 0.2 host on it, then start this one (it upgrades the database once, before serving)`);
+  }
+}
+
 /** The store's data is corrupt: the process stops with one line (exit 2) rather than serve or write more. */
 export class StoreCorruptError extends WopkitError<'store_corrupt'> {
   constructor(readonly location: string, detail: string) {
@@ -95,6 +102,6 @@ export interface Migration {
   readonly name: string;
   /** DDL to run. */
   readonly sql?: string;
-  /** Data to move, after `sql` (a legacy store's rows into the new tables). */
-  readonly run?: (s: SqlSession) => Promise<void>;
+  /** Data to move, after `sql` (a legacy store's rows into the new tables); `exec` runs SQL text as it is. */
+  readonly run?: (s: SqlSession, exec: (sql: string) => Promise<void>) => Promise<void>;
 }

@@ -8,7 +8,7 @@
 // - if/then rules (e.g. "trigger is required when supported is true") and x-runtime-rules are not represented.
 // - Types only: no (de)serialiser is generated (Debian's Kotlin compiles only the just-types output), so nothing is round-tripped.
 //
-// Top-level types: 173.
+// Top-level types: 174.
 
 package wopkit
 
@@ -930,6 +930,44 @@ data class ErrorEnvelope (
      */
     val message: String
 )
+
+/**
+ * Answer of GET /livez and GET /readyz of the wopkit reference host: content-free, served
+ * without a key, for supervisors and load balancers. /livez answers 200 while the process
+ * serves at all; /readyz answers 200 when the host may take requests and 503 (with
+ * Retry-After) when it may not — its store cannot take writes (a full disk), or it is
+ * draining before a stop. Closed.
+ */
+data class HostHealth (
+    /**
+     * Why the host is not ready, in a few words naming no internals: store-unwritable, draining
+     * or starting.
+     */
+    val reason: HostHealthReason? = null,
+
+    /**
+     * ok: alive (livez) or ready (readyz); unavailable: not ready now (readyz only).
+     */
+    val status: HostHealthStatus
+)
+
+/**
+ * Why the host is not ready, in a few words naming no internals: store-unwritable, draining
+ * or starting.
+ */
+enum class HostHealthReason {
+    Draining,
+    Starting,
+    StoreUnwritable
+}
+
+/**
+ * ok: alive (livez) or ready (readyz); unavailable: not ready now (readyz only).
+ */
+enum class HostHealthStatus {
+    Ok,
+    Unavailable
+}
 
 /**
  * Body of POST /v1/host/sample/commitment/fire, the RFC 0068 test seam: infer a commitment
@@ -2134,10 +2172,16 @@ data class HostSampleIndexFile (
  */
 data class HostSampleMemoryEntriesResponse (
     /**
-     * Live, unexpired entries the caller's tenant may read; a ref of another tenant gives an
-     * empty list (CTI-1).
+     * One page of the live, unexpired entries the caller's tenant may read, newest first (at
+     * most limit, default and most 1000); a ref of another tenant gives an empty list (CTI-1).
      */
-    val entries: List<MemoryEntry>
+    val entries: List<MemoryEntry>,
+
+    /**
+     * Present when the list continues past this page: an opaque cursor to send back as ?cursor=
+     * for the next page. It resumes only this list (same tenant, memoryRef and tag).
+     */
+    val nextCursor: String? = null
 )
 
 /**
@@ -5431,7 +5475,7 @@ data class ReplayMemorySnapshotUnavailableDetails (
      * retention_expired: the source run is past its retention window; event_log_unavailable:
      * the snapshot probe could not read the log (wopkit hosts send it).
      */
-    val reason: Reason? = null,
+    val reason: ReplayMemorySnapshotUnavailableDetailsReason? = null,
 
     /**
      * The run being forked (wopkit hosts send it).
@@ -5443,7 +5487,7 @@ data class ReplayMemorySnapshotUnavailableDetails (
  * retention_expired: the source run is past its retention window; event_log_unavailable:
  * the snapshot probe could not read the log (wopkit hosts send it).
  */
-enum class Reason {
+enum class ReplayMemorySnapshotUnavailableDetailsReason {
     EventLogUnavailable,
     RetentionExpired
 }
@@ -5469,15 +5513,27 @@ enum class RunCompletedPayloadStatus {
 }
 
 /**
- * Response of GET /v1/runs/{runId}/events: the run's events from fromSeq on, in sequence
- * order. Open: a host may add diagnostics.
+ * Response of GET /v1/runs/{runId}/events: one page of the run's events from fromSeq on, in
+ * sequence order; nextSeq and hasMore say whether the log continues. Open: a host may add
+ * diagnostics.
  */
 data class RunEventsResponse (
     /**
-     * Events in increasing sequence; each validates as a RunEvent (unknown types on the
-     * envelope alone).
+     * One page of events in increasing sequence, from fromSeq on (at most limit, default and
+     * most 1000); each validates as a RunEvent (unknown types on the envelope alone).
      */
     val events: List<RunEvent>,
+
+    /**
+     * Whether the log continues past this page (true exactly when nextSeq is present). wopkit
+     * hosts always send it.
+     */
+    val hasMore: Boolean? = null,
+
+    /**
+     * Present when the log continues past this page: the fromSeq to ask for next.
+     */
+    val nextSeq: Long? = null,
 
     /**
      * The run whose log this is. wopkit hosts always send it; upstream defines no schema for

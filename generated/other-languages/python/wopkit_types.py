@@ -8,7 +8,7 @@
 # - if/then rules (e.g. "trigger is required when supported is true") and x-runtime-rules are not represented.
 # - Date-times become datetime objects and are written back in isoformat (offset +00:00 instead of Z, microsecond precision).
 #
-# Top-level types: 173.
+# Top-level types: 174.
 
 from enum import Enum
 from dataclasses import dataclass
@@ -1296,6 +1296,53 @@ class ErrorEnvelope:
         result["message"] = from_str(self.message)
         if self.details is not None:
             result["details"] = from_union([lambda x: from_dict(lambda x: x, x), from_none], self.details)
+        return result
+
+
+class HostHealthReason(Enum):
+    """Why the host is not ready, in a few words naming no internals: store-unwritable, draining
+    or starting.
+    """
+    DRAINING = "draining"
+    STARTING = "starting"
+    STORE_UNWRITABLE = "store-unwritable"
+
+
+class HostHealthStatus(Enum):
+    """ok: alive (livez) or ready (readyz); unavailable: not ready now (readyz only)."""
+
+    OK = "ok"
+    UNAVAILABLE = "unavailable"
+
+
+@dataclass
+class HostHealth:
+    """Answer of GET /livez and GET /readyz of the wopkit reference host: content-free, served
+    without a key, for supervisors and load balancers. /livez answers 200 while the process
+    serves at all; /readyz answers 200 when the host may take requests and 503 (with
+    Retry-After) when it may not — its store cannot take writes (a full disk), or it is
+    draining before a stop. Closed.
+    """
+    status: HostHealthStatus
+    """ok: alive (livez) or ready (readyz); unavailable: not ready now (readyz only)."""
+
+    reason: Optional[HostHealthReason] = None
+    """Why the host is not ready, in a few words naming no internals: store-unwritable, draining
+    or starting.
+    """
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'HostHealth':
+        assert isinstance(obj, dict)
+        status = HostHealthStatus(obj.get("status"))
+        reason = from_union([HostHealthReason, from_none], obj.get("reason"))
+        return HostHealth(status, reason)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["status"] = to_enum(HostHealthStatus, self.status)
+        if self.reason is not None:
+            result["reason"] = from_union([lambda x: to_enum(HostHealthReason, x), from_none], self.reason)
         return result
 
 
@@ -2859,19 +2906,26 @@ class HostSampleMemoryEntriesResponse:
     diagnostics.
     """
     entries: List[MemoryEntry]
-    """Live, unexpired entries the caller's tenant may read; a ref of another tenant gives an
-    empty list (CTI-1).
+    """One page of the live, unexpired entries the caller's tenant may read, newest first (at
+    most limit, default and most 1000); a ref of another tenant gives an empty list (CTI-1).
+    """
+    next_cursor: Optional[str] = None
+    """Present when the list continues past this page: an opaque cursor to send back as ?cursor=
+    for the next page. It resumes only this list (same tenant, memoryRef and tag).
     """
 
     @staticmethod
     def from_dict(obj: Any) -> 'HostSampleMemoryEntriesResponse':
         assert isinstance(obj, dict)
         entries = from_list(MemoryEntry.from_dict, obj.get("entries"))
-        return HostSampleMemoryEntriesResponse(entries)
+        next_cursor = from_union([from_str, from_none], obj.get("nextCursor"))
+        return HostSampleMemoryEntriesResponse(entries, next_cursor)
 
     def to_dict(self) -> dict:
         result: dict = {}
         result["entries"] = from_list(lambda x: to_class(MemoryEntry, x), self.entries)
+        if self.next_cursor is not None:
+            result["nextCursor"] = from_union([from_str, from_none], self.next_cursor)
         return result
 
 
@@ -7104,7 +7158,7 @@ class QuotaExceededDetails:
         return result
 
 
-class Reason(Enum):
+class ReplayMemorySnapshotUnavailableDetailsReason(Enum):
     """retention_expired: the source run is past its retention window; event_log_unavailable:
     the snapshot probe could not read the log (wopkit hosts send it).
     """
@@ -7126,7 +7180,7 @@ class ReplayMemorySnapshotUnavailableDetails:
     """Oldest index for which a snapshot still exists, so the client can choose a valid fork
     point.
     """
-    reason: Optional[Reason] = None
+    reason: Optional[ReplayMemorySnapshotUnavailableDetailsReason] = None
     """retention_expired: the source run is past its retention window; event_log_unavailable:
     the snapshot probe could not read the log (wopkit hosts send it).
     """
@@ -7138,7 +7192,7 @@ class ReplayMemorySnapshotUnavailableDetails:
         assert isinstance(obj, dict)
         from_seq = from_int(obj.get("fromSeq"))
         oldest_available_idx = from_union([from_int, from_none], obj.get("oldestAvailableIdx"))
-        reason = from_union([Reason, from_none], obj.get("reason"))
+        reason = from_union([ReplayMemorySnapshotUnavailableDetailsReason, from_none], obj.get("reason"))
         source_run_id = from_union([from_str, from_none], obj.get("sourceRunId"))
         return ReplayMemorySnapshotUnavailableDetails(from_seq, oldest_available_idx, reason, source_run_id)
 
@@ -7148,7 +7202,7 @@ class ReplayMemorySnapshotUnavailableDetails:
         if self.oldest_available_idx is not None:
             result["oldestAvailableIdx"] = from_union([from_int, from_none], self.oldest_available_idx)
         if self.reason is not None:
-            result["reason"] = from_union([lambda x: to_enum(Reason, x), from_none], self.reason)
+            result["reason"] = from_union([lambda x: to_enum(ReplayMemorySnapshotUnavailableDetailsReason, x), from_none], self.reason)
         if self.source_run_id is not None:
             result["sourceRunId"] = from_union([from_str, from_none], self.source_run_id)
         return result
@@ -7268,13 +7322,21 @@ class RunEvent:
 
 @dataclass
 class RunEventsResponse:
-    """Response of GET /v1/runs/{runId}/events: the run's events from fromSeq on, in sequence
-    order. Open: a host may add diagnostics.
+    """Response of GET /v1/runs/{runId}/events: one page of the run's events from fromSeq on, in
+    sequence order; nextSeq and hasMore say whether the log continues. Open: a host may add
+    diagnostics.
     """
     events: List[RunEvent]
-    """Events in increasing sequence; each validates as a RunEvent (unknown types on the
-    envelope alone).
+    """One page of events in increasing sequence, from fromSeq on (at most limit, default and
+    most 1000); each validates as a RunEvent (unknown types on the envelope alone).
     """
+    has_more: Optional[bool] = None
+    """Whether the log continues past this page (true exactly when nextSeq is present). wopkit
+    hosts always send it.
+    """
+    next_seq: Optional[int] = None
+    """Present when the log continues past this page: the fromSeq to ask for next."""
+
     run_id: Optional[str] = None
     """The run whose log this is. wopkit hosts always send it; upstream defines no schema for
     this response and its scenarios read only events, so it is optional.
@@ -7284,12 +7346,18 @@ class RunEventsResponse:
     def from_dict(obj: Any) -> 'RunEventsResponse':
         assert isinstance(obj, dict)
         events = from_list(RunEvent.from_dict, obj.get("events"))
+        has_more = from_union([from_bool, from_none], obj.get("hasMore"))
+        next_seq = from_union([from_int, from_none], obj.get("nextSeq"))
         run_id = from_union([from_str, from_none], obj.get("runId"))
-        return RunEventsResponse(events, run_id)
+        return RunEventsResponse(events, has_more, next_seq, run_id)
 
     def to_dict(self) -> dict:
         result: dict = {}
         result["events"] = from_list(lambda x: to_class(RunEvent, x), self.events)
+        if self.has_more is not None:
+            result["hasMore"] = from_union([from_bool, from_none], self.has_more)
+        if self.next_seq is not None:
+            result["nextSeq"] = from_union([from_int, from_none], self.next_seq)
         if self.run_id is not None:
             result["runId"] = from_union([from_str, from_none], self.run_id)
         return result
@@ -8320,6 +8388,14 @@ def fork_origin_from_dict(s: Any) -> ForkOrigin:
 
 def fork_origin_to_dict(x: ForkOrigin) -> Any:
     return to_class(ForkOrigin, x)
+
+
+def host_health_from_dict(s: Any) -> HostHealth:
+    return HostHealth.from_dict(s)
+
+
+def host_health_to_dict(x: HostHealth) -> Any:
+    return to_class(HostHealth, x)
 
 
 def host_info_from_dict(s: Any) -> HostInfo:

@@ -7,7 +7,7 @@
 // - Fields a schema leaves open (additionalProperties: true) are dropped on deserialisation: extension data does not survive a round trip.
 // - if/then rules (e.g. "trigger is required when supported is true") and x-runtime-rules are not represented.
 //
-// Top-level types: 173.
+// Top-level types: 174.
 
 // Example code that deserializes and serializes the model.
 // extern crate serde;
@@ -762,6 +762,44 @@ pub struct ErrorEnvelope {
 
     /// Human-readable explanation. Host-internal, never entry data or secrets.
     pub message: String,
+}
+
+/// Answer of GET /livez and GET /readyz of the wopkit reference host: content-free, served
+/// without a key, for supervisors and load balancers. /livez answers 200 while the process
+/// serves at all; /readyz answers 200 when the host may take requests and 503 (with
+/// Retry-After) when it may not — its store cannot take writes (a full disk), or it is
+/// draining before a stop. Closed.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct HostHealth {
+    /// Why the host is not ready, in a few words naming no internals: store-unwritable, draining
+    /// or starting.
+    pub reason: Option<HostHealthReason>,
+
+    /// ok: alive (livez) or ready (readyz); unavailable: not ready now (readyz only).
+    pub status: HostHealthStatus,
+}
+
+/// Why the host is not ready, in a few words naming no internals: store-unwritable, draining
+/// or starting.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum HostHealthReason {
+    Draining,
+
+    Starting,
+
+    #[serde(rename = "store-unwritable")]
+    StoreUnwritable,
+}
+
+/// ok: alive (livez) or ready (readyz); unavailable: not ready now (readyz only).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HostHealthStatus {
+    #[serde(rename = "ok")]
+    StatusOk,
+
+    Unavailable,
 }
 
 /// Body of POST /v1/host/sample/commitment/fire, the RFC 0068 test seam: infer a commitment
@@ -1744,10 +1782,15 @@ pub struct HostSampleIndexFile {
 /// /v1/runs/{runId}/memory: entries as one tenant's adapter lists them. Open: a host may add
 /// diagnostics.
 #[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct HostSampleMemoryEntriesResponse {
-    /// Live, unexpired entries the caller's tenant may read; a ref of another tenant gives an
-    /// empty list (CTI-1).
+    /// One page of the live, unexpired entries the caller's tenant may read, newest first (at
+    /// most limit, default and most 1000); a ref of another tenant gives an empty list (CTI-1).
     pub entries: Vec<MemoryEntry>,
+
+    /// Present when the list continues past this page: an opaque cursor to send back as ?cursor=
+    /// for the next page. It resumes only this list (same tenant, memoryRef and tag).
+    pub next_cursor: Option<String>,
 }
 
 /// Body of POST /v1/host/sample/memory/redaction: resolve a fresh BYOK secret in a run and
@@ -4476,7 +4519,7 @@ pub struct ReplayMemorySnapshotUnavailableDetails {
 
     /// retention_expired: the source run is past its retention window; event_log_unavailable:
     /// the snapshot probe could not read the log (wopkit hosts send it).
-    pub reason: Option<Reason>,
+    pub reason: Option<ReplayMemorySnapshotUnavailableDetailsReason>,
 
     /// The run being forked (wopkit hosts send it).
     pub source_run_id: Option<String>,
@@ -4486,7 +4529,7 @@ pub struct ReplayMemorySnapshotUnavailableDetails {
 /// the snapshot probe could not read the log (wopkit hosts send it).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Reason {
+pub enum ReplayMemorySnapshotUnavailableDetailsReason {
     #[serde(rename = "event_log_unavailable")]
     EventLogUnavailable,
 
@@ -4512,14 +4555,22 @@ pub enum RunCompletedPayloadStatus {
     Completed,
 }
 
-/// Response of GET /v1/runs/{runId}/events: the run's events from fromSeq on, in sequence
-/// order. Open: a host may add diagnostics.
+/// Response of GET /v1/runs/{runId}/events: one page of the run's events from fromSeq on, in
+/// sequence order; nextSeq and hasMore say whether the log continues. Open: a host may add
+/// diagnostics.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RunEventsResponse {
-    /// Events in increasing sequence; each validates as a RunEvent (unknown types on the
-    /// envelope alone).
+    /// One page of events in increasing sequence, from fromSeq on (at most limit, default and
+    /// most 1000); each validates as a RunEvent (unknown types on the envelope alone).
     pub events: Vec<RunEvent>,
+
+    /// Whether the log continues past this page (true exactly when nextSeq is present). wopkit
+    /// hosts always send it.
+    pub has_more: Option<bool>,
+
+    /// Present when the log continues past this page: the fromSeq to ask for next.
+    pub next_seq: Option<i64>,
 
     /// The run whose log this is. wopkit hosts always send it; upstream defines no schema for
     /// this response and its scenarios read only events, so it is optional.

@@ -7,7 +7,7 @@
 // - Fields a schema leaves open (additionalProperties: true) are dropped on deserialisation: extension data does not survive a round trip.
 // - if/then rules (e.g. "trigger is required when supported is true") and x-runtime-rules are not represented.
 //
-// Top-level types: 173.
+// Top-level types: 174.
 
 // This file was generated from JSON Schema using quicktype, do not modify it directly.
 // To parse the JSON, add this file to your project and do:
@@ -31,6 +31,7 @@
 //   let errorEnvelope = try ErrorEnvelope(json)
 //   let executionModelCapability = try ExecutionModelCapability(json)
 //   let forkOrigin = try ForkOrigin(json)
+//   let hostHealth = try HostHealth(json)
 //   let hostInfo = try HostInfo(json)
 //   let hostSampleCommitmentFireRequest = try HostSampleCommitmentFireRequest(json)
 //   let hostSampleCommitmentFireResponse = try HostSampleCommitmentFireResponse(json)
@@ -2015,6 +2016,76 @@ extension ErrorEnvelope {
     func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
         return String(data: try self.jsonData(), encoding: encoding)
     }
+}
+
+/// Answer of GET /livez and GET /readyz of the wopkit reference host: content-free, served
+/// without a key, for supervisors and load balancers. /livez answers 200 while the process
+/// serves at all; /readyz answers 200 when the host may take requests and 503 (with
+/// Retry-After) when it may not — its store cannot take writes (a full disk), or it is
+/// draining before a stop. Closed.
+// MARK: - HostHealth
+struct HostHealth: Codable {
+    /// Why the host is not ready, in a few words naming no internals: store-unwritable, draining
+    /// or starting.
+    let reason: HostHealthReason?
+    /// ok: alive (livez) or ready (readyz); unavailable: not ready now (readyz only).
+    let status: HostHealthStatus
+
+    enum CodingKeys: String, CodingKey {
+        case reason = "reason"
+        case status = "status"
+    }
+}
+
+// MARK: HostHealth convenience initializers and mutators
+
+extension HostHealth {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(HostHealth.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        reason: HostHealthReason?? = nil,
+        status: HostHealthStatus? = nil
+    ) -> HostHealth {
+        return HostHealth(
+            reason: reason ?? self.reason,
+            status: status ?? self.status
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// Why the host is not ready, in a few words naming no internals: store-unwritable, draining
+/// or starting.
+enum HostHealthReason: String, Codable {
+    case draining = "draining"
+    case starting = "starting"
+    case storeUnwritable = "store-unwritable"
+}
+
+/// ok: alive (livez) or ready (readyz); unavailable: not ready now (readyz only).
+enum HostHealthStatus: String, Codable {
+    case ok = "ok"
+    case unavailable = "unavailable"
 }
 
 /// Body of POST /v1/host/sample/commitment/fire, the RFC 0068 test seam: infer a commitment
@@ -4420,12 +4491,16 @@ extension HostSampleIndexFile {
 /// diagnostics.
 // MARK: - HostSampleMemoryEntriesResponse
 struct HostSampleMemoryEntriesResponse: Codable {
-    /// Live, unexpired entries the caller's tenant may read; a ref of another tenant gives an
-    /// empty list (CTI-1).
+    /// One page of the live, unexpired entries the caller's tenant may read, newest first (at
+    /// most limit, default and most 1000); a ref of another tenant gives an empty list (CTI-1).
     let entries: [MemoryEntry]
+    /// Present when the list continues past this page: an opaque cursor to send back as ?cursor=
+    /// for the next page. It resumes only this list (same tenant, memoryRef and tag).
+    let nextCursor: String?
 
     enum CodingKeys: String, CodingKey {
         case entries = "entries"
+        case nextCursor = "nextCursor"
     }
 }
 
@@ -4448,10 +4523,12 @@ extension HostSampleMemoryEntriesResponse {
     }
 
     func with(
-        entries: [MemoryEntry]? = nil
+        entries: [MemoryEntry]? = nil,
+        nextCursor: String?? = nil
     ) -> HostSampleMemoryEntriesResponse {
         return HostSampleMemoryEntriesResponse(
-            entries: entries ?? self.entries
+            entries: entries ?? self.entries,
+            nextCursor: nextCursor ?? self.nextCursor
         )
     }
 
@@ -10976,7 +11053,7 @@ struct ReplayMemorySnapshotUnavailableDetails: Codable {
     let oldestAvailableIdx: Int?
     /// retention_expired: the source run is past its retention window; event_log_unavailable:
     /// the snapshot probe could not read the log (wopkit hosts send it).
-    let reason: Reason?
+    let reason: ReplayMemorySnapshotUnavailableDetailsReason?
     /// The run being forked (wopkit hosts send it).
     let sourceRunID: String?
 
@@ -11009,7 +11086,7 @@ extension ReplayMemorySnapshotUnavailableDetails {
     func with(
         fromSeq: Int? = nil,
         oldestAvailableIdx: Int?? = nil,
-        reason: Reason?? = nil,
+        reason: ReplayMemorySnapshotUnavailableDetailsReason?? = nil,
         sourceRunID: String?? = nil
     ) -> ReplayMemorySnapshotUnavailableDetails {
         return ReplayMemorySnapshotUnavailableDetails(
@@ -11031,7 +11108,7 @@ extension ReplayMemorySnapshotUnavailableDetails {
 
 /// retention_expired: the source run is past its retention window; event_log_unavailable:
 /// the snapshot probe could not read the log (wopkit hosts send it).
-enum Reason: String, Codable {
+enum ReplayMemorySnapshotUnavailableDetailsReason: String, Codable {
     case eventLogUnavailable = "event_log_unavailable"
     case retentionExpired = "retention_expired"
 }
@@ -11092,19 +11169,27 @@ enum RunCompletedPayloadStatus: String, Codable {
     case completed = "completed"
 }
 
-/// Response of GET /v1/runs/{runId}/events: the run's events from fromSeq on, in sequence
-/// order. Open: a host may add diagnostics.
+/// Response of GET /v1/runs/{runId}/events: one page of the run's events from fromSeq on, in
+/// sequence order; nextSeq and hasMore say whether the log continues. Open: a host may add
+/// diagnostics.
 // MARK: - RunEventsResponse
 struct RunEventsResponse: Codable {
-    /// Events in increasing sequence; each validates as a RunEvent (unknown types on the
-    /// envelope alone).
+    /// One page of events in increasing sequence, from fromSeq on (at most limit, default and
+    /// most 1000); each validates as a RunEvent (unknown types on the envelope alone).
     let events: [RunEvent]
+    /// Whether the log continues past this page (true exactly when nextSeq is present). wopkit
+    /// hosts always send it.
+    let hasMore: Bool?
+    /// Present when the log continues past this page: the fromSeq to ask for next.
+    let nextSeq: Int?
     /// The run whose log this is. wopkit hosts always send it; upstream defines no schema for
     /// this response and its scenarios read only events, so it is optional.
     let runID: String?
 
     enum CodingKeys: String, CodingKey {
         case events = "events"
+        case hasMore = "hasMore"
+        case nextSeq = "nextSeq"
         case runID = "runId"
     }
 }
@@ -11129,10 +11214,14 @@ extension RunEventsResponse {
 
     func with(
         events: [RunEvent]? = nil,
+        hasMore: Bool?? = nil,
+        nextSeq: Int?? = nil,
         runID: String?? = nil
     ) -> RunEventsResponse {
         return RunEventsResponse(
             events: events ?? self.events,
+            hasMore: hasMore ?? self.hasMore,
+            nextSeq: nextSeq ?? self.nextSeq,
             runID: runID ?? self.runID
         )
     }

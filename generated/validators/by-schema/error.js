@@ -5,7 +5,7 @@ import { __Node, __errorsOf, __len, __link, __no, __ok, __state } from '../runti
 
 // ── constants ──
 const __F0 = "error.schema.json";
-const __E3 = new Set(["replay_memory_snapshot_unavailable","token_budget_exceeded","compaction_redaction_failed","capability_not_provided","invalid_json","bad_request","validation_failed","validation_error","unsupported_media_type","payload_too_large","unauthorized","unauthenticated","forbidden","not_found","method_not_allowed","conflict","request_timeout","quota_exceeded","internal_error","runner_unavailable","interrupt_not_found","interrupt_already_resolved"]);
+const __E3 = new Set(["replay_memory_snapshot_unavailable","token_budget_exceeded","compaction_redaction_failed","capability_not_provided","invalid_json","bad_request","validation_failed","validation_error","unsupported_media_type","payload_too_large","unauthorized","unauthenticated","forbidden","not_found","method_not_allowed","conflict","request_timeout","quota_exceeded","internal_error","runner_unavailable","interrupt_not_found","interrupt_already_resolved","invalid_cursor","secret_registry_unavailable"]);
 const __RE0 = new RegExp("^[a-z][a-z0-9_]*$", "u");
 
 // ── fast path: one check per schema node, valid or not, first failure stops ──
@@ -286,7 +286,7 @@ const __S = __link([
   { f: __F0, p: "/$defs/CompactionRedactionFailedDetails/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: __F0, p: "/$defs/CompactionRedactionFailedDetails/properties/compactionRunId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: __F0, p: "/$defs/CompactionRedactionFailedDetails/additionalProperties", av: 1, b: true },
-  { f: __F0, p: "/$defs/ErrorCode", c: __c7, g: [[0,[2]]], k: { "enum": ["replay_memory_snapshot_unavailable","token_budget_exceeded","compaction_redaction_failed","capability_not_provided","invalid_json","bad_request","validation_failed","validation_error","unsupported_media_type","payload_too_large","unauthorized","unauthenticated","forbidden","not_found","method_not_allowed","conflict","request_timeout","quota_exceeded","internal_error","runner_unavailable","interrupt_not_found","interrupt_already_resolved"] } },
+  { f: __F0, p: "/$defs/ErrorCode", c: __c7, g: [[0,[2]]], k: { "enum": ["replay_memory_snapshot_unavailable","token_budget_exceeded","compaction_redaction_failed","capability_not_provided","invalid_json","bad_request","validation_failed","validation_error","unsupported_media_type","payload_too_large","unauthorized","unauthenticated","forbidden","not_found","method_not_allowed","conflict","request_timeout","quota_exceeded","internal_error","runner_unavailable","interrupt_not_found","interrupt_already_resolved","invalid_cursor","secret_registry_unavailable"] } },
   { f: __F0, p: "/$defs/codeIs", av: 1, c: __c8, g: [] },
   { f: __F0, p: "", c: __c9, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["error","message"] }, pr: [["error", "error", 10], ["message", "message", 11], ["details", "details", 12]], ap: 14, kn: new Set(["error","message","details"]), all: [15,28,40,47,54,69,79] },
   { f: __F0, p: "/properties/error", t: ["string"], tv: "string", g: [[2,[12,14]]], k: { "maxLength": 100, "pattern": "^[a-z][a-z0-9_]*$" }, re: __RE0 },

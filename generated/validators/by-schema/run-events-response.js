@@ -24,16 +24,27 @@ function __c0(d) {
     const x3 = x1[i2];
     if (!__check_RunEvent(x3)) return false;
   }
+  const x4 = d.nextSeq;
+  if (x4 !== undefined) {
+    if (!(Number.isInteger(x4))) return false;
+    if (x4 < 0) return false;
+  }
+  const x5 = d.hasMore;
+  if (x5 !== undefined) {
+    if (!(typeof x5 === "boolean")) return false;
+  }
   return true;
 }
 
 // ── diagnostic path: the schema nodes, walked when a caller reads `errors` ──
 const __S = __link([
-  { f: __F0, p: "", c: __c0, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["events"] }, pr: [["runId", "runId", 1], ["events", "events", 2]], ap: 5, kn: new Set(["runId","events"]) },
+  { f: __F0, p: "", c: __c0, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["events"] }, pr: [["runId", "runId", 1], ["events", "events", 2], ["nextSeq", "nextSeq", 5], ["hasMore", "hasMore", 6]], ap: 7, kn: new Set(["runId","events","nextSeq","hasMore"]) },
   { f: __F0, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 512, "minLength": 1 } },
   { f: __F0, p: "/properties/events", t: ["array"], tv: "array", g: [[3,[18]]], it: 3 },
   { f: __F0, p: "/properties/events/items", c: __check_RunEvent, r: 4, ro: 1, g: [[0,[0]]] },
   { f: __F1, p: "", c: __check_RunEvent, x: __node_RunEvent },
+  { f: __F0, p: "/properties/nextSeq", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: __F0, p: "/properties/hasMore", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: __F0, p: "/additionalProperties", av: 1, b: true },
 ].map((o) => new __Node(o)));
 

@@ -11,7 +11,7 @@ import type { HostRuntime } from '../host-runtime.ts';
 export function registerDiscovery(app: FastifyInstance, host: HostRuntime): void {
   const texts = new WeakMap<object, string>();
   serve(app, ROUTES.discovery, async (_req, reply) => {
-    const doc = host.discovery();
+    const doc = await host.discovery();
     let text = texts.get(doc);
     if (text === undefined) texts.set(doc, (text = JSON.stringify(doc)));
     reply.type('application/json; charset=utf-8');

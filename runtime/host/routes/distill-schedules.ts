@@ -8,22 +8,23 @@ import { HttpError } from '../errors.ts';
 import { bodyOf, queryOf, serve } from '../route-helpers.ts';
 import { ROUTES } from '../seam-catalogue.ts';
 import type { HostRuntime } from '../host-runtime.ts';
-import type { DistillationSchedule, DistillationScheduler, ScheduledRunOutcome } from '../../distillation/schedule.ts';
+import { outcomeRecord, type DistillationSchedule, type RecordedOutcome, type ScheduledRunOutcome } from '../../distillation/schedule.ts';
 
 /** Refusal code of ScheduleError / DistillationError → the request field it is about. */
 const REFUSED_FIELD: Record<string, string> = { invalid_period: '/every', invalid_start: '/firstAt', invalid_ref: '/memoryRef', invalid_budget: '/tokenBudget' };
 
 /** The wire form of an outcome: identifiers, counts and the content-free event only. */
-export function outcomeView(o: ScheduledRunOutcome): Record<string, unknown> {
+export function outcomeView(outcome: ScheduledRunOutcome | RecordedOutcome): Record<string, unknown> {
+  const o = 'result' in outcome ? outcomeRecord(outcome) : outcome;
   const base = { kind: o.kind, scheduleId: o.scheduleId, instant: o.instant, missed: o.missed };
-  if (o.kind === 'distilled') return { ...base, archiveId: o.result.archiveId, event: o.result.event };
+  if (o.kind === 'distilled') return { ...base, archiveId: o.archiveId, event: o.event };
   if (o.kind === 'budget-exceeded') return { ...base, tokensRequired: o.tokensRequired };
   if (o.kind === 'failed') return { ...base, errorCode: o.errorCode };
   return base;
 }
 
 /** The wire form of a schedule, from the values the scheduler validated (every instant it holds is a formattable date). */
-function scheduleView(s: DistillationSchedule, last: ScheduledRunOutcome | undefined): Record<string, unknown> {
+function scheduleView(s: DistillationSchedule, last: RecordedOutcome | undefined): Record<string, unknown> {
   return {
     scheduleId: s.scheduleId,
     memoryRef: s.memoryRef,
@@ -35,21 +36,19 @@ function scheduleView(s: DistillationSchedule, last: ScheduledRunOutcome | undef
 }
 
 export function registerDistillSchedules(app: FastifyInstance, host: HostRuntime): void {
-  const scheduler = (): DistillationScheduler => {
-    const s = host.distillationScheduler();
-    if (s === undefined) throw new HttpError('capability_not_provided', 'this host does not provide scheduled distillation', { capability: 'memory.distillation' });
-    return s;
+  const wired = (): void => {
+    if (!host.schedulesWired()) throw new HttpError('capability_not_provided', 'this host does not provide scheduled distillation', { capability: 'memory.distillation' });
   };
 
   // The scheduler checks and bounds every field (period, first instant, tenant, budget) before it stores anything,
   // so a refusal leaves no schedule behind and an accepted one always formats.
   serve(app, ROUTES.distillSchedule, async (req) => {
     const body = bodyOf(req, ROUTES.distillSchedule);
-    const sch = scheduler();
+    wired();
     // A date-time Date cannot hold (a leap second, year 0000 …) parses to NaN, which the scheduler refuses at /firstAt.
     const firstAt = body.firstAt === undefined ? undefined : Date.parse(body.firstAt);
     try {
-      const s = sch.schedule({ memoryRef: body.memoryRef, every: body.every, ...(body.tokenBudget !== undefined ? { tokenBudget: body.tokenBudget } : {}), ...(firstAt !== undefined ? { firstAt } : {}) });
+      const s = await host.scheduleDistillation({ memoryRef: body.memoryRef, every: body.every, ...(body.tokenBudget !== undefined ? { tokenBudget: body.tokenBudget } : {}), ...(firstAt !== undefined ? { firstAt } : {}) });
       return scheduleView(s, undefined);
     } catch (err) {
       const { code = '', message = code } = err as { code?: string; message?: string };
@@ -62,16 +61,16 @@ export function registerDistillSchedules(app: FastifyInstance, host: HostRuntime
 
   serve(app, ROUTES.distillScheduleRead, async (req) => {
     const q = queryOf(req, ROUTES.distillScheduleRead);
-    const s = q.id === undefined ? undefined : scheduler().get(q.id);
+    wired();
+    const found = q.id === undefined ? undefined : await host.schedule(q.id);
     // CTI-1: another tenant's schedule is indistinguishable from a missing one.
-    if (s === undefined || s.tenant !== q.tenant) throw new HttpError('not_found', 'no such schedule');
-    return scheduleView(s, scheduler().lastOutcome(s.scheduleId));
+    if (found === undefined || found.schedule.tenant !== q.tenant) throw new HttpError('not_found', 'no such schedule');
+    return scheduleView(found.schedule, found.last);
   });
 
   serve(app, ROUTES.distillScheduleTick, async (req) => {
     const { tenant } = bodyOf(req, ROUTES.distillScheduleTick);
-    const sch = scheduler();
-    const mine = new Set(sch.list(tenant).map((s) => s.scheduleId));
-    return { outcomes: (await sch.tick()).filter((o) => mine.has(o.scheduleId)).map(outcomeView) };
+    wired();
+    return { outcomes: (await host.tickSchedules(tenant)).map(outcomeView) };
   });
 }

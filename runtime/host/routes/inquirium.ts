@@ -35,7 +35,7 @@ export function registerInquirium(app: FastifyInstance, host: HostRuntime): void
     const { ref } = queryOf(req, ROUTES.questionRead);
     if (typeof ref !== 'string' || ref.length === 0 || ref.length > 512) throw new HttpError('validation_failed', 'ref is required', { failures: [{ instancePath: '/ref', message: 'required' }] });
     try {
-      return host.questionState(ref, callerOf(req).tenant);
+      return await host.questionState(ref, callerOf(req).tenant);
     } catch {
       throw new HttpError('not_found', 'no such question');
     }
@@ -46,5 +46,5 @@ export function registerInquirium(app: FastifyInstance, host: HostRuntime): void
   });
 
   // Seam: trace records of a turn (operational trace, no content).
-  serve(app, ROUTES.traces, async (req) => ({ records: host.traces(queryOf(req, ROUTES.traces).traceRef) }));
+  serve(app, ROUTES.traces, async (req) => ({ records: await host.traces(queryOf(req, ROUTES.traces).traceRef) }));
 }

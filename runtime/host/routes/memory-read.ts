@@ -1,19 +1,17 @@
 /**
  * The memory read route upstream's suite uses: GET /v1/memory/{memoryRef} lists a scope as the caller's tenant reads
- * it (CTI-1, TTL). An opaque ref names a scope inside the caller's tenant (route-helpers.ts scopedRef).
+ * it (CTI-1, TTL), a page at a time (`limit`, `cursor`). An opaque ref names a scope inside the caller's tenant
+ * (route-helpers.ts scopedRef).
  */
 import type { FastifyInstance } from 'fastify';
-import { actingTenant, paramsOf, queryOf, scopedRef, serve, tenantOrThrow } from '../route-helpers.ts';
+import { actingTenant, pageOf, paramsOf, queryOf, scopedRef, serve, tenantOrThrow } from '../route-helpers.ts';
 import { ROUTES } from '../seam-catalogue.ts';
 import type { HostRuntime } from '../host-runtime.ts';
 
 export function registerMemoryRead(app: FastifyInstance, host: HostRuntime): void {
   serve(app, ROUTES.memoryList, async (req) => {
     const memoryRef = scopedRef(req, paramsOf(req, ROUTES.memoryList).memoryRef);
-    const q = queryOf(req, ROUTES.memoryList);
-    const limit = q.limit === undefined ? undefined : Number(q.limit);
-    // A tenant key reads as its tenant; an operator reads as the ref's tenant.
-    const reader = await host.memoryFor(actingTenant(req, tenantOrThrow(memoryRef)));
-    return { entries: await reader.list(memoryRef, { ...(limit !== undefined ? { limit } : {}), ...(q.tag !== undefined ? { tag: q.tag } : {}) }) };
+    // A tenant key reads as its tenant; an operator reads as the ref's tenant. One page, resumed with its cursor.
+    return pageOf(host.memoryFor(actingTenant(req, tenantOrThrow(memoryRef))), memoryRef, queryOf(req, ROUTES.memoryList));
   });
 }

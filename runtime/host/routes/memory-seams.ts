@@ -7,7 +7,8 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { CommitmentFiredPayload } from '../../../generated/ts/index.ts';
 import { HttpError } from '../errors.ts';
-import { actingTenant, bodyOf, queryOf, scopedRef, serve, tenantOrThrow } from '../route-helpers.ts';
+import { backgroundRunId } from '../../events/log.ts';
+import { actingTenant, bodyOf, pageOf, queryOf, scopedRef, serve, tenantOrThrow } from '../route-helpers.ts';
 import { ROUTES } from '../seam-catalogue.ts';
 import type { HostRuntime } from '../host-runtime.ts';
 
@@ -19,20 +20,20 @@ export function registerMemorySeams(app: FastifyInstance, host: HostRuntime): vo
   serve(app, ROUTES.consolidate, async (req) => {
     const body = bodyOf(req, ROUTES.consolidate);
     const tenant = tenantOrThrow(body.memoryRef);
-    if (host.storedCount(body.memoryRef) === 0) for (const c of CONSOLIDATION_FIXTURE) host.write(body.memoryRef, { content: c }, { tenant });
+    if ((await host.storedCount(body.memoryRef)) === 0) await host.seedMemory({ memoryRef: body.memoryRef, tenant, entries: CONSOLIDATION_FIXTURE.map((content) => ({ content })) });
     let canary: string | undefined;
     // The fixture run that plants the canary lives exactly as long as this request (its registry ends with it).
     const fixtureRun = `fixture-${randomUUID()}`;
     try {
       if (body.includeSecretCanary === true) {
         canary = `sk-canary-${randomUUID()}`;
-        host.plantSecret(body.memoryRef, { runId: fixtureRun, tenant, secretId: 'byok-consolidation-canary', value: canary, content: `Deploy key for the nightly job is ${canary}.` });
+        await host.plantSecret(body.memoryRef, { runId: fixtureRun, tenant, secretId: 'byok-consolidation-canary', value: canary, content: `Deploy key for the nightly job is ${canary}.` });
       }
       const { event, eventId, runId } = await host.consolidate(body.memoryRef, tenant);
-      const secretLeaked = canary !== undefined && host.persistedContains(body.memoryRef, canary);
+      const secretLeaked = canary !== undefined && (await host.persistedContains(body.memoryRef, canary));
       return { event, secretLeaked, ...(eventId !== undefined && runId !== undefined ? { eventId, runId } : {}) };
     } finally {
-      host.endRun(fixtureRun);
+      await host.endRun(fixtureRun);
     }
   });
 
@@ -51,45 +52,39 @@ export function registerMemorySeams(app: FastifyInstance, host: HostRuntime): vo
     const canary = body.includeIntentionCanary === true ? `intent-canary-${randomUUID()}` : undefined;
     const predicateId = `fixture-${randomUUID().slice(0, 8)}`;
     const conditionTag = body.condition === 'time' ? `at:${new Date(host.now()).toISOString()}` : `when:${predicateId}`;
-    const entry = host.write(body.memoryRef, { content: `Remind me to follow up on the contract ${canary ?? ''}`.trim(), tags: ['intent:remind', conditionTag, 'action:run'] }, { tenant });
-    const commitmentId = host.armCommitments(body.memoryRef, entry)[0];
+    const entry = await host.write(body.memoryRef, { content: `Remind me to follow up on the contract ${canary ?? ''}`.trim(), tags: ['intent:remind', conditionTag, 'action:run'] }, { tenant });
+    const commitmentId = (await host.armCommitments(body.memoryRef, entry))[0];
     if (commitmentId === undefined) throw new HttpError('internal_error', 'fixture produced no commitment');
-    if (body.condition === 'predicate') host.satisfyPredicate(tenant, predicateId);
+    if (body.condition === 'predicate') await host.satisfyPredicate(tenant, predicateId);
     const fired: CommitmentFiredPayload[] = [];
     for (let i = 0; i < 3; i++) fired.push(...(await host.evaluateCommitments()).filter((p) => p.commitmentId === commitmentId));
     if (fired.length === 0) throw new HttpError('internal_error', 'the satisfied commitment did not fire');
     return { event: fired[0]!, fireCount: fired.length, ...(canary !== undefined ? { intentionCanary: canary } : {}) };
   };
 
-  // Seed entries (through the SR-1 chokepoint). Optional secrets are registered in a fixture run first. A run the
-  // seam makes up ends with the request; a run the client names lives on (bounded per tenant, expires when idle).
+  // Seed entries (through the SR-1 chokepoint), all in one transaction: a seed of which one entry is refused leaves
+  // nothing. Optional secrets are registered in the seed's run first. A run the seam makes up ends with the request;
+  // a run the client names lives on (bounded per tenant, dropped when idle).
   serve(app, ROUTES.memorySeed, async (req) => {
-    const { memoryRef, entries, secrets, runId: asked } = bodyOf(req, ROUTES.memorySeed);
+    const { memoryRef, entries, secrets, runId } = bodyOf(req, ROUTES.memorySeed);
     const tenant = tenantOrThrow(memoryRef);
-    const runId = asked ?? `seed-${randomUUID()}`;
-    // A run belongs to one tenant for its whole life: naming another tenant's run is a conflict, before any write.
-    if (!host.claimRun(runId, tenant)) throw new HttpError('conflict', 'runId belongs to another tenant', { failures: [{ instancePath: '/runId', message: 'run is bound to another tenant' }] });
-    try {
-      for (const { secretId, value } of secrets ?? []) host.resolveSecret(runId, tenant, { secretId, value, scope: 'run' });
-      const written = entries.map((e) => host.write(memoryRef, {
+    const seeded = await host.seedMemory({
+      memoryRef, tenant, ...(runId !== undefined ? { runId } : {}), ...(secrets !== undefined ? { secrets } : {}),
+      entries: entries.map((e) => ({
         content: e.content,
         tags: e.tags ?? [],
         ...(e.ttlSeconds !== undefined ? { ttlSeconds: e.ttlSeconds } : {}),
         ...(e.tier === 'transactional' ? { tier: 'transactional' as const } : {}),
-      }, { runId, tenant }));
-      return { memoryRef, runId, entries: written };
-    } finally {
-      if (asked === undefined) host.endRun(runId);
-    }
+      })),
+    });
+    return { memoryRef, runId: seeded.runId ?? backgroundRunId(tenant), entries: seeded.entries };
   });
 
-  // The read interface, as a tenant sees it (CTI-1: another tenant's ref gives []).
+  // The read interface, as a tenant sees it (CTI-1: another tenant's ref gives []), one page at a time.
   serve(app, ROUTES.memoryEntries, async (req) => {
     const q = queryOf(req, ROUTES.memoryEntries);
     const tenant = actingTenant(req, q.tenant);
-    const limit = q.limit === undefined ? undefined : Number(q.limit);
-    const entries = await host.memoryFor(tenant).list(q.memoryRef ?? '', { ...(limit !== undefined ? { limit } : {}), ...(q.tag !== undefined ? { tag: q.tag } : {}) });
-    return { entries };
+    return pageOf(host.memoryFor(tenant), q.memoryRef ?? '', q);
   });
   serve(app, ROUTES.memoryEntry, async (req) => {
     const q = queryOf(req, ROUTES.memoryEntry);
@@ -106,11 +101,11 @@ export function registerMemorySeams(app: FastifyInstance, host: HostRuntime): vo
     const secretId = `byok-${randomUUID().slice(0, 8)}`;
     const value = `sk-live-${randomUUID()}`;
     try {
-      const plaintext = host.resolveSecret(runId, tenant, { secretId, value, scope: 'user' });
-      const entry = host.write(memoryRef, { content: `The API key is ${plaintext} — keep it safe.` }, { runId, tenant });
+      const plaintext = await host.resolveSecret(runId, tenant, { secretId, value, scope: 'user' });
+      const entry = await host.write(memoryRef, { content: `The API key is ${plaintext} — keep it safe.` }, { runId, tenant });
       return { memoryRef, memoryId: entry.id, secretId, secretValue: plaintext };
     } finally {
-      host.endRun(runId);
+      await host.endRun(runId);
     }
   });
 
@@ -118,7 +113,7 @@ export function registerMemorySeams(app: FastifyInstance, host: HostRuntime): vo
   serve(app, ROUTES.memoryCompact, async (req) => {
     const { memoryRef, sourceIds } = bodyOf(req, ROUTES.memoryCompact);
     const tenant = tenantOrThrow(memoryRef);
-    const r = host.compact(memoryRef, tenant, sourceIds);
+    const r = await host.compact(memoryRef, tenant, sourceIds);
     return { compactionRunId: r.compactionRunId, event: r.event, output: r.output };
   });
 
@@ -130,7 +125,7 @@ export function registerMemorySeams(app: FastifyInstance, host: HostRuntime): vo
     const memoryRef = scopedRef(req, asked);
     const tenant = tenantOrThrow(memoryRef);
     const seed = async (id: string | undefined, content: string) => host.write(memoryRef, { ...(id !== undefined ? { id } : {}), content, tier: 'transactional' }, { tenant });
-    const reader = await host.memoryFor(tenant);
+    const reader = host.memoryFor(tenant);
     for (const id of sources ?? []) if ((await reader.get(memoryRef, id)) === null) await seed(id, `Distillation source ${id}: the customer asked about ${id} and was answered.`);
     const distil = async () => host.distill(memoryRef, tenant, tokenBudget, sources);
     const r = await distil().catch(async (e: unknown) => {

@@ -15,7 +15,7 @@ export function registerMultiAgentSeams(app: FastifyInstance, host: HostRuntime)
   serve(app, ROUTES.escalationRun, async (req) => {
     const { confidence, kind = 'next-worker' } = bodyOf(req, ROUTES.escalationRun);
     const memoryRef = `mem://conformance/escalation-${randomUUID().slice(0, 8)}`;
-    const run = host.startFixtureRun({ workflowId: 'conformance-escalation', memoryRef });
+    const run = await host.startFixtureRun({ workflowId: 'conformance-escalation', memoryRef });
     await host.supervisorStep(run.runId, { kind, confidence, ...(kind === 'next-worker' ? { worker: 'refund-agent' } : {}) });
     return { runId: run.runId, floor: host.escalationFloor() };
   });
@@ -24,11 +24,11 @@ export function registerMultiAgentSeams(app: FastifyInstance, host: HostRuntime)
   serve(app, ROUTES.crossRunTtl, async (req) => {
     const { ttlSeconds, delayMs = 200 } = bodyOf(req, ROUTES.crossRunTtl);
     const memoryRef = `mem://conformance/cross-run-${randomUUID().slice(0, 8)}`;
-    const parent = host.startFixtureRun({ workflowId: 'conformance-parent', memoryRef });
-    const parentStartedAt = host.events(parent.runId)[0]!.timestamp;
+    const parent = await host.startFixtureRun({ workflowId: 'conformance-parent', memoryRef });
+    const parentStartedAt = (await host.events(parent.runId, 0, 1)).events[0]!.timestamp;
     await sleep(delayMs);
     const childRunId = `${parent.runId}-child`;
-    host.startFixtureRun({ runId: childRunId, workflowId: 'conformance-child', memoryRef, parentRunId: parent.runId });
+    await host.startFixtureRun({ runId: childRunId, workflowId: 'conformance-child', memoryRef, parentRunId: parent.runId });
     const entry = await host.childWrite({ runId: parent.runId, memoryRef }, childRunId, { content: 'cached answer from the child', ttlSeconds });
     const seenByParent = (await host.parentReads(parent.runId, memoryRef)).some((e) => e.id === entry.id);
     return { parentRunId: parent.runId, childRunId, memoryRef, parentStartedAt, childWrittenAt: entry.createdAt, entry, seenByParent };
@@ -40,12 +40,12 @@ export function registerMultiAgentSeams(app: FastifyInstance, host: HostRuntime)
     const { dropEventLog: dropLog = false } = req.body === undefined ? {} : bodyOf(req, ROUTES.replayFixture);
     const memoryRef = `mem://conformance/replay-${randomUUID().slice(0, 8)}`;
     const tenant = tenantOrThrow(memoryRef);
-    const run = host.startFixtureRun({ workflowId: 'conformance-replay', memoryRef });
-    host.write(memoryRef, { id: 'k', content: 'v1' }, { runId: run.runId, tenant });
-    const fromSeq = host.lastSequence(run.runId);
-    host.write(memoryRef, { id: 'k', content: 'v2' }, { runId: run.runId, tenant });
+    const run = await host.startFixtureRun({ workflowId: 'conformance-replay', memoryRef });
+    await host.write(memoryRef, { id: 'k', content: 'v1' }, { runId: run.runId, tenant });
+    const fromSeq = await host.lastSequence(run.runId);
+    await host.write(memoryRef, { id: 'k', content: 'v2' }, { runId: run.runId, tenant });
     // The run's event log is gone (retention / degraded infra): a fork must be refused with 422.
-    if (dropLog) host.dropEventLog(run.runId);
+    if (dropLog) await host.dropEventLog(run.runId);
     return { runId: run.runId, memoryRef, memoryId: 'k', fromSeq, expectedAtFork: 'v1', current: 'v2' };
   });
 }

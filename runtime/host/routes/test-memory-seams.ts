@@ -13,8 +13,7 @@ export function registerTestMemorySeams(app: FastifyInstance, host: HostRuntime)
     const body = bodyOf(req, ROUTES.testMemorySeed);
     const memoryRef = scopedRef(req, body.memoryRef);
     const tenant = tenantOrThrow(memoryRef);
-    const entries = [];
-    for (const e of body.entries) entries.push(await host.write(memoryRef, { id: e.id, content: e.content, tags: e.tags ?? [] }, { tenant }));
+    const { entries } = await host.seedMemory({ memoryRef, tenant, entries: body.entries.map((e) => ({ id: e.id, content: e.content, tags: e.tags ?? [] })) });
     return { memoryRef, entries };
   });
 

@@ -4,10 +4,16 @@
  * decisions and effects — never prompt or response content (the schema is closed and has no place for it; the
  * stream also refuses any record that fails the schema). References are one-way: a trace names its turn and
  * participant, never a transcript record.
+ *
+ * Two homes: the store (StoreTraceStream, a document log read by trace id — a generate's trace commits with the
+ * rest of its request), or a local framed JSONL file (JsonlTraceStream, the node's append-only baseline).
  */
 import type { HostSampleTraceRecord, InquiriumAssistantTurnTrace } from '../../../generated/ts/index.ts';
 import { assertDto } from '../dto.ts';
 import { FramedJsonlLog, type FramedJsonlOptions, type RecoveryReport } from './framed-jsonl.ts';
+import type { JsonDoc, StoragePort } from '../../storage/port.ts';
+import { Plan } from '../../storage/plan.ts';
+import { docsPage } from '../../storage/reads/records.ts';
 
 export const TRACE_STREAM = 'trace/inquirium-assistant-turns';
 export const TRACE_RECORD_TYPE = 'daemon/inquirium-assistant-turn-trace.v1';
@@ -15,41 +21,56 @@ export const TRACE_RECORD_TYPE = 'daemon/inquirium-assistant-turn-trace.v1';
 /** One record of the stream: `{stream, record_type, body}`, the generated trace-record shape, read-only. */
 export type TraceEnvelope = Readonly<HostSampleTraceRecord>;
 
+/** The most records one read returns. */
+export const MAX_TRACE_PAGE = 1000;
+
 export interface TraceStream {
-  append(trace: Record<string, unknown>): TraceEnvelope;
-  all(): readonly TraceEnvelope[];
-  byTurn(turnId: string): TraceEnvelope[];
+  /** Append a record (validated first); with `plan`, as part of that request's writes. */
+  append(trace: Record<string, unknown>, plan?: Plan): Promise<TraceEnvelope>;
+  /** The records of one trace (`trace/id`), in append order. */
+  byTrace(traceRef: string): Promise<TraceEnvelope[]>;
+  /** The newest records (at most MAX_TRACE_PAGE), in append order. */
+  recent(): Promise<TraceEnvelope[]>;
 }
 
-abstract class BaseTraceStream implements TraceStream {
-  protected abstract store(e: TraceEnvelope): void;
-  abstract all(): readonly TraceEnvelope[];
-  append(trace: Record<string, unknown>): TraceEnvelope {
-    const body = assertDto<InquiriumAssistantTurnTrace>('inquirium.assistant-turn-trace.v1', trace);
-    const e: TraceEnvelope = { stream: TRACE_STREAM, record_type: TRACE_RECORD_TYPE, body: structuredClone(body) };
-    this.store(e);
+/** Validate and wrap a trace body into its envelope; throws, changing nothing, when the body is invalid. */
+export function traceEnvelope(trace: Record<string, unknown>): TraceEnvelope {
+  const body = assertDto<InquiriumAssistantTurnTrace>('inquirium.assistant-turn-trace.v1', trace);
+  return { stream: TRACE_STREAM, record_type: TRACE_RECORD_TYPE, body: structuredClone(body) };
+}
+
+/** The trace stream in the store: one document log, each record filed under its trace id. */
+export class StoreTraceStream implements TraceStream {
+  static readonly LOG = 'traces';
+  readonly #port: StoragePort;
+  readonly #now: () => number;
+
+  constructor(port: StoragePort, now: () => number) {
+    this.#port = port;
+    this.#now = now;
+  }
+
+  async append(trace: Record<string, unknown>, plan?: Plan): Promise<TraceEnvelope> {
+    const e = traceEnvelope(trace);
+    const target = plan ?? new Plan();
+    target.add('doc.append', { log: StoreTraceStream.LOG, key: String(e.body['trace/id']), atMs: this.#now(), doc: e as unknown as JsonDoc });
+    if (plan === undefined) await target.commit(this.#port);
     return e;
   }
-  byTurn(turnId: string): TraceEnvelope[] {
-    return this.all().filter((e) => e.body['turn/id'] === turnId);
-  }
-}
 
-export class InMemoryTraceStream extends BaseTraceStream {
-  readonly #records: TraceEnvelope[] = [];
-  protected store(e: TraceEnvelope): void {
-    this.#records.push(e);
+  async byTrace(traceRef: string): Promise<TraceEnvelope[]> {
+    return (await docsPage(this.#port.reads, { log: StoreTraceStream.LOG, key: traceRef, fromPos: 0, limit: MAX_TRACE_PAGE })).map((d) => d.doc as unknown as TraceEnvelope);
   }
-  all(): readonly TraceEnvelope[] {
-    return this.#records;
+
+  async recent(): Promise<TraceEnvelope[]> {
+    return (await docsPage(this.#port.reads, { log: StoreTraceStream.LOG, fromPos: 0, limit: MAX_TRACE_PAGE, newestFirst: true })).reverse().map((d) => d.doc as unknown as TraceEnvelope);
   }
 }
 
 /** The trace stream in a local framed JSONL file (one writer; durable appends unless `durable: false`). */
-export class JsonlTraceStream extends BaseTraceStream {
+export class JsonlTraceStream implements TraceStream {
   readonly #log: FramedJsonlLog<TraceEnvelope>;
   constructor(path: string, options: FramedJsonlOptions = {}) {
-    super();
     this.#log = new FramedJsonlLog<TraceEnvelope>(path, options);
   }
   /** What recovery found when the file was opened. */
@@ -60,10 +81,15 @@ export class JsonlTraceStream extends BaseTraceStream {
   close(): void {
     this.#log.close();
   }
-  protected store(e: TraceEnvelope): void {
+  async append(trace: Record<string, unknown>): Promise<TraceEnvelope> {
+    const e = traceEnvelope(trace);
     this.#log.append(e);
+    return e;
   }
-  all(): readonly TraceEnvelope[] {
-    return this.#log.all();
+  async byTrace(traceRef: string): Promise<TraceEnvelope[]> {
+    return this.#log.all().filter((e) => e.body['trace/id'] === traceRef);
+  }
+  async recent(): Promise<TraceEnvelope[]> {
+    return this.#log.all().slice(-MAX_TRACE_PAGE);
   }
 }

@@ -1,15 +1,20 @@
 /**
  * InquiryTranscriptStore (P066 Decision 9): the inquiry session's facts — turns, results and operator feedback —
  * append-only, classification first-class, scoped per participant. Inquirium depends on this interface, not on
- * a concrete store. Two implementations: in-memory (host default) and a local append-only JSONL file (the
- * degenerate baseline store for a node without Memarium). Feedback is appended, never overwritten; excision
- * removes a fact and leaves an excision record; retention is decided by the caller's ClassKeyed policy.
+ * a concrete store. Two implementations: the store (StoreTranscript: a document log filed by participant; a
+ * generate's facts commit with the rest of its request) and a local append-only JSONL file (the degenerate
+ * baseline store for a node without Memarium). Feedback is appended, never overwritten; excision removes a fact's
+ * content (from the store's row, or from the file by rewriting it); retention is decided by the caller's ClassKeyed
+ * policy.
  */
 import type { InquiriumInquiryFeedback } from '../../../generated/ts/inquirium.inquiry-feedback.v1.ts';
 import { WopkitError } from '../../shared/errors.ts';
 import { assertDto } from '../dto.ts';
 import { FramedJsonlLog, type FramedJsonlOptions, type RecoveryReport, type RewriteReport } from './framed-jsonl.ts';
 import { classificationAxis, type Classification } from '../lattice.ts';
+import type { JsonDoc, StoragePort } from '../../storage/port.ts';
+import { Plan } from '../../storage/plan.ts';
+import { docsPage } from '../../storage/reads/records.ts';
 
 export type FactKind = 'turn' | 'result' | 'feedback';
 
@@ -42,20 +47,86 @@ export interface TranscriptQuery {
 }
 
 export interface InquiryTranscriptStore {
-  append(fact: TranscriptFact): void;
+  /** Append a fact (refused when the participant has one with that id); with `plan`, as part of that request's writes. */
+  append(fact: TranscriptFact, plan?: Plan): Promise<void>;
   /** Facts of ONE participant (never another's), in append order, minus excised ones. */
-  query(q: TranscriptQuery): TranscriptFact[];
+  query(q: TranscriptQuery): Promise<TranscriptFact[]>;
   /** Remove a participant's fact; returns whether it existed. */
-  excise(participant: string, id: string, at: string): boolean;
+  excise(participant: string, id: string, at: string): Promise<boolean>;
   /** Excise every fact the predicate marks as past retention; returns how many. */
-  applyRetention(isExpired: (fact: TranscriptFact) => boolean, at: string): number;
+  applyRetention(isExpired: (fact: TranscriptFact) => boolean, at: string): Promise<number>;
+}
+
+/** Whether a fact matches a query (the participant is matched by the caller). */
+const matches = (f: TranscriptFact, q: TranscriptQuery): boolean =>
+  (q.session === undefined || f.session === q.session) &&
+  (q.kind === undefined || f.kind === q.kind) &&
+  (q.maxClassification === undefined || classificationAxis.atLeastAsRestrictive(q.maxClassification, f.classification));
+
+/** The most facts one participant's history holds (retention keeps a history well below it). */
+export const MAX_PARTICIPANT_FACTS = 100_000;
+
+/**
+ * The transcript in the store: one document log, each fact filed under its participant; an excised fact's row
+ * keeps only the excision record (the content is gone from the store, not merely hidden).
+ */
+export class StoreTranscript implements InquiryTranscriptStore {
+  static readonly LOG = 'transcript';
+  readonly #port: StoragePort;
+  readonly #now: () => number;
+
+  constructor(port: StoragePort, now: () => number) {
+    this.#port = port;
+    this.#now = now;
+  }
+
+  async #lines(participant: string): Promise<{ pos: number; line: Line }[]> {
+    return (await docsPage(this.#port.reads, { log: StoreTranscript.LOG, key: participant, fromPos: 0, limit: MAX_PARTICIPANT_FACTS })).map((d) => ({ pos: d.pos, line: d.doc as unknown as Line }));
+  }
+
+  async append(fact: TranscriptFact, plan?: Plan): Promise<void> {
+    if ((await this.#lines(fact.participant)).some((l) => l.line.id === fact.id)) throw new RangeError(`fact ${fact.id} already recorded: facts are append-only`);
+    const target = plan ?? new Plan();
+    target.add('doc.append', { log: StoreTranscript.LOG, key: fact.participant, atMs: this.#now(), doc: structuredClone(fact) as unknown as JsonDoc });
+    if (plan === undefined) await target.commit(this.#port);
+  }
+
+  async query(q: TranscriptQuery): Promise<TranscriptFact[]> {
+    return (await this.#lines(q.participant)).flatMap(({ line }) => (line.kind !== 'excision' && matches(line, q) ? [line] : []));
+  }
+
+  async excise(participant: string, id: string, at: string): Promise<boolean> {
+    const found = (await this.#lines(participant)).find((l) => l.line.id === id && l.line.kind !== 'excision');
+    if (found === undefined) return false;
+    const plan = new Plan();
+    plan.add('doc.replace', { log: StoreTranscript.LOG, pos: found.pos, doc: { kind: 'excision', id, participant, at } });
+    await plan.commit(this.#port);
+    return true;
+  }
+
+  async applyRetention(isExpired: (fact: TranscriptFact) => boolean, at: string): Promise<number> {
+    let n = 0;
+    for (let from = 0; ; ) {
+      const page = await docsPage(this.#port.reads, { log: StoreTranscript.LOG, fromPos: from, limit: 1000 });
+      if (page.length === 0) return n;
+      const plan = new Plan();
+      for (const { pos, doc } of page) {
+        const line = doc as unknown as Line;
+        if (line.kind === 'excision' || !isExpired(line)) continue;
+        plan.add('doc.replace', { log: StoreTranscript.LOG, pos, doc: { kind: 'excision', id: line.id, participant: line.participant, at } });
+        n++;
+      }
+      await plan.commit(this.#port);
+      from = page[page.length - 1]!.pos + 1;
+    }
+  }
 }
 
 /**
  * The live facts, indexed per participant as lines arrive, so an append or a query does not depend on the length
  * of the history (no replay of the lines per call; a query touches one participant's facts).
  */
-abstract class LineStore implements InquiryTranscriptStore {
+abstract class LineStore {
   readonly #live = new Map<string, Map<string, TranscriptFact>>();
   /** Record a line; returns the stored copy (which the index keeps). */
   protected abstract persist(line: Line): Line;
@@ -78,31 +149,26 @@ abstract class LineStore implements InquiryTranscriptStore {
   #has(participant: string, id: string): boolean {
     return this.#live.get(participant)?.has(id) ?? false;
   }
-  append(fact: TranscriptFact): void {
+  async append(fact: TranscriptFact): Promise<void> {
     if (this.#has(fact.participant, fact.id)) throw new RangeError(`fact ${fact.id} already recorded: facts are append-only`);
     this.index(this.persist(fact));
   }
-  query(q: TranscriptQuery): TranscriptFact[] {
+  async query(q: TranscriptQuery): Promise<TranscriptFact[]> {
     const facts = this.#live.get(q.participant);
     if (facts === undefined) return [];
-    return [...facts.values()].filter(
-      (f) =>
-        (q.session === undefined || f.session === q.session) &&
-        (q.kind === undefined || f.kind === q.kind) &&
-        (q.maxClassification === undefined || classificationAxis.atLeastAsRestrictive(q.maxClassification, f.classification)),
-    );
+    return [...facts.values()].filter((f) => matches(f, q));
   }
   #recordExcision(participant: string, id: string, at: string): boolean {
     if (!this.#has(participant, id)) return false;
     this.index(this.persist({ kind: 'excision', id, participant, at }));
     return true;
   }
-  excise(participant: string, id: string, at: string): boolean {
+  async excise(participant: string, id: string, at: string): Promise<boolean> {
     if (!this.#recordExcision(participant, id, at)) return false;
     this.settle();
     return true;
   }
-  applyRetention(isExpired: (fact: TranscriptFact) => boolean, at: string): number {
+  async applyRetention(isExpired: (fact: TranscriptFact) => boolean, at: string): Promise<number> {
     const expired = [...this.#live.values()].flatMap((facts) => [...facts.values()].filter(isExpired));
     let n = 0;
     for (const f of expired) if (this.#recordExcision(f.participant, f.id, at)) n++;
@@ -111,17 +177,11 @@ abstract class LineStore implements InquiryTranscriptStore {
   }
 }
 
-export class InMemoryTranscriptStore extends LineStore {
-  protected persist(line: Line): Line {
-    return structuredClone(line);
-  }
-}
-
 /**
  * The transcript in a local framed JSONL file (one writer: a second open of the same file is refused until this one
  * is closed). Appends are durable when they return unless `durable: false` (tests and benchmarks only).
  */
-export class JsonlTranscriptStore extends LineStore {
+export class JsonlTranscriptStore extends LineStore implements InquiryTranscriptStore {
   readonly #log: FramedJsonlLog<Line>;
   constructor(path: string, options: FramedJsonlOptions = {}) {
     super();
@@ -172,16 +232,16 @@ export class FeedbackError extends WopkitError<'result-unknown' | 'superseded-fe
  * never rewrites; the result fact is untouched. It carries the result's label. Nothing else reacts to it
  * (feedback-no-self-update).
  */
-export function recordFeedback(store: InquiryTranscriptStore, feedback: unknown): TranscriptFact {
+export async function recordFeedback(store: InquiryTranscriptStore, feedback: unknown): Promise<TranscriptFact> {
   const f = assertDto<InquiriumInquiryFeedback>('inquirium.inquiry-feedback.v1', feedback);
   const participant = f['participant/ref'];
-  const result = store.query({ participant, kind: 'result' }).find((r) => r.id === f['result/ref']);
+  const result = (await store.query({ participant, kind: 'result' })).find((r) => r.id === f['result/ref']);
   if (result === undefined) throw new FeedbackError('result-unknown', 'feedback must target a result in the same participant\'s history');
   const supersedes = f['supersedes/ref'];
-  if (supersedes !== undefined && !store.query({ participant, kind: 'feedback' }).some((x) => x.id === supersedes)) {
+  if (supersedes !== undefined && !(await store.query({ participant, kind: 'feedback' })).some((x) => x.id === supersedes)) {
     throw new FeedbackError('superseded-feedback-unknown', 'supersedes/ref must name earlier feedback of the same participant');
   }
   const fact: TranscriptFact = { kind: 'feedback', id: f['feedback/id'], participant, session: f['session/ref'], classification: result.classification, recordedAt: f['recorded/at'], body: f as unknown as Record<string, unknown> };
-  store.append(fact);
+  await store.append(fact);
   return fact;
 }

@@ -12,6 +12,12 @@ import type { SqlSession } from '../sql/session.ts';
 import { bump } from './quota.ts';
 
 export const QUOTA_COMMITMENTS = 'armed-commitments';
+/**
+ * Every commitment a tenant ever armed (its fired ledger holds each condition instance for good: fire-once is
+ * forever), up to this many; past it new commitments are refused (429).
+ */
+export const QUOTA_LEDGER = 'commitment-ledger';
+export const DEFAULT_LEDGER_PER_TENANT = 100_000;
 
 /** Another process (or an earlier request) fired this instance, or the commitment moved since it was read. */
 export const claimTaken = (): StoreRefusal => new StoreRefusal('claim_taken', 'this work was claimed by another request');
@@ -24,6 +30,8 @@ export interface ArmArgs {
   readonly predicateId?: string;
   readonly doc: JsonDoc;
   readonly limit: number;
+  /** Commitments ever armed by the tenant (default DEFAULT_LEDGER_PER_TENANT). */
+  readonly ledgerLimit?: number;
 }
 
 /**
@@ -37,6 +45,9 @@ export async function armCommitment(s: SqlSession, a: ArmArgs): Promise<boolean>
   );
   if (n === 0) return false;
   await bump(s, a.tenant, QUOTA_COMMITMENTS, '', 1, a.limit);
+  await bump(s, a.tenant, QUOTA_LEDGER, '', 1, a.ledgerLimit ?? DEFAULT_LEDGER_PER_TENANT);
+  // A commitment armed on a predicate is looked at by the next evaluation (a predicate already true fires it).
+  if (a.predicateId !== undefined) await s.run('INSERT INTO predicates (tenant, predicate_id, value, dirty) VALUES (?, ?, 0, 1) ON CONFLICT (tenant, predicate_id) DO UPDATE SET dirty = 1', [a.tenant, a.predicateId]);
   return true;
 }
 
@@ -80,7 +91,13 @@ export async function releasePredicate(s: SqlSession, a: { readonly tenant: stri
   if (n !== 1) throw claimTaken();
 }
 
-/** Set a tenant's predicate value. */
+/** Set a tenant's predicate value; a change marks it for evaluation. */
 export async function setPredicate(s: SqlSession, a: { readonly tenant: string; readonly predicateId: string; readonly value: boolean }): Promise<void> {
-  await s.run('INSERT INTO predicates (tenant, predicate_id, value) VALUES (?, ?, ?) ON CONFLICT (tenant, predicate_id) DO UPDATE SET value = excluded.value', [a.tenant, a.predicateId, a.value ? 1 : 0]);
+  const v = a.value ? 1 : 0;
+  await s.run('INSERT INTO predicates (tenant, predicate_id, value, dirty) VALUES (?, ?, ?, 1) ON CONFLICT (tenant, predicate_id) DO UPDATE SET value = excluded.value, dirty = CASE WHEN predicates.value = excluded.value THEN predicates.dirty ELSE 1 END', [a.tenant, a.predicateId, v]);
+}
+
+/** A predicate was evaluated at `value`: clean, unless its value changed since (then the next evaluation sees it). */
+export async function cleanPredicate(s: SqlSession, a: { readonly tenant: string; readonly predicateId: string; readonly value: boolean }): Promise<void> {
+  await s.run('UPDATE predicates SET dirty = 0 WHERE tenant = ? AND predicate_id = ? AND value = ?', [a.tenant, a.predicateId, a.value ? 1 : 0]);
 }

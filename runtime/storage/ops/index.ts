@@ -5,10 +5,10 @@
  * transaction. Each operation is written once, over a `SqlSession`, for every back-end.
  */
 import type { SqlSession } from '../sql/session.ts';
-import { armCommitment, cancelCommitment, fireCommitment, releasePredicate, setPredicate } from './commitments.ts';
+import { armCommitment, cancelCommitment, cleanPredicate, fireCommitment, releasePredicate, setPredicate } from './commitments.ts';
 import { clearRef, deleteEntry, forgetTagged, pruneJournal, purgeExpired, putEntry } from './memory.ts';
 import { expectVersion, claimRegistry, dropIdleRegistries, endRegistry, resealSecrets, storeSecrets, useRegistry } from './secrets.ts';
-import { appendDoc, addFixture, claim, installArtifact, pruneDocs, putGate, putProposal, putWorkspaceFile, recordPass, replaceDoc } from './records.ts';
+import { appendDoc, addFixture, claim, installArtifact, pruneClaims, pruneDocs, putGate, putProposal, putWorkspaceFile, recordPass, replaceDoc } from './records.ts';
 import { openQuestion, transitionQuestion } from './questions.ts';
 import { appendEvent, createRun, dropEvents, removeRuns, updateRun } from './runs.ts';
 import { putSchedule, recordOutcome, removeSchedule, takeSlot } from './schedules.ts';
@@ -37,6 +37,7 @@ export const OPS = {
   'commitment.fire': fireCommitment,
   'commitment.release': releasePredicate,
   'predicate.set': setPredicate,
+  'predicate.clean': cleanPredicate,
   'schedule.put': putSchedule,
   'schedule.remove': removeSchedule,
   'schedule.take': takeSlot,
@@ -52,6 +53,7 @@ export const OPS = {
   'workspace.put': putWorkspaceFile,
   'consolidation.pass': recordPass,
   'claim.take': claim,
+  'claim.prune': pruneClaims,
   'fixture.add': addFixture,
 } as const satisfies Record<string, (s: SqlSession, args: never) => Promise<unknown>>;
 

@@ -122,7 +122,7 @@ async function removeRow(s: SqlSession, tenant: string, memoryRef: string, id: s
  * many were removed.
  */
 export async function purgeExpired(s: SqlSession, a: { readonly atMs: number; readonly limit: number }): Promise<number> {
-  const rows = await s.all<StoredRow & { tenant: string; memory_ref: string; id: string }>(
+  const rows = await s.all<StoredRow & { tenant: string; memory_ref: string; id: string } & Record<string, string | number | null>>(
     'SELECT tenant, memory_ref, id, neg_created, expires_ms, bytes, doc FROM entries WHERE expires_ms IS NOT NULL AND expires_ms <= ? ORDER BY expires_ms',
     [a.atMs],
     a.limit,

@@ -15,6 +15,8 @@ export async function bump(s: SqlSession, tenant: string, resource: string, scop
   );
   const n = row!.n;
   if (delta > 0 && limit !== undefined && n > limit) throw new QuotaExceededError(resource, limit);
+  // A count back at zero leaves no row behind (a scope that held entries once costs nothing once emptied).
+  if (n <= 0) await s.run('DELETE FROM quotas WHERE tenant = ? AND resource = ? AND scope = ?', [tenant, resource, scope]);
   return n;
 }
 

@@ -123,3 +123,10 @@ export async function addFixture(s: SqlSession, a: AddFixtureArgs): Promise<stri
   await bump(s, a.tenant, 'fixtures', '', -old.length);
   return old.map((o) => o.memory_ref);
 }
+
+/** Drop claims taken before `beforeMs` (their work is long done; a run's interrupt claims go with the run's retention). */
+export async function pruneClaims(s: SqlSession, a: { readonly beforeMs: number; readonly limit: number }): Promise<number> {
+  const rows = await s.all<{ claim_key: string }>('SELECT claim_key FROM claims WHERE at_ms < ? ORDER BY at_ms', [a.beforeMs], a.limit);
+  for (const r of rows) await s.run('DELETE FROM claims WHERE claim_key = ?', [r.claim_key]);
+  return rows.length;
+}

@@ -12,8 +12,8 @@ import type { SqlSession } from '../sql/session.ts';
 import { bump } from './quota.ts';
 import { forgetRegistries } from './secrets.ts';
 
-/** What a run is: a protocol run, a fork, a test fixture's run, a run a seam named, a commitment's follow-up, a tenant's background log. */
-export type RunKind = 'run' | 'fork' | 'fixture' | 'seed' | 'follow-up' | 'background';
+/** What a run is: a protocol run, a fork, a test fixture's run, a run a seam named, a commitment's follow-up, one piece of host work (a compaction, a consolidation pass), a tenant's background log. */
+export type RunKind = 'run' | 'fork' | 'fixture' | 'seed' | 'follow-up' | 'task' | 'background';
 
 export interface RunBound {
   /** The quota resource the run counts against while live (e.g. `runs`, `forks`), and its limit. */
@@ -67,6 +67,8 @@ export interface UpdateRunArgs {
   /** The run ended now: it stops counting against `bound` and retention may retire it from here on. */
   readonly endedMs?: number;
   readonly bound?: RunBound;
+  /** Ended runs a tenant keeps (their logs readable) until retention; past it the oldest are retired. */
+  readonly endedKept?: number;
   /** Refuse unless the run's status is this one (optimistic check of a decision read before). */
   readonly expectStatus?: string;
 }
@@ -83,8 +85,19 @@ export async function updateRun(s: SqlSession, a: UpdateRunArgs): Promise<void> 
     a.endedMs ?? null,
     a.runId,
   ]);
-  if (ending && a.bound !== undefined) await bump(s, row.tenant, a.bound.resource, '', -1);
+  if (!ending) return;
+  if (a.bound !== undefined) await bump(s, row.tenant, a.bound.resource, '', -1);
+  const ended = await bump(s, row.tenant, QUOTA_ENDED_RUNS, '', 1);
+  const kept = a.endedKept ?? DEFAULT_ENDED_RUNS_KEPT;
+  if (ended > kept) {
+    const oldest = await s.all<{ run_id: string }>('SELECT run_id FROM runs WHERE tenant = ? AND ended_ms IS NOT NULL ORDER BY ended_ms, run_id', [row.tenant], ended - kept);
+    await removeRuns(s, { runIds: oldest.map((r) => r.run_id) });
+  }
 }
+
+/** Ended runs a tenant keeps unless told otherwise. */
+export const DEFAULT_ENDED_RUNS_KEPT = 10_000;
+const QUOTA_ENDED_RUNS = 'ended-runs';
 
 /** The journal's head: the highest position assigned so far (a watermark covers every mutation at or below it). */
 export async function journalHead(s: SqlSession): Promise<number> {
@@ -133,6 +146,7 @@ export async function removeRuns(s: SqlSession, a: { readonly runIds: readonly s
     await forgetRegistries(s, [runId]);
     const bound = a.bounds?.[row.kind];
     if (bound !== undefined && row.ended_ms === null) await bump(s, row.tenant, bound.resource, '', -1);
+    if (row.ended_ms !== null) await bump(s, row.tenant, QUOTA_ENDED_RUNS, '', -1);
     n++;
   }
   return n;

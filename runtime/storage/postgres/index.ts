@@ -1,60 +1,187 @@
 /**
- * The PostgreSQL back-end of the storage port (runtime/storage/port.ts), for hosts that outgrow one machine:
- * several host processes may share one database. Everything that must hold across processes is decided by the
- * database, never by a lock in this process:
- * - event sequences: a per-run counter row advanced by an upsert that holds its row lock until COMMIT (gap-free,
- *   and a rolled-back append gives its number back);
- * - fire-once and one-run-per-slot: conditional inserts keyed by the claim (`ON CONFLICT DO NOTHING`), so exactly
- *   one caller sees its row inserted;
- * - CTI-1: each memory statement carries the tenant (`WHERE tenant = …`, and the tenant of an existing entry is
- *   compared in the upsert's conflict branch);
- * - migrations: one transaction under a transaction-level advisory lock, so processes starting together migrate once;
- * - which process is the active host: a session-level advisory lock with a fencing epoch (lease.ts).
+ * The PostgreSQL back-end of the storage port: any number of host processes share one database, each serving every
+ * request. Everything that must hold across processes is decided by the database, in the transaction that needs it:
+ * event sequences (a run's counter row, locked until COMMIT: gap-free), claims (conditional inserts and updates:
+ * whoever commits first does the work), counts (a row per bound, moved in the same transaction), CTI-1 (every
+ * statement names its tenant), migrations (one transaction under an advisory lock).
  *
- * Durability: each port call resolves after its transaction committed, under the server's default
- * `synchronous_commit = on` (the commit record is flushed to the WAL before the server answers).
+ * Every request is one transaction, BEGIN…COMMIT on one pooled connection, kept short; every connection of the pool
+ * runs with `statement_timeout`, `lock_timeout` and `idle_in_transaction_session_timeout`, so a host that stalls in
+ * a transaction (a long GC pause, a stopped process) holds its locks for at most that long — the server ends its
+ * session — and a request that cannot get a lock in time is answered 503 (retry) instead of waiting. A transaction
+ * that loses a race (a serialization failure, a deadlock) is run again.
+ *
+ * Durability: `commit` resolves after COMMIT under `synchronous_commit = on` (checked: `durability()`), so an
+ * acknowledged request survives a crash of the host and of the database server.
  */
-import type { StoragePort } from '../port.ts';
-import { migrate, openPool, redactedUrl, StoreDb } from './connection.ts';
-import { postgresMemoryEntries, postgresRuns } from './entries.ts';
-import { postgresConsolidation, postgresDocumentLog, postgresQuestions, postgresReplay } from './journals.ts';
-import { postgresCommitments, postgresSchedules } from './ledgers.ts';
+import pg from 'pg';
+import { StoreClosedError, StoreCorruptError, StoreUnavailableError, type StoragePort, type StoreHealth, type WritePlan } from '../port.ts';
+import { runOp } from '../ops/index.ts';
+import { applyMigrations } from '../sql/migrate.ts';
+import { schemaDdl } from '../sql/schema.ts';
+import { WopkitError } from '../../shared/errors.ts';
 import { POSTGRES_MIGRATIONS } from './migrations.ts';
-import { postgresProposals } from './proposals.ts';
-import { postgresLease, type LeaseOptions } from './lease.ts';
+import { isPgCorrupt, isPgRetryable, isPgUnavailable, PgSession, PG_TYPES } from './session.ts';
 
 export { POSTGRES_MIGRATIONS } from './migrations.ts';
 
-/** Open (and migrate) the store at `url` (`postgres://user:password@host:port/database`). */
-export async function openPostgresStore(url: string, leaseOptions?: LeaseOptions): Promise<StoragePort> {
-  const location = redactedUrl(url);
-  const pool = openPool(url);
-  const db = new StoreDb(pool);
+export interface PostgresStoreOptions {
+  /** Connections of this process's pool (default 10). */
+  readonly poolSize?: number;
+  /** The longest one statement may run (default 10 s). */
+  readonly statementTimeoutMs?: number;
+  /** The longest a statement waits for a lock before the request is answered 503 (default 2 s). */
+  readonly lockTimeoutMs?: number;
+  /** The longest a session may sit idle inside a transaction before the server ends it (default 5 s). */
+  readonly idleInTransactionTimeoutMs?: number;
+  /** Times a transaction that lost a race is run again (default 3). */
+  readonly retries?: number;
+}
+
+export const DEFAULT_POSTGRES_OPTIONS: Required<PostgresStoreOptions> = { poolSize: 10, statementTimeoutMs: 10_000, lockTimeoutMs: 2_000, idleInTransactionTimeoutMs: 5_000, retries: 3 };
+
+/** The URL with its password masked, for the start line and error messages. */
+export function redactedUrl(url: string): string {
   try {
-    await migrate(db, POSTGRES_MIGRATIONS, location);
+    const u = new URL(url);
+    if (u.password !== '') u.password = '***';
+    return u.toString();
+  } catch {
+    return 'postgres (unparseable URL)';
+  }
+}
+
+/** The advisory-lock key migrations hold: hosts starting together migrate once. */
+const MIGRATION_LOCK = `SELECT pg_advisory_xact_lock(hashtext('wopkit.schema_version'))`;
+
+/** Open (and migrate) the store at `url` (`postgres://user:password@host:port/database`). */
+export async function openPostgresStore(url: string, options: PostgresStoreOptions = {}): Promise<StoragePort> {
+  const o = { ...DEFAULT_POSTGRES_OPTIONS, ...options };
+  const location = redactedUrl(url);
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: o.poolSize,
+    types: PG_TYPES,
+    connectionTimeoutMillis: 5_000,
+    keepAlive: true,
+    options: `-c statement_timeout=${o.statementTimeoutMs} -c lock_timeout=${o.lockTimeoutMs} -c idle_in_transaction_session_timeout=${o.idleInTransactionTimeoutMs}`,
+  });
+  // An idle client losing its connection (server restart, session ended) must not crash the process: the next
+  // query gets a fresh connection or rejects.
+  pool.on('error', () => {});
+  try {
+    await inTransaction(pool, async (client) => {
+      const s = new PgSession(client);
+      await client.query(MIGRATION_LOCK);
+      await applyMigrations(s, {
+        migrations: POSTGRES_MIGRATIONS,
+        location,
+        fresh: { name: 'the current schema, created at once', sql: schemaDdl('postgres') },
+        exec: (sql) => s.exec(sql),
+        step: (f) => f(),
+      });
+    });
   } catch (err) {
     await pool.end();
+    if (isPgUnavailable(err)) throw new StoreUnavailableError(`cannot reach PostgreSQL at ${location} (${(err as { code?: string }).code ?? (err as Error).message})`);
     throw err;
   }
-  let closed: Promise<void> | undefined;
-  return {
-    kind: 'postgres',
-    location,
-    memory: postgresMemoryEntries(db),
-    runs: postgresRuns(db),
-    commitments: postgresCommitments(db),
-    schedules: postgresSchedules(db),
-    consolidation: postgresConsolidation(db),
-    replay: postgresReplay(db),
-    questions: postgresQuestions(db),
-    transcripts: postgresDocumentLog(db, 'transcripts'),
-    traces: postgresDocumentLog(db, 'traces'),
-    proposals: postgresProposals(db),
-    batch: (f) => db.batch(f),
-    lease: () => postgresLease(url, db, leaseOptions),
-    close() {
-      closed ??= pool.end();
-      return closed;
-    },
-  };
+  return new PostgresStore(pool, location, o.retries);
+}
+
+/** Run `f` in one transaction on one pooled connection: COMMIT when it resolves, ROLLBACK when it throws. */
+async function inTransaction<T>(pool: pg.Pool, f: (c: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let broken = false;
+  try {
+    await client.query('BEGIN');
+    const result = await f(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (err) {
+    try {
+      await client.query('ROLLBACK');
+    } catch {
+      broken = true; // the connection itself failed: do not hand it back to the pool
+    }
+    throw err;
+  } finally {
+    client.release(broken);
+  }
+}
+
+class PostgresStore implements StoragePort {
+  readonly kind = 'postgres' as const;
+  readonly location: string;
+  readonly reads: PgSession;
+  readonly #pool: pg.Pool;
+  readonly #retries: number;
+  readonly #fatal: ((err: StoreCorruptError) => void)[] = [];
+  #health: StoreHealth = { writable: true };
+  #fatalError: StoreCorruptError | undefined;
+  #closed: Promise<void> | undefined;
+
+  constructor(pool: pg.Pool, location: string, retries: number) {
+    this.#pool = pool;
+    this.location = location;
+    this.#retries = retries;
+    this.reads = new PgSession(pool);
+  }
+
+  async commit(plan: WritePlan): Promise<readonly unknown[]> {
+    if (this.#closed !== undefined) throw new StoreClosedError();
+    if (this.#fatalError !== undefined) throw this.#fatalError;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const results = await inTransaction(this.#pool, async (client) => {
+          const s = new PgSession(client);
+          const out: unknown[] = [];
+          for (const op of plan) out.push(await runOp(s, op));
+          return out;
+        });
+        this.#health = { writable: true };
+        return results;
+      } catch (err) {
+        if (err instanceof WopkitError) throw err; // a refusal: the request's own outcome
+        if (isPgRetryable(err) && attempt < this.#retries) continue;
+        if (isPgCorrupt(err)) {
+          this.#raiseFatal((err as Error).message);
+          throw this.#fatalError;
+        }
+        if (isPgUnavailable(err)) {
+          const reason = `PostgreSQL ${(err as { code?: string }).code ?? ''} ${(err as Error).message}`.trim().slice(0, 300);
+          // A lock not granted in time is this request's contention, not the database's health.
+          if ((err as { code?: string }).code !== '55P03' && (err as { code?: string }).code !== '57014') this.#health = { writable: false, reason };
+          throw new StoreUnavailableError(reason);
+        }
+        throw err;
+      }
+    }
+  }
+
+  #raiseFatal(message: string): void {
+    if (this.#fatalError !== undefined) return;
+    this.#fatalError = new StoreCorruptError(this.location, message.slice(0, 300));
+    this.#health = { writable: false, reason: 'the store is corrupt' };
+    for (const l of this.#fatal) l(this.#fatalError);
+  }
+
+  health(): StoreHealth {
+    return this.#health;
+  }
+
+  onFatal(listener: (err: StoreCorruptError) => void): void {
+    this.#fatal.push(listener);
+    if (this.#fatalError !== undefined) listener(this.#fatalError);
+  }
+
+  async durability(): Promise<Readonly<Record<string, string>>> {
+    const row = (await this.#pool.query<{ synchronous_commit: string }>('SHOW synchronous_commit')).rows[0];
+    return { synchronous_commit: row?.synchronous_commit ?? '' };
+  }
+
+  close(): Promise<void> {
+    this.#closed ??= this.#pool.end();
+    return this.#closed;
+  }
 }

@@ -31,7 +31,7 @@ export async function applyMigrations(
   if (from === 0) {
     await o.step(async () => {
       if (o.fresh.sql !== undefined) await o.exec(o.fresh.sql);
-      if (o.fresh.run !== undefined) await o.fresh.run(s);
+      if (o.fresh.run !== undefined) await o.fresh.run(s, o.exec);
       await record(supported, o.fresh.name);
     });
     return { from, to: supported };
@@ -40,7 +40,7 @@ export async function applyMigrations(
     if (m.version <= from) continue;
     await o.step(async () => {
       if (m.sql !== undefined) await o.exec(m.sql);
-      if (m.run !== undefined) await m.run(s);
+      if (m.run !== undefined) await m.run(s, o.exec);
       await record(m.version, m.name);
     });
   }

@@ -43,7 +43,6 @@ CREATE TABLE journal (
 );
 CREATE INDEX journal_entry ON journal (tenant, memory_ref, memory_id, jseq);
 CREATE INDEX journal_ref ON journal (tenant, memory_ref, jseq);
-CREATE INDEX journal_age ON journal (at_ms);
 
 -- Runs and their event logs. next_seq allocates each run's gap-free event sequence; a fork keeps the journal
 -- position (anchor_jseq) and clock (anchor_at_ms) of the event it was forked at.
@@ -54,8 +53,10 @@ CREATE TABLE runs (
 );
 CREATE INDEX runs_tenant ON runs (tenant, kind, created_ms);
 CREATE INDEX runs_ended ON runs (ended_ms) WHERE ended_ms IS NOT NULL;
+CREATE INDEX runs_tenant_ended ON runs (tenant, ended_ms, run_id) WHERE ended_ms IS NOT NULL;
 CREATE INDEX runs_anchor ON runs (anchor_jseq) WHERE anchor_jseq IS NOT NULL;
 CREATE INDEX runs_fixture ON runs (tenant, fixture_ref) WHERE fixture_ref IS NOT NULL;
+CREATE INDEX runs_live ON runs (kind, created_ms) WHERE ended_ms IS NULL;
 CREATE TABLE events (
   run_id {K} NOT NULL, seq {I} NOT NULL, jseq {I} NOT NULL, at_ms {I} NOT NULL, type {K} NOT NULL, doc {T} NOT NULL,
   PRIMARY KEY (run_id, seq)
@@ -86,7 +87,10 @@ CREATE TABLE commitment_fires (
   tenant {K} NOT NULL, commitment_id {K} NOT NULL, instance {K} NOT NULL, fired_ms {I} NOT NULL, run_id {K},
   PRIMARY KEY (tenant, commitment_id, instance)
 );
-CREATE TABLE predicates (tenant {K} NOT NULL, predicate_id {K} NOT NULL, value {I} NOT NULL, PRIMARY KEY (tenant, predicate_id));
+-- A predicate is dirty from a change of its value (or a commitment armed on it) until a host has evaluated the
+-- commitments armed on it: the background work reads dirty predicates only.
+CREATE TABLE predicates (tenant {K} NOT NULL, predicate_id {K} NOT NULL, value {I} NOT NULL, dirty {I} NOT NULL, PRIMARY KEY (tenant, predicate_id));
+CREATE INDEX predicates_dirty ON predicates (tenant, predicate_id) WHERE dirty = 1;
 
 -- RFC 0062 distillation schedules and their run ledger (the last few slots of each).
 CREATE TABLE schedules (
@@ -127,6 +131,7 @@ CREATE TABLE workspace_files (tenant {K} NOT NULL, memory_ref {K} NOT NULL, path
 
 -- Once-only work by key (fixture seeding, an interrupt's answer): the first insert wins.
 CREATE TABLE claims (claim_key {K} PRIMARY KEY, tenant {K}, at_ms {I} NOT NULL);
+CREATE INDEX claims_age ON claims (at_ms);
 
 -- Test fixtures of the multi-agent seams, per tenant, oldest first (the oldest is retired past the bound).
 CREATE TABLE fixtures (tenant {K} NOT NULL, memory_ref {K} NOT NULL, created_ms {I} NOT NULL, PRIMARY KEY (tenant, memory_ref));

@@ -1,11 +1,11 @@
 /**
- * The SQLite schema, as data: an ordered list of migrations, each applied once in its own transaction and
- * recorded in `schema_version`. Append a new step to change the schema; never edit a step that has shipped.
- *
- * Every record is a JSON document (`doc`, the text exactly as written) plus the columns queried on. Tables whose
- * order matters carry an `ord` AUTOINCREMENT key so listings come back in insertion order.
+ * The SQLite schema's history, as data: an ordered list of migrations, each applied once in its own transaction and
+ * recorded in `schema_version`. Append a new step to change the schema; never edit a step that has shipped. A new
+ * store gets the current schema at once (sql/schema.ts); these steps bring an older store up to it — version 4
+ * moves every record of a 0.2 store (versions 1–3) into the current tables (sql/legacy.ts).
  */
 import type { Migration } from '../port.ts';
+import { upgradeLegacy } from '../sql/legacy.ts';
 
 export const SQLITE_MIGRATIONS: readonly Migration[] = [
   {
@@ -60,6 +60,11 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
       CREATE TABLE approval_gates (ord INTEGER PRIMARY KEY AUTOINCREMENT, approval_id TEXT NOT NULL UNIQUE, proposal_id TEXT NOT NULL, doc TEXT NOT NULL);
       CREATE TABLE installed_artifacts (ord INTEGER PRIMARY KEY AUTOINCREMENT, tenant TEXT NOT NULL, proposal_id TEXT NOT NULL, doc TEXT NOT NULL);
     `,
+  },
+  {
+    version: 4,
+    name: 'the store is the source of truth: indexed reads, a journal position per event, counted bounds, sealed secret registries (every 0.2 record moved across)',
+    run: upgradeLegacy,
   },
 ];
 

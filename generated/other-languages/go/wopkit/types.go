@@ -8,7 +8,7 @@
 // - if/then rules (e.g. "trigger is required when supported is true") and x-runtime-rules are not represented.
 // - Optional scalar fields use pointers with omitempty; absent optional arrays and objects are written back as null (post-processing keeps empty [] and {} instead of dropping them).
 //
-// Top-level types: 173.
+// Top-level types: 174.
 
 // Code generated from JSON Schema using quicktype. DO NOT EDIT.
 // To parse and unparse this JSON data, add this code to your project and do:
@@ -69,6 +69,9 @@
 //
 //    forkOrigin, err := UnmarshalForkOrigin(bytes)
 //    bytes, err = forkOrigin.Marshal()
+//
+//    hostHealth, err := UnmarshalHostHealth(bytes)
+//    bytes, err = hostHealth.Marshal()
 //
 //    hostInfo, err := UnmarshalHostInfo(bytes)
 //    bytes, err = hostInfo.Marshal()
@@ -727,6 +730,16 @@ func UnmarshalForkOrigin(data []byte) (ForkOrigin, error) {
 }
 
 func (r *ForkOrigin) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
+func UnmarshalHostHealth(data []byte) (HostHealth, error) {
+	var r HostHealth
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *HostHealth) Marshal() ([]byte, error) {
 	return json.Marshal(r)
 }
 
@@ -2699,6 +2712,19 @@ type ErrorEnvelope struct {
 	Message                                                                                     string                 `json:"message"`
 }
 
+// Answer of GET /livez and GET /readyz of the wopkit reference host: content-free, served
+// without a key, for supervisors and load balancers. /livez answers 200 while the process
+// serves at all; /readyz answers 200 when the host may take requests and 503 (with
+// Retry-After) when it may not — its store cannot take writes (a full disk), or it is
+// draining before a stop. Closed.
+type HostHealth struct {
+	// Why the host is not ready, in a few words naming no internals: store-unwritable, draining                  
+	// or starting.                                                                                               
+	Reason                                                                                      *HostHealthReason `json:"reason,omitempty"`
+	// ok: alive (livez) or ready (readyz); unavailable: not ready now (readyz only).                             
+	Status                                                                                      HostHealthStatus  `json:"status"`
+}
+
 // Body of POST /v1/host/sample/commitment/fire, the RFC 0068 test seam: infer a commitment
 // from a fixture entry in memoryRef, satisfy its condition, and fire it. Closed.
 type HostSampleCommitmentFireRequest struct {
@@ -3243,9 +3269,12 @@ type HostSampleIndexFile struct {
 // /v1/runs/{runId}/memory: entries as one tenant's adapter lists them. Open: a host may add
 // diagnostics.
 type HostSampleMemoryEntriesResponse struct {
-	// Live, unexpired entries the caller's tenant may read; a ref of another tenant gives an              
-	// empty list (CTI-1).                                                                                 
-	Entries                                                                                  []MemoryEntry `json:"entries"`
+	// One page of the live, unexpired entries the caller's tenant may read, newest first (at                 
+	// most limit, default and most 1000); a ref of another tenant gives an empty list (CTI-1).               
+	Entries                                                                                     []MemoryEntry `json:"entries"`
+	// Present when the list continues past this page: an opaque cursor to send back as ?cursor=              
+	// for the next page. It resumes only this list (same tenant, memoryRef and tag).                         
+	NextCursor                                                                                  *string       `json:"nextCursor,omitempty"`
 }
 
 // Body of POST /v1/host/sample/memory/redaction: resolve a fresh BYOK secret in a run and
@@ -4798,16 +4827,16 @@ type QuotaExceededDetails struct {
 // (the seed's SHOULD; upstream hosts send fromSeq and oldestAvailableIdx); wopkit hosts
 // also send sourceRunId and reason. Open for vendor detail.
 type ReplayMemorySnapshotUnavailableDetails struct {
-	// The event index the fork asked for.                                                           
-	FromSeq                                                                                  int64   `json:"fromSeq"`
-	// Oldest index for which a snapshot still exists, so the client can choose a valid fork         
-	// point.                                                                                        
-	OldestAvailableIdx                                                                       *int64  `json:"oldestAvailableIdx,omitempty"`
-	// retention_expired: the source run is past its retention window; event_log_unavailable:        
-	// the snapshot probe could not read the log (wopkit hosts send it).                             
-	Reason                                                                                   *Reason `json:"reason,omitempty"`
-	// The run being forked (wopkit hosts send it).                                                  
-	SourceRunID                                                                              *string `json:"sourceRunId,omitempty"`
+	// The event index the fork asked for.                                                                                                 
+	FromSeq                                                                                  int64                                         `json:"fromSeq"`
+	// Oldest index for which a snapshot still exists, so the client can choose a valid fork                                               
+	// point.                                                                                                                              
+	OldestAvailableIdx                                                                       *int64                                        `json:"oldestAvailableIdx,omitempty"`
+	// retention_expired: the source run is past its retention window; event_log_unavailable:                                              
+	// the snapshot probe could not read the log (wopkit hosts send it).                                                                   
+	Reason                                                                                   *ReplayMemorySnapshotUnavailableDetailsReason `json:"reason,omitempty"`
+	// The run being forked (wopkit hosts send it).                                                                                        
+	SourceRunID                                                                              *string                                       `json:"sourceRunId,omitempty"`
 }
 
 // A run reached a terminal success state. Content-free. Open. wopkit hosts send status;
@@ -4819,15 +4848,21 @@ type RunCompletedPayload struct {
 	Status                                                               *RunCompletedPayloadStatus `json:"status,omitempty"`
 }
 
-// Response of GET /v1/runs/{runId}/events: the run's events from fromSeq on, in sequence
-// order. Open: a host may add diagnostics.
+// Response of GET /v1/runs/{runId}/events: one page of the run's events from fromSeq on, in
+// sequence order; nextSeq and hasMore say whether the log continues. Open: a host may add
+// diagnostics.
 type RunEventsResponse struct {
-	// Events in increasing sequence; each validates as a RunEvent (unknown types on the                
-	// envelope alone).                                                                                 
-	Events                                                                                   []RunEvent `json:"events"`
-	// The run whose log this is. wopkit hosts always send it; upstream defines no schema for           
-	// this response and its scenarios read only events, so it is optional.                             
-	RunID                                                                                    *string    `json:"runId,omitempty"`
+	// One page of events in increasing sequence, from fromSeq on (at most limit, default and            
+	// most 1000); each validates as a RunEvent (unknown types on the envelope alone).                   
+	Events                                                                                    []RunEvent `json:"events"`
+	// Whether the log continues past this page (true exactly when nextSeq is present). wopkit           
+	// hosts always send it.                                                                             
+	HasMore                                                                                   *bool      `json:"hasMore,omitempty"`
+	// Present when the log continues past this page: the fromSeq to ask for next.                       
+	NextSeq                                                                                   *int64     `json:"nextSeq,omitempty"`
+	// The run whose log this is. wopkit hosts always send it; upstream defines no schema for            
+	// this response and its scenarios read only events, so it is optional.                              
+	RunID                                                                                     *string    `json:"runId,omitempty"`
 }
 
 // The envelope of every event in a run's append-only log. type names the event and selects
@@ -5329,6 +5364,24 @@ const (
 	PurpleTerminate  DecisionKindEnum = "terminate"
 )
 
+// Why the host is not ready, in a few words naming no internals: store-unwritable, draining
+// or starting.
+type HostHealthReason string
+
+const (
+	Draining        HostHealthReason = "draining"
+	Starting        HostHealthReason = "starting"
+	StoreUnwritable HostHealthReason = "store-unwritable"
+)
+
+// ok: alive (livez) or ready (readyz); unavailable: not ready now (readyz only).
+type HostHealthStatus string
+
+const (
+	PurpleOk    HostHealthStatus = "ok"
+	Unavailable HostHealthStatus = "unavailable"
+)
+
 // distilled | nothing-to-distil | budget-exceeded | failed.
 type ScheduledDistillationOutcomeKind string
 
@@ -5429,7 +5482,7 @@ const (
 type InquiriumTraceEffectStatus string
 
 const (
-	Ok           InquiriumTraceEffectStatus = "ok"
+	FluffyOk     InquiriumTraceEffectStatus = "ok"
 	PurpleFailed InquiriumTraceEffectStatus = "failed"
 	Skipped      InquiriumTraceEffectStatus = "skipped"
 )
@@ -6018,11 +6071,11 @@ const (
 
 // retention_expired: the source run is past its retention window; event_log_unavailable:
 // the snapshot probe could not read the log (wopkit hosts send it).
-type Reason string
+type ReplayMemorySnapshotUnavailableDetailsReason string
 
 const (
-	EventLogUnavailable Reason = "event_log_unavailable"
-	RetentionExpired    Reason = "retention_expired"
+	EventLogUnavailable ReplayMemorySnapshotUnavailableDetailsReason = "event_log_unavailable"
+	RetentionExpired    ReplayMemorySnapshotUnavailableDetailsReason = "retention_expired"
 )
 
 type RunCompletedPayloadStatus string

@@ -1,0 +1,25 @@
+/**
+ * GET /livez and GET /readyz: what a supervisor or a load balancer asks, without a key and without content. /livez
+ * answers 200 while the process serves at all; /readyz answers 200 when the host may take requests, and 503 with
+ * `Retry-After` when it may not — its store cannot take writes (a full disk: it is ready again as soon as a write
+ * succeeds), or it is draining before a stop.
+ */
+import type { FastifyInstance } from 'fastify';
+import { serve } from '../route-helpers.ts';
+import { ROUTES } from '../seam-catalogue.ts';
+import type { HostRuntime } from '../host-runtime.ts';
+
+export interface Readiness {
+  /** Set once the host stops taking requests (SIGTERM): /readyz answers 503 from then on. */
+  draining: boolean;
+}
+
+export function registerHealth(app: FastifyInstance, host: HostRuntime, readiness: Readiness): void {
+  serve(app, ROUTES.liveness, async () => ({ status: 'ok' }));
+  serve(app, ROUTES.readiness, async (_req, reply) => {
+    const reason = readiness.draining ? 'draining' : host.health().writable ? undefined : 'store-unwritable';
+    if (reason === undefined) return { status: 'ok' };
+    reply.code(503).header('retry-after', '1');
+    return { status: 'unavailable', reason };
+  });
+}

@@ -1,0 +1,116 @@
+/**
+ * Queries of memory entries, live and as of a replay snapshot. Every one names the tenant (CTI-1 in the statement,
+ * besides the reader's own check) and is one indexed statement: a page costs the same whatever the scope's size —
+ * newest first, resumed after a position (neg_created, id) that never changes while the entry lives, expired
+ * entries skipped in the index.
+ */
+import type { MemoryEntry } from '../../../generated/ts/index.ts';
+import type { SqlSession, SqlValue } from '../sql/session.ts';
+
+/** Where a page ends: the list resumes after this entry. */
+export interface EntryPosition {
+  readonly negCreated: number;
+  readonly id: string;
+}
+
+export interface EntryPage {
+  readonly entries: MemoryEntry[];
+  /** Present when more entries follow. */
+  readonly next?: EntryPosition;
+}
+
+export interface PageArgs {
+  readonly tenant: string;
+  readonly memoryRef: string;
+  /** Entries expired at this instant are skipped. */
+  readonly atMs: number;
+  readonly limit: number;
+  readonly after?: EntryPosition;
+  readonly tag?: string;
+}
+
+interface PageRow {
+  readonly neg_created: number;
+  readonly id: string;
+  readonly doc: string;
+}
+
+function paged(rows: readonly PageRow[], limit: number): EntryPage {
+  const entries = rows.slice(0, limit).map((r) => JSON.parse(r.doc) as MemoryEntry);
+  if (rows.length <= limit) return { entries };
+  const last = rows[limit - 1]!;
+  return { entries, next: { negCreated: last.neg_created, id: last.id } };
+}
+
+/** One page of a memoryRef's live (unexpired) entries, newest first; with `tag`, only entries carrying it. */
+export async function entryPage(s: SqlSession, a: PageArgs): Promise<EntryPage> {
+  const from = a.tag === undefined ? 'entries x' : 'entry_tags x JOIN entries e ON e.tenant = x.tenant AND e.memory_ref = x.memory_ref AND e.id = x.id';
+  const doc = a.tag === undefined ? 'x.doc' : 'e.doc';
+  const where = ['x.tenant = ?', 'x.memory_ref = ?', ...(a.tag === undefined ? [] : ['x.tag = ?']), '(x.expires_ms IS NULL OR x.expires_ms > ?)', ...(a.after === undefined ? [] : ['(x.neg_created, x.id) > (?, ?)'])];
+  const params: SqlValue[] = [a.tenant, a.memoryRef, ...(a.tag === undefined ? [] : [a.tag]), a.atMs, ...(a.after === undefined ? [] : [a.after.negCreated, a.after.id])];
+  const rows = await s.all<PageRow & Record<string, string | number>>(`SELECT x.neg_created, x.id, ${doc} AS doc FROM ${from} WHERE ${where.join(' AND ')} ORDER BY x.neg_created, x.id`, params, a.limit + 1);
+  return paged(rows, a.limit);
+}
+
+/** The stored entry `id` of a memoryRef, expired or not (each view applies the TTL rule itself). */
+export async function entryGet(s: SqlSession, a: { readonly tenant: string; readonly memoryRef: string; readonly id: string }): Promise<MemoryEntry | undefined> {
+  const row = await s.get<{ doc: string }>('SELECT doc FROM entries WHERE tenant = ? AND memory_ref = ? AND id = ?', [a.tenant, a.memoryRef, a.id]);
+  return row === undefined ? undefined : (JSON.parse(row.doc) as MemoryEntry);
+}
+
+/** A memoryRef's entries (with `tag`, or all) unexpired at `atMs`, oldest first (then id) — at most `limit`. */
+export async function entriesOldestFirst(s: SqlSession, a: { readonly tenant: string; readonly memoryRef: string; readonly atMs: number; readonly tag?: string; readonly limit: number }): Promise<MemoryEntry[]> {
+  const rows = a.tag === undefined
+    ? await s.all<{ doc: string }>('SELECT doc FROM entries WHERE tenant = ? AND memory_ref = ? AND (expires_ms IS NULL OR expires_ms > ?) ORDER BY neg_created DESC, id', [a.tenant, a.memoryRef, a.atMs], a.limit)
+    : await s.all<{ doc: string }>(
+      'SELECT e.doc AS doc FROM entry_tags x JOIN entries e ON e.tenant = x.tenant AND e.memory_ref = x.memory_ref AND e.id = x.id WHERE x.tenant = ? AND x.memory_ref = ? AND x.tag = ? AND (x.expires_ms IS NULL OR x.expires_ms > ?) ORDER BY x.neg_created DESC, x.id',
+      [a.tenant, a.memoryRef, a.tag, a.atMs],
+      a.limit,
+    );
+  return rows.map((r) => JSON.parse(r.doc) as MemoryEntry);
+}
+
+// ── Replay snapshots (RFC 0039 §B) ──────────────────────────────────────────────────────────────────────────────
+
+/** How far the journal has been pruned: a snapshot at or before this position cannot be served. */
+export async function journalPrunedThrough(s: SqlSession): Promise<number> {
+  return Number((await s.get<{ value: string }>("SELECT value FROM meta WHERE key = 'journal_pruned_through'"))?.value ?? 0);
+}
+
+/**
+ * The entries of a memoryRef as they were at journal position `jseq`: the live rows no mutation after `jseq` touched,
+ * and for each entry a later mutation did touch, its before-image in the first such mutation (absent when it did
+ * not exist then). Entries expired at the snapshot's clock `atMs` are skipped. Newest first, one page.
+ */
+export async function snapshotPage(s: SqlSession, a: PageArgs & { readonly jseq: number }): Promise<EntryPage> {
+  const snapshot = `
+    WITH changed AS (SELECT memory_id, min(jseq) AS first FROM journal WHERE tenant = ? AND memory_ref = ? AND jseq > ? GROUP BY memory_id),
+    snap AS (
+      SELECT e.neg_created AS neg_created, e.id AS id, e.expires_ms AS expires_ms, e.doc AS doc FROM entries e
+        WHERE e.tenant = ? AND e.memory_ref = ? AND NOT EXISTS (SELECT 1 FROM changed c WHERE c.memory_id = e.id)
+      UNION ALL
+      SELECT j.before_neg_created, j.memory_id, j.before_expires_ms, j.before_doc FROM journal j JOIN changed c ON j.jseq = c.first
+        WHERE j.before_doc IS NOT NULL
+    )
+    SELECT neg_created, id, doc FROM snap WHERE (expires_ms IS NULL OR expires_ms > ?)${a.after === undefined ? '' : ' AND (neg_created, id) > (?, ?)'} ORDER BY neg_created, id`;
+  const params: SqlValue[] = [a.tenant, a.memoryRef, a.jseq, a.tenant, a.memoryRef, a.atMs, ...(a.after === undefined ? [] : [a.after.negCreated, a.after.id])];
+  if (a.tag === undefined) return paged(await s.all<PageRow & Record<string, string | number>>(snapshot, params, a.limit + 1), a.limit);
+  // A tag filter on a snapshot reads the snapshot in pages and keeps the entries carrying the tag (a fork's view is
+  // bounded by the journal's retention, not by the scope's history).
+  const kept: PageRow[] = [];
+  let after = a.after;
+  for (let pages = 0; pages < 64 && kept.length <= a.limit; pages++) {
+    const page = await snapshotPage(s, { ...a, tag: undefined, limit: 256, ...(after !== undefined ? { after } : {}) });
+    for (const e of page.entries) if (e.tags.includes(a.tag)) kept.push({ neg_created: -Date.parse(e.createdAt), id: e.id, doc: JSON.stringify(e) });
+    if (page.next === undefined) break;
+    after = page.next;
+  }
+  return paged(kept, a.limit);
+}
+
+/** The entry `id` as it was at journal position `jseq` (expired or not), or undefined when it did not exist then. */
+export async function snapshotGet(s: SqlSession, a: { readonly tenant: string; readonly memoryRef: string; readonly id: string; readonly jseq: number }): Promise<MemoryEntry | undefined> {
+  const undo = await s.get<{ before_doc: string | null }>('SELECT before_doc FROM journal WHERE tenant = ? AND memory_ref = ? AND memory_id = ? AND jseq > ? ORDER BY jseq LIMIT 1', [a.tenant, a.memoryRef, a.id, a.jseq]);
+  if (undo !== undefined) return undo.before_doc === null ? undefined : (JSON.parse(undo.before_doc) as MemoryEntry);
+  return entryGet(s, a);
+}

@@ -1,0 +1,82 @@
+/**
+ * Queries of the store's smaller records: workspace files, the last consolidation pass, RFC 0096 proposals, gates
+ * and installed artefacts, document logs (transcripts, traces), claims, and counts.
+ */
+import type { JsonDoc } from '../port.ts';
+import type { SqlSession } from '../sql/session.ts';
+
+const parsed = <T = JsonDoc>(row: { readonly doc: string } | undefined): T | undefined => (row === undefined ? undefined : (JSON.parse(row.doc) as T));
+
+/** A workspace file of a memoryRef (its text), if written. */
+export async function workspaceFile(s: SqlSession, a: { readonly tenant: string; readonly memoryRef: string; readonly path: string }): Promise<string | undefined> {
+  return (await s.get<{ doc: string }>('SELECT doc FROM workspace_files WHERE tenant = ? AND memory_ref = ? AND path = ?', [a.tenant, a.memoryRef, a.path]))?.doc;
+}
+
+/** The last consolidation pass over a memoryRef. */
+export async function lastPass(s: SqlSession, a: { readonly tenant: string; readonly memoryRef: string }): Promise<JsonDoc | undefined> {
+  return parsed(await s.get<{ doc: string }>('SELECT doc FROM consolidation_passes WHERE tenant = ? AND memory_ref = ?', [a.tenant, a.memoryRef]));
+}
+
+export interface ProposalRecord {
+  readonly tenant: string;
+  readonly doc: JsonDoc;
+}
+
+export async function proposalGet(s: SqlSession, proposalId: string): Promise<ProposalRecord | undefined> {
+  const r = await s.get<{ tenant: string; doc: string }>('SELECT tenant, doc FROM proposals WHERE proposal_id = ?', [proposalId]);
+  return r === undefined ? undefined : { tenant: r.tenant, doc: JSON.parse(r.doc) as JsonDoc };
+}
+
+/** A tenant's proposals, oldest first. */
+export async function proposalsOf(s: SqlSession, a: { readonly tenant: string; readonly limit: number }): Promise<JsonDoc[]> {
+  return (await s.all<{ doc: string }>('SELECT doc FROM proposals WHERE tenant = ? ORDER BY created_ms, proposal_id', [a.tenant], a.limit)).map((r) => JSON.parse(r.doc) as JsonDoc);
+}
+
+export async function gateGet(s: SqlSession, approvalId: string): Promise<JsonDoc | undefined> {
+  return parsed(await s.get<{ doc: string }>('SELECT doc FROM approval_gates WHERE approval_id = ?', [approvalId]));
+}
+
+/** The gates of a proposal (a proposal has few: one per apply). */
+export async function gatesOf(s: SqlSession, a: { readonly proposalId: string; readonly limit: number }): Promise<JsonDoc[]> {
+  return (await s.all<{ doc: string }>('SELECT doc FROM approval_gates WHERE proposal_id = ? ORDER BY approval_id', [a.proposalId], a.limit)).map((r) => JSON.parse(r.doc) as JsonDoc);
+}
+
+/** What a proposal installed, if it was applied. */
+export async function installedFor(s: SqlSession, proposalId: string): Promise<{ readonly tenant: string; readonly doc: JsonDoc } | undefined> {
+  const r = await s.get<{ tenant: string; doc: string }>('SELECT tenant, doc FROM installed_artifacts WHERE proposal_id = ?', [proposalId]);
+  return r === undefined ? undefined : { tenant: r.tenant, doc: JSON.parse(r.doc) as JsonDoc };
+}
+
+/** A tenant's installed artefacts (of one kind, or all), in install order. */
+export async function installedOf(s: SqlSession, a: { readonly tenant: string; readonly kind?: string; readonly limit: number }): Promise<JsonDoc[]> {
+  const rows = a.kind === undefined
+    ? await s.all<{ doc: string }>('SELECT doc FROM installed_artifacts WHERE tenant = ? ORDER BY seq', [a.tenant], a.limit)
+    : await s.all<{ doc: string }>('SELECT doc FROM installed_artifacts WHERE tenant = ? AND kind = ? ORDER BY seq', [a.tenant, a.kind], a.limit);
+  return rows.map((r) => JSON.parse(r.doc) as JsonDoc);
+}
+
+export interface LoggedDoc {
+  readonly pos: number;
+  readonly doc: JsonDoc;
+}
+
+/**
+ * A page of a document log from position `fromPos` on (with `key`, only the documents filed under it), oldest
+ * first — or, with `newestFirst`, the newest ones first.
+ */
+export async function docsPage(s: SqlSession, a: { readonly log: string; readonly key?: string; readonly tenant?: string; readonly fromPos: number; readonly limit: number; readonly newestFirst?: boolean }): Promise<LoggedDoc[]> {
+  const where = ['log = ?', 'pos >= ?', ...(a.key !== undefined ? ['doc_key = ?'] : []), ...(a.tenant !== undefined ? ['tenant = ?'] : [])];
+  const params = [a.log, a.fromPos, ...(a.key !== undefined ? [a.key] : []), ...(a.tenant !== undefined ? [a.tenant] : [])];
+  const rows = await s.all<{ pos: number; doc: string }>(`SELECT pos, doc FROM doc_logs WHERE ${where.join(' AND ')} ORDER BY pos${a.newestFirst === true ? ' DESC' : ''}`, params, a.limit);
+  return rows.map((r) => ({ pos: r.pos, doc: JSON.parse(r.doc) as JsonDoc }));
+}
+
+/** Whether a once-only claim was taken. */
+export async function claimTaken(s: SqlSession, key: string): Promise<boolean> {
+  return (await s.get('SELECT 1 AS x FROM claims WHERE claim_key = ?', [key])) !== undefined;
+}
+
+/** The count (tenant, resource, scope) holds (0 when never counted). */
+export async function quotaCount(s: SqlSession, a: { readonly tenant: string; readonly resource: string; readonly scope?: string }): Promise<number> {
+  return (await s.get<{ n: number }>('SELECT n FROM quotas WHERE tenant = ? AND resource = ? AND scope = ?', [a.tenant, a.resource, a.scope ?? '']))?.n ?? 0;
+}

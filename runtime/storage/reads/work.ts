@@ -1,0 +1,200 @@
+/**
+ * Queries of the store's background work — what is due now — and of the records that work runs on: armed
+ * commitments and predicates (RFC 0068), distillation schedules (RFC 0062), operator questions (P066). Each "due"
+ * query reads the oldest due rows through an index on their due time; whoever commits the claim first does the work.
+ */
+import type { JsonDoc } from '../port.ts';
+import type { SqlSession } from '../sql/session.ts';
+
+// ── Commitments ─────────────────────────────────────────────────────────────────────────────────────────────────
+
+export interface ArmedCommitment {
+  readonly tenant: string;
+  readonly commitmentId: string;
+  readonly armSeq: number;
+  readonly predLast: boolean;
+  readonly predTransitions: number;
+  readonly doc: JsonDoc;
+}
+
+interface RawCommitment {
+  readonly tenant: string;
+  readonly commitment_id: string;
+  readonly arm_seq: number;
+  readonly pred_last: number;
+  readonly pred_transitions: number;
+  readonly doc: string;
+}
+
+const commitmentOf = (r: RawCommitment): ArmedCommitment => ({
+  tenant: r.tenant,
+  commitmentId: r.commitment_id,
+  armSeq: r.arm_seq,
+  predLast: r.pred_last === 1,
+  predTransitions: r.pred_transitions,
+  doc: JSON.parse(r.doc) as JsonDoc,
+});
+
+const COMMITMENT = 'tenant, commitment_id, arm_seq, pred_last, pred_transitions, doc';
+
+/** Armed time commitments due at `nowMs`, in due order (then arming order). */
+export async function dueCommitments(s: SqlSession, a: { readonly nowMs: number; readonly limit: number }): Promise<ArmedCommitment[]> {
+  const rows = await s.all<RawCommitment & Record<string, string | number>>(`SELECT ${COMMITMENT} FROM commitments WHERE state = 'armed' AND kind = 'time' AND due_ms <= ? ORDER BY due_ms, arm_seq`, [a.nowMs], a.limit);
+  return rows.map(commitmentOf);
+}
+
+/** When the next armed time commitment falls due, if one is armed. */
+export async function nextCommitmentDue(s: SqlSession): Promise<number | undefined> {
+  return (await s.get<{ due_ms: number }>("SELECT due_ms FROM commitments WHERE state = 'armed' AND kind = 'time' ORDER BY due_ms LIMIT 1"))?.due_ms;
+}
+
+/** A tenant's armed predicate commitments on one predicate, in arming order. */
+export async function armedOnPredicate(s: SqlSession, a: { readonly tenant: string; readonly predicateId: string; readonly limit: number }): Promise<ArmedCommitment[]> {
+  const rows = await s.all<RawCommitment & Record<string, string | number>>(
+    `SELECT ${COMMITMENT} FROM commitments WHERE tenant = ? AND predicate_id = ? AND state = 'armed' AND kind = 'predicate' ORDER BY arm_seq`,
+    [a.tenant, a.predicateId],
+    a.limit,
+  );
+  return rows.map(commitmentOf);
+}
+
+export async function commitmentGet(s: SqlSession, a: { readonly tenant: string; readonly commitmentId: string }): Promise<(ArmedCommitment & { readonly state: string }) | undefined> {
+  const r = await s.get<RawCommitment & { state: string } & Record<string, string | number>>(`SELECT ${COMMITMENT}, state FROM commitments WHERE tenant = ? AND commitment_id = ?`, [a.tenant, a.commitmentId]);
+  return r === undefined ? undefined : { ...commitmentOf(r), state: r.state };
+}
+
+export async function predicateValue(s: SqlSession, a: { readonly tenant: string; readonly predicateId: string }): Promise<boolean> {
+  return (await s.get<{ value: number }>('SELECT value FROM predicates WHERE tenant = ? AND predicate_id = ?', [a.tenant, a.predicateId]))?.value === 1;
+}
+
+/** Predicates whose value changed (or that got a commitment armed) since their commitments were last evaluated. */
+export async function dirtyPredicates(s: SqlSession, a: { readonly limit: number }): Promise<{ readonly tenant: string; readonly predicateId: string; readonly value: boolean }[]> {
+  const rows = await s.all<{ tenant: string; predicate_id: string; value: number }>('SELECT tenant, predicate_id, value FROM predicates WHERE dirty = 1 ORDER BY tenant, predicate_id', [], a.limit);
+  return rows.map((r) => ({ tenant: r.tenant, predicateId: r.predicate_id, value: r.value === 1 }));
+}
+
+/** Whether a condition instance is in the fired ledger. */
+export async function hasFired(s: SqlSession, a: { readonly tenant: string; readonly commitmentId: string; readonly instance: string }): Promise<boolean> {
+  return (await s.get('SELECT 1 AS x FROM commitment_fires WHERE tenant = ? AND commitment_id = ? AND instance = ?', [a.tenant, a.commitmentId, a.instance])) !== undefined;
+}
+
+// ── Distillation schedules ──────────────────────────────────────────────────────────────────────────────────────
+
+export interface ScheduleRecord {
+  readonly scheduleId: string;
+  readonly tenant: string;
+  readonly nextAt: number;
+  readonly lastSlot: number | undefined;
+  readonly lastOutcome: JsonDoc | undefined;
+  readonly doc: JsonDoc;
+}
+
+interface RawSchedule {
+  readonly schedule_id: string;
+  readonly tenant: string;
+  readonly next_at: number;
+  readonly last_slot: number | null;
+  readonly last_outcome: string | null;
+  readonly doc: string;
+}
+
+const scheduleOf = (r: RawSchedule): ScheduleRecord => ({
+  scheduleId: r.schedule_id,
+  tenant: r.tenant,
+  nextAt: r.next_at,
+  lastSlot: r.last_slot ?? undefined,
+  lastOutcome: r.last_outcome === null ? undefined : (JSON.parse(r.last_outcome) as JsonDoc),
+  doc: JSON.parse(r.doc) as JsonDoc,
+});
+
+const SCHEDULE = 'schedule_id, tenant, next_at, last_slot, last_outcome, doc';
+
+export async function scheduleGet(s: SqlSession, scheduleId: string): Promise<ScheduleRecord | undefined> {
+  const r = await s.get<RawSchedule & Record<string, string | number | null>>(`SELECT ${SCHEDULE} FROM schedules WHERE schedule_id = ?`, [scheduleId]);
+  return r === undefined ? undefined : scheduleOf(r);
+}
+
+/** Schedules due at `nowMs`, in due order. */
+export async function dueSchedules(s: SqlSession, a: { readonly nowMs: number; readonly tenant?: string; readonly limit: number }): Promise<ScheduleRecord[]> {
+  const rows = a.tenant === undefined
+    ? await s.all<RawSchedule & Record<string, string | number | null>>(`SELECT ${SCHEDULE} FROM schedules WHERE next_at <= ? ORDER BY next_at, schedule_id`, [a.nowMs], a.limit)
+    : await s.all<RawSchedule & Record<string, string | number | null>>(`SELECT ${SCHEDULE} FROM schedules WHERE tenant = ? AND next_at <= ? ORDER BY next_at, schedule_id`, [a.tenant, a.nowMs], a.limit);
+  return rows.map(scheduleOf);
+}
+
+/** When the next schedule falls due, if one exists. */
+export async function nextScheduleDue(s: SqlSession): Promise<number | undefined> {
+  return (await s.get<{ next_at: number }>('SELECT next_at FROM schedules ORDER BY next_at LIMIT 1'))?.next_at;
+}
+
+// ── Operator questions ──────────────────────────────────────────────────────────────────────────────────────────
+
+export interface QuestionRecordRow {
+  readonly tenant: string;
+  readonly ref: string;
+  readonly state: string;
+  readonly doc: JsonDoc;
+}
+
+export async function questionGet(s: SqlSession, a: { readonly tenant: string; readonly ref: string }): Promise<QuestionRecordRow | undefined> {
+  const r = await s.get<{ tenant: string; ref: string; state: string; doc: string }>('SELECT tenant, ref, state, doc FROM questions WHERE tenant = ? AND ref = ?', [a.tenant, a.ref]);
+  return r === undefined ? undefined : { tenant: r.tenant, ref: r.ref, state: r.state, doc: JSON.parse(r.doc) as JsonDoc };
+}
+
+/** The state DTOs a question went through, oldest first. */
+export async function questionHistory(s: SqlSession, a: { readonly tenant: string; readonly ref: string; readonly limit: number }): Promise<JsonDoc[]> {
+  return (await s.all<{ doc: string }>('SELECT doc FROM question_history WHERE tenant = ? AND ref = ? ORDER BY n', [a.tenant, a.ref], a.limit)).map((r) => JSON.parse(r.doc) as JsonDoc);
+}
+
+/** Pending questions whose deadline passed at `nowMs`, oldest deadline first. */
+export async function overdueQuestions(s: SqlSession, a: { readonly nowMs: number; readonly limit: number }): Promise<QuestionRecordRow[]> {
+  const rows = await s.all<{ tenant: string; ref: string; state: string; doc: string }>("SELECT tenant, ref, state, doc FROM questions WHERE state = 'pending' AND deadline_ms <= ? ORDER BY deadline_ms", [a.nowMs], a.limit);
+  return rows.map((r) => ({ tenant: r.tenant, ref: r.ref, state: r.state, doc: JSON.parse(r.doc) as JsonDoc }));
+}
+
+/** When the next pending question's deadline falls, if one is pending. */
+export async function nextQuestionDeadline(s: SqlSession): Promise<number | undefined> {
+  return (await s.get<{ deadline_ms: number }>("SELECT deadline_ms FROM questions WHERE state = 'pending' ORDER BY deadline_ms LIMIT 1"))?.deadline_ms;
+}
+
+/** A tenant's pending questions (supersession looks at them), oldest first. */
+export async function pendingQuestionsOf(s: SqlSession, a: { readonly tenant: string; readonly limit: number }): Promise<QuestionRecordRow[]> {
+  const rows = await s.all<{ tenant: string; ref: string; state: string; doc: string }>("SELECT tenant, ref, state, doc FROM questions WHERE tenant = ? AND state = 'pending' ORDER BY opened_ms, ref", [a.tenant], a.limit);
+  return rows.map((r) => ({ tenant: r.tenant, ref: r.ref, state: r.state, doc: JSON.parse(r.doc) as JsonDoc }));
+}
+
+// ── The agenda: when each kind of background work falls due next ───────────────────────────────────────────────
+
+/** The earliest instant (epoch ms) each kind of background work is due at, or null when none is pending. */
+export interface Agenda {
+  readonly commitment: number | null;
+  readonly schedule: number | null;
+  readonly question: number | null;
+  readonly expiry: number | null;
+  /** Some predicate changed since its commitments were evaluated (1), or none did (0). */
+  readonly predicates: number;
+  readonly journal: number | null;
+  readonly registry: number | null;
+  readonly ended: number | null;
+  readonly liveSince: number | null;
+  readonly claim: number | null;
+}
+
+/**
+ * Everything a host's background work needs to know to sleep until something is due — in ONE statement, each part
+ * the first row of an index, so an idle host costs its database one cheap query per wake-up.
+ */
+export async function agenda(s: SqlSession): Promise<Agenda> {
+  const row = await s.get<Record<keyof Agenda, number | null>>(`SELECT
+    (SELECT min(due_ms) FROM commitments WHERE state = 'armed' AND kind = 'time') AS commitment,
+    (SELECT min(next_at) FROM schedules) AS schedule,
+    (SELECT min(deadline_ms) FROM questions WHERE state = 'pending') AS question,
+    (SELECT min(expires_ms) FROM entries WHERE expires_ms IS NOT NULL) AS expiry,
+    (SELECT count(*) FROM (SELECT 1 FROM predicates WHERE dirty = 1 LIMIT 1) d) AS predicates,
+    (SELECT at_ms FROM journal ORDER BY jseq LIMIT 1) AS journal,
+    (SELECT min(last_used_ms) FROM secret_registries WHERE state = 'live') AS registry,
+    (SELECT min(ended_ms) FROM runs WHERE ended_ms IS NOT NULL) AS ended,
+    (SELECT min(created_ms) FROM runs WHERE ended_ms IS NULL AND kind IN ('fork', 'follow-up')) AS "liveSince",
+    (SELECT min(at_ms) FROM claims) AS claim`);
+  return { ...row!, predicates: Number(row!.predicates ?? 0) };
+}

@@ -1,0 +1,269 @@
+/**
+ * The upgrade of a store written by wopkit 0.2 (SQLite schema v3, PostgreSQL schema v4) to the current schema, run
+ * once by the migration that introduces it, inside its transaction: the old tables are renamed aside, the current
+ * schema is created, every record is moved across — entries with their tags, runs and every event log (a log that
+ * belonged to no run gets a run of its own, in the tenant its events name, or in no tenant), the replay journal with
+ * the journal position of each event (the old watermarks), commitments with their fired ledger (a claim a crash had
+ * left without its `commitment.fired` event is announced now, once, as the old host would have at its next start),
+ * schedules with their ledger, questions, proposals, gates, installed artefacts, document logs — the counts every
+ * bound is checked against are computed from what was moved, and the old tables are dropped.
+ *
+ * Old records are read a page at a time, in key order, so a large store moves in bounded memory.
+ */
+import { randomUUID } from 'node:crypto';
+import type { SqlSession, SqlValue } from './session.ts';
+import { schemaDdl } from './schema.ts';
+
+/** Runs SQL text as it is (several statements, DDL). */
+export type Exec = (sql: string) => Promise<void>;
+
+const PAGE = 2000;
+
+/** The old tables of each dialect (PostgreSQL named its event table and document logs differently, and had the lease). */
+const LEGACY_TABLES = {
+  sqlite: ['memory_entries', 'runs', 'event_logs', 'events', 'commitments_armed', 'commitments_fired', 'schedules', 'schedule_runs', 'consolidation_passes', 'replay_journal', 'replay_watermarks', 'questions', 'question_history', 'document_logs', 'proposals', 'approval_gates', 'installed_artifacts'],
+  postgres: ['memory_entries', 'runs', 'event_logs', 'run_events', 'commitments_armed', 'commitments_fired', 'schedules', 'schedule_runs', 'consolidation_passes', 'replay_journal', 'replay_watermarks', 'questions', 'question_history', 'doc_log_heads', 'doc_logs', 'proposals', 'approval_gates', 'installed_artifacts', 'cluster_lease'],
+} as const;
+
+const old = (table: string): string => `legacy_${table}`;
+const tenantOfRef = (ref: string): string => /^mem:\/\/([^/]+)\//.exec(ref)?.[1] ?? '';
+const msOf = (iso: unknown): number | null => (typeof iso !== 'string' ? null : Number.isNaN(Date.parse(iso)) ? 0 : Date.parse(iso));
+
+/**
+ * Read a table page by page in the order of its unique `key` columns (its primary key: each page is one seek),
+ * handing each page to `f`.
+ */
+async function eachPage<R extends Record<string, SqlValue>>(s: SqlSession, table: string, columns: string, key: readonly string[], f: (rows: R[]) => Promise<void>, where = ''): Promise<void> {
+  let after: SqlValue[] | undefined;
+  const keyList = key.join(', ');
+  for (;;) {
+    const conditions = [...(where !== '' ? [where] : []), ...(after === undefined ? [] : [`(${keyList}) > (${key.map(() => '?').join(', ')})`])];
+    const rows = await s.all<R>(`SELECT ${columns}, ${key.map((k, i) => `${k} AS k${i}__`).join(', ')} FROM ${table}${conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : ''} ORDER BY ${keyList}`, after ?? [], PAGE);
+    if (rows.length === 0) return;
+    await f(rows);
+    const lastRow = rows[rows.length - 1]!;
+    after = key.map((_, i) => lastRow[`k${i}__`] as SqlValue);
+  }
+}
+
+export async function upgradeLegacy(s: SqlSession, exec: Exec): Promise<void> {
+  const dialect = s.dialect;
+  for (const table of LEGACY_TABLES[dialect]) {
+    await exec(`ALTER TABLE ${table} RENAME TO ${old(table)}`);
+    if (dialect === 'postgres') {
+      // PostgreSQL keeps index names across a rename: move them aside too, so the new tables can take theirs.
+      for (const { indexname } of await s.all<{ indexname: string }>('SELECT indexname FROM pg_indexes WHERE tablename = ?', [old(table)], 1000)) {
+        await exec(`ALTER INDEX "${indexname}" RENAME TO "legacy_${indexname}"`);
+      }
+    }
+  }
+  await exec(schemaDdl(dialect));
+  await moveEntries(s);
+  const tenants = await moveRuns(s, dialect);
+  await moveJournal(s);
+  await moveCommitments(s, tenants);
+  await moveSchedules(s);
+  await moveRest(s, dialect);
+  await countQuotas(s);
+  for (const table of LEGACY_TABLES[dialect]) await exec(`DROP TABLE ${old(table)}`);
+}
+
+async function moveEntries(s: SqlSession): Promise<void> {
+  await eachPage<{ tenant: string; memory_ref: string; id: string; doc: string }>(s, old('memory_entries'), 'tenant, memory_ref, id, doc', ['memory_ref', 'id'], async (rows) => {
+    for (const r of rows) {
+      const e = JSON.parse(r.doc) as { id: string; tags: string[]; createdAt: string; expiresAt?: string };
+      const neg = -(msOf(e.createdAt) ?? 0);
+      const expires = msOf(e.expiresAt);
+      await s.run('INSERT INTO entries (tenant, memory_ref, id, neg_created, expires_ms, bytes, doc) VALUES (?, ?, ?, ?, ?, ?, ?)', [r.tenant, r.memory_ref, r.id, neg, expires, Buffer.byteLength(r.doc, 'utf8'), r.doc]);
+      for (const tag of new Set(e.tags)) await s.run('INSERT INTO entry_tags (tenant, memory_ref, tag, neg_created, id, expires_ms) VALUES (?, ?, ?, ?, ?, ?)', [r.tenant, r.memory_ref, tag, neg, r.id, expires]);
+    }
+  });
+}
+
+/** Runs and event logs; the tenant of every run (for the commitments' announcements). */
+async function moveRuns(s: SqlSession, dialect: 'sqlite' | 'postgres'): Promise<Map<string, string>> {
+  const tenantOfRun = new Map<string, string>();
+  await eachPage<{ run_id: string; tenant: string; doc: string }>(s, old('runs'), 'run_id, tenant, doc', ['run_id'], async (rows) => {
+    for (const r of rows) {
+      const rec = JSON.parse(r.doc) as { forkedFrom?: { runId: string; fromSeq: number } };
+      const anchor = rec.forkedFrom === undefined ? undefined : await s.get<{ jseq: number; at: number }>(`SELECT jseq, at FROM ${old('replay_watermarks')} WHERE run_id = ? AND seq = ?`, [rec.forkedFrom.runId, rec.forkedFrom.fromSeq]);
+      await s.run(
+        "INSERT INTO runs (run_id, tenant, kind, status, created_ms, ended_ms, next_seq, parent_run_id, anchor_jseq, anchor_at_ms, fixture_ref, doc) VALUES (?, ?, ?, 'running', 0, NULL, 0, NULL, ?, ?, NULL, ?)",
+        [r.run_id, r.tenant, rec.forkedFrom !== undefined ? 'fork' : 'run', anchor?.jseq ?? null, anchor?.at ?? null, r.doc],
+      );
+      tenantOfRun.set(r.run_id, r.tenant);
+    }
+  });
+  const eventTable = dialect === 'sqlite' ? 'events' : 'run_events';
+  await eachPage<{ run_id: string; next_seq: number }>(s, old('event_logs'), 'run_id, next_seq', ['run_id'], async (logs) => {
+    for (const log of logs) {
+      if (!tenantOfRun.has(log.run_id)) {
+        // A log of host work (the old shared background log, a consolidation pass): a run of its own, in the tenant
+        // its events name, ended now (retention retires it).
+        const first = await s.get<{ doc: string }>(`SELECT doc FROM ${old(eventTable)} WHERE run_id = ? ORDER BY seq LIMIT 1`, [log.run_id]);
+        const ref = (JSON.parse(first?.doc ?? '{}') as { payload?: { memoryRef?: unknown } }).payload?.memoryRef;
+        const tenant = typeof ref === 'string' ? tenantOfRef(ref) : '';
+        await s.run("INSERT INTO runs (run_id, tenant, kind, status, created_ms, ended_ms, next_seq, parent_run_id, anchor_jseq, anchor_at_ms, fixture_ref, doc) VALUES (?, ?, 'task', 'completed', 0, ?, 0, NULL, NULL, NULL, NULL, ?)", [log.run_id, tenant, Date.now(), JSON.stringify({ runId: log.run_id, tenant })]);
+        tenantOfRun.set(log.run_id, tenant);
+      }
+      await s.run('UPDATE runs SET next_seq = ? WHERE run_id = ?', [log.next_seq, log.run_id]);
+      let after = -1;
+      for (;;) {
+        const events = await s.all<{ seq: number; doc: string }>(`SELECT seq, doc FROM ${old(eventTable)} WHERE run_id = ? AND seq > ? ORDER BY seq`, [log.run_id, after], PAGE);
+        if (events.length === 0) break;
+        for (const e of events) {
+          const mark = await s.get<{ jseq: number; at: number }>(`SELECT jseq, at FROM ${old('replay_watermarks')} WHERE run_id = ? AND seq = ?`, [log.run_id, e.seq]);
+          const ev = JSON.parse(e.doc) as { type: string; timestamp: string };
+          await s.run('INSERT INTO events (run_id, seq, jseq, at_ms, type, doc) VALUES (?, ?, ?, ?, ?, ?)', [log.run_id, e.seq, mark?.jseq ?? 0, mark?.at ?? msOf(ev.timestamp) ?? 0, ev.type, e.doc]);
+        }
+        after = events[events.length - 1]!.seq;
+      }
+    }
+  });
+  return tenantOfRun;
+}
+
+async function moveJournal(s: SqlSession): Promise<void> {
+  let first: number | undefined;
+  let last = 0;
+  await eachPage<{ jseq: number; memory_ref: string; doc: string }>(s, old('replay_journal'), 'jseq, memory_ref, doc', ['jseq'], async (rows) => {
+    for (const r of rows) {
+      const j = JSON.parse(r.doc) as { memoryId: string; at: number; runId?: string; before: { createdAt: string; expiresAt?: string } | null; after: unknown };
+      await s.run(
+        'INSERT INTO journal (jseq, tenant, memory_ref, memory_id, at_ms, run_id, before_doc, before_neg_created, before_expires_ms, after_doc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        [r.jseq, tenantOfRef(r.memory_ref), r.memory_ref, j.memoryId, j.at, j.runId ?? null, j.before === null ? null : JSON.stringify(j.before), j.before === null ? null : -(msOf(j.before.createdAt) ?? 0), j.before === null ? null : msOf(j.before.expiresAt), j.after === null ? null : JSON.stringify(j.after)],
+      );
+      first ??= r.jseq;
+      last = r.jseq;
+    }
+  });
+  const head = Math.max(last, (await s.get<{ j: number | null }>(`SELECT max(jseq) AS j FROM ${old('replay_watermarks')}`))?.j ?? 0);
+  // Everything before the first retained record was pruned; the journal's head continues after the highest position.
+  await s.run("INSERT INTO meta (key, value) VALUES ('journal_pruned_through', ?)", [String(first === undefined ? head : first - 1)]);
+  if (s.dialect === 'sqlite') await s.run("INSERT INTO sqlite_sequence (name, seq) SELECT 'journal', ? WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'journal')", [head]);
+  else await s.get("SELECT setval(pg_get_serial_sequence('journal', 'jseq'), ?, true)", [Math.max(1, head)]);
+}
+
+async function moveCommitments(s: SqlSession, tenantOfRun: Map<string, string>): Promise<void> {
+  await eachPage<{ tenant: string; commitment_id: string; doc: string; pred_last: number | null; pred_transitions: number | null }>(
+    s, old('commitments_armed'), 'tenant, commitment_id, doc, pred_last, pred_transitions', ['tenant', 'commitment_id'], async (rows) => {
+      for (const r of rows) {
+        const c = JSON.parse(r.doc) as { condition: { kind: 'time'; at: number } | { kind: 'predicate'; predicateId: string } };
+        await s.run(
+          "INSERT INTO commitments (tenant, commitment_id, kind, due_ms, predicate_id, state, pred_last, pred_transitions, doc) VALUES (?, ?, ?, ?, ?, 'armed', ?, ?, ?)",
+          [r.tenant, r.commitment_id, c.condition.kind, c.condition.kind === 'time' ? c.condition.at : null, c.condition.kind === 'predicate' ? c.condition.predicateId : null, r.pred_last === null ? 0 : Number(r.pred_last), r.pred_transitions ?? 0, r.doc],
+        );
+        if (c.condition.kind === 'predicate') await s.run('INSERT INTO predicates (tenant, predicate_id, value, dirty) VALUES (?, ?, 0, 1) ON CONFLICT (tenant, predicate_id) DO NOTHING', [r.tenant, c.condition.predicateId]);
+      }
+    },
+  );
+  // Fires the logs announce, so a claim a crash left unannounced can be announced now.
+  const announced = new Set<string>();
+  await eachPage<{ doc: string }>(s, 'events', 'doc', ['run_id', 'seq'], async (rows) => {
+    for (const r of rows) {
+      const p = (JSON.parse(r.doc) as { payload: { commitmentId?: unknown; conditionInstance?: unknown } }).payload;
+      announced.add(`${String(p.commitmentId)}#${String(p.conditionInstance)}`);
+    }
+  }, "type = 'commitment.fired'");
+  await eachPage<{ tenant: string; commitment_id: string; instance: string; fired_at: number; doc: string | null }>(
+    s, old('commitments_fired'), 'tenant, commitment_id, instance, fired_at, doc', ['tenant', 'commitment_id', 'instance'], async (rows) => {
+      for (const f of rows) {
+        await s.run('INSERT INTO commitment_fires (tenant, commitment_id, instance, fired_ms, run_id) VALUES (?, ?, ?, ?, NULL)', [f.tenant, f.commitment_id, f.instance, f.fired_at]);
+        // A time commitment that fired is in the ledger for good: it is not armed any more.
+        if (f.instance.startsWith('time:')) {
+          await s.run(
+            "INSERT INTO commitments (tenant, commitment_id, kind, due_ms, predicate_id, state, pred_last, pred_transitions, doc) VALUES (?, ?, 'time', ?, NULL, 'fired', 0, 0, ?) ON CONFLICT (tenant, commitment_id) DO UPDATE SET state = 'fired'",
+            [f.tenant, f.commitment_id, Number(f.instance.slice(5)) || 0, f.doc ?? JSON.stringify({ commitmentId: f.commitment_id, tenantId: f.tenant })],
+          );
+        }
+        if (f.doc === null || announced.has(`${f.commitment_id}#${f.instance}`)) continue;
+        await announce(s, f.tenant, f.instance, JSON.parse(f.doc) as { commitmentId: string; memoryRef: string; memoryId?: string; condition: { kind: string } }, f.fired_at, tenantOfRun);
+      }
+    },
+  );
+}
+
+/** The `commitment.fired` event of a claim a crash left without one, in its tenant's background log. */
+async function announce(s: SqlSession, tenant: string, instance: string, c: { commitmentId: string; memoryRef: string; memoryId?: string; condition: { kind: string } }, firedAt: number, runs: Map<string, string>): Promise<void> {
+  const runId = `bg-${tenant}`;
+  if (!runs.has(runId)) {
+    await s.run("INSERT INTO runs (run_id, tenant, kind, status, created_ms, ended_ms, next_seq, parent_run_id, anchor_jseq, anchor_at_ms, fixture_ref, doc) VALUES (?, ?, 'background', 'running', ?, NULL, 0, NULL, NULL, NULL, NULL, ?)", [runId, tenant, firedAt, JSON.stringify({ runId, tenant })]);
+    runs.set(runId, tenant);
+  }
+  const seq = (await s.get<{ seq: number }>('UPDATE runs SET next_seq = next_seq + 1 WHERE run_id = ? RETURNING next_seq - 1 AS seq', [runId]))!.seq;
+  const event = {
+    eventId: `evt_${randomUUID()}`, runId, type: 'commitment.fired',
+    payload: { commitmentId: c.commitmentId, memoryRef: c.memoryRef, ...(c.memoryId !== undefined ? { memoryId: c.memoryId } : {}), condition: c.condition.kind, conditionInstance: instance },
+    timestamp: new Date(firedAt).toISOString(), sequence: seq,
+  };
+  await s.run('INSERT INTO events (run_id, seq, jseq, at_ms, type, doc) VALUES (?, ?, 0, ?, ?, ?)', [runId, seq, firedAt, event.type, JSON.stringify(event)]);
+}
+
+async function moveSchedules(s: SqlSession): Promise<void> {
+  await eachPage<{ schedule_id: string; tenant: string; doc: string }>(s, old('schedules'), 'schedule_id, tenant, doc', ['schedule_id'], async (rows) => {
+    for (const r of rows) {
+      const d = JSON.parse(r.doc) as { memoryRef: string; nextAt: number };
+      const last = await s.get<{ slot: number; outcome: string | null }>(`SELECT slot, outcome FROM ${old('schedule_runs')} WHERE schedule_id = ? ORDER BY slot DESC LIMIT 1`, [r.schedule_id]);
+      await s.run('INSERT INTO schedules (schedule_id, tenant, memory_ref, next_at, created_ms, last_slot, last_outcome, doc) VALUES (?, ?, ?, ?, 0, ?, ?, ?)', [r.schedule_id, r.tenant, d.memoryRef, d.nextAt, last?.slot ?? null, last?.outcome ?? null, r.doc]);
+      const kept = await s.all<{ slot: number; outcome: string | null }>(`SELECT slot, outcome FROM ${old('schedule_runs')} WHERE schedule_id = ? ORDER BY slot DESC`, [r.schedule_id], 64);
+      for (const k of kept) await s.run('INSERT INTO schedule_runs (schedule_id, slot, outcome) VALUES (?, ?, ?)', [r.schedule_id, k.slot, k.outcome]);
+    }
+  });
+}
+
+async function moveRest(s: SqlSession, dialect: 'sqlite' | 'postgres'): Promise<void> {
+  await eachPage<{ tenant: string; memory_ref: string; doc: string }>(s, old('consolidation_passes'), 'tenant, memory_ref, doc', ['memory_ref'], async (rows) => {
+    for (const r of rows) await s.run('INSERT INTO consolidation_passes (tenant, memory_ref, doc) VALUES (?, ?, ?)', [r.tenant, r.memory_ref, r.doc]);
+  });
+  await eachPage<{ tenant: string; ref: string; doc: string }>(s, old('questions'), 'tenant, ref, doc', ['tenant', 'ref'], async (rows) => {
+    for (const r of rows) {
+      const q = JSON.parse(r.doc) as { state: string; deadline: number; updatedAt: string };
+      const ended = q.state === 'pending' ? null : msOf(q.updatedAt);
+      await s.run('INSERT INTO questions (tenant, ref, state, deadline_ms, opened_ms, ended_ms, doc) VALUES (?, ?, ?, ?, ?, ?, ?)', [r.tenant, r.ref, q.state, q.deadline, ended ?? 0, ended, r.doc]);
+      const order = dialect === 'sqlite' ? 'n' : 'pos';
+      const history = await s.all<{ doc: string }>(`SELECT doc FROM ${old('question_history')} WHERE tenant = ? AND ref = ? ORDER BY ${order}`, [r.tenant, r.ref], 64);
+      for (const [n, h] of history.entries()) await s.run('INSERT INTO question_history (tenant, ref, n, doc) VALUES (?, ?, ?, ?)', [r.tenant, r.ref, n, h.doc]);
+    }
+  });
+  const docTable = dialect === 'sqlite' ? 'document_logs' : 'doc_logs';
+  await eachPage<{ log: string; pos: number; doc: string }>(s, old(docTable), 'log, pos, doc', ['log', 'pos'], async (rows) => {
+    for (const r of rows) {
+      const body = JSON.parse(r.doc) as { body?: { 'trace/id'?: unknown }; participant?: unknown };
+      const key = r.log === 'traces' ? body.body?.['trace/id'] : body.participant;
+      await s.run('INSERT INTO doc_logs (log, pos, tenant, doc_key, at_ms, doc) VALUES (?, ?, NULL, ?, 0, ?)', [r.log === 'transcripts' ? 'transcript' : r.log, r.pos, typeof key === 'string' ? key : null, r.doc]);
+    }
+  });
+  await s.run('INSERT INTO doc_log_heads (log, next_pos) SELECT log, max(pos) + 1 FROM doc_logs GROUP BY log');
+  await eachPage<{ proposal_id: string; tenant: string; doc: string }>(s, old('proposals'), 'proposal_id, tenant, doc', ['proposal_id'], async (rows) => {
+    for (const r of rows) {
+      const p = JSON.parse(r.doc) as { state: string; kind: string; createdAt: string };
+      await s.run('INSERT INTO proposals (proposal_id, tenant, state, kind, created_ms, doc) VALUES (?, ?, ?, ?, ?, ?)', [r.proposal_id, r.tenant, p.state, p.kind, msOf(p.createdAt) ?? 0, r.doc]);
+    }
+  });
+  await eachPage<{ approval_id: string; proposal_id: string; doc: string }>(s, old('approval_gates'), 'approval_id, proposal_id, doc', ['approval_id'], async (rows) => {
+    for (const r of rows) {
+      const tenant = (await s.get<{ tenant: string }>('SELECT tenant FROM proposals WHERE proposal_id = ?', [r.proposal_id]))?.tenant ?? '';
+      await s.run('INSERT INTO approval_gates (approval_id, proposal_id, tenant, doc) VALUES (?, ?, ?, ?)', [r.approval_id, r.proposal_id, tenant, r.doc]);
+    }
+  });
+  await eachPage<{ tenant: string; proposal_id: string; doc: string }>(s, old('installed_artifacts'), 'tenant, proposal_id, doc', ['ord'], async (rows) => {
+    for (const r of rows) await s.run('INSERT INTO installed_artifacts (tenant, proposal_id, kind, doc) VALUES (?, ?, ?, ?)', [r.tenant, r.proposal_id, (JSON.parse(r.doc) as { kind: string }).kind, r.doc]);
+  });
+}
+
+/** Every count a bound is checked against, computed from the records moved. */
+async function countQuotas(s: SqlSession): Promise<void> {
+  const counts = [
+    "SELECT tenant, 'memory-entries', memory_ref, count(*) FROM entries GROUP BY tenant, memory_ref",
+    "SELECT tenant, 'memory-bytes', '', sum(bytes) FROM entries GROUP BY tenant",
+    "SELECT tenant, 'armed-commitments', '', count(*) FROM commitments WHERE state = 'armed' GROUP BY tenant",
+    "SELECT tenant, 'commitment-ledger', '', count(*) FROM commitments GROUP BY tenant",
+    "SELECT tenant, 'distillation-schedules', '', count(*) FROM schedules GROUP BY tenant",
+    "SELECT tenant, 'open-operator-questions', '', count(*) FROM questions WHERE state = 'pending' GROUP BY tenant",
+    "SELECT tenant, 'ended-operator-questions', '', count(*) FROM questions WHERE state <> 'pending' GROUP BY tenant",
+    "SELECT tenant, 'proposals', '', count(*) FROM proposals GROUP BY tenant",
+    "SELECT tenant, 'forks', '', count(*) FROM runs WHERE kind = 'fork' AND ended_ms IS NULL GROUP BY tenant",
+    "SELECT tenant, 'ended-runs', '', count(*) FROM runs WHERE ended_ms IS NOT NULL GROUP BY tenant",
+  ];
+  for (const q of counts) await s.run(`INSERT INTO quotas (tenant, resource, scope, n) ${q}`);
+}
