@@ -4,7 +4,6 @@
  * chokepoint, every read the tenant-gated reader, and every request is one transaction. This is the only host module
  * (besides the test-only mutants) that touches the runtimes' parts directly.
  */
-import { randomUUID } from 'node:crypto';
 import { createInquiriumRuntime, type InquiriumRuntime } from '../inquirium/index.ts';
 import type { OpenwopRuntime } from '../openwop/index.ts';
 import { tenantOf } from '../memory/memory-ref.ts';
@@ -80,19 +79,19 @@ export function createHostRuntime(openwop: OpenwopRuntime, inquirium: InquiriumR
     memoryFor: (tenant) => rt.adapterFor(tenant),
     write: (memoryRef, entry, as) => request(async (plan) => (await rt.writer.put(plan, memoryRef, entry, as)).stored).then((stored) => stored.value),
     seedMemory: (seed) => request(async (plan) => {
-      // A run the seed names lives on (bounded per tenant, dropped when idle); secrets without a named run are
-      // registered in a run made up for this seed, which ends with it.
-      const runId = seed.runId ?? (seed.secrets !== undefined && seed.secrets.length > 0 ? `seed-${randomUUID()}` : undefined);
-      if (runId !== undefined) {
-        const scope = await rt.secretsOf(plan, seed.tenant);
-        scope.claimRun(runId);
-        for (const { secretId, value } of seed.secrets ?? []) await scope.register(runId, secretId, value, 'run');
+      // A run the seed names lives on (bounded per tenant, dropped when idle); secrets of a seed that names no run
+      // apply to its own writes only, and nothing of them is stored.
+      const scope = await rt.secretsOf(plan, seed.tenant);
+      if (seed.runId !== undefined) scope.claimRun(seed.runId);
+      for (const { secretId, value } of seed.secrets ?? []) {
+        if (seed.runId !== undefined) await scope.register(seed.runId, secretId, value, 'run');
+        else await scope.registerForRequest(secretId, value, 'run');
       }
+      const as = seed.runId === undefined ? { tenant: seed.tenant } : { tenant: seed.tenant, runId: seed.runId };
       const written = [];
-      for (const e of seed.entries) written.push((await rt.writer.put(plan, seed.memoryRef, e, runId === undefined ? { tenant: seed.tenant } : { tenant: seed.tenant, runId })).stored);
-      if (seed.runId === undefined && runId !== undefined) plan.add('secrets.end', { runId });
-      return { runId, written };
-    }).then(({ runId, written }) => ({ ...(seed.runId !== undefined ? { runId: seed.runId } : runId !== undefined ? { runId } : {}), entries: written.map((w) => w.value) })),
+      for (const e of seed.entries) written.push((await rt.writer.put(plan, seed.memoryRef, e, as)).stored);
+      return written;
+    }).then((written) => ({ ...(seed.runId !== undefined ? { runId: seed.runId } : {}), entries: written.map((w) => w.value) })),
     resolveSecret: (runId, tenant, { secretId, value, scope }) => request(async (plan) => {
       // Resolved and registered in the run, as the BYOK resolver does, without parking the plaintext in a vault
       // that would outlive the run.

@@ -281,6 +281,7 @@ export class TenantSecretScope {
   /** Registries this request changed: runId → their new secrets (value → id), staged until the plan commits. */
   readonly #changed = new Map<string, Map<string, string>>();
   readonly #used = new Set<string>();
+  readonly #ended = new Set<string>();
   #set: TenantSecrets;
 
   constructor(owner: SecretRegistries, o: SecretRegistriesOptions, plan: Plan, tenant: string, view: TenantView) {
@@ -333,6 +334,14 @@ export class TenantSecretScope {
     return true;
   }
 
+  /**
+   * Register a value for this request's writes only (a seed that names no run): redacted like any registered
+   * secret, checked by the same rules, and gone with the request — nothing of it is stored.
+   */
+  async registerForRequest(secretId: string, value: string, scope: SecretScope): Promise<boolean> {
+    return this.register(REQUEST_ONLY, secretId, value, scope);
+  }
+
   /** The registry of `runId` as this request sees it (staged changes included); a copy it may change. */
   async #registry(runId: string): Promise<Map<string, string>> {
     const staged = this.#changed.get(runId);
@@ -368,8 +377,9 @@ export class TenantSecretScope {
     return this.#set;
   }
 
-  /** The run ended: its registry dies with it (planned). */
+  /** The run ended: its registry dies with it (planned; what this request registered in it is not stored). */
   endRun(runId: string): void {
+    this.#ended.add(runId);
     this.#plan.add('secrets.end', { runId });
   }
 
@@ -379,6 +389,7 @@ export class TenantSecretScope {
     let version = this.#view.version;
     const registries = new Map(this.#view.registries);
     for (const [runId, byValue] of this.#changed) {
+      if (runId === REQUEST_ONLY || this.#ended.has(runId)) continue;
       const before = this.#view.registries.get(runId);
       if (before !== undefined && sameSecrets(before.byValue, byValue)) continue;
       const secrets: RegisteredSecret[] = [...byValue].map(([value, secretId]) => ({ secretId, value }));
@@ -395,6 +406,9 @@ export class TenantSecretScope {
     this.#plan.afterCommit(() => this.#owner.remember(this.tenant, next));
   }
 }
+
+/** The registry of secrets registered for one request's writes only (never stored). */
+const REQUEST_ONLY = '\u0000request';
 
 const sameSecrets = (a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string>): boolean => a.size === b.size && [...a].every(([v, id]) => b.get(v) === id);
 
