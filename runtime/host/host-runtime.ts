@@ -176,6 +176,8 @@ export interface HostRuntime extends WorkflowRuns {
   satisfyPredicate(tenant: string, predicateId: string): Promise<void>;
   /** One evaluation of the commitments due or whose predicate changed: the `commitment.fired` payloads it emitted. */
   evaluateCommitments(): Promise<readonly CommitmentFiredPayload[]>;
+  /** What the fired ledger holds of one commitment, as `commitment.fired` payloads (whichever host fired it). */
+  commitmentFires(tenant: string, commitmentId: string): Promise<readonly CommitmentFiredPayload[]>;
 
   // ── Agents (RFC 0072 inventory with the RFC 0080 §C projection) and proposals (RFC 0096) ──────────────────────
   /** GET /v1/agents for `tenant` (built-ins only when none is named), each entry with its degraded-memory projection. */

@@ -131,6 +131,7 @@ export function createHostRuntime(openwop: OpenwopRuntime, inquirium: InquiriumR
     armCommitments: (memoryRef, entry) => request((plan) => rt.commitments.inferFrom(plan, memoryRef, entry).map((c) => c.commitmentId)),
     satisfyPredicate: (tenant, predicateId) => rt.commitments.setPredicate(tenant, predicateId, true),
     evaluateCommitments: async () => (await rt.commitments.tick()).map((o) => o.payload),
+    commitmentFires: (tenant, commitmentId) => rt.commitments.fires(tenant, commitmentId),
 
     agentInventory: (tenant) => rt.agentInventory(tenant),
     proposalTenant: (proposalId) => rt.proposals.tenantOf(proposalId),

@@ -20,7 +20,7 @@ export class SecretRegistryUnavailableError extends WopkitError<'secret_registry
   readonly reason: 'dropped' | 'idle' | 'unreadable';
   constructor(reason: 'dropped' | 'idle' | 'unreadable') {
     const message = reason === 'unreadable'
-      ? 'the secret registry of this run (or of a live run of its tenant) cannot be read with the configured keys; no memory write can be redacted, so none is accepted'
+      ? 'the secret registry of this run cannot be opened with the keys this host was given (WOPKIT_SECRET_KEYS); the run can no longer write memory (SR-1 could not be honoured)'
       : `the secret registry of this run was ${reason === 'idle' ? 'dropped after its idle lifetime' : 'dropped'}; the run can no longer write memory (SR-1 could not be honoured)`;
     super('secret_registry_unavailable', message, { error: 'secret_registry_unavailable', message, details: { reason } });
     this.reason = reason;

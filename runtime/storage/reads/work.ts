@@ -198,3 +198,9 @@ export async function agenda(s: SqlSession): Promise<Agenda> {
     (SELECT min(at_ms) FROM claims) AS claim`);
   return { ...row!, predicates: Number(row!.predicates ?? 0) };
 }
+
+/** The condition instances of a commitment in the fired ledger, oldest first, with the run each fire started. */
+export async function firesOf(s: SqlSession, a: { readonly tenant: string; readonly commitmentId: string; readonly limit: number }): Promise<{ readonly instance: string; readonly runId: string | undefined }[]> {
+  const rows = await s.all<{ instance: string; run_id: string | null }>('SELECT instance, run_id FROM commitment_fires WHERE tenant = ? AND commitment_id = ? ORDER BY fired_ms, instance', [a.tenant, a.commitmentId], a.limit);
+  return rows.map((r) => ({ instance: r.instance, runId: r.run_id ?? undefined }));
+}

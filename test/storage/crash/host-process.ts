@@ -15,6 +15,8 @@ import { childEnv } from '../../support/child-env.ts';
 
 /** The operator token every crash-test host is started with (OPENWOP_HOST_TOKEN, a development key). */
 export const CRASH_TOKEN = 'crash-test-operator-token';
+/** The key every crash-test host seals SR-1 registries with, so a restarted host opens what the killed one sealed. */
+export const CRASH_SECRET_KEYS = `crash:${Buffer.alloc(32, 7).toString('base64')}`;
 
 export interface HostSpec {
   /** `npm start` arguments after `--` (e.g. `--store sqlite --data-dir DIR`). */
@@ -58,6 +60,8 @@ async function entryArgs(entry: string): Promise<string[]> {
       mkdirSync(bundleDir, { recursive: true });
       const outfile = resolve(bundleDir, `${basename(entry, '.ts')}.mjs`);
       await build({ entryPoints: [entry], outfile, bundle: true, platform: 'node', format: 'esm', target: 'node24', packages: 'external', logLevel: 'warning' });
+      // The SQLite writer thread runs its own module, which the host finds next to itself.
+      await build({ entryPoints: ['runtime/storage/sqlite/writer-worker.ts'], outfile: join(bundleDir, 'writer-worker.js'), bundle: true, platform: 'node', format: 'esm', target: 'node24', packages: 'external', logLevel: 'warning' });
       return outfile;
     })();
     bundles.set(entry, built);
@@ -68,7 +72,7 @@ async function entryArgs(entry: string): Promise<string[]> {
 /** Start the host and resolve once it prints its ready line (reject with its output if it exits or times out first). */
 export async function startHost(spec: HostSpec, timeoutMs = 60_000): Promise<RunningHost> {
   const child = spawn(process.execPath, [...(await entryArgs(spec.entry ?? 'runtime/host/main.ts')), ...spec.args], {
-    env: childEnv({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', OPENWOP_HOST_TOKEN: CRASH_TOKEN, ...spec.env }),
+    env: childEnv({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', OPENWOP_HOST_TOKEN: CRASH_TOKEN, WOPKIT_SECRET_KEYS: CRASH_SECRET_KEYS, ...spec.env }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
