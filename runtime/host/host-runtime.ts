@@ -110,8 +110,11 @@ export interface HostRuntime extends WorkflowRuns {
   discovery(): Promise<Record<string, unknown>>;
   /** Milliseconds on the runtime's clock. */
   now(): number;
-  /** Whether the store takes writes (GET /readyz). */
-  health(): StoreHealth;
+  /**
+   * Whether the store takes writes (GET /readyz). After a write failed for want of space, a small probe write (one at
+   * a time) finds out whether it takes writes again, so the host turns ready without waiting for a client's write.
+   */
+  health(): Promise<StoreHealth>;
 
   // ── Runs ─────────────────────────────────────────────────────────────────────────────────────────────────
   startRun(r: RunStart): Promise<RunRecord>;

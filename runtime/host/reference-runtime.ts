@@ -10,6 +10,7 @@ import { tenantOf } from '../memory/memory-ref.ts';
 import { Plan } from '../storage/plan.ts';
 import { retryStale } from '../storage/refusal.ts';
 import { quotaCount } from '../storage/reads/records.ts';
+import { CORRUPT_REASON, type StoreHealth } from '../storage/port.ts';
 import type { HostCore, RunStart } from './host-runtime.ts';
 
 /** Fixtures a test seam keeps per tenant unless configured otherwise (limits.ts `fixturesPerTenant`). */
@@ -59,10 +60,20 @@ export function createHostRuntime(openwop: OpenwopRuntime, inquirium: InquiriumR
     return run;
   });
 
+  /** The store's health; when a write failed for want of space, one probe write at a time asks again. */
+  let probing: Promise<unknown> | undefined;
+  const probe = async (): Promise<StoreHealth> => {
+    const now = rt.port.health();
+    if (now.writable || now.reason === CORRUPT_REASON) return now;
+    probing ??= rt.port.commit([{ op: 'meta.set', args: { key: 'probe', value: String(rt.clock.now()) } }]).catch(() => undefined).finally(() => { probing = undefined; });
+    await probing;
+    return rt.port.health();
+  };
+
   return {
     discovery: async () => rt.discovery(),
     now: () => rt.clock.now(),
-    health: () => rt.port.health(),
+    health: () => probe(),
 
     startRun: (r) => request((plan) => rt.startRun(plan, r)),
     startFixtureRun,

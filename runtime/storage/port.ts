@@ -33,6 +33,9 @@ export type StoreKind = 'memory' | 'sqlite' | 'postgres';
 /** A request's writes: operations executed in order, in one transaction. */
 export type WritePlan = readonly WriteOp[];
 
+/** The health reason of a store that met corrupt data (it never takes writes again). */
+export const CORRUPT_REASON = 'the store is corrupt';
+
 /** What the store says of itself (GET /readyz). */
 export interface StoreHealth {
   /** The last write succeeded (or none failed yet). */

@@ -43,9 +43,16 @@ export async function commit(port: StoragePort, f: (plan: Plan) => void): Promis
   await plan.commit(port);
 }
 
-const put = (plan: Plan, tenant: string, memoryRef: string, e: MemoryEntry, atMs = 0, bounds = BOUNDS) => plan.add('memory.put', { tenant, memoryRef, entry: e, atMs, bounds });
+export const put = (plan: Plan, tenant: string, memoryRef: string, e: MemoryEntry, atMs = 0, bounds = BOUNDS) => plan.add('memory.put', { tenant, memoryRef, entry: e, atMs, bounds });
 const newRun = (plan: Plan, tenant: string, runId: string) => plan.add('run.create', { runId, tenant, kind: 'run', status: 'running', createdMs: 0, doc: { runId, tenant } });
 const event = (runId: string, n: number): RunEvent => ({ eventId: `e-${runId}-${n}`, runId, type: 'vendor.test', payload: { n }, timestamp: '2026-11-27T00:00:00.000Z', sequence: 0 });
+
+/** Commit one entry on its own. */
+export const putEntry = (port: StoragePort, tenant: string, memoryRef: string, e: MemoryEntry): Promise<void> => commit(port, (p) => void put(p, tenant, memoryRef, e));
+
+/** The ids of a memoryRef's entries, newest first (one page of up to 1000). */
+export const entryIds = async (port: StoragePort, tenant: string, memoryRef: string): Promise<string[]> =>
+  (await entryPage(port.reads, { tenant, memoryRef, atMs: 0, limit: 1000 })).entries.map((e) => e.id);
 
 export function describePortContract(name: string, open: () => Promise<StoragePort>, options: PortContractOptions = {}): void {
   const numRuns = options.numRuns ?? 25;

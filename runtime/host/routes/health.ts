@@ -17,7 +17,7 @@ export interface Readiness {
 export function registerHealth(app: FastifyInstance, host: HostRuntime, readiness: Readiness): void {
   serve(app, ROUTES.liveness, async () => ({ status: 'ok' }));
   serve(app, ROUTES.readiness, async (_req, reply) => {
-    const reason = readiness.draining ? 'draining' : host.health().writable ? undefined : 'store-unwritable';
+    const reason = readiness.draining ? 'draining' : (await host.health()).writable ? undefined : 'store-unwritable';
     if (reason === undefined) return { status: 'ok' };
     reply.code(503).header('retry-after', '1');
     return { status: 'unavailable', reason };

@@ -15,7 +15,7 @@
  * acknowledged request survives a crash of the host and of the database server.
  */
 import pg from 'pg';
-import { StoreClosedError, StoreCorruptError, StoreUnavailableError, type StoragePort, type StoreHealth, type WritePlan } from '../port.ts';
+import { CORRUPT_REASON, StoreClosedError, StoreCorruptError, StoreUnavailableError, type StoragePort, type StoreHealth, type WritePlan } from '../port.ts';
 import { runOp } from '../ops/index.ts';
 import { applyMigrations } from '../sql/migrate.ts';
 import { schemaDdl } from '../sql/schema.ts';
@@ -162,7 +162,7 @@ class PostgresStore implements StoragePort {
   #raiseFatal(message: string): void {
     if (this.#fatalError !== undefined) return;
     this.#fatalError = new StoreCorruptError(this.location, message.slice(0, 300));
-    this.#health = { writable: false, reason: 'the store is corrupt' };
+    this.#health = { writable: false, reason: CORRUPT_REASON };
     for (const l of this.#fatal) l(this.#fatalError);
   }
 

@@ -20,7 +20,7 @@ import { dirname, resolve } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { WopkitError } from '../../shared/errors.ts';
 import { acquireWriterLock, describeHolder, LogLockedError, type LockHolder, type WriterLock } from '../../shared/writer-lock.ts';
-import { StoreClosedError, StoreCorruptError, type Migration, type StoragePort, type StoreHealth, type StoreKind, type WritePlan } from '../port.ts';
+import { CORRUPT_REASON, StoreClosedError, StoreCorruptError, type Migration, type StoragePort, type StoreHealth, type StoreKind, type WritePlan } from '../port.ts';
 import { applyMigrations } from '../sql/migrate.ts';
 import { schemaDdl } from '../sql/schema.ts';
 import type { SqlSession } from '../sql/session.ts';
@@ -178,7 +178,7 @@ class SqliteStore implements StoragePort {
   #raiseFatal(message: string): void {
     if (this.#fatalError !== undefined) return;
     this.#fatalError = new StoreCorruptError(this.location, message.slice(0, 300));
-    this.#health = { writable: false, reason: 'the store is corrupt' };
+    this.#health = { writable: false, reason: CORRUPT_REASON };
     for (const l of this.#fatal) l(this.#fatalError);
   }
 
