@@ -22,8 +22,11 @@ import { hostKeysFromEnv, type HostKeys } from './host-keys.ts';
 import type { StoragePort } from '../storage/port.ts';
 import { WopkitError } from '../shared/errors.ts';
 
+/** One line: whatever a message carries (a database's report, a path) never breaks the one-line contract. */
+const oneLine = (message: string): string => message.replace(/\s+/g, ' ').trim();
+
 const refuse = (message: string): never => {
-  process.stderr.write(`wopkit reference host: not starting: ${message}\n`);
+  process.stderr.write(`wopkit reference host: not starting: ${oneLine(message)}\n`);
   process.exit(2);
 };
 
@@ -58,7 +61,7 @@ const host = process.env.HOST ?? '127.0.0.1';
 const seedConformanceFixtures = process.env.OPENWOP_CONFORMANCE_SEED === 'true';
 // Corrupt data met at run time: one line and exit 2, as at start (the host answered 503 meanwhile).
 const onFatal = (err: Error) => {
-  process.stderr.write(`wopkit reference host: stopping: ${err.message}\n`);
+  process.stderr.write(`wopkit reference host: stopping: ${oneLine(err.message)}\n`);
   process.exit(2);
 };
 let started: Awaited<ReturnType<typeof createHost>>;

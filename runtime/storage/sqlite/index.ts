@@ -102,7 +102,7 @@ export async function openSqliteStore(path: string, options: SqliteStoreOptions 
 
 function quickCheck(db: DatabaseSync, file: string): void {
   const rows = db.prepare('PRAGMA quick_check').all() as { quick_check: string }[];
-  const problems = rows.map((r) => r.quick_check).filter((v) => v !== 'ok');
+  const problems = rows.map((r) => r.quick_check.replace(/\s+/g, ' ').trim()).filter((v) => v !== 'ok');
   if (problems.length > 0) throw new StoreCorruptError(file, `quick_check: ${problems.slice(0, 3).join('; ').slice(0, 300)}`);
 }
 

@@ -36,6 +36,18 @@ export interface RunningHost {
   stop(): Promise<void>;
   /** Everything the process wrote so far (stdout + stderr), for failure messages. */
   output(): string;
+  /** What the process wrote to stderr so far. */
+  stderr(): string;
+  /** Resolves when the process exits, however it ends. */
+  readonly exit: Promise<HostExit>;
+}
+
+/** How a host process ended. */
+export interface HostExit {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stderr: string;
+  readonly output: string;
 }
 
 const READY = /listening on (http:\/\/[^\s)]+)/;
@@ -71,11 +83,21 @@ async function entryArgs(entry: string): Promise<string[]> {
 
 /** Start the host and resolve once it prints its ready line (reject with its output if it exits or times out first). */
 export async function startHost(spec: HostSpec, timeoutMs = 60_000): Promise<RunningHost> {
+  const started = await startOrExit(spec, timeoutMs);
+  if ('url' in started) return started;
+  throw new Error(`host exited before it was ready (code ${started.code}, signal ${started.signal}):\n${started.output}`);
+}
+
+/** Start the host: the running host once it prints its ready line, or how it ended if it exits first. */
+export async function startOrExit(spec: HostSpec, timeoutMs = 60_000): Promise<RunningHost | HostExit> {
   const child = spawn(process.execPath, [...(await entryArgs(spec.entry ?? 'runtime/host/main.ts')), ...spec.args], {
     env: childEnv({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', OPENWOP_HOST_TOKEN: CRASH_TOKEN, WOPKIT_SECRET_KEYS: CRASH_SECRET_KEYS, ...spec.env }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
+  let err = '';
+  child.stderr!.on('data', (chunk: Buffer) => { err += chunk.toString('utf8'); });
+  const exit = new Promise<HostExit>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal, stderr: err, output: out })));
   const host = (url: string): RunningHost => ({
     url,
     pid: child.pid ?? -1,
@@ -88,6 +110,8 @@ export async function startHost(spec: HostSpec, timeoutMs = 60_000): Promise<Run
       await exited(child);
     },
     output: () => out,
+    stderr: () => err,
+    exit,
   });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -104,9 +128,9 @@ export async function startHost(spec: HostSpec, timeoutMs = 60_000): Promise<Run
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', onData);
-    child.once('exit', (code, signal) => {
+    void exit.then((ended) => {
       clearTimeout(timer);
-      reject(new Error(`host exited before it was ready (code ${code}, signal ${signal}):\n${out}`));
+      resolve(ended); // (after the ready line this changes nothing: a promise settles once)
     });
   });
 }
