@@ -92,6 +92,8 @@ export function parseApiKeysEnv(value: string, source = 'WOPKIT_API_KEYS'): Cred
 }
 
 const FILE_FIELDS = new Set(['id', 'role', 'tenant', 'key', 'sha256']);
+/** The members of a credentials file: its API keys, and the host's other keys (read by host-keys.ts). */
+const FILE_TOP_FIELDS = new Set(['keys', 'secretKeys', 'cursorKey']);
 
 /** Entries of a credentials file (JSON text); `source` names the file in messages. */
 export function parseCredentialsFile(text: string, source: string): CredentialEntry[] {
@@ -102,8 +104,8 @@ export function parseCredentialsFile(text: string, source: string): CredentialEn
     throw new CredentialsError(`${source}: not valid JSON`);
   }
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) throw new CredentialsError(`${source}: expected an object {"keys": [...]}`);
-  const extra = Object.keys(doc).filter((k) => k !== 'keys');
-  if (extra.length > 0) throw new CredentialsError(`${source}: unknown top-level field ${JSON.stringify(extra[0]!.slice(0, 40))} (only "keys")`);
+  const extra = Object.keys(doc).filter((k) => !FILE_TOP_FIELDS.has(k));
+  if (extra.length > 0) throw new CredentialsError(`${source}: unknown top-level field ${JSON.stringify(extra[0]!.slice(0, 40))} (expected "keys", and optionally "secretKeys" and "cursorKey")`);
   const keys = (doc as { keys?: unknown }).keys;
   if (!Array.isArray(keys) || keys.length === 0) throw new CredentialsError(`${source}: "keys" must be a non-empty array`);
   return keys.map((k: unknown, i) => {
@@ -152,6 +154,14 @@ export class Credentials {
   /** These keys and `more` (the same refusals as the constructor). */
   with(...more: readonly CredentialEntry[]): Credentials {
     return new Credentials([...this.#entries, ...more]);
+  }
+
+  /**
+   * The keys as their holders are bound — role, tenant and the key's SHA-256 digest, sorted; ids left out (they are
+   * labels) — for a fleet fingerprint, which is a digest of these (never a key).
+   */
+  bindings(): readonly string[] {
+    return this.#entries.map((e) => `${e.principal.role}:${e.principal.role === 'tenant' ? e.principal.tenant : '*'}:${e.digest.toString('hex')}`).sort();
   }
 
   /** What is configured, without the keys: id, role and tenant of each. */

@@ -6,7 +6,8 @@
  * Credentials (auth-config.ts, docs/host.md "Credentials"): `--credentials <file.json>` / WOPKIT_CREDENTIALS_FILE,
  * WOPKIT_API_KEYS, OPENWOP_HOST_TOKEN (the development operator token; a random one is generated and printed when
  * no key is configured). `--production` or NODE_ENV=production: a credentials file is required.
- * Keys (host-keys.ts): WOPKIT_SECRET_KEYS (SR-1 registries sealed at rest; required in production), WOPKIT_CURSOR_KEY.
+ * Keys (host-keys.ts): the credentials file's "secretKeys" and "cursorKey", or WOPKIT_SECRET_KEYS and WOPKIT_CURSOR_KEY (the
+ * secret keys are required in production; on PostgreSQL a credentials file and both keys are, fleet-credentials.ts).
  * Env: PORT (default 8787), HOST (127.0.0.1), LOG_LEVEL (info), OPENWOP_CONFORMANCE_SEED=true (seed the conformance
  * fixture workflows, as upstream's suite expects), and one variable per limit of limits.ts (e.g.
  * OPENWOP_REQUEST_TIMEOUT_MS; docs/security.md lists them).
@@ -18,7 +19,7 @@ import { ROUTES } from './seam-catalogue.ts';
 import { limitsFromEnv, resolveLimits, type HostLimits } from './limits.ts';
 import { parseStoreArgs, type StoreArgs } from './store-args.ts';
 import { openStore } from '../storage/open-store.ts';
-import { hostKeysFromEnv, type HostKeys } from './host-keys.ts';
+import { hostKeys, type HostKeys } from './host-keys.ts';
 import type { StoragePort } from '../storage/port.ts';
 import { WopkitError } from '../shared/errors.ts';
 
@@ -44,7 +45,11 @@ try {
 }
 let keys: HostKeys;
 try {
-  keys = hostKeysFromEnv(process.env, start!.production);
+  // Several hosts share a PostgreSQL database: they must be given one credentials file (fleet-credentials.ts).
+  if (storeArgs!.store.kind === 'postgres' && start!.file === undefined) {
+    refuse('on PostgreSQL a host needs a credentials file (--credentials <file.json> or WOPKIT_CREDENTIALS_FILE), the same for every host of the database, with its "secretKeys" and "cursorKey"');
+  }
+  keys = hostKeys({ env: process.env, production: start!.production, store: storeArgs!.store.kind, ...(start!.file !== undefined ? { file: start!.file } : {}) });
 } catch (err) {
   if (!(err instanceof WopkitError)) throw err;
   refuse(err.message);
@@ -64,10 +69,15 @@ const onFatal = (err: Error) => {
   process.stderr.write(`wopkit reference host: stopping: ${oneLine(err.message)}\n`);
   process.exit(2);
 };
+// A rotation of the fleet's credentials finished without this host's: one line and exit 2 (restart it with the new file).
+const onRetired = () => {
+  process.stderr.write("wopkit reference host: stopping: a rotation of the fleet's credentials finished without this host's; start it again with the fleet's current credentials file\n");
+  process.exit(2);
+};
 let started: Awaited<ReturnType<typeof createHost>>;
 try {
   started = await createHost({
-    credentials: start!.credentials, logger: { level: process.env.LOG_LEVEL ?? 'info' }, backgroundIdleMs: 1000, limits: limits!, storage: storage!, seedConformanceFixtures, onFatal,
+    credentials: start!.credentials, logger: { level: process.env.LOG_LEVEL ?? 'info' }, backgroundIdleMs: 1000, limits: limits!, storage: storage!, seedConformanceFixtures, onFatal, onRetired,
     ...(keys!.secretKeys !== undefined ? { secretKeys: keys!.secretKeys } : {}), ...(keys!.cursorKey !== undefined ? { cursorKey: keys!.cursorKey } : {}),
   });
 } catch (err) {

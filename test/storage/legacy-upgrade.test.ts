@@ -16,6 +16,7 @@ import { openStore, SQLITE_FILE } from '../../runtime/storage/open-store.ts';
 import type { StoragePort } from '../../runtime/storage/port.ts';
 import { FIXTURE_DIR, LEGACY_TOKEN, type ObservedFile } from '../../scripts/legacy-fixture.ts';
 import { freshDatabase } from '../support/postgres.ts';
+import { TEST_FLEET_KEYS } from '../support/fleet-keys.ts';
 import { toolchain } from '../support/toolchains.ts';
 import { startOrExit, type HostExit, type RunningHost } from './crash/host-process.ts';
 
@@ -42,7 +43,7 @@ function expectSuperset(now: unknown, old: unknown, path: string): void {
 async function answersAsBefore(open: () => Promise<StoragePort>, kind: string): Promise<void> {
   const { observedAt, observed } = observedOf(kind);
   // At the moment the old host answered: an entry's TTL is judged as it was then.
-  const { app } = await createHost({ token: LEGACY_TOKEN, storage: await open(), seedConformanceFixtures: true, clock: { now: () => observedAt } });
+  const { app } = await createHost({ token: LEGACY_TOKEN, ...TEST_FLEET_KEYS, storage: await open(), seedConformanceFixtures: true, clock: { now: () => observedAt } });
   try {
     expect(observed.length).toBeGreaterThan(50);
     for (const o of observed) {

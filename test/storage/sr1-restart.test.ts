@@ -21,6 +21,7 @@ import { toolchain } from '../support/toolchains.ts';
 const TOKEN = 'sr1-restart-test-token-0123456789';
 const V = 'sk-live-SR1-restart-7f3c9d2e4b1a8865';
 const KEYS = SecretKeyRing.parse(`k1:${Buffer.alloc(32, 3).toString('base64')}`, 'test');
+const CURSOR_KEY = Buffer.alloc(32, 4);
 const IDLE_MS = 30 * 60_000;
 const clock = { t: Date.parse('2026-05-01T10:00:00.000Z'), now() { return this.t; } };
 
@@ -29,7 +30,7 @@ const seen: string[] = [];
 const logs = new Writable({ write(chunk, _enc, done) { seen.push(String(chunk)); done(); } });
 
 async function host(open: () => Promise<StoragePort>, keys: SecretKeyRing | undefined) {
-  const h = await createHost({ token: TOKEN, clock, storage: await open(), logger: { level: 'trace', stream: logs }, ...(keys !== undefined ? { secretKeys: keys } : {}) });
+  const h = await createHost({ token: TOKEN, clock, storage: await open(), logger: { level: 'trace', stream: logs }, cursorKey: CURSOR_KEY, ...(keys !== undefined ? { secretKeys: keys } : {}) });
   const seed = async (body: object) => {
     const r = await h.app.inject({ method: 'POST', url: '/v1/host/sample/memory/seed', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, payload: JSON.stringify(body) });
     seen.push(r.body);
@@ -44,7 +45,7 @@ async function host(open: () => Promise<StoragePort>, keys: SecretKeyRing | unde
 }
 
 /** The SR-1 story on one store: what each step must answer. */
-async function story(open: () => Promise<StoragePort>): Promise<void> {
+async function story(open: () => Promise<StoragePort>, kind: 'sqlite' | 'postgres'): Promise<void> {
   const ref = 'mem://sr1/notes';
   let h = await host(open, KEYS);
   const first = await h.seed({ memoryRef: ref, runId: 'run-sr1', secrets: [{ secretId: 's1', value: V }], entries: [{ content: `the key is ${V}` }] });
@@ -67,11 +68,18 @@ async function story(open: () => Promise<StoragePort>): Promise<void> {
   expect((await h.list(ref)).some((c) => c.includes('drop') || c.includes('and again'))).toBe(false);
   await h.app.close();
 
-  // A run registered under a key the restarted host was not given: its registry counts as dropped.
+  // A run registered under a key the restarted host was not given: its registry counts as dropped (SQLite: one host
+  // at a time, so a restart with other keys is allowed; PostgreSQL refuses such a host).
   h = await host(open, KEYS);
   expect((await h.seed({ memoryRef: ref, runId: 'run-sr1-b', secrets: [{ secretId: 's2', value: `${V}-b` }], entries: [{ content: 'b' }] })).statusCode).toBe(200);
   await h.app.close();
-  h = await host(open, undefined);
+  const other = SecretKeyRing.parse(`k9:${Buffer.alloc(32, 9).toString('base64')}`, 'test');
+  if (kind === 'postgres') {
+    // A database is a fleet's: a host with other keys is refused at start, before it could write anything.
+    await expect(host(open, other)).rejects.toThrow(/differ from those of the hosts on this database/);
+    return;
+  }
+  h = await host(open, other);
   expect((await h.seed({ memoryRef: ref, runId: 'run-sr1-b', entries: [{ content: `${V}-b` }] })).json()).toMatchObject({ error: 'secret_registry_unavailable', details: { reason: 'unreadable' } });
   await h.app.close();
 }
@@ -83,7 +91,7 @@ describe('SR-1 across restarts', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'wopkit-sr1-'));
     try {
       seen.length = 0;
-      await story(() => openStore({ kind: 'sqlite', dataDir }));
+      await story(() => openStore({ kind: 'sqlite', dataDir }), 'sqlite');
       for (const f of readdirSync(dataDir)) noV(f, readFileSync(join(dataDir, f)));
       for (const s of seen) noV('a log line or response', s);
       expect(seen.some((s) => s.includes('[REDACTED:s1]'))).toBe(true); // the check reads what the host really said
@@ -99,7 +107,7 @@ describe('SR-1 across restarts', () => {
     pg.assert();
     db = await freshDatabase('sr1');
     seen.length = 0;
-    await story(() => openStore({ kind: 'postgres', url: db!.url }));
+    await story(() => openStore({ kind: 'postgres', url: db!.url }), 'postgres');
     const dump = execFileSync('pg_dump', ['--data-only', db.url], { maxBuffer: 1 << 28 });
     expect(dump.includes('secret_registries')).toBe(true);
     noV('pg_dump', dump);

@@ -138,10 +138,20 @@ export async function pruneClaims(s: SqlSession, a: { readonly beforeMs: number;
  * Set one of the store's own settings (`meta`): a probe write after the disk was full, the fleet's credential
  * fingerprints. Only the keys below may be set.
  */
-export async function setMeta(s: SqlSession, a: { readonly key: string; readonly value: string }): Promise<void> {
+export async function setMeta(s: SqlSession, a: { readonly key: string; readonly value: string; readonly when?: MetaCondition }): Promise<boolean> {
   if (!META_KEYS.test(a.key)) throw new StoreRefusal('invalid_meta_key', `meta key ${JSON.stringify(a.key.slice(0, 40))} is not one a caller may set`);
+  const when = a.when ?? { always: true };
+  if ('absent' in when) return (await s.run('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING', [a.key, a.value])) === 1;
+  if ('was' in when) {
+    if ((await s.run('UPDATE meta SET value = ? WHERE key = ? AND value = ?', [a.value, a.key, when.was])) === 1) return true;
+    throw new StoreRefusal('stale_read', `meta ${a.key} changed since it was read`);
+  }
   await s.run('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value', [a.key, a.value]);
+  return true;
 }
+
+/** When a meta value is set: always, only when the key has none yet (whether it did: the result), or only over `was`. */
+export type MetaCondition = { readonly always: true } | { readonly absent: true } | { readonly was: string };
 
 /** The meta keys callers may set: `probe`, and the `fleet.` namespace. */
 const META_KEYS = /^(probe|fleet\.[a-z0-9_.-]{1,60})$/;

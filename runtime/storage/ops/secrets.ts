@@ -107,8 +107,11 @@ export async function storeSecrets(s: SqlSession, a: StoreSecretsArgs): Promise<
 }
 
 /** Re-seal a registry under another key (rotation): the same secrets, so the tenant's version does not move. */
-export async function resealSecrets(s: SqlSession, a: { readonly runId: string; readonly expectRowVersion: number; readonly keyId: string; readonly sealed: string }): Promise<boolean> {
-  return (await s.run("UPDATE secret_registries SET key_id = ?, sealed = ?, row_version = row_version + 1 WHERE run_id = ? AND state = 'live' AND row_version = ?", [a.keyId, a.sealed, a.runId, a.expectRowVersion])) === 1;
+export async function resealSecrets(s: SqlSession, a: { readonly runId: string; readonly tenant: string; readonly expectRowVersion: number; readonly keyId: string; readonly sealed: string }): Promise<boolean> {
+  const moved = (await s.run("UPDATE secret_registries SET key_id = ?, sealed = ?, row_version = row_version + 1 WHERE run_id = ? AND tenant = ? AND state = 'live' AND row_version = ?", [a.keyId, a.sealed, a.runId, a.tenant, a.expectRowVersion])) === 1;
+  // The row moved on: views of the tenant taken before must be read again (their row versions are stale).
+  if (moved) await bumpVersion(s, a.tenant);
+  return moved;
 }
 
 /** Drop a registry (its run ended): its secrets are erased, its row stays as the run's tombstone. Whether it was live. */

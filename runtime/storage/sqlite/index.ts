@@ -20,6 +20,7 @@ import { dirname, resolve } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { WopkitError } from '../../shared/errors.ts';
 import { acquireWriterLock, describeHolder, LogLockedError, type LockHolder, type WriterLock } from '../../shared/writer-lock.ts';
+import { WakeListeners, wakes } from '../wake.ts';
 import { CORRUPT_REASON, StoreClosedError, StoreCorruptError, type Migration, type StoragePort, type StoreHealth, type StoreKind, type WritePlan } from '../port.ts';
 import { applyMigrations } from '../sql/migrate.ts';
 import { schemaDdl } from '../sql/schema.ts';
@@ -135,6 +136,7 @@ class SqliteStore implements StoragePort {
   #health: StoreHealth = { writable: true };
   #fatalError: StoreCorruptError | undefined;
   #closed = false;
+  readonly #wake = new WakeListeners();
 
   constructor(location: string, readonly kind: StoreKind, db: DatabaseSync, main: SqliteSession, busyTimeoutMs: number, lock: WriterLock | undefined) {
     this.location = location;
@@ -182,10 +184,16 @@ class SqliteStore implements StoragePort {
     for (const l of this.#fatal) l(this.#fatalError);
   }
 
-  commit(plan: WritePlan): Promise<readonly unknown[]> {
-    if (this.#closed) return Promise.reject(new StoreClosedError());
-    if (this.#fatalError !== undefined) return Promise.reject(this.#fatalError);
-    return this.#writer.commit(plan);
+  async commit(plan: WritePlan): Promise<readonly unknown[]> {
+    if (this.#closed) throw new StoreClosedError();
+    if (this.#fatalError !== undefined) throw this.#fatalError;
+    const results = await this.#writer.commit(plan);
+    if (wakes(plan)) this.#wake.notify(); // one process per file: its own commits are all there is to hear
+    return results;
+  }
+
+  onWake(listener: () => void): () => void {
+    return this.#wake.add(listener);
   }
 
   health(): StoreHealth {

@@ -9,14 +9,35 @@
  * CRASH_HOST_TSX=1 runs the entry through tsx instead, exactly as `npm start` does.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { childEnv } from '../../support/child-env.ts';
 
 /** The operator token every crash-test host is started with (OPENWOP_HOST_TOKEN, a development key). */
 export const CRASH_TOKEN = 'crash-test-operator-token';
-/** The key every crash-test host seals SR-1 registries with, so a restarted host opens what the killed one sealed. */
-export const CRASH_SECRET_KEYS = `crash:${Buffer.alloc(32, 7).toString('base64')}`;
+/**
+ * The credentials file every test host is started with: the key it seals SR-1 registries with and the key it signs
+ * cursors with (so a restarted host opens what the killed one sealed, and hosts of one database are one fleet), and
+ * one more operator key (the client uses the development token).
+ */
+export const CRASH_CREDENTIALS = {
+  keys: [{ id: 'crash-ops', role: 'operator', key: 'crash-test-file-operator-key' }],
+  secretKeys: [{ id: 'crash', key: Buffer.alloc(32, 7).toString('base64') }],
+  cursorKey: Buffer.alloc(32, 9).toString('base64'),
+};
+
+let credentialsFile: string | undefined;
+/** CRASH_CREDENTIALS written to a file of this process (once). */
+export function crashCredentialsFile(): string {
+  if (credentialsFile === undefined) {
+    const dir = mkdtempSync(join(tmpdir(), 'wopkit-crash-credentials-'));
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    credentialsFile = join(dir, 'credentials.json');
+    writeFileSync(credentialsFile, JSON.stringify(CRASH_CREDENTIALS));
+  }
+  return credentialsFile;
+}
 
 export interface HostSpec {
   /** `npm start` arguments after `--` (e.g. `--store sqlite --data-dir DIR`). */
@@ -91,7 +112,7 @@ export async function startHost(spec: HostSpec, timeoutMs = 60_000): Promise<Run
 /** Start the host: the running host once it prints its ready line, or how it ended if it exits first. */
 export async function startOrExit(spec: HostSpec, timeoutMs = 60_000): Promise<RunningHost | HostExit> {
   const child = spawn(process.execPath, [...(await entryArgs(spec.entry ?? 'runtime/host/main.ts')), ...spec.args], {
-    env: childEnv({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', OPENWOP_HOST_TOKEN: CRASH_TOKEN, WOPKIT_SECRET_KEYS: CRASH_SECRET_KEYS, ...spec.env }),
+    env: childEnv({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', OPENWOP_HOST_TOKEN: CRASH_TOKEN, WOPKIT_CREDENTIALS_FILE: crashCredentialsFile(), ...spec.env }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -5,7 +5,7 @@
  * host already acknowledged. Never use outside the crash tests.
  */
 import { createHost } from '../../../runtime/host/server.ts';
-import { hostKeysFromEnv } from '../../../runtime/host/host-keys.ts';
+import { hostKeys } from '../../../runtime/host/host-keys.ts';
 import { parseStoreArgs } from '../../../runtime/host/store-args.ts';
 import { Credentials, devTokenEntry } from '../../../runtime/host/auth.ts';
 import { openStore } from '../../../runtime/storage/open-store.ts';
@@ -31,6 +31,6 @@ export function writeBehind(port: StoragePort, delayMs: number): StoragePort {
 const { store } = parseStoreArgs(process.argv.slice(2), process.env, process.cwd());
 const storage = writeBehind(await openStore(store), Number(process.env.WOPKIT_LOSSY_DELAY_MS ?? 400));
 const credentials = new Credentials([devTokenEntry(process.env.OPENWOP_HOST_TOKEN ?? 'lossy')]);
-const { app } = await createHost({ credentials, logger: { level: 'warn' }, backgroundIdleMs: 1000, storage, ...hostKeysFromEnv(process.env, false) });
+const { app } = await createHost({ credentials, logger: { level: 'warn' }, backgroundIdleMs: 1000, storage, ...hostKeys({ env: process.env, production: false, store: store.kind }) });
 const url = await app.listen({ port: 0, host: '127.0.0.1' });
 process.stdout.write(`lossy test host listening on ${url} (store: ${storage.kind}, write-behind)\n`);
