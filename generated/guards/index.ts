@@ -1464,6 +1464,15 @@ export function assertMultiAgentCapability(value: unknown): asserts value is T.M
   if (!V.validateMultiAgentCapability(value)) throw new ValidationError("MultiAgentCapability", toFailures(V.validateMultiAgentCapability.errors));
 }
 
+/** True when `value` is a valid OpenApiDocument (schemas/openwop/v1/openapi-document.schema.json). */
+export function isOpenApiDocument(value: unknown): value is T.OpenApiDocument {
+  return V.validateOpenApiDocument(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid OpenApiDocument. */
+export function assertOpenApiDocument(value: unknown): asserts value is T.OpenApiDocument {
+  if (!V.validateOpenApiDocument(value)) throw new ValidationError("OpenApiDocument", toFailures(V.validateOpenApiDocument.errors));
+}
+
 /** True when `value` is a valid OrchestratorDecision (schemas/openwop/v1/orchestrator-decision.schema.json). */
 export function isOrchestratorDecision(value: unknown): value is T.OrchestratorDecision {
   return V.validateOrchestratorDecision(value);
@@ -2101,6 +2110,7 @@ export const guards = {
   "MemoryShape": { is: isMemoryShape, assert: assertMemoryShape },
   "MemoryWrittenPayload": { is: isMemoryWrittenPayload, assert: assertMemoryWrittenPayload },
   "MultiAgentCapability": { is: isMultiAgentCapability, assert: assertMultiAgentCapability },
+  "OpenApiDocument": { is: isOpenApiDocument, assert: assertOpenApiDocument },
   "OrchestratorDecision": { is: isOrchestratorDecision, assert: assertOrchestratorDecision },
   "PackedAgent": { is: isPackedAgent, assert: assertPackedAgent },
   "PayloadTooLargeDetails": { is: isPayloadTooLargeDetails, assert: assertPayloadTooLargeDetails },

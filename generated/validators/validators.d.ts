@@ -338,6 +338,8 @@ export declare const validateMemoryShape: Validator<T.MemoryShape>;
 export declare const validateMemoryWrittenPayload: Validator<T.MemoryWrittenPayload>;
 /** Validator for MultiAgentCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/MultiAgentCapability). */
 export declare const validateMultiAgentCapability: Validator<T.MultiAgentCapability>;
+/** Validator for OpenApiDocument (https://wopkit.dev/schemas/openwop/v1/openapi-document.schema.json). */
+export declare const validateOpenApiDocument: Validator<T.OpenApiDocument>;
 /** Validator for OrchestratorDecision (https://wopkit.dev/schemas/openwop/v1/orchestrator-decision.schema.json). */
 export declare const validateOrchestratorDecision: Validator<T.OrchestratorDecision>;
 /** Validator for PackedAgent (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/PackedAgent). */
@@ -605,6 +607,7 @@ export declare const validatorIndex: {
   readonly "MemoryShape": { readonly validator: Validator<T.MemoryShape>; readonly id: string; readonly target: string; readonly family: string };
   readonly "MemoryWrittenPayload": { readonly validator: Validator<T.MemoryWrittenPayload>; readonly id: string; readonly target: string; readonly family: string };
   readonly "MultiAgentCapability": { readonly validator: Validator<T.MultiAgentCapability>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "OpenApiDocument": { readonly validator: Validator<T.OpenApiDocument>; readonly id: string; readonly target: string; readonly family: string };
   readonly "OrchestratorDecision": { readonly validator: Validator<T.OrchestratorDecision>; readonly id: string; readonly target: string; readonly family: string };
   readonly "PackedAgent": { readonly validator: Validator<T.PackedAgent>; readonly id: string; readonly target: string; readonly family: string };
   readonly "PayloadTooLargeDetails": { readonly validator: Validator<T.PayloadTooLargeDetails>; readonly id: string; readonly target: string; readonly family: string };

@@ -59,6 +59,7 @@ import { validateMemoryEntry } from './by-schema/memory-entry.js';
 import { validateMemoryIndex, validateMemoryIndexArchive } from './by-schema/memory-index.js';
 import { validateMemoryListOptions } from './by-schema/memory-list-options.js';
 import { validateInquiriumNotificationAction, validateInquiriumNotificationCreate } from './by-schema/notification-create.v1.js';
+import { validateOpenApiDocument } from './by-schema/openapi-document.js';
 import { validateOrchestratorDecision } from './by-schema/orchestrator-decision.js';
 import { validateAgentPackArtifact, validatePackedAgent, validatePromptTemplateArtifact, validateProposal, validateProposalActivation, validateProposalActivationRecord, validateProposalKind, validateProposalOwner, validateProposalProvenance, validateProposalState, validateScheduledAutomationArtifact, validateWorkflowChainPackArtifact } from './by-schema/proposal.js';
 import { validateApprovalGate, validateProposalApplyResponse } from './by-schema/proposal-apply-response.js';
@@ -238,6 +239,7 @@ export {
   validateMemoryShape,
   validateMemoryWrittenPayload,
   validateMultiAgentCapability,
+  validateOpenApiDocument,
   validateOrchestratorDecision,
   validatePackedAgent,
   validatePayloadTooLargeDetails,
@@ -453,6 +455,7 @@ export const validatorIndex = Object.freeze({
   "MemoryShape": Object.freeze({ validator: validateMemoryShape, id: "https://wopkit.dev/schemas/openwop/v1/agent-inventory-response.schema.json#/$defs/MemoryShape", target: "agent-inventory-response--MemoryShape", family: "openwop" }),
   "MemoryWrittenPayload": Object.freeze({ validator: validateMemoryWrittenPayload, id: "https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/memoryWritten", target: "run-event-payloads--memoryWritten", family: "openwop" }),
   "MultiAgentCapability": Object.freeze({ validator: validateMultiAgentCapability, id: "https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/MultiAgentCapability", target: "capabilities--MultiAgentCapability", family: "openwop" }),
+  "OpenApiDocument": Object.freeze({ validator: validateOpenApiDocument, id: "https://wopkit.dev/schemas/openwop/v1/openapi-document.schema.json", target: "openapi-document", family: "openwop" }),
   "OrchestratorDecision": Object.freeze({ validator: validateOrchestratorDecision, id: "https://wopkit.dev/schemas/openwop/v1/orchestrator-decision.schema.json", target: "orchestrator-decision", family: "openwop" }),
   "PackedAgent": Object.freeze({ validator: validatePackedAgent, id: "https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/PackedAgent", target: "proposal--PackedAgent", family: "openwop" }),
   "PayloadTooLargeDetails": Object.freeze({ validator: validatePayloadTooLargeDetails, id: "https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/PayloadTooLargeDetails", target: "error--PayloadTooLargeDetails", family: "openwop" }),

@@ -8,7 +8,7 @@
 // - if/then rules (e.g. "trigger is required when supported is true") and x-runtime-rules are not represented.
 // - Types only: no (de)serialiser is generated (Debian's Kotlin compiles only the just-types output), so nothing is round-tripped.
 //
-// Top-level types: 173.
+// Top-level types: 174.
 
 package wopkit
 
@@ -5157,6 +5157,51 @@ enum class MemoryWrittenPayloadOperation {
     Delete,
     Put
 }
+
+/**
+ * Response of GET /v1/openapi.json: the host's self-description as an OpenAPI 3.1 document.
+ * Upstream's discovery scenario requires the endpoint to answer 200 without authentication
+ * with an openapi field of 3.1 or later; this schema checks that much of the envelope, and
+ * a real OpenAPI 3.1 validator checks the rest (test/interop/openapi.test.ts). Open: the
+ * OpenAPI specification defines the remaining fields.
+ */
+data class OpenAPIDocument (
+    /**
+     * Schemas, responses and security schemes the paths refer to; the document holds every
+     * schema it refers to (no remote reference).
+     */
+    val components: Map<String, Any?>? = null,
+
+    /**
+     * Title and version of the API the document describes.
+     */
+    val info: Info,
+
+    /**
+     * The OpenAPI version the document follows: 3.1 or a later 3.x.
+     */
+    val openapi: String,
+
+    /**
+     * Every path the host serves, each with its operations.
+     */
+    val paths: Map<String, Map<String, Any?>>
+)
+
+/**
+ * Title and version of the API the document describes.
+ */
+data class Info (
+    /**
+     * Name of the API.
+     */
+    val title: String,
+
+    /**
+     * Version of the API (of this package), not of OpenAPI.
+     */
+    val version: String
+)
 
 /**
  * The body exceeded the host's limit. Open.

@@ -8,7 +8,7 @@
 # - if/then rules (e.g. "trigger is required when supported is true") and x-runtime-rules are not represented.
 # - Date-times become datetime objects and are written back in isoformat (offset +00:00 instead of Z, microsecond precision).
 #
-# Top-level types: 173.
+# Top-level types: 174.
 
 from enum import Enum
 from dataclasses import dataclass
@@ -6749,6 +6749,71 @@ class MemoryWrittenPayload:
 
 
 @dataclass
+class Info:
+    """Title and version of the API the document describes."""
+
+    title: str
+    """Name of the API."""
+
+    version: str
+    """Version of the API (of this package), not of OpenAPI."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'Info':
+        assert isinstance(obj, dict)
+        title = from_str(obj.get("title"))
+        version = from_str(obj.get("version"))
+        return Info(title, version)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["title"] = from_str(self.title)
+        result["version"] = from_str(self.version)
+        return result
+
+
+@dataclass
+class OpenAPIDocument:
+    """Response of GET /v1/openapi.json: the host's self-description as an OpenAPI 3.1 document.
+    Upstream's discovery scenario requires the endpoint to answer 200 without authentication
+    with an openapi field of 3.1 or later; this schema checks that much of the envelope, and
+    a real OpenAPI 3.1 validator checks the rest (test/interop/openapi.test.ts). Open: the
+    OpenAPI specification defines the remaining fields.
+    """
+    info: Info
+    """Title and version of the API the document describes."""
+
+    openapi: str
+    """The OpenAPI version the document follows: 3.1 or a later 3.x."""
+
+    paths: Dict[str, Dict[str, Any]]
+    """Every path the host serves, each with its operations."""
+
+    components: Optional[Dict[str, Any]] = None
+    """Schemas, responses and security schemes the paths refer to; the document holds every
+    schema it refers to (no remote reference).
+    """
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'OpenAPIDocument':
+        assert isinstance(obj, dict)
+        info = Info.from_dict(obj.get("info"))
+        openapi = from_str(obj.get("openapi"))
+        paths = from_dict(lambda x: from_dict(lambda x: x, x), obj.get("paths"))
+        components = from_union([lambda x: from_dict(lambda x: x, x), from_none], obj.get("components"))
+        return OpenAPIDocument(info, openapi, paths, components)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["info"] = to_class(Info, self.info)
+        result["openapi"] = from_str(self.openapi)
+        result["paths"] = from_dict(lambda x: from_dict(lambda x: x, x), self.paths)
+        if self.components is not None:
+            result["components"] = from_union([lambda x: from_dict(lambda x: x, x), from_none], self.components)
+        return result
+
+
+@dataclass
 class PayloadTooLargeDetails:
     """The body exceeded the host's limit. Open."""
 
@@ -9168,6 +9233,14 @@ def multi_agent_capability_from_dict(s: Any) -> MultiAgentCapability:
 
 def multi_agent_capability_to_dict(x: MultiAgentCapability) -> Any:
     return to_class(MultiAgentCapability, x)
+
+
+def open_api_document_from_dict(s: Any) -> OpenAPIDocument:
+    return OpenAPIDocument.from_dict(s)
+
+
+def open_api_document_to_dict(x: OpenAPIDocument) -> Any:
+    return to_class(OpenAPIDocument, x)
 
 
 def orchestrator_decision_from_dict(s: Any) -> OrchestratorDecision:

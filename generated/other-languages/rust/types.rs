@@ -7,7 +7,7 @@
 // - Fields a schema leaves open (additionalProperties: true) are dropped on deserialisation: extension data does not survive a round trip.
 // - if/then rules (e.g. "trigger is required when supported is true") and x-runtime-rules are not represented.
 //
-// Top-level types: 173.
+// Top-level types: 174.
 
 // Example code that deserializes and serializes the model.
 // extern crate serde;
@@ -4274,6 +4274,37 @@ pub enum MemoryWrittenPayloadOperation {
     Delete,
 
     Put,
+}
+
+/// Response of GET /v1/openapi.json: the host's self-description as an OpenAPI 3.1 document.
+/// Upstream's discovery scenario requires the endpoint to answer 200 without authentication
+/// with an openapi field of 3.1 or later; this schema checks that much of the envelope, and
+/// a real OpenAPI 3.1 validator checks the rest (test/interop/openapi.test.ts). Open: the
+/// OpenAPI specification defines the remaining fields.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct OpenApiDocument {
+    /// Schemas, responses and security schemes the paths refer to; the document holds every
+    /// schema it refers to (no remote reference).
+    pub components: Option<HashMap<String, Option<serde_json::Value>>>,
+
+    /// Title and version of the API the document describes.
+    pub info: Info,
+
+    /// The OpenAPI version the document follows: 3.1 or a later 3.x.
+    pub openapi: String,
+
+    /// Every path the host serves, each with its operations.
+    pub paths: HashMap<String, HashMap<String, Option<serde_json::Value>>>,
+}
+
+/// Title and version of the API the document describes.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Info {
+    /// Name of the API.
+    pub title: String,
+
+    /// Version of the API (of this package), not of OpenAPI.
+    pub version: String,
 }
 
 /// The body exceeded the host's limit. Open.

@@ -7,7 +7,7 @@
 // - Fields a schema leaves open (additionalProperties: true) are dropped on deserialisation: extension data does not survive a round trip.
 // - if/then rules (e.g. "trigger is required when supported is true") and x-runtime-rules are not represented.
 //
-// Top-level types: 173.
+// Top-level types: 174.
 
 // This file was generated from JSON Schema using quicktype, do not modify it directly.
 // To parse the JSON, add this file to your project and do:
@@ -137,6 +137,7 @@
 //   let memoryShape = try MemoryShape(json)
 //   let memoryWrittenPayload = try MemoryWrittenPayload(json)
 //   let multiAgentCapability = try MultiAgentCapability(json)
+//   let openAPIDocument = try OpenAPIDocument(json)
 //   let orchestratorDecision = try OrchestratorDecision(json)
 //   let packedAgent = try PackedAgent(json)
 //   let payloadTooLargeDetails = try PayloadTooLargeDetails(json)
@@ -10352,6 +10353,123 @@ extension MemoryWrittenPayload {
 enum MemoryWrittenPayloadOperation: String, Codable {
     case delete = "delete"
     case put = "put"
+}
+
+/// Response of GET /v1/openapi.json: the host's self-description as an OpenAPI 3.1 document.
+/// Upstream's discovery scenario requires the endpoint to answer 200 without authentication
+/// with an openapi field of 3.1 or later; this schema checks that much of the envelope, and
+/// a real OpenAPI 3.1 validator checks the rest (test/interop/openapi.test.ts). Open: the
+/// OpenAPI specification defines the remaining fields.
+// MARK: - OpenAPIDocument
+struct OpenAPIDocument: Codable {
+    /// Schemas, responses and security schemes the paths refer to; the document holds every
+    /// schema it refers to (no remote reference).
+    let components: [String: JSONAny]?
+    /// Title and version of the API the document describes.
+    let info: Info
+    /// The OpenAPI version the document follows: 3.1 or a later 3.x.
+    let openapi: String
+    /// Every path the host serves, each with its operations.
+    let paths: [String: [String: JSONAny]]
+
+    enum CodingKeys: String, CodingKey {
+        case components = "components"
+        case info = "info"
+        case openapi = "openapi"
+        case paths = "paths"
+    }
+}
+
+// MARK: OpenAPIDocument convenience initializers and mutators
+
+extension OpenAPIDocument {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(OpenAPIDocument.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        components: [String: JSONAny]?? = nil,
+        info: Info? = nil,
+        openapi: String? = nil,
+        paths: [String: [String: JSONAny]]? = nil
+    ) -> OpenAPIDocument {
+        return OpenAPIDocument(
+            components: components ?? self.components,
+            info: info ?? self.info,
+            openapi: openapi ?? self.openapi,
+            paths: paths ?? self.paths
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// Title and version of the API the document describes.
+// MARK: - Info
+struct Info: Codable {
+    /// Name of the API.
+    let title: String
+    /// Version of the API (of this package), not of OpenAPI.
+    let version: String
+
+    enum CodingKeys: String, CodingKey {
+        case title = "title"
+        case version = "version"
+    }
+}
+
+// MARK: Info convenience initializers and mutators
+
+extension Info {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(Info.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        title: String? = nil,
+        version: String? = nil
+    ) -> Info {
+        return Info(
+            title: title ?? self.title,
+            version: version ?? self.version
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
 }
 
 /// The body exceeded the host's limit. Open.

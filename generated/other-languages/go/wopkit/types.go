@@ -8,7 +8,7 @@
 // - if/then rules (e.g. "trigger is required when supported is true") and x-runtime-rules are not represented.
 // - Optional scalar fields use pointers with omitempty; absent optional arrays and objects are written back as null (post-processing keeps empty [] and {} instead of dropping them).
 //
-// Top-level types: 173.
+// Top-level types: 174.
 
 // Code generated from JSON Schema using quicktype. DO NOT EDIT.
 // To parse and unparse this JSON data, add this code to your project and do:
@@ -387,6 +387,9 @@
 //
 //    multiAgentCapability, err := UnmarshalMultiAgentCapability(bytes)
 //    bytes, err = multiAgentCapability.Marshal()
+//
+//    openAPIDocument, err := UnmarshalOpenAPIDocument(bytes)
+//    bytes, err = openAPIDocument.Marshal()
 //
 //    orchestratorDecision, err := UnmarshalOrchestratorDecision(bytes)
 //    bytes, err = orchestratorDecision.Marshal()
@@ -1787,6 +1790,16 @@ func UnmarshalMultiAgentCapability(data []byte) (MultiAgentCapability, error) {
 }
 
 func (r *MultiAgentCapability) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
+func UnmarshalOpenAPIDocument(data []byte) (OpenAPIDocument, error) {
+	var r OpenAPIDocument
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *OpenAPIDocument) Marshal() ([]byte, error) {
 	return json.Marshal(r)
 }
 
@@ -4662,6 +4675,31 @@ type MemoryWrittenPayload struct {
 	NodeID                                                                                 *string                        `json:"nodeId,omitempty"`
 	// put or delete.                                                                                                     
 	Operation                                                                              *MemoryWrittenPayloadOperation `json:"operation,omitempty"`
+}
+
+// Response of GET /v1/openapi.json: the host's self-description as an OpenAPI 3.1 document.
+// Upstream's discovery scenario requires the endpoint to answer 200 without authentication
+// with an openapi field of 3.1 or later; this schema checks that much of the envelope, and
+// a real OpenAPI 3.1 validator checks the rest (test/interop/openapi.test.ts). Open: the
+// OpenAPI specification defines the remaining fields.
+type OpenAPIDocument struct {
+	// Schemas, responses and security schemes the paths refer to; the document holds every                                  
+	// schema it refers to (no remote reference).                                                                            
+	Components                                                                             map[string]interface{}            `json:"components"`
+	// Title and version of the API the document describes.                                                                  
+	Info                                                                                   Info                              `json:"info"`
+	// The OpenAPI version the document follows: 3.1 or a later 3.x.                                                         
+	Openapi                                                                                string                            `json:"openapi"`
+	// Every path the host serves, each with its operations.                                                                 
+	Paths                                                                                  map[string]map[string]interface{} `json:"paths"`
+}
+
+// Title and version of the API the document describes.
+type Info struct {
+	// Name of the API.                                            
+	Title                                                   string `json:"title"`
+	// Version of the API (of this package), not of OpenAPI.       
+	Version                                                 string `json:"version"`
 }
 
 // The body exceeded the host's limit. Open.
