@@ -116,14 +116,14 @@ function operation(name: string, row: RouteRow, components: Components): JsonObj
   ];
   const success = [row.response, ...(row.alsoResponds ?? [])].map((title) => components.refTo(title, at));
   const ok: JsonObject = { description: row.summary, content: json(success.length === 1 ? success[0]! : { oneOf: success }) };
-  if (row.cached === true) {
+  if (row.cached !== undefined) {
     ok.headers = {
       ETag: { description: 'Strong validator: a hash of the body, the same on every host serving the same document.', schema: { type: 'string' } },
       'Cache-Control': { description: 'How long a client may reuse the document without asking again.', schema: { type: 'string' } },
     };
   }
   const responses: JsonObject = { [String(row.status ?? 200)]: ok };
-  if (row.cached === true) responses['304'] = { description: 'Not modified: the If-None-Match header named the current ETag.' };
+  if (row.cached !== undefined) responses['304'] = { description: 'Not modified: the If-None-Match header named the current ETag.' };
   for (const status of errorStatusesOf(row)) responses[String(status)] = { $ref: `#/components/responses/Error${status}` };
   return {
     operationId: name,

@@ -61,11 +61,11 @@ export const BOUND_INPUTS: Readonly<Record<string, Binding>> = {
 };
 
 /**
- * Inputs that name nothing of a tenant by themselves: a position, an entry id inside a bound ref, a filter, a fork
+ * Inputs that name nothing of a tenant by themselves: a position (fromSeq, a page cursor), an entry id inside a bound ref, a filter, a fork
  * mode, an interrupt of a bound run and the answer to it, a workflow id (the host's own fixture workflows, shared by every tenant) and its inputs (which the fixtures
  * ignore), or the content a client sends for a resource that is itself bound (a proposal revision).
  */
-export const NEUTRAL_INPUTS: ReadonlySet<string> = new Set(['fromSeq', 'id', 'tag', 'limit', 'mode', 'workflowId', 'inputs', 'state', 'kind', 'artifact', 'title', 'rationale', 'nodeId', 'resumeValue']);
+export const NEUTRAL_INPUTS: ReadonlySet<string> = new Set(['fromSeq', 'id', 'tag', 'limit', 'cursor', 'mode', 'workflowId', 'inputs', 'state', 'kind', 'artifact', 'title', 'rationale', 'nodeId', 'resumeValue']);
 
 /** Paths served without a key (the catalogue marks them; none has a path parameter). */
 const PUBLIC_PATHS = new Set<string>(Object.values(ROUTES).filter((r) => 'public' in r && r.public).map((r) => r.path));

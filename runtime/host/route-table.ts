@@ -79,10 +79,10 @@ export interface RouteRow {
   /** Served without the Bearer token. */
   readonly public?: true;
   /**
-   * Served with `Cache-Control`, a strong content-hash `ETag` and `304 Not Modified` for a matching
-   * `If-None-Match` (routes/cached-document.ts).
+   * Served with `Cache-Control: public, max-age=<maxAgeSeconds>`, a strong content-hash `ETag` and `304 Not
+   * Modified` for a matching `If-None-Match` (routes/cached-document.ts).
    */
-  readonly cached?: true;
+  readonly cached?: { readonly maxAgeSeconds: number };
   /**
    * The least role a key needs (runtime/host/auth.ts): `tenant` routes serve tenant keys, bound to the key's tenant
    * (auth-binding.ts); `operator` routes — the fixture seams that drive the runtime, and the Inquirium surface of
@@ -99,8 +99,8 @@ const SAMPLE = '/v1/host/sample';
 
 export const ROUTE_TABLE = {
   // ── Protocol ──────────────────────────────────────────────────────────────────────────────────────────────
-  discovery: { kind: 'protocol', method: 'GET', path: '/.well-known/openwop', response: 'Capabilities', public: true, cached: true, role: 'tenant', summary: 'The discovery document: capability families at the root, mirrored under capabilities.', errors: [] },
-  openapi: { kind: 'protocol', method: 'GET', path: '/v1/openapi.json', response: 'OpenApiDocument', public: true, cached: true, role: 'tenant', summary: 'This OpenAPI 3.1 document, generated from the route table and the schemas.', errors: [] },
+  discovery: { kind: 'protocol', method: 'GET', path: '/.well-known/openwop', response: 'Capabilities', public: true, cached: { maxAgeSeconds: 60 }, role: 'tenant', summary: 'The discovery document: capability families at the root, mirrored under capabilities.', errors: [] },
+  openapi: { kind: 'protocol', method: 'GET', path: '/v1/openapi.json', response: 'OpenApiDocument', public: true, cached: { maxAgeSeconds: 3600 }, role: 'tenant', summary: 'This OpenAPI 3.1 document, generated from the route table and the schemas.', errors: [] },
   runStart: { kind: 'protocol', method: 'POST', path: '/v1/runs', request: 'RunStartRequest', response: 'RunStartResponse', status: 201, role: 'tenant', summary: 'Start a run of a seeded fixture workflow as the caller\'s tenant.', errors: [404] },
   runRead: { kind: 'protocol', method: 'GET', path: '/v1/runs/{runId}', response: 'RunSnapshot', role: 'tenant', summary: "A run's snapshot: status, variables, error, open interrupt.", errors: [404] },
   runEvents: { kind: 'protocol', method: 'GET', path: '/v1/runs/{runId}/events', query: ['fromSeq', 'limit'], response: 'RunEventsResponse', role: 'tenant', summary: "A run's event log from fromSeq on.", errors: [400, 404] },

@@ -44,7 +44,7 @@ export function validatorOf<S extends SchemaTitle>(title: S): (typeof validatorI
   return validatorIndex[title].validator;
 }
 
-/** The action of a path whose last segment is `{name}:action` (`fork` for `/v1/runs/{runId}:fork`), else undefined. */
+/** The action of a path whose last segment is `{name}:action` (`fork` for the fork route, runFork), else undefined. */
 export function actionOf(route: CatalogueRoute): string | undefined {
   return /\{[A-Za-z]+\}:([A-Za-z]+)$/.exec(route.path)?.[1];
 }
