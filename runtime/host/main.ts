@@ -6,7 +6,8 @@
  * Credentials (auth-config.ts, docs/host.md "Credentials"): `--credentials <file.json>` / WOPKIT_CREDENTIALS_FILE,
  * WOPKIT_API_KEYS, OPENWOP_HOST_TOKEN (the development operator token; a random one is generated and printed when
  * no key is configured). `--production` or NODE_ENV=production: a credentials file is required.
- * Env: PORT (default 8787), HOST (127.0.0.1), WOPKIT_ADVERTISE_URL (the address other hosts on one PostgreSQL database
+ * Listening: `--port` / PORT (default 8787), `--host` / HOST (127.0.0.1). `npm start -- --help` prints every flag and
+ * environment variable from the one table of start-flags.ts. Env: WOPKIT_ADVERTISE_URL (the address other hosts on one PostgreSQL database
  * reach this one at, when not the listen address), LOG_LEVEL (info), OPENWOP_CONFORMANCE_SEED=true (seed the conformance
  * fixture workflows, as upstream's suite expects), and one variable per limit of limits.ts (e.g.
  * OPENWOP_REQUEST_TIMEOUT_MS; docs/security.md lists them).
@@ -18,6 +19,7 @@ import { createHost } from './server.ts';
 import { ROUTES } from './seam-catalogue.ts';
 import { limitsFromEnv, resolveLimits, type HostLimits } from './limits.ts';
 import { parseStoreArgs, type StoreArgs } from './store-args.ts';
+import { argsOf, listenOf, parseStartFlags, startHelp, StartFlagError } from './start-flags.ts';
 import { openStore } from '../storage/open-store.ts';
 import type { StoragePort } from '../storage/port.ts';
 import { WopkitError } from '../shared/errors.ts';
@@ -30,13 +32,20 @@ const refuse = (message: string): never => {
 let storeArgs: StoreArgs;
 let start: StartCredentials;
 let limits: Partial<HostLimits>;
+let listen: { port: number; host: string };
 try {
-  storeArgs = parseStoreArgs(process.argv.slice(2), process.env, process.cwd());
-  start = startCredentials({ argv: storeArgs.rest, env: process.env, readFile: (p) => readFileSync(p, 'utf8') });
+  const flags = parseStartFlags(process.argv.slice(2));
+  if (flags.has('--help')) {
+    process.stdout.write(startHelp());
+    process.exit(0);
+  }
+  listen = listenOf(flags, process.env);
+  storeArgs = parseStoreArgs(argsOf(flags, 'storage'), process.env, process.cwd());
+  start = startCredentials({ argv: argsOf(flags, 'credentials'), env: process.env, readFile: (p) => readFileSync(p, 'utf8') });
   limits = limitsFromEnv(process.env);
   resolveLimits(limits);
 } catch (err) {
-  if (!(err instanceof CredentialsError || err instanceof RangeError || err instanceof WopkitError)) throw err;
+  if (!(err instanceof CredentialsError || err instanceof RangeError || err instanceof WopkitError || err instanceof StartFlagError)) throw err;
   refuse(err.message);
 }
 /** WOPKIT_ADVERTISE_URL, checked before anything starts: an http(s) origin, or absent. */
@@ -55,8 +64,7 @@ try {
   // A bad data directory, a store newer than this code, an unreachable database: say so and stop.
   refuse(err instanceof Error ? err.message : String(err));
 }
-const port = Number(process.env.PORT ?? 8787);
-const host = process.env.HOST ?? '127.0.0.1';
+const { port, host } = listen!;
 const seedConformanceFixtures = process.env.OPENWOP_CONFORMANCE_SEED === 'true';
 // PostgreSQL may be shared by several host processes: each starts as a standby and one becomes the active host
 // (runtime/host/cluster/). One that loses its lease stops, so a supervisor restarts it as a standby.

@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { HttpError } from '../errors.ts';
-import { bodyOf, queryOf, serve } from '../route-helpers.ts';
+import { actingTenant, bodyOf, queryOf, serve } from '../route-helpers.ts';
 import { ROUTES } from '../seam-catalogue.ts';
 import type { HostRuntime } from '../host-runtime.ts';
 import type { DistillationSchedule, DistillationScheduler, ScheduledRunOutcome } from '../../distillation/schedule.ts';
@@ -64,7 +64,7 @@ export function registerDistillSchedules(app: FastifyInstance, host: HostRuntime
     const q = queryOf(req, ROUTES.distillScheduleRead);
     const s = q.id === undefined ? undefined : scheduler().get(q.id);
     // CTI-1: another tenant's schedule is indistinguishable from a missing one.
-    if (s === undefined || s.tenant !== q.tenant) throw new HttpError('not_found', 'no such schedule');
+    if (s === undefined || s.tenant !== actingTenant(req, q.tenant)) throw new HttpError('not_found', 'no such schedule');
     return scheduleView(s, scheduler().lastOutcome(s.scheduleId));
   });
 
