@@ -1644,6 +1644,15 @@ export function assertQuotaExceededDetails(value: unknown): asserts value is T.Q
   if (!V.validateQuotaExceededDetails(value)) throw new ValidationError("QuotaExceededDetails", toFailures(V.validateQuotaExceededDetails.errors));
 }
 
+/** True when `value` is a valid ReplayCapability (schemas/openwop/v1/capabilities.schema.json#/$defs/ReplayCapability). */
+export function isReplayCapability(value: unknown): value is T.ReplayCapability {
+  return V.validateReplayCapability(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid ReplayCapability. */
+export function assertReplayCapability(value: unknown): asserts value is T.ReplayCapability {
+  if (!V.validateReplayCapability(value)) throw new ValidationError("ReplayCapability", toFailures(V.validateReplayCapability.errors));
+}
+
 /** True when `value` is a valid ReplayMemorySnapshotUnavailableDetails (schemas/openwop/v1/error.schema.json#/$defs/ReplayMemorySnapshotUnavailableDetails). */
 export function isReplayMemorySnapshotUnavailableDetails(value: unknown): value is T.ReplayMemorySnapshotUnavailableDetails {
   return V.validateReplayMemorySnapshotUnavailableDetails(value);
@@ -2130,6 +2139,7 @@ export const guards = {
   "ProposalState": { is: isProposalState, assert: assertProposalState },
   "ProposalsCapability": { is: isProposalsCapability, assert: assertProposalsCapability },
   "QuotaExceededDetails": { is: isQuotaExceededDetails, assert: assertQuotaExceededDetails },
+  "ReplayCapability": { is: isReplayCapability, assert: assertReplayCapability },
   "ReplayMemorySnapshotUnavailableDetails": { is: isReplayMemorySnapshotUnavailableDetails, assert: assertReplayMemorySnapshotUnavailableDetails },
   "ResumeValue": { is: isResumeValue, assert: assertResumeValue },
   "RetentionCapability": { is: isRetentionCapability, assert: assertRetentionCapability },

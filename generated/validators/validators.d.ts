@@ -378,6 +378,8 @@ export declare const validateProposalState: Validator<T.ProposalState>;
 export declare const validateProposalsCapability: Validator<T.ProposalsCapability>;
 /** Validator for QuotaExceededDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/QuotaExceededDetails). */
 export declare const validateQuotaExceededDetails: Validator<T.QuotaExceededDetails>;
+/** Validator for ReplayCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/ReplayCapability). */
+export declare const validateReplayCapability: Validator<T.ReplayCapability>;
 /** Validator for ReplayMemorySnapshotUnavailableDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ReplayMemorySnapshotUnavailableDetails). */
 export declare const validateReplayMemorySnapshotUnavailableDetails: Validator<T.ReplayMemorySnapshotUnavailableDetails>;
 /** Validator for ResumeValue (https://wopkit.dev/schemas/openwop/v1/run-interrupt-resolve-request.schema.json#/$defs/ResumeValue). */
@@ -627,6 +629,7 @@ export declare const validatorIndex: {
   readonly "ProposalState": { readonly validator: Validator<T.ProposalState>; readonly id: string; readonly target: string; readonly family: string };
   readonly "ProposalsCapability": { readonly validator: Validator<T.ProposalsCapability>; readonly id: string; readonly target: string; readonly family: string };
   readonly "QuotaExceededDetails": { readonly validator: Validator<T.QuotaExceededDetails>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "ReplayCapability": { readonly validator: Validator<T.ReplayCapability>; readonly id: string; readonly target: string; readonly family: string };
   readonly "ReplayMemorySnapshotUnavailableDetails": { readonly validator: Validator<T.ReplayMemorySnapshotUnavailableDetails>; readonly id: string; readonly target: string; readonly family: string };
   readonly "ResumeValue": { readonly validator: Validator<T.ResumeValue>; readonly id: string; readonly target: string; readonly family: string };
   readonly "RetentionCapability": { readonly validator: Validator<T.RetentionCapability>; readonly id: string; readonly target: string; readonly family: string };

@@ -2,7 +2,7 @@
 
 // The index of the validators: one module per schema file under by-schema/ (docs/validators.md).
 import { validateAgentInventoryEntry, validateAgentInventoryResponse, validateMemoryDimension, validateMemoryShape } from './by-schema/agent-inventory-response.js';
-import { validateAgentsCapability, validateAttributionCapability, validateCapabilities, validateCommitmentFireCondition, validateCommitmentsCapability, validateCompactionCapability, validateCompactionTrigger, validateConsolidationSchedule, validateDistillationCapability, validateExecutionModelCapability, validateHostInfo, validateManifestRuntimeCapability, validateMemoryCapability, validateMemoryConsolidationCapability, validateMultiAgentCapability, validateProposalsCapability, validateRetentionCapability, validateSearchCapability } from './by-schema/capabilities.js';
+import { validateAgentsCapability, validateAttributionCapability, validateCapabilities, validateCommitmentFireCondition, validateCommitmentsCapability, validateCompactionCapability, validateCompactionTrigger, validateConsolidationSchedule, validateDistillationCapability, validateExecutionModelCapability, validateHostInfo, validateManifestRuntimeCapability, validateMemoryCapability, validateMemoryConsolidationCapability, validateMultiAgentCapability, validateProposalsCapability, validateReplayCapability, validateRetentionCapability, validateSearchCapability } from './by-schema/capabilities.js';
 import { validateCapabilityNotProvidedDetails, validateCompactionRedactionFailedDetails, validateErrorCode, validateErrorCodeConditions, validateErrorEnvelope, validatePayloadTooLargeDetails, validateQuotaExceededDetails, validateReplayMemorySnapshotUnavailableDetails, validateTokenBudgetExceededDetails, validateValidationFailedDetails, validateValidationFailure } from './by-schema/error.js';
 import { validateHostSampleCommitmentFireRequest } from './by-schema/host-sample-commitment-fire-request.js';
 import { validateHostSampleCommitmentFireResponse } from './by-schema/host-sample-commitment-fire-response.js';
@@ -259,6 +259,7 @@ export {
   validateProposalState,
   validateProposalsCapability,
   validateQuotaExceededDetails,
+  validateReplayCapability,
   validateReplayMemorySnapshotUnavailableDetails,
   validateResumeValue,
   validateRetentionCapability,
@@ -475,6 +476,7 @@ export const validatorIndex = Object.freeze({
   "ProposalState": Object.freeze({ validator: validateProposalState, id: "https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalState", target: "proposal--ProposalState", family: "openwop" }),
   "ProposalsCapability": Object.freeze({ validator: validateProposalsCapability, id: "https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/ProposalsCapability", target: "capabilities--ProposalsCapability", family: "openwop" }),
   "QuotaExceededDetails": Object.freeze({ validator: validateQuotaExceededDetails, id: "https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/QuotaExceededDetails", target: "error--QuotaExceededDetails", family: "openwop" }),
+  "ReplayCapability": Object.freeze({ validator: validateReplayCapability, id: "https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/ReplayCapability", target: "capabilities--ReplayCapability", family: "openwop" }),
   "ReplayMemorySnapshotUnavailableDetails": Object.freeze({ validator: validateReplayMemorySnapshotUnavailableDetails, id: "https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ReplayMemorySnapshotUnavailableDetails", target: "error--ReplayMemorySnapshotUnavailableDetails", family: "openwop" }),
   "ResumeValue": Object.freeze({ validator: validateResumeValue, id: "https://wopkit.dev/schemas/openwop/v1/run-interrupt-resolve-request.schema.json#/$defs/ResumeValue", target: "run-interrupt-resolve-request--ResumeValue", family: "openwop" }),
   "RetentionCapability": Object.freeze({ validator: validateRetentionCapability, id: "https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/RetentionCapability", target: "capabilities--RetentionCapability", family: "openwop" }),

@@ -42,15 +42,17 @@ function __c0(d) {
 
 // ── diagnostic path: the schema nodes, walked when a caller reads `errors` ──
 const __S = __link([
-  { f: __F0, p: "", c: __c0, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["openapi","info","paths"] }, pr: [["openapi", "openapi", 1], ["info", "info", 2], ["paths", "paths", 6], ["components", "components", 8]], ap: 9, kn: new Set(["openapi","info","paths","components"]) },
+  { f: __F0, p: "", c: __c0, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["openapi","info","paths"] }, pr: [["openapi", "openapi", 1], ["info", "info", 2], ["paths", "paths", 6], ["components", "components", 9]], ap: 11, kn: new Set(["openapi","info","paths","components"]) },
   { f: __F0, p: "/properties/openapi", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^3\\.([1-9]|[1-9][0-9])\\.[0-9]+$" }, re: __RE0 },
   { f: __F0, p: "/properties/info", t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["title","version"] }, pr: [["title", "title", 3], ["version", "version", 4]], ap: 5, kn: new Set(["title","version"]) },
   { f: __F0, p: "/properties/info/properties/title", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: __F0, p: "/properties/info/properties/version", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: __F0, p: "/properties/info/additionalProperties", av: 1, b: true },
   { f: __F0, p: "/properties/paths", t: ["object"], tv: "object", g: [[4,[25]]], ap: 7, kn: new Set([]) },
-  { f: __F0, p: "/properties/paths/additionalProperties", t: ["object"], tv: "object", ut: 1, g: [] },
-  { f: __F0, p: "/properties/components", t: ["object"], tv: "object", ut: 1, g: [] },
+  { f: __F0, p: "/properties/paths/additionalProperties", t: ["object"], tv: "object", g: [[4,[25]]], ap: 8, kn: new Set([]) },
+  { f: __F0, p: "/properties/paths/additionalProperties/additionalProperties", av: 1, b: true },
+  { f: __F0, p: "/properties/components", t: ["object"], tv: "object", g: [[4,[25]]], ap: 10, kn: new Set([]) },
+  { f: __F0, p: "/properties/components/additionalProperties", av: 1, b: true },
   { f: __F0, p: "/additionalProperties", av: 1, b: true },
 ].map((o) => new __Node(o)));
 
