@@ -54,8 +54,12 @@ export function inputsHash(root: string): string {
   const sources = filesUnder(GENERATOR_DIR, GENERATOR_DIR).map((p) => [p, readFileSync(join(GENERATOR_DIR, p), 'utf8')] as const);
   for (const [p, text] of sources) add('generator', p, text);
   for (const p of filesUnder(join(root, 'schemas'), root)) add('schema', p, readFileSync(join(root, p)));
-  // The route table belongs to the generator's repository (like its sources), whatever corpus root is generated.
-  for (const p of OPENAPI_SOURCES) add('source', p, readFileSync(join(GENERATOR_DIR, '..', p)));
+  // The route table belongs to the generator's repository (like its sources), whatever corpus root is generated;
+  // in a compiled package it sits beside the compiled generator as .js.
+  for (const p of OPENAPI_SOURCES) {
+    const source = join(GENERATOR_DIR, '..', p);
+    add('source', p, readFileSync(existsSync(source) ? source : source.replace(/\.ts$/, '.js')));
+  }
   for (const pkg of generatorPackages(sources.map(([, text]) => text))) add('package', pkg, '');
   return h.digest('hex');
 }
