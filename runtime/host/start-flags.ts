@@ -8,6 +8,7 @@
  * auth-config.ts, and `--port` / `--host` decide where the host listens.
  */
 import { LIMIT_NAMES, LIMITS } from './limits.ts';
+import { WopkitError } from '../shared/errors.ts';
 
 /** What a setting configures; `npm start -- --help` groups them so. */
 export type SettingGroup = 'listen' | 'storage' | 'credentials' | 'behaviour';
@@ -43,8 +44,12 @@ export const START_SETTINGS = [
 
 export type StartFlag = Extract<(typeof START_SETTINGS)[number], { readonly flag: string }>['flag'];
 
-/** A command line `npm start` refuses; the message names the argument and lists every flag. */
-export class StartFlagError extends Error {}
+/** A command line `npm start` refuses (exit 2 before anything starts); the message names the argument and lists every flag. */
+export class StartFlagError extends WopkitError<'invalid_start_flag'> {
+  constructor(message: string) {
+    super('invalid_start_flag', message);
+  }
+}
 
 const FLAGS = START_SETTINGS.filter((s): s is Extract<(typeof START_SETTINGS)[number], { readonly flag: string }> => 'flag' in s);
 const flagList = (): string => FLAGS.map((s) => ('value' in s ? `${s.flag} ${s.value}` : s.flag)).join(', ');
