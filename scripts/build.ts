@@ -79,9 +79,6 @@ export function build(log: (s: string) => void = (s) => process.stdout.write(`${
   rmSync(DIST, { recursive: true, force: true });
   execFileSync(join(ROOT, 'node_modules/.bin/tsc'), ['-p', join(ROOT, 'tsconfig.build.json')], { cwd: ROOT, stdio: 'inherit' });
   bundleValidators();
-  // The OpenAPI document the host serves as GET /v1/openapi.json (read as a file, so tsc does not copy it).
-  mkdirSync(join(DIST, 'generated/openapi'), { recursive: true });
-  copyFileSync(join(ROOT, 'generated/openapi/openapi.json'), join(DIST, 'generated/openapi/openapi.json'));
   let rewritten = 0;
   let files = 0;
   for (const p of walk(DIST)) {

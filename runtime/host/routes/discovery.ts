@@ -1,11 +1,8 @@
-import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
+import openapiDocument from '../../../generated/openapi/openapi.json' with { type: 'json' };
 import { ROUTES } from '../seam-catalogue.ts';
 import type { HostRuntime } from '../host-runtime.ts';
 import { cachedText, serveCached, type CachedText } from './cached-document.ts';
-
-/** Where the generated OpenAPI document lies, from this module (the same layout in the repository and in dist/). */
-const OPENAPI_FILE = new URL('../../../generated/openapi/openapi.json', import.meta.url);
 
 /**
  * The discovery document as served: the runtime's document with the `capabilities` mirror RFC 0073 tolerates (every
@@ -22,7 +19,8 @@ export function withCapabilitiesMirror(doc: Readonly<Record<string, unknown>>): 
  * - the discovery document, built from what the runtimes wire. The registry hands out the same frozen document until
  *   a capability changes, so its text and ETag are computed once per document identity (a wrapper that changes the
  *   document returns a new object and gets its own);
- * - the OpenAPI document generated from the route table and the schemas (generated/openapi/openapi.json), read once.
+ * - the OpenAPI document generated from the route table and the schemas (generated/openapi/openapi.json, imported as
+ *   a module so a bundled host carries it too), served as the text the generator wrote.
  */
 export function registerDiscovery(app: FastifyInstance, host: HostRuntime): void {
   const texts = new WeakMap<object, CachedText>();
@@ -32,6 +30,7 @@ export function registerDiscovery(app: FastifyInstance, host: HostRuntime): void
     if (served === undefined) texts.set(doc, (served = cachedText(JSON.stringify(withCapabilitiesMirror(doc)))));
     return served;
   });
-  const openapi = cachedText(readFileSync(OPENAPI_FILE, 'utf8'));
+  // The emitter writes JSON.stringify(document, null, 2) and a newline; the same here gives the file's bytes.
+  const openapi = cachedText(`${JSON.stringify(openapiDocument, null, 2)}\n`);
   serveCached(app, ROUTES.openapi, () => openapi);
 }
