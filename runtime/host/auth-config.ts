@@ -44,7 +44,7 @@ function parseArgs(argv: readonly string[]): StartArgs {
       if (next === undefined || next.startsWith('--')) throw new CredentialsError('--credentials needs a file path');
       credentialsFile = next;
     } else if (a.startsWith('--credentials=')) credentialsFile = a.slice('--credentials='.length);
-    else throw new CredentialsError(`unknown argument ${JSON.stringify(a.slice(0, 60))} (expected --credentials <file.json>, --production)`);
+    else throw new CredentialsError(`unknown argument ${JSON.stringify(a.slice(0, 60))} (the credential flags are --credentials <file.json> and --production; npm start -- --help lists every flag)`);
   }
   return { ...(credentialsFile !== undefined ? { credentialsFile } : {}), production };
 }

@@ -47,6 +47,8 @@ export const MIN_KEY_LENGTH = 16;
 const KEY_CHARS = /^[!-+\--<>-~]+$/;
 const KEY_ID = /^[A-Za-z0-9._-]{1,64}$/;
 const SHA256_HEX = /^[0-9a-f]{64}$/;
+/** The Bearer scheme of an Authorization header, any case, and the spaces after it. */
+const BEARER = /^bearer +/i;
 
 /** SHA-256 of a key's UTF-8 bytes (one-shot: run on every authenticated request). */
 export const sha256 = (key: string): Buffer => hash('sha256', key, 'buffer');
@@ -170,12 +172,14 @@ export class Credentials {
   }
 
   /**
-   * The principal of an `Authorization: Bearer <key>` header, or undefined. The presented key is hashed and
-   * compared with every configured digest in constant time; the loop never stops early.
+   * The principal of an `Authorization: Bearer <key>` header, or undefined. The scheme name is case-insensitive
+   * (RFC 9110 §11.1: `bearer`, `BEARER` too) and followed by one or more spaces; the rest is the key, exactly. The
+   * presented key is hashed and compared with every configured digest in constant time; the loop never stops early.
    */
   authenticate(authorization: unknown): Principal | undefined {
-    if (typeof authorization !== 'string' || !authorization.startsWith('Bearer ')) return undefined;
-    const digest = sha256(authorization.slice(7));
+    const scheme = typeof authorization === 'string' ? BEARER.exec(authorization) : null;
+    if (scheme === null) return undefined;
+    const digest = sha256((authorization as string).slice(scheme[0].length));
     let found: Principal | undefined;
     for (const e of this.#entries) if (timingSafeEqual(digest, e.digest) && found === undefined) found = e.principal;
     return found;

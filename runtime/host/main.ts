@@ -8,7 +8,8 @@
  * no key is configured). `--production` or NODE_ENV=production: a credentials file is required.
  * Keys (host-keys.ts): the credentials file's "secretKeys" and "cursorKey", or WOPKIT_SECRET_KEYS and WOPKIT_CURSOR_KEY (the
  * secret keys are required in production; on PostgreSQL a credentials file and both keys are, fleet-credentials.ts).
- * Env: PORT (default 8787), HOST (127.0.0.1), LOG_LEVEL (info), OPENWOP_CONFORMANCE_SEED=true (seed the conformance
+ * Listening: `--port` / PORT (default 8787), `--host` / HOST (127.0.0.1). `npm start -- --help` prints every flag and
+ * environment variable from the one table of start-flags.ts. Env: LOG_LEVEL (info), OPENWOP_CONFORMANCE_SEED=true (seed the conformance
  * fixture workflows, as upstream's suite expects), and one variable per limit of limits.ts (e.g.
  * OPENWOP_REQUEST_TIMEOUT_MS; docs/security.md lists them).
  */
@@ -18,6 +19,7 @@ import { createHost } from './server.ts';
 import { ROUTES } from './seam-catalogue.ts';
 import { limitsFromEnv, resolveLimits, type HostLimits } from './limits.ts';
 import { parseStoreArgs, type StoreArgs } from './store-args.ts';
+import { argsOf, listenOf, parseStartFlags, startHelp } from './start-flags.ts';
 import { openStore } from '../storage/open-store.ts';
 import { hostKeys, type HostKeys } from './host-keys.ts';
 import type { StoragePort } from '../storage/port.ts';
@@ -34,9 +36,16 @@ const refuse = (message: string): never => {
 let storeArgs: StoreArgs;
 let start: StartCredentials;
 let limits: Partial<HostLimits>;
+let listen: { port: number; host: string };
 try {
-  storeArgs = parseStoreArgs(process.argv.slice(2), process.env, process.cwd());
-  start = startCredentials({ argv: storeArgs.rest, env: process.env, readFile: (p) => readFileSync(p, 'utf8') });
+  const flags = parseStartFlags(process.argv.slice(2));
+  if (flags.has('--help')) {
+    process.stdout.write(startHelp());
+    process.exit(0);
+  }
+  listen = listenOf(flags, process.env);
+  storeArgs = parseStoreArgs(argsOf(flags, 'storage'), process.env, process.cwd());
+  start = startCredentials({ argv: argsOf(flags, 'credentials'), env: process.env, readFile: (p) => readFileSync(p, 'utf8') });
   limits = limitsFromEnv(process.env);
   resolveLimits(limits);
 } catch (err) {
@@ -61,8 +70,7 @@ try {
   // A bad data directory, a store newer than this code, a corrupt file, an unreachable database: say so and stop.
   refuse(err instanceof Error ? err.message : String(err));
 }
-const port = Number(process.env.PORT ?? 8787);
-const host = process.env.HOST ?? '127.0.0.1';
+const { port, host } = listen!;
 const seedConformanceFixtures = process.env.OPENWOP_CONFORMANCE_SEED === 'true';
 // Corrupt data met at run time: one line and exit 2, as at start (the host answered 503 meanwhile).
 const onFatal = (err: Error) => {

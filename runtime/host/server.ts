@@ -48,7 +48,7 @@ import { registerAgents } from './routes/agents.ts';
 import { registerProposals } from './routes/proposals.ts';
 import { ROUTES } from './seam-catalogue.ts';
 import type { ProposalActivationPolicy } from '../proposals/service.ts';
-import { connectionCapResponse, markDroppedRequests } from './connection-cap.ts';
+import { capRequestsPerConnection } from './connection-cap.ts';
 import { DEFAULT_LIMITS, jsonDeeperThan, resolveLimits, timeoutCheckIntervalMs, type HostLimits } from './limits.ts';
 
 export const HOST_NAME = 'wopkit-reference-host';
@@ -224,12 +224,10 @@ function createApp(o: HostOptions, credentials: Credentials, limits: HostLimits,
     requestTimeout: limits.requestTimeoutMs,
     keepAliveTimeout: limits.keepAliveTimeoutMs,
     connectionTimeout: limits.connectionTimeoutMs,
-    maxRequestsPerSocket: limits.maxRequestsPerSocket,
     http: {
       headersTimeout: limits.headersTimeoutMs,
       connectionsCheckingInterval: timeoutCheckIntervalMs(limits),
       maxHeaderSize: limits.maxHeaderBytes,
-      ServerResponse: connectionCapResponse(limits.maxRequestsPerSocket),
     },
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
@@ -254,7 +252,7 @@ function createApp(o: HostOptions, credentials: Credentials, limits: HostLimits,
     if (jsonDeeperThan(body as string, limits.maxJsonDepth)) return done(new HttpError('bad_request', `request body nests deeper than ${limits.maxJsonDepth} levels`), undefined);
     return parseJson(req, body as string, done);
   });
-  markDroppedRequests(app.server);
+  capRequestsPerConnection(app, limits.maxRequestsPerSocket);
 
   // A host whose credentials a rotation retired serves nothing but /livez and /readyz (both say so).
   app.addHook('onRequest', async (req, reply) => {

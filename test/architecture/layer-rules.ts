@@ -6,7 +6,7 @@
  */
 export const LAYER_RULES: Readonly<Record<string, readonly string[]>> = {
   generated: [],
-  generator: [],
+  generator: ['runtime/host/route-table.ts'],
   'runtime/shared': ['generated'],
   'runtime/memory': ['generated', 'runtime/shared'],
   'runtime/events': ['generated', 'runtime/shared'],
