@@ -2,8 +2,9 @@
  * Where a breaking change is acknowledged, read from the repository: the RFCs whose front matter `affects` the schema
  * (an entry `schemas/<path>` or `schemas/<path>#<pointer>`) and their `compatibility`, and the CHANGELOG's version
  * sections. A breaking change is acknowledged when an RFC covering it says `compatibility: breaking`, or when a
- * CHANGELOG entry under a version whose major is above the baseline's names its type and its subject (the property,
- * value or definition), or its `file#pointer`.
+ * CHANGELOG entry under a version that may break the baseline's users names its type and its subject (the property,
+ * value or definition), or its `file#pointer`. Which versions may break follows semver: a higher major, and while the
+ * major is 0 (initial development, where anything may change) a higher minor too — `0.3.0` may break `0.2.x`.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -116,6 +117,7 @@ export interface ChangelogSection {
   /** The version as the heading writes it (`1.0.0`). */
   readonly version: string;
   readonly major: number;
+  readonly minor: number;
   /** Each list entry, with its continuation lines joined. */
   readonly entries: readonly string[];
 }
@@ -124,12 +126,12 @@ export interface ChangelogSection {
 export function readChangelog(root: string): ChangelogSection[] {
   const path = join(root, 'CHANGELOG.md');
   if (!existsSync(path)) return [];
-  const sections: { version: string; major: number; entries: string[] }[] = [];
-  let current: { version: string; major: number; entries: string[] } | undefined;
+  const sections: { version: string; major: number; minor: number; entries: string[] }[] = [];
+  let current: { version: string; major: number; minor: number; entries: string[] } | undefined;
   for (const line of readFileSync(path, 'utf8').split('\n')) {
     const heading = /^## \[?v?(\d+)\.(\d+)\.(\d+)[^\]\s]*\]?/.exec(line);
     if (heading) {
-      current = { version: `${heading[1]}.${heading[2]}.${heading[3]}`, major: Number(heading[1]), entries: [] };
+      current = { version: `${heading[1]}.${heading[2]}.${heading[3]}`, major: Number(heading[1]), minor: Number(heading[2]), entries: [] };
       sections.push(current);
     } else if (/^## /.test(line)) current = undefined;
     else if (current && /^\s*[-*] /.test(line)) current.entries.push(line.replace(/^\s*[-*] /, ''));
@@ -142,13 +144,31 @@ export function readChangelog(root: string): ChangelogSection[] {
 const namesWord = (text: string, word: string): boolean =>
   new RegExp(`(^|[^A-Za-z0-9_$-])${word.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}($|[^A-Za-z0-9_$-])`).test(text);
 
+/** A version's major and minor (`0.2.0` → [0, 2]); an absent one counts as 0.0. */
+const majorMinor = (version: string | undefined): [number, number] => {
+  const [major = 0, minor = 0] = (version ?? '0.0.0').split('.').map(Number);
+  return [major, minor];
+};
+
+/** Whether a release numbered `v` may break users of `base` (semver: a higher major; under major 0, a higher minor). */
+export function breaksFrom(base: string | undefined, v: Pick<ChangelogSection, 'major' | 'minor'>): boolean {
+  const [major, minor] = majorMinor(base);
+  return v.major > major || (major === 0 && v.major === 0 && v.minor > minor);
+}
+
+/** The first version that may break users of `base` (`0.2.0` → `0.3.0`, `1.4.2` → `2.0.0`). */
+export function nextBreakingVersion(base: string | undefined): string {
+  const [major, minor] = majorMinor(base);
+  return major === 0 ? `0.${minor + 1}.0` : `${major + 1}.0.0`;
+}
+
 /**
- * The version of the first CHANGELOG section above `baseMajor` with an entry that names every word of one of the
- * `alternatives` (as whole words), if any.
+ * The version of the first CHANGELOG section that may break users of `baseVersion` with an entry that names every
+ * word of one of the `alternatives` (as whole words), if any.
  */
-export function changelogEntryFor(sections: readonly ChangelogSection[], baseMajor: number, alternatives: readonly (readonly string[])[]): string | undefined {
+export function changelogEntryFor(sections: readonly ChangelogSection[], baseVersion: string | undefined, alternatives: readonly (readonly string[])[]): string | undefined {
   for (const s of sections) {
-    if (s.major <= baseMajor) continue;
+    if (!breaksFrom(baseVersion, s)) continue;
     if (s.entries.some((e) => alternatives.some((words) => words.length > 0 && words.every((w) => namesWord(e, w))))) return s.version;
   }
   return undefined;

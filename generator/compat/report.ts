@@ -11,7 +11,7 @@ import type { RawChange } from './changes.ts';
 import { diffCorpora } from './diff.ts';
 import { DIRECTION_MEANING, effectiveDirections, joinDirections, type Direction } from './direction.ts';
 import { classify, whyBreaking, type Classification } from './classify.ts';
-import { changelogEntryFor, readChangelog, readRfcs, rfcsFor, type ChangelogSection, type Rfc } from './acknowledge.ts';
+import { changelogEntryFor, nextBreakingVersion, readChangelog, readRfcs, rfcsFor, type ChangelogSection, type Rfc } from './acknowledge.ts';
 import { resolveBaseline } from './baseline.ts';
 
 export interface CompatChange extends RawChange {
@@ -48,8 +48,6 @@ export interface Acknowledgements {
   readonly baseVersion?: string;
 }
 
-/** The major version after `version` (`0.2.0` → `1.0.0`), the section a breaking change's CHANGELOG entry goes under. */
-const nextMajor = (version: string | undefined): string => `${Number((version ?? '0').split('.')[0]) + 1}.0.0`;
 
 /** The words a CHANGELOG entry must contain to name a change: its type and subject, or its `file#pointer`. */
 const namings = (c: Pick<CompatChange, 'type' | 'subject' | 'file' | 'pointer'>): string[][] => [
@@ -61,7 +59,6 @@ const namings = (c: Pick<CompatChange, 'type' | 'subject' | 'file' | 'pointer'>)
 export function compareCorpora(base: Resolved, cur: Resolved, ack: Acknowledgements): CompatChange[] {
   const dirBase = effectiveDirections(base);
   const dirCur = effectiveDirections(cur);
-  const baseMajor = Number((ack.baseVersion ?? '0').split('.')[0]);
   const place = (r: Resolved, file: string, pointer: string) => {
     const f = r.corpus.schemas.find((s) => s.path === file);
     const owner = f ? r.ownerOf(f, pointer) : undefined;
@@ -80,7 +77,7 @@ export function compareCorpora(base: Resolved, cur: Resolved, ack: Acknowledgeme
       if (classification !== 'breaking') return change;
       const byRfc = rfcs.find((r) => r.compatibility === 'breaking');
       if (byRfc) return { ...change, acknowledgedBy: `RFC ${byRfc.number} (${byRfc.file}: compatibility: breaking)` };
-      const version = changelogEntryFor(ack.changelog, baseMajor, namings(change));
+      const version = changelogEntryFor(ack.changelog, ack.baseVersion, namings(change));
       if (version) return { ...change, acknowledgedBy: `CHANGELOG.md ${version}` };
       return { ...change, action: actionFor(change, ack.baseVersion) };
     })
@@ -95,7 +92,7 @@ function actionFor(c: Omit<CompatChange, 'acknowledgedBy' | 'action'>, baseVersi
     ? `set "compatibility: breaking" in the front matter of ${c.rfcs.map((r) => `${r.file} (RFC ${r.number})`).join(' or ')}`
     : `add the schema to the "affects" of the RFC that changes it and set "compatibility: breaking" there (no RFC lists ${c.file})`;
   const words = [c.type, c.subject].filter((w, i, all) => w && all.indexOf(w) === i).join(' and ');
-  return `${where}: ${c.detail} is breaking for a ${direction} shape (${whyBreaking(c.effect, c.direction)}). To acknowledge it, ${rfc}, or add a CHANGELOG.md entry under ## [${nextMajor(baseVersion)}] naming ${words || `${c.file}#${c.pointer}`}.`;
+  return `${where}: ${c.detail} is breaking for a ${direction} shape (${whyBreaking(c.effect, c.direction)}). To acknowledge it, ${rfc}, or add a CHANGELOG.md entry under ## [${nextBreakingVersion(baseVersion)}] naming ${words || `${c.file}#${c.pointer}`}.`;
 }
 
 export const summarize = (changes: readonly CompatChange[]): CompatSummary => ({

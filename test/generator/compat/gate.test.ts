@@ -19,12 +19,26 @@ function copyRepo(): string {
   for (const p of ['schemas', 'RFCs', 'CHANGELOG.md', 'compat']) cpSync(join(REPO, p), join(root, p), { recursive: true });
   return root;
 }
+
+/**
+ * The copy's baseline snapshot made equal to its schemas, so a test sees only the change it makes (the repository's
+ * own changes since its baseline are the first test's business).
+ */
+function baselineIsNow(root: string): void {
+  for (const version of readdirSync(join(root, 'compat/baseline'))) {
+    rmSync(join(root, 'compat/baseline', version, 'schemas'), { recursive: true, force: true });
+    cpSync(join(root, 'schemas'), join(root, 'compat/baseline', version, 'schemas'), { recursive: true });
+  }
+}
 function editJson(root: string, path: string, edit: (s: Record<string, any>) => void): void {
   const s = JSON.parse(readFileSync(join(root, path), 'utf8'));
   edit(s);
   writeFileSync(join(root, path), `${JSON.stringify(s, null, 2)}\n`);
 }
-const removeExpiresAt = (root: string) => editJson(root, MEMORY_ENTRY, (s) => delete s.properties.expiresAt);
+const removeExpiresAt = (root: string) => {
+  baselineIsNow(root);
+  editJson(root, MEMORY_ENTRY, (s) => delete s.properties.expiresAt);
+};
 
 describe('the compat gate', () => {
   let root = '';
@@ -51,7 +65,7 @@ describe('the compat gate', () => {
       'MemoryEntry (schemas/openwop/v1/memory-entry.schema.json#/properties/expiresAt): property "expiresAt" removed is breaking for a server-emitted (response) shape',
     );
     expect(r.out).toContain('set "compatibility: breaking" in the front matter of RFCs/AM-1.1-agent-memory.md (RFC AM-1.1)');
-    expect(r.out).toContain('add a CHANGELOG.md entry under ## [1.0.0] naming MemoryEntry and expiresAt');
+    expect(r.out).toContain('add a CHANGELOG.md entry under ## [0.3.0] naming MemoryEntry and expiresAt');
     const json = JSON.parse((await run(['compat', '--root', root, '--format', 'json'])).out);
     expect(json).toMatchObject({ ok: false, base: { label: 'compat/baseline/0.2.0', version: '0.2.0' }, summary: { breaking: 1, unacknowledged: 1 } });
     expect(json.changes).toEqual([
@@ -76,12 +90,19 @@ describe('the compat gate', () => {
     expect((await run(['compat', '--root', root])).code).toBe(1);
   });
 
-  it('a CHANGELOG entry under a new major version naming the type and the field acknowledges it; one under Unreleased does not', async () => {
+  it('a CHANGELOG entry under a version that may break (a new major; under major 0 a new minor) naming the type and the field acknowledges it; one under Unreleased or a patch does not', async () => {
     removeExpiresAt(root);
     const changelog = join(root, 'CHANGELOG.md');
     const original = readFileSync(changelog, 'utf8');
+    const entry = (heading: string) => original.replace('## [Unreleased]', `${heading}\n\n### Removed\n- \`MemoryEntry.expiresAt\`: TTL is a host setting now.\n\n## [Unreleased]`);
     writeFileSync(changelog, original.replace('## [Unreleased]', '## [Unreleased]\n\n### Removed\n- `MemoryEntry.expiresAt`: TTL is a host setting now.'));
     expect((await run(['compat', '--root', root])).code).toBe(1);
+    writeFileSync(changelog, entry('## [0.2.1] - unreleased'));
+    expect((await run(['compat', '--root', root])).code, 'a patch of the baseline may not break').toBe(1);
+    writeFileSync(changelog, entry('## [0.3.0] - unreleased'));
+    const minor = await run(['compat', '--root', root]);
+    expect(minor.code, minor.out).toBe(0);
+    expect(minor.out).toMatch(/\[acknowledged: CHANGELOG\.md 0\.3\.0\]/);
     writeFileSync(changelog, original.replace('## [Unreleased]', '## [1.0.0] - unreleased\n\n### Removed\n- `MemoryEntry.expiresAt`: TTL is\n  a host setting now.\n\n## [Unreleased]'));
     const r = await run(['compat', '--root', root]);
     expect(r.code, r.out).toBe(0);
@@ -89,6 +110,7 @@ describe('the compat gate', () => {
   });
 
   it('an additive change passes: an optional field on an open server-emitted shape', async () => {
+    baselineIsNow(root);
     editJson(root, MEMORY_ENTRY, (s) => (s.properties.pinned = { description: 'Whether the entry is pinned.', type: 'boolean' }));
     const r = await run(['compat', '--root', root, '--format', 'json']);
     expect(r.code).toBe(0);
