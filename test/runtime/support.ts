@@ -1,0 +1,119 @@
+/**
+ * What the runtime unit tests share: a wired OpenWOP runtime on a fresh in-memory store (SQLite `:memory:`, the
+ * same SQL as the durable back-ends) with a manual clock and sequential ids, one-request helpers (plan, act, commit
+ * once — as the host does), and raw looks into the store for what a test must see from outside the runtime: every
+ * event of every run, every stored entry, every stored byte.
+ */
+import type { MemoryEntry, RunEvent } from '../../generated/ts/index.ts';
+import { createOpenwopRuntime, type OpenwopRuntime, type OpenwopRuntimeOptions } from '../../runtime/openwop/index.ts';
+import type { PutInput, WriteContext } from '../../runtime/memory/writer.ts';
+import type { SecretScope } from '../../runtime/redaction/secret-registry.ts';
+import { ManualClock, SequentialIds } from '../../runtime/shared/clock.ts';
+import { openMemoryStore } from '../../runtime/storage/memory/index.ts';
+import { Plan } from '../../runtime/storage/plan.ts';
+import type { StoragePort } from '../../runtime/storage/port.ts';
+import { SCHEMA_TABLES } from '../../runtime/storage/sql/schema.ts';
+
+/** Most rows a raw look into the store reads (tests stay far below it). */
+const RAW_LIMIT = 1_000_000;
+
+export type TestRuntimeOptions = Omit<OpenwopRuntimeOptions, 'port' | 'clock' | 'ids'> & { readonly clock?: ManualClock; readonly port?: StoragePort };
+
+export interface TestRuntime {
+  readonly rt: OpenwopRuntime;
+  readonly port: StoragePort;
+  readonly clock: ManualClock;
+  readonly ids: SequentialIds;
+  close(): Promise<void>;
+}
+
+/** A wired runtime on a fresh in-memory store (or on `port`), with a manual clock and sequential ids. */
+export async function openRuntime(o: TestRuntimeOptions = {}): Promise<TestRuntime> {
+  const { clock = new ManualClock(), port: given, ...rest } = o;
+  const port = given ?? (await openMemoryStore());
+  const ids = new SequentialIds();
+  const rt = createOpenwopRuntime({ port, clock, ids, ...rest });
+  return { rt, port, clock, ids, close: () => port.close() };
+}
+
+/** Run `f` on a fresh runtime and close its store afterwards (property tests open one per run). */
+export async function withRuntime<T>(o: TestRuntimeOptions, f: (t: TestRuntime) => Promise<T>): Promise<T> {
+  const t = await openRuntime(o);
+  try {
+    return await f(t);
+  } finally {
+    await t.close();
+  }
+}
+
+/** One request: plan its writes with `f`, commit them once; what `f` returned. */
+export async function request<T>(port: StoragePort, f: (plan: Plan) => T | Promise<T>): Promise<T> {
+  const plan = new Plan();
+  const out = await f(plan);
+  await plan.commit(port);
+  return out;
+}
+
+/** One memory write in its own request; the entry as stored. */
+export async function put(rt: OpenwopRuntime, memoryRef: string, input: PutInput, ctx: WriteContext = {}): Promise<MemoryEntry> {
+  const stored = await request(rt.port, async (plan) => (await rt.writer.put(plan, memoryRef, input, ctx)).stored);
+  return stored.value;
+}
+
+/** Claim `runId` for `tenant` and register secrets in its registry, in one request (as a BYOK resolution does). */
+export async function registerSecrets(rt: OpenwopRuntime, tenant: string, runId: string, secrets: Readonly<Record<string, string>>, scope: SecretScope = 'run'): Promise<boolean[]> {
+  return request(rt.port, async (plan) => {
+    const s = await rt.secretsOf(plan, tenant);
+    s.claimRun(runId);
+    const out: boolean[] = [];
+    for (const [id, value] of Object.entries(secrets)) out.push(await s.register(runId, id, value, scope));
+    return out;
+  });
+}
+
+/** End a run's secret registry in its own request. */
+export async function endRun(rt: OpenwopRuntime, tenant: string, runId: string): Promise<void> {
+  await request(rt.port, async (plan) => (await rt.secretsOf(plan, tenant)).endRun(runId));
+}
+
+/** The error `f` rejects (or throws) with; undefined when it succeeds. */
+export async function thrown(f: () => unknown): Promise<unknown> {
+  try {
+    await f();
+  } catch (e) {
+    return e;
+  }
+  return undefined;
+}
+
+/** Every event the store holds, of every run, in (run, sequence) order. */
+export async function allEvents(port: StoragePort): Promise<RunEvent[]> {
+  const rows = await port.reads.all<{ doc: string }>('SELECT doc FROM events ORDER BY run_id, seq', [], RAW_LIMIT);
+  return rows.map((r) => JSON.parse(r.doc) as RunEvent);
+}
+
+/** Every event of one run, every page of it. */
+export async function eventsOf(rt: OpenwopRuntime, runId: string): Promise<RunEvent[]> {
+  const out: RunEvent[] = [];
+  for (let from: number | undefined = 0; from !== undefined; ) {
+    const page = await rt.log.read(runId, from);
+    out.push(...page.events);
+    from = page.nextSeq;
+  }
+  return out;
+}
+
+/** The entries stored (expired or not, as the store holds them) under `memoryRef`, or every entry, by id. */
+export async function storedEntries(port: StoragePort, memoryRef?: string): Promise<MemoryEntry[]> {
+  const rows = memoryRef === undefined
+    ? await port.reads.all<{ doc: string }>('SELECT doc FROM entries ORDER BY tenant, memory_ref, id', [], RAW_LIMIT)
+    : await port.reads.all<{ doc: string }>('SELECT doc FROM entries WHERE memory_ref = ? ORDER BY id', [memoryRef], RAW_LIMIT);
+  return rows.map((r) => JSON.parse(r.doc) as MemoryEntry);
+}
+
+/** Every row of every table of the store as text: what "the store holds V nowhere" is checked against. */
+export async function storeText(port: StoragePort): Promise<string> {
+  const parts: string[] = [];
+  for (const table of SCHEMA_TABLES) parts.push(JSON.stringify(await port.reads.all(`SELECT * FROM ${table}`, [], RAW_LIMIT)));
+  return parts.join('\n');
+}
