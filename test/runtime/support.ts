@@ -7,7 +7,7 @@
 import type { MemoryEntry, RunEvent } from '../../generated/ts/index.ts';
 import { createOpenwopRuntime, type OpenwopRuntime, type OpenwopRuntimeOptions } from '../../runtime/openwop/index.ts';
 import type { PutInput, WriteContext } from '../../runtime/memory/writer.ts';
-import type { SecretScope } from '../../runtime/redaction/secret-registry.ts';
+import { SecretRefusedError, type RegisteredSecret, type SecretScope, type TenantSecretScope } from '../../runtime/redaction/secret-registry.ts';
 import { ManualClock, SequentialIds } from '../../runtime/shared/clock.ts';
 import { openMemoryStore } from '../../runtime/storage/memory/index.ts';
 import { Plan } from '../../runtime/storage/plan.ts';
@@ -116,4 +116,24 @@ export async function storeText(port: StoragePort): Promise<string> {
   const parts: string[] = [];
   for (const table of SCHEMA_TABLES) parts.push(JSON.stringify(await port.reads.all(`SELECT * FROM ${table}`, [], RAW_LIMIT)));
   return parts.join('\n');
+}
+
+/** A request's view of `tenant`'s secrets (never committed): registration and redaction within one request. */
+export const requestSecrets = (rt: OpenwopRuntime, tenant: string): Promise<TenantSecretScope> => rt.secretsOf(new Plan(), tenant);
+
+/**
+ * Register `(secretId, value)` pairs in `runId`'s registry of `scope` through the real registration rules; what was
+ * accepted (a value or id that could overlap a marker is refused, and left out; a value under 8 characters is not
+ * registered).
+ */
+export async function acceptSecrets(scope: TenantSecretScope, runId: string, pairs: readonly (readonly [string, string])[]): Promise<RegisteredSecret[]> {
+  const accepted: RegisteredSecret[] = [];
+  for (const [secretId, value] of pairs) {
+    try {
+      if (await scope.register(runId, secretId, value, 'run')) accepted.push({ secretId, value });
+    } catch (e) {
+      if (!(e instanceof SecretRefusedError)) throw e;
+    }
+  }
+  return accepted;
 }
