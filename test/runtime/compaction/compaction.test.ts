@@ -86,6 +86,16 @@ describe('RFC 0012 compaction', () => {
     expect(await thrown(() => s.compact('mem://tenant-b/x', { context: { tenant: 'tenant-a' } }))).toBeDefined();
     expect(await s.entries('mem://tenant-b/x')).toHaveLength(1);
   });
+  it('a memoryRef at its entry bound can still be compacted and distilled: the sources leave before the output arrives', async () => {
+    const s = await setup({ memoryBounds: { entriesPerMemoryRef: 3 } });
+    for (let i = 0; i < 3; i++) await s.put(REF, { content: `Fact ${i}.` });
+    expect(await thrown(() => s.put(REF, { content: 'One too many.' }))).toMatchObject({ code: 'quota_exceeded' });
+    await s.compact(REF);
+    expect(await s.entries(REF)).toHaveLength(1);
+    for (let i = 0; i < 2; i++) await s.put(REF, { content: `Turn ${i}.`, tier: 'transactional' });
+    await s.distill(REF);
+    expect(await s.entries(REF)).toHaveLength(2);
+  });
   it('advertises exactly its configuration', async () => {
     expect((await setup()).compactor.capability()).toEqual({ memory: { compaction: { supported: true, trigger: 'both', maxInputEntries: 1000, maxOutputBytes: 65536 } } });
   });

@@ -10,6 +10,7 @@ import { Distiller, type DistillerOptions, type DistillRequest } from '../../../
 import { INDEX_PATH, readIndex } from '../../../runtime/distillation/index-manifest.ts';
 import { tenantOf } from '../../../runtime/memory/memory-ref.ts';
 import type { PutInput, WriteContext } from '../../../runtime/memory/writer.ts';
+import type { MemoryBounds } from '../../../runtime/storage/ops/memory.ts';
 import { allEvents, openRuntime, put, registerSecrets, request, storedEntries, storeText } from '../support.ts';
 
 export { thrown } from '../support.ts';
@@ -21,10 +22,11 @@ export interface SetupOptions {
   readonly maxTokenBudget?: number;
   readonly indexEmitted?: boolean;
   readonly archiveRetention?: string;
+  readonly memoryBounds?: Partial<MemoryBounds>;
 }
 
 export async function setup(o: SetupOptions = {}) {
-  const t = await openRuntime();
+  const t = await openRuntime(o.memoryBounds !== undefined ? { memoryBounds: o.memoryBounds } : {});
   const { rt, port, clock, ids } = t;
   const store = { readerFor: (tenant: string) => rt.readerFor(tenant) };
   const compactor = o.summariser === undefined ? rt.compactor : new Compactor({ store, writer: rt.writer, clock, ids, log: rt.log, summariser: o.summariser });
