@@ -28,7 +28,7 @@ import type { Clock } from '../shared/clock.ts';
 import { toIso } from '../shared/clock.ts';
 import { WopkitError } from '../shared/errors.ts';
 import { CompactionError } from '../compaction/compactor.ts';
-import type { JsonDoc, StoragePort } from '../storage/port.ts';
+import { StoreUnavailableError, type JsonDoc, type StoragePort } from '../storage/port.ts';
 import { Plan } from '../storage/plan.ts';
 import { dueSchedules, scheduleGet, type ScheduleRecord } from '../storage/reads/work.ts';
 import { DistillationError, TokenBudgetExceededError, type Distiller, type DistillResult } from './distiller.ts';
@@ -172,18 +172,28 @@ export class DistillationScheduler {
     const instant = record.nextAt + missed * s.periodMs;
     const next: DistillationSchedule = { ...s, nextAt: instant + s.periodMs };
     transition(SCHEDULE_LIFECYCLE, 'scheduled', 'running');
-    const { outcome, plan } = await this.#run(s, instant, missed);
-    transition(SCHEDULE_LIFECYCLE, transition(SCHEDULE_LIFECYCLE, 'running', outcome.kind), 'scheduled');
+    const ran = await this.#run(s, instant, missed);
     // The slot is taken in the same transaction as the run's writes and its outcome.
-    plan.add('schedule.take', { scheduleId: s.scheduleId, nextAtRead: record.nextAt, slot: instant, nextAt: next.nextAt, doc: asDoc(next) });
-    plan.add('schedule.outcome', { scheduleId: s.scheduleId, slot: instant, outcome: asDoc(outcomeRecord(outcome)) });
+    const settle = async (outcome: ScheduledRunOutcome, plan: Plan): Promise<ScheduledRunOutcome | undefined> => {
+      transition(SCHEDULE_LIFECYCLE, transition(SCHEDULE_LIFECYCLE, 'running', outcome.kind), 'scheduled');
+      plan.add('schedule.take', { scheduleId: s.scheduleId, nextAtRead: record.nextAt, slot: instant, nextAt: next.nextAt, doc: asDoc(next) });
+      plan.add('schedule.outcome', { scheduleId: s.scheduleId, slot: instant, outcome: asDoc(outcomeRecord(outcome)) });
+      try {
+        await plan.commit(this.#o.port);
+      } catch (err) {
+        if ((err as { code?: unknown }).code === 'claim_taken') return undefined; // another process ran this slot
+        throw err;
+      }
+      return outcome;
+    };
     try {
-      await plan.commit(this.#o.port);
+      return await settle(ran.outcome, ran.plan);
     } catch (err) {
-      if ((err as { code?: unknown }).code === 'claim_taken') return undefined; // another process ran this slot
-      throw err;
+      // The store refused the run's writes (a bound reached, a registry that changed): nothing of them stays, and
+      // the slot is taken as failed — so the schedule moves on and the schedules due after it still run.
+      if (!(err instanceof WopkitError) || err instanceof StoreUnavailableError) throw err;
+      return settle({ kind: 'failed', scheduleId: s.scheduleId, instant: toIso(instant), missed, errorCode: err.code }, new Plan());
     }
-    return outcome;
   }
 
   /** Distil the schedule's scope: the outcome, and the plan holding its writes (an empty one when it refused). */

@@ -11,6 +11,8 @@ import { INDEX_PATH, readIndex } from '../../../runtime/distillation/index-manif
 import { tenantOf } from '../../../runtime/memory/memory-ref.ts';
 import type { PutInput, WriteContext } from '../../../runtime/memory/writer.ts';
 import type { MemoryBounds } from '../../../runtime/storage/ops/memory.ts';
+import type { StoragePort } from '../../../runtime/storage/port.ts';
+import type { ManualClock } from '../../../runtime/shared/clock.ts';
 import { allEvents, openRuntime, put, registerSecrets, request, storedEntries, storeText } from '../support.ts';
 
 export { thrown } from '../support.ts';
@@ -23,10 +25,13 @@ export interface SetupOptions {
   readonly indexEmitted?: boolean;
   readonly archiveRetention?: string;
   readonly memoryBounds?: Partial<MemoryBounds>;
+  /** Another runtime on the same store and clock (a second host, or other bounds). */
+  readonly port?: StoragePort;
+  readonly clock?: ManualClock;
 }
 
 export async function setup(o: SetupOptions = {}) {
-  const t = await openRuntime(o.memoryBounds !== undefined ? { memoryBounds: o.memoryBounds } : {});
+  const t = await openRuntime({ ...(o.memoryBounds !== undefined ? { memoryBounds: o.memoryBounds } : {}), ...(o.port !== undefined ? { port: o.port } : {}), ...(o.clock !== undefined ? { clock: o.clock } : {}) });
   const { rt, port, clock, ids } = t;
   const store = { readerFor: (tenant: string) => rt.readerFor(tenant) };
   const compactor = o.summariser === undefined ? rt.compactor : new Compactor({ store, writer: rt.writer, clock, ids, log: rt.log, summariser: o.summariser });
