@@ -172,27 +172,34 @@ export class DistillationScheduler {
     const instant = record.nextAt + missed * s.periodMs;
     const next: DistillationSchedule = { ...s, nextAt: instant + s.periodMs };
     transition(SCHEDULE_LIFECYCLE, 'scheduled', 'running');
-    const ran = await this.#run(s, instant, missed);
-    // The slot is taken in the same transaction as the run's writes and its outcome.
-    const settle = async (outcome: ScheduledRunOutcome, plan: Plan): Promise<ScheduledRunOutcome | undefined> => {
-      transition(SCHEDULE_LIFECYCLE, transition(SCHEDULE_LIFECYCLE, 'running', outcome.kind), 'scheduled');
-      plan.add('schedule.take', { scheduleId: s.scheduleId, nextAtRead: record.nextAt, slot: instant, nextAt: next.nextAt, doc: asDoc(next) });
-      plan.add('schedule.outcome', { scheduleId: s.scheduleId, slot: instant, outcome: asDoc(outcomeRecord(outcome)) });
-      try {
-        await plan.commit(this.#o.port);
-      } catch (err) {
-        if ((err as { code?: unknown }).code === 'claim_taken') return undefined; // another process ran this slot
-        throw err;
-      }
-      return outcome;
-    };
+    const { outcome, plan } = await this.#run(s, instant, missed);
+    transition(SCHEDULE_LIFECYCLE, transition(SCHEDULE_LIFECYCLE, 'running', outcome.kind), 'scheduled');
+    const took = await this.#take(record, next, instant, outcome, plan);
+    if (took === 'taken') return undefined; // another process ran this slot
+    if (took === 'done') return outcome;
+    // The store refused the run's writes (a bound reached, a registry that changed): nothing of them stays, and the
+    // slot is taken as failed — so the schedule moves on and the schedules due after it still run.
+    const failed: ScheduledRunOutcome = { kind: 'failed', scheduleId: s.scheduleId, instant: toIso(instant), missed, errorCode: took.code };
+    transition(SCHEDULE_LIFECYCLE, transition(SCHEDULE_LIFECYCLE, 'running', failed.kind), 'scheduled');
+    const again = await this.#take(record, next, instant, failed, new Plan());
+    if (again instanceof WopkitError) throw again;
+    return again === 'done' ? failed : undefined;
+  }
+
+  /**
+   * Take the slot in the same transaction as the run's writes and its outcome: `done`, `taken` (another process ran
+   * it first), or the refusal the store answered (a store that cannot write at all is thrown).
+   */
+  async #take(record: ScheduleRecord, next: DistillationSchedule, instant: number, outcome: ScheduledRunOutcome, plan: Plan): Promise<'done' | 'taken' | WopkitError> {
+    plan.add('schedule.take', { scheduleId: next.scheduleId, nextAtRead: record.nextAt, slot: instant, nextAt: next.nextAt, doc: asDoc(next) });
+    plan.add('schedule.outcome', { scheduleId: next.scheduleId, slot: instant, outcome: asDoc(outcomeRecord(outcome)) });
     try {
-      return await settle(ran.outcome, ran.plan);
+      await plan.commit(this.#o.port);
+      return 'done';
     } catch (err) {
-      // The store refused the run's writes (a bound reached, a registry that changed): nothing of them stays, and
-      // the slot is taken as failed — so the schedule moves on and the schedules due after it still run.
-      if (!(err instanceof WopkitError) || err instanceof StoreUnavailableError) throw err;
-      return settle({ kind: 'failed', scheduleId: s.scheduleId, instant: toIso(instant), missed, errorCode: err.code }, new Plan());
+      if ((err as { code?: unknown }).code === 'claim_taken') return 'taken';
+      if (err instanceof WopkitError && !(err instanceof StoreUnavailableError)) return err;
+      throw err;
     }
   }
 
