@@ -1,24 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { DistillationScheduler, MIN_PERIOD_MS, ScheduleError, type DistillationScheduleRequest, type ScheduledRunOutcome } from '../../../runtime/distillation/schedule.ts';
-import { tenantOf } from '../../../runtime/memory/memory-ref.ts';
+import { MIN_PERIOD_MS, ScheduleError, type ScheduledRunOutcome } from '../../../runtime/distillation/schedule.ts';
 import { quotaCount } from '../../../runtime/storage/reads/records.ts';
 import { openRuntime, registerSecrets, request, allEvents, put } from '../support.ts';
 import { REF, setup, thrown, type Env } from '../compaction/fixture.ts';
+import { cancel, schedule, scheduler, schedulesOf } from './scheduling.ts';
 
 const HOUR = 3_600_000;
-let made = 0;
-/** A scheduler over the fixture's store and distiller (ids distinct per scheduler: several may share a store). */
-export const scheduler = (s: Env, o: { replay?: boolean; maxPerTenant?: number } = {}) => {
-  const me = ++made;
-  let n = 0;
-  return new DistillationScheduler({ port: s.port, clock: s.clock, distiller: s.distiller, tenantOf, newId: () => `dsch-${me}-${++n}`, ...o });
-};
-export const schedule = (s: Env, sch: DistillationScheduler, req: DistillationScheduleRequest) => request(s.port, (plan) => sch.schedule(plan, req));
-export const cancel = (s: Env, sch: DistillationScheduler, tenant: string, scheduleId: string) => request(s.port, (plan) => sch.cancel(plan, tenant, scheduleId));
-/** The schedules a tenant holds, as stored, oldest first. */
-export const schedulesOf = async (s: Env, tenant: string) =>
-  (await s.port.reads.all<{ doc: string }>('SELECT doc FROM schedules WHERE tenant = ? ORDER BY created_ms, schedule_id', [tenant], 1000)).map((r) => JSON.parse(r.doc) as { every: string; memoryRef: string });
 const transactional = async (s: Env, ref: string, texts: readonly string[]) => { for (const t of texts) await s.put(ref, { content: t, tier: 'transactional' }); };
 const compacted = async (s: Env) => (await s.events()).filter((e) => e.type === 'memory.compacted');
 
