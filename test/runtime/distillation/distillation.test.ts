@@ -149,7 +149,7 @@ describe('RFC 0062 distillation', () => {
     expect(s.distiller.capability()).toEqual({ memory: { distillation: { supported: true, maxTokenBudget: 300, scheduled: false, indexEmitted: true, tokenizerName: TOKENIZER_NAME, archiveRetention: 'P30D' } } });
     const off = new UnadvertisedDistiller({ ...s.distillerOptions, maxTokenBudget: 10 });
     expect(off.capability()).toEqual({});
-    expect(((await thrown(() => request(s.port, (plan) => off.distill(plan, REF)))) as DistillationError).code).toBe('not_advertised');
+    expect(((await thrown(() => request(s.port, () => off.distill()))) as DistillationError).code).toBe('not_advertised');
   });
 });
 
