@@ -8,7 +8,7 @@ import type { MemoryEntry, RunEvent } from '../../generated/ts/index.ts';
 import { createOpenwopRuntime, type OpenwopRuntime, type OpenwopRuntimeOptions } from '../../runtime/openwop/index.ts';
 import type { PutInput, WriteContext } from '../../runtime/memory/writer.ts';
 import { SecretRefusedError, type RegisteredSecret, type SecretScope, type TenantSecretScope } from '../../runtime/redaction/secret-registry.ts';
-import { ManualClock, SequentialIds } from '../../runtime/shared/clock.ts';
+import { ManualClock, SequentialIds, type IdSource } from '../../runtime/shared/clock.ts';
 import { openMemoryStore } from '../../runtime/storage/memory/index.ts';
 import { Plan } from '../../runtime/storage/plan.ts';
 import type { StoragePort } from '../../runtime/storage/port.ts';
@@ -17,21 +17,29 @@ import { SCHEMA_TABLES } from '../../runtime/storage/sql/schema.ts';
 /** Most rows a raw look into the store reads (tests stay far below it). */
 const RAW_LIMIT = 1_000_000;
 
-export type TestRuntimeOptions = Omit<OpenwopRuntimeOptions, 'port' | 'clock' | 'ids'> & { readonly clock?: ManualClock; readonly port?: StoragePort };
+export type TestRuntimeOptions = Omit<OpenwopRuntimeOptions, 'port' | 'clock'> & { readonly clock?: ManualClock; readonly port?: StoragePort };
 
 export interface TestRuntime {
   readonly rt: OpenwopRuntime;
   readonly port: StoragePort;
   readonly clock: ManualClock;
-  readonly ids: SequentialIds;
+  readonly ids: IdSource;
   close(): Promise<void>;
 }
 
-/** A wired runtime on a fresh in-memory store (or on `port`), with a manual clock and sequential ids. */
+let sharing = 0;
+
+/**
+ * A wired runtime on a fresh in-memory store, with a manual clock and sequential ids — or on `port`, another
+ * runtime's store (a restart, a second host): its ids then carry a prefix of their own, as two hosts' random ids
+ * would not meet.
+ */
 export async function openRuntime(o: TestRuntimeOptions = {}): Promise<TestRuntime> {
-  const { clock = new ManualClock(), port: given, ...rest } = o;
+  const { clock = new ManualClock(), port: given, ids: givenIds, ...rest } = o;
   const port = given ?? (await openMemoryStore());
-  const ids = new SequentialIds();
+  const host = ++sharing;
+  const seq = new SequentialIds();
+  const ids: IdSource = givenIds ?? (given === undefined ? seq : { next: (prefix) => seq.next(`${prefix}_h${host}`) });
   const rt = createOpenwopRuntime({ port, clock, ids, ...rest });
   return { rt, port, clock, ids, close: () => port.close() };
 }
