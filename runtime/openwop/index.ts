@@ -316,7 +316,8 @@ export function createOpenwopRuntime(options: OpenwopRuntimeOptions) {
       const open = interruptInLog((await log.read(runId, 0, MAX_EVENT_PAGE)).events, interruptId);
       if (open === undefined) throw new InterruptNotFoundError();
       if (open === 'resolved') throw new InterruptAlreadyResolvedError();
-      plan.add('claim.take', { key: `interrupt:${runId}:${interruptId}`, atMs: clock.now() });
+      const taken = new InterruptAlreadyResolvedError();
+      plan.add('claim.take', { key: `interrupt:${runId}:${interruptId}`, atMs: clock.now(), refusal: { code: taken.code, message: taken.message, wire: taken.toWire() } });
       return continueAfterInterrupt(open, resolution, { ...stepPorts(plan, runId), execute: dispatch });
     },
 

@@ -3,6 +3,7 @@
  * the P066 document logs (transcripts, traces); distillation's workspace files; the last consolidation pass per
  * memoryRef; once-only claims by key; and test fixtures (retired oldest first past their bound).
  */
+import type { WireAnswer } from '../../shared/errors.ts';
 import type { JsonDoc } from '../port.ts';
 import { StoreRefusal } from '../refusal.ts';
 import type { SqlSession } from '../sql/session.ts';
@@ -91,11 +92,18 @@ export async function recordPass(s: SqlSession, a: { readonly tenant: string; re
 }
 
 /** Take a once-only claim; refused (`claim_taken`) when someone took it first — unless `ifTaken: 'ignore'` (then false). */
-export async function claim(s: SqlSession, a: { readonly key: string; readonly tenant?: string; readonly atMs: number; readonly ifTaken?: 'refuse' | 'ignore' }): Promise<boolean> {
+export async function claim(s: SqlSession, a: { readonly key: string; readonly tenant?: string; readonly atMs: number; readonly ifTaken?: 'refuse' | 'ignore'; readonly refusal?: TakenRefusal }): Promise<boolean> {
   const n = await s.run('INSERT INTO claims (claim_key, tenant, at_ms) VALUES (?, ?, ?) ON CONFLICT DO NOTHING', [a.key, a.tenant ?? null, a.atMs]);
   if (n === 1) return true;
   if (a.ifTaken === 'ignore') return false;
-  throw claimTaken();
+  throw a.refusal === undefined ? claimTaken() : new StoreRefusal(a.refusal.code, a.refusal.message, a.refusal.wire);
+}
+
+/** How a taken claim is refused when the work has a refusal of its own (e.g. an interrupt answered already). */
+export interface TakenRefusal {
+  readonly code: string;
+  readonly message: string;
+  readonly wire: WireAnswer;
 }
 
 export interface AddFixtureArgs {

@@ -100,6 +100,8 @@ describe('OpenWOP runtime, wired end to end', () => {
     const answer = () => request(port, (p) => rt.continueStep(p, run.runId, interruptId, { outcome: 'approved' }));
     const [first, second] = await Promise.allSettled([answer(), answer()]);
     expect([first.status, second.status].sort()).toEqual(['fulfilled', 'rejected']);
+    // the loser read the interrupt open too; the claim its transaction took refuses it as answered already (409)
+    expect([first, second].find((a) => a.status === 'rejected')).toMatchObject({ reason: { code: 'interrupt_already_resolved', status: 409 } });
     expect((await eventsOf(rt, run.runId)).filter((e) => e.type === 'interrupt.resolved')).toHaveLength(1);
     expect(await thrown(() => answer())).toMatchObject({ code: 'interrupt_already_resolved' });
     expect(await thrown(() => request(port, (p) => rt.continueStep(p, run.runId, 'int_nope', { outcome: 'approved' })))).toMatchObject({ code: 'interrupt_not_found' });
