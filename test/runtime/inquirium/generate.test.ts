@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { builtinLocalRuntime, type RuntimeRegistration } from '../../../runtime/inquirium/index.ts';
+import { builtinLocalRuntime, type InquiriumRuntimeOptions, type RuntimeRegistration } from '../../../runtime/inquirium/index.ts';
 import { RuntimeInvokeError } from '../../../runtime/inquirium/adapters/types.ts';
 import { checkDto } from '../../../runtime/inquirium/dto.ts';
 import { InMemoryArtifactSink, PLURALITY_INSTRUCTION, type RegisteredRuntime } from '../../../runtime/inquirium/generate.ts';
@@ -9,7 +9,7 @@ import type { AcceptanceLayer } from '../../../runtime/inquirium/acceptance.ts';
 import { acceptance, element, inquirium, OTHER_PARTICIPANT, PARTICIPANT, recordingRuntime, request } from './helpers.ts';
 
 const ctx = { participant: PARTICIPANT, session: 'session:1' };
-const make = (runtimes?: RuntimeRegistration[], extra: Partial<Parameters<typeof createInquiriumRuntime>[0]> = {}) => inquirium({ ...(runtimes ? { runtimes } : {}), ...extra });
+const make = (runtimes?: RuntimeRegistration[], extra: Partial<InquiriumRuntimeOptions> = {}) => inquirium({ ...(runtimes ? { runtimes } : {}), ...extra });
 type Rt = Awaited<ReturnType<typeof make>>;
 const decisionsOf = async (rt: Rt, i = 0) => (await rt.traces.recent())[i]!.body.decisions as { kind: string; outcome: string; 'reason/code': string; 'element/ref'?: string; classification?: string }[];
 const granted = { policy: { scope: 'granted-context', trust_mode: 'classification_gated' } };
