@@ -124,7 +124,7 @@ describe('scheduled distillation ("dreams")', () => {
     expect((await schedule(s, sch, { memoryRef: REF, every: `PT${MIN_PERIOD_MS / 1000}S` })).periodMs).toBe(MIN_PERIOD_MS);
   });
 
-  it('a cancelled schedule never runs again (and only its own tenant may cancel it); replay mode never runs anything', async () => {
+  it('a cancelled schedule never runs again; replay mode never runs anything', async () => {
     const s = await setup();
     const live = scheduler(s);
     const d = await schedule(s, live, { memoryRef: REF, every: 'PT1H', firstAt: s.clock.now() });

@@ -20,7 +20,7 @@ describe('run event log', () => {
     expect((await rt.log.read('r1', 5)).events).toEqual([]);
   });
 
-  it('refuses an invalid event before it is planned: nothing appended, no sequence used', async () => {
+  it('refuses an invalid event and does not append it', async () => {
     const { rt, port } = await openRuntime();
     await request(port, (plan) => rt.startRun(plan, { runId: 'r1', workflowId: 'wf', memoryRef: REF }));
     const plan = new Plan();
