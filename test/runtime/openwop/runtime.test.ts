@@ -152,4 +152,22 @@ describe('OpenWOP runtime, wired end to end', () => {
     expect((await eventsOf(rt, backgroundRunId('tenant-b'))).map((e) => e.payload.memoryRef)).toEqual(['mem://tenant-b/y']);
     expect((await rt.runs.row(backgroundRunId('tenant-a')))?.tenant).toBe('tenant-a');
   });
+  it('live runs per tenant are bounded (429 runs); ended runs are kept up to their bound, the oldest retired with its log', async () => {
+    const { rt, port, clock } = await openRuntime({ runBounds: { runsPerTenant: 2, endedRunsPerTenant: 2 } });
+    const start = () => request(port, (plan) => rt.startRun(plan, { workflowId: 'wf', memoryRef: REF }));
+    const end = (runId: string) => request(port, (plan) => rt.runs.update(plan, { runId, tenant: 'tenant-a', kind: 'run' }, { status: 'completed', ended: true }));
+    const [a, b] = [await start(), await start()];
+    expect(await thrown(start)).toMatchObject({ code: 'quota_exceeded', resource: 'runs', limit: 2 });
+    await request(port, (plan) => rt.startRun(plan, { workflowId: 'wf', memoryRef: 'mem://tenant-b/x' })); // another tenant is counted apart
+    await end(a.runId);
+    clock.advance(1);
+    const c = await start();
+    await end(b.runId);
+    clock.advance(1);
+    await end(c.runId); // a third ended run: the oldest ended one (a) is retired, its log with it
+    expect(await rt.runs.row(a.runId)).toBeUndefined();
+    expect(await rt.log.has(a.runId)).toBe(false);
+    expect((await rt.runs.row(b.runId))?.endedMs).toBeDefined();
+    expect(await rt.log.has(c.runId)).toBe(true);
+  });
 });

@@ -7,6 +7,7 @@ import { IllegalTransitionError } from '../../../runtime/shared/state-machine.ts
 import { ActivationForbiddenError, ProposalInvalidError, ProposalNotFoundError } from '../../../runtime/proposals/errors.ts';
 import { PROPOSAL_LIFECYCLE } from '../../../runtime/proposals/lifecycle.ts';
 import { DEFAULT_ACTIVATION_SCOPE } from '../../../runtime/proposals/service.ts';
+import { openRuntime } from '../support.ts';
 import { actor, agentPack, MARKER, OPERATOR, OTHER, request, SECRET, setup, TENANT } from './setup.ts';
 
 describe('lifecycle', () => {
@@ -186,5 +187,15 @@ describe('concurrent requests on one proposal (each its own transaction, optimis
     const titles = ['first title', 'second title', 'third title'];
     await Promise.all(titles.map((title) => direct.service.revise(actor(), p3.id, { title })));
     expect(titles).toContain((await direct.service.get(actor(), p3.id)).title);
+  });
+  it('proposals per tenant are bounded: one more is 429 proposals and stores nothing; another tenant is counted apart', async () => {
+    const { rt, port } = await setup();
+    // the same store and keys (so the tenant's sealed registries open), a runtime with a tighter bound
+    const service = (await openRuntime({ port, secretKeys: rt.keys, proposalsPerTenant: 2 })).rt.proposals;
+    await service.synthesize(request());
+    await service.synthesize(request());
+    expect(await service.synthesize(request()).catch((e: unknown) => e)).toMatchObject({ code: 'quota_exceeded', resource: 'proposals', limit: 2 });
+    expect(await rt.proposals.list(TENANT)).toHaveLength(2);
+    await service.synthesize(request({ tenant: OTHER }));
   });
 });
