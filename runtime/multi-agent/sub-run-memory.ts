@@ -23,6 +23,7 @@ import type { MemoryWriter } from '../memory/writer.ts';
 import { KeyedMutex } from '../shared/keyed-mutex.ts';
 import type { StoragePort } from '../storage/port.ts';
 import { Plan } from '../storage/plan.ts';
+import { retryStale } from '../storage/refusal.ts';
 
 /** `multiAgent.executionModel.crossChildMemoryConcurrency`: strict (serialised per parent run) or advisory. */
 export type CrossChildMemoryConcurrency = NonNullable<ExecutionModelCapability['crossChildMemoryConcurrency']>;
@@ -95,9 +96,12 @@ export class SubRunMemory {
     return { parentRunId: parent.runId, childRunId, memoryRef: ref, tenantId, isolated: true };
   }
 
-  /** A child's write into its scope, attributed to the child run and committed as its own transaction. */
+  /**
+   * A child's write into its scope, attributed to the child run and committed as its own transaction — redone from
+   * its reads when the tenant's secrets changed between its redaction and its commit.
+   */
   write(scope: ChildMemoryScope, w: ChildWrite): Promise<StoredEntry> {
-    const apply = async () => {
+    const apply = () => retryStale(async () => {
       const writtenAt = this.#o.clock.now(); // TTL anchor: the child's write time
       const plan = new Plan();
       const ctx = { runId: scope.childRunId, tenant: scope.tenantId };
@@ -109,7 +113,7 @@ export class SubRunMemory {
       }, ctx);
       await plan.commit(this.#o.port);
       return stored.value;
-    };
+    });
     return this.concurrency === 'strict' ? this.#mutex.run(scope.parentRunId, apply) : apply();
   }
 

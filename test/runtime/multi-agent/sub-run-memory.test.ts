@@ -109,6 +109,27 @@ describe('sub-run memory (RFC 0039 MAE-2)', () => {
     expect(written.map((x) => x.payload.memoryId)).toEqual([e.id]);
   });
 
+  it('a child write whose tenant registered a secret while the write was in flight is redone from its reads: the new secret is redacted', async () => {
+    const t = await openRuntime();
+    let raced = false;
+    const racing: StoragePort = {
+      ...t.port,
+      reads: t.port.reads,
+      commit: async (plan) => {
+        if (!raced && plan.some((op) => op.op === 'memory.put')) {
+          raced = true; // another request registers a secret between this write's reads and its commit
+          await registerSecrets(t.rt, 'acme', 'run-late', { s2: 'LATE-SECRET-0123456789' });
+        }
+        return t.port.commit(plan);
+      },
+    };
+    const { mem, child } = await setup(t, { port: racing });
+    const e = await mem.write(await child('c'), { content: 'key LATE-SECRET-0123456789' });
+    expect(raced).toBe(true);
+    expect(e.content).toBe('key [REDACTED:s2]');
+    expect(JSON.stringify(await storedEntries(t.port))).not.toContain('LATE-SECRET');
+  });
+
   it('strict: sibling writes never overlap and the parent read waits for pending sibling writes', async () => {
     const t = await openRuntime();
     const { slow, stats } = slowPort(t.port);
