@@ -29,6 +29,7 @@ import { toIso } from '../shared/clock.ts';
 import { WopkitError } from '../shared/errors.ts';
 import { CompactionError } from '../compaction/compactor.ts';
 import { StoreUnavailableError, type JsonDoc, type StoragePort } from '../storage/port.ts';
+import { isStale } from '../storage/refusal.ts';
 import { Plan } from '../storage/plan.ts';
 import { dueSchedules, scheduleGet, type ScheduleRecord } from '../storage/reads/work.ts';
 import { DistillationError, TokenBudgetExceededError, type Distiller, type DistillResult } from './distiller.ts';
@@ -88,6 +89,8 @@ export interface DistillationSchedulerOptions {
 
 /** Due schedules one tick looks at (the rest wait for the next tick). */
 export const SCHEDULES_PER_TICK = 64;
+/** How many times a slot's run is redone when its reads went stale before its commit. */
+const STALE_RETRIES = 8;
 
 const asDoc = (x: object): JsonDoc => x as JsonDoc;
 
@@ -172,14 +175,24 @@ export class DistillationScheduler {
     const instant = record.nextAt + missed * s.periodMs;
     const next: DistillationSchedule = { ...s, nextAt: instant + s.periodMs };
     transition(SCHEDULE_LIFECYCLE, 'scheduled', 'running');
-    const { outcome, plan } = await this.#run(s, instant, missed);
-    transition(SCHEDULE_LIFECYCLE, transition(SCHEDULE_LIFECYCLE, 'running', outcome.kind), 'scheduled');
-    const took = await this.#take(record, next, instant, outcome, plan);
-    if (took === 'taken') return undefined; // another process ran this slot
-    if (took === 'done') return outcome;
-    // The store refused the run's writes (a bound reached, a registry that changed): nothing of them stays, and the
-    // slot is taken as failed — so the schedule moves on and the schedules due after it still run.
-    const failed: ScheduledRunOutcome = { kind: 'failed', scheduleId: s.scheduleId, instant: toIso(instant), missed, errorCode: took.code };
+    // A run decided on reads that went stale before its commit (the tenant's secrets changed) is run again.
+    for (let attempt = 1; ; attempt++) {
+      const { outcome, plan } = await this.#run(s, instant, missed);
+      transition(SCHEDULE_LIFECYCLE, transition(SCHEDULE_LIFECYCLE, 'running', outcome.kind), 'scheduled');
+      const took = await this.#take(record, next, instant, outcome, plan);
+      if (took === 'taken') return undefined; // another process ran this slot
+      if (took === 'done') return outcome;
+      if (isStale(took) && attempt < STALE_RETRIES) continue;
+      return this.#failed(record, next, instant, missed, took);
+    }
+  }
+
+  /**
+   * The store refused the run's writes (a bound reached, reads that kept going stale): nothing of them stays, and the
+   * slot is taken as failed — so the schedule moves on and the schedules due after it still run.
+   */
+  async #failed(record: ScheduleRecord, next: DistillationSchedule, instant: number, missed: number, took: WopkitError): Promise<ScheduledRunOutcome | undefined> {
+    const failed: ScheduledRunOutcome = { kind: 'failed', scheduleId: next.scheduleId, instant: toIso(instant), missed, errorCode: took.code };
     transition(SCHEDULE_LIFECYCLE, transition(SCHEDULE_LIFECYCLE, 'running', failed.kind), 'scheduled');
     const again = await this.#take(record, next, instant, failed, new Plan());
     if (again instanceof WopkitError) throw again;

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { MIN_PERIOD_MS, ScheduleError, type ScheduledRunOutcome } from '../../../runtime/distillation/schedule.ts';
+import { DistillationScheduler, MIN_PERIOD_MS, ScheduleError, type ScheduledRunOutcome } from '../../../runtime/distillation/schedule.ts';
+import { tenantOf } from '../../../runtime/memory/memory-ref.ts';
+import type { StoragePort } from '../../../runtime/storage/port.ts';
 import { quotaCount } from '../../../runtime/storage/reads/records.ts';
 import { openRuntime, registerSecrets, request, allEvents, put } from '../support.ts';
 import { REF, setup, thrown, type Env } from '../compaction/fixture.ts';
@@ -112,6 +114,31 @@ describe('scheduled distillation ("dreams")', () => {
     expect(JSON.stringify(await s.entries(REF))).toBe(before);
     expect((await sch.get(a.scheduleId))!.nextAt).toBe(a.nextAt + HOUR);
     expect(await sch.lastOutcome(a.scheduleId)).toMatchObject({ kind: 'failed', errorCode: 'quota_exceeded' });
+  });
+
+  it('a run whose tenant registered a secret between its reads and its commit is run again: the slot is distilled once, with the new secret redacted', async () => {
+    const s = await setup();
+    let raced = false;
+    const racing: StoragePort = {
+      ...s.port,
+      reads: s.port.reads,
+      commit: async (plan) => {
+        if (!raced && plan.some((op) => op.op === 'schedule.take')) {
+          raced = true;
+          await s.register({ late: 'LATE-SECRET-0123456789' }, 'run-late');
+        }
+        return s.port.commit(plan);
+      },
+    };
+    const sch = new DistillationScheduler({ port: racing, clock: s.clock, distiller: s.distiller, tenantOf, newId: () => 'dsch-race' });
+    await schedule(s, sch, { memoryRef: REF, every: 'PT1H', firstAt: s.clock.now() });
+    await transactional(s, REF, ['The token is LATE-SECRET-0123456789.']);
+    const out = await sch.tick();
+    expect(raced).toBe(true);
+    expect(out.map((o) => o.kind)).toEqual(['distilled']);
+    expect((out[0] as Extract<ScheduledRunOutcome, { kind: 'distilled' }>).result.entry.content).toContain('[REDACTED:late]');
+    expect(await compacted(s)).toHaveLength(1);
+    expect(JSON.stringify(await s.entries(REF))).not.toContain('LATE-SECRET');
   });
 
   it('refuses bad schedules up front: sub-second or malformed periods, refs without a tenant, budgets the distiller refuses', async () => {
