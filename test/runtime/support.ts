@@ -11,7 +11,7 @@ import { SecretRefusedError, type RegisteredSecret, type SecretScope, type Tenan
 import { ManualClock, SequentialIds, type IdSource } from '../../runtime/shared/clock.ts';
 import { openMemoryStore } from '../../runtime/storage/memory/index.ts';
 import { Plan } from '../../runtime/storage/plan.ts';
-import type { StoragePort } from '../../runtime/storage/port.ts';
+import type { StoragePort, WritePlan } from '../../runtime/storage/port.ts';
 import { SCHEMA_TABLES } from '../../runtime/storage/sql/schema.ts';
 
 /** Most rows a raw look into the store reads (tests stay far below it). */
@@ -144,4 +144,31 @@ export async function acceptSecrets(scope: TenantSecretScope, runId: string, pai
     }
   }
   return accepted;
+}
+
+/** The store with its commit wrapped (the same reads): for a test that needs a slow, racing or refusing commit. */
+export function withCommit(port: StoragePort, commit: (plan: WritePlan, inner: StoragePort) => Promise<readonly unknown[]>): StoragePort {
+  return {
+    kind: port.kind,
+    location: port.location,
+    reads: port.reads,
+    health: () => port.health(),
+    onFatal: (listener) => port.onFatal(listener),
+    durability: () => port.durability(),
+    close: () => port.close(),
+    commit: (plan) => commit(plan, port),
+  };
+}
+
+/** The store where another request (`race`) commits once, right before the first plan that `when` picks. */
+export function racingPort(port: StoragePort, when: (plan: WritePlan) => boolean, race: () => Promise<unknown>): { readonly port: StoragePort; raced(): boolean } {
+  let raced = false;
+  const racing = withCommit(port, async (plan, inner) => {
+    if (!raced && when(plan)) {
+      raced = true;
+      await race();
+    }
+    return inner.commit(plan);
+  });
+  return { port: racing, raced: () => raced };
 }

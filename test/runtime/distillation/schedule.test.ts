@@ -2,9 +2,8 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { DistillationScheduler, MIN_PERIOD_MS, ScheduleError, type ScheduledRunOutcome } from '../../../runtime/distillation/schedule.ts';
 import { tenantOf } from '../../../runtime/memory/memory-ref.ts';
-import type { StoragePort } from '../../../runtime/storage/port.ts';
 import { quotaCount } from '../../../runtime/storage/reads/records.ts';
-import { openRuntime, registerSecrets, request, allEvents, put } from '../support.ts';
+import { allEvents, openRuntime, put, racingPort, registerSecrets, request } from '../support.ts';
 import { REF, setup, thrown, type Env } from '../compaction/fixture.ts';
 import { cancel, schedule, scheduler, schedulesOf } from './scheduling.ts';
 
@@ -118,23 +117,12 @@ describe('scheduled distillation ("dreams")', () => {
 
   it('a run whose tenant registered a secret between its reads and its commit is run again: the slot is distilled once, with the new secret redacted', async () => {
     const s = await setup();
-    let raced = false;
-    const racing: StoragePort = {
-      ...s.port,
-      reads: s.port.reads,
-      commit: async (plan) => {
-        if (!raced && plan.some((op) => op.op === 'schedule.take')) {
-          raced = true;
-          await s.register({ late: 'LATE-SECRET-0123456789' }, 'run-late');
-        }
-        return s.port.commit(plan);
-      },
-    };
-    const sch = new DistillationScheduler({ port: racing, clock: s.clock, distiller: s.distiller, tenantOf, newId: () => 'dsch-race' });
+    const racing = racingPort(s.port, (plan) => plan.some((op) => op.op === 'schedule.take'), () => s.register({ late: 'LATE-SECRET-0123456789' }, 'run-late'));
+    const sch = new DistillationScheduler({ port: racing.port, clock: s.clock, distiller: s.distiller, tenantOf, newId: () => 'dsch-race' });
     await schedule(s, sch, { memoryRef: REF, every: 'PT1H', firstAt: s.clock.now() });
     await transactional(s, REF, ['The token is LATE-SECRET-0123456789.']);
     const out = await sch.tick();
-    expect(raced).toBe(true);
+    expect(racing.raced()).toBe(true);
     expect(out.map((o) => o.kind)).toEqual(['distilled']);
     expect((out[0] as Extract<ScheduledRunOutcome, { kind: 'distilled' }>).result.entry.content).toContain('[REDACTED:late]');
     expect(await compacted(s)).toHaveLength(1);

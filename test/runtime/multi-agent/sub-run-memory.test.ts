@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { ManualClock } from '../../../runtime/shared/clock.ts';
 import { SubRunMemory, SubRunScopeError, type CrossChildMemoryConcurrency } from '../../../runtime/multi-agent/sub-run-memory.ts';
 import type { StoragePort } from '../../../runtime/storage/port.ts';
-import { openRuntime, registerSecrets, request, storedEntries, thrown, withRuntime, type TestRuntime } from '../support.ts';
+import { openRuntime, racingPort, registerSecrets, request, storedEntries, thrown, withCommit, withRuntime, type TestRuntime } from '../support.ts';
 
 const tenantOf = (ref: string) => /^mem:\/\/([a-z0-9-]+)\/[a-z0-9-]+$/.exec(ref)?.[1];
 const SECRET = 'tok-SECRET-0123456789';
@@ -12,29 +12,20 @@ const PARENT = { runId: 'p', memoryRef: 'mem://acme/a' };
 /** The store seen through a commit that takes time (a memory write waits `tags[0]` ms) and records overlapping writes. */
 function slowPort(port: StoragePort) {
   const stats = { inFlight: 0, maxInFlight: 0, order: [] as string[] };
-  const slow: StoragePort = {
-    kind: port.kind,
-    location: port.location,
-    reads: port.reads,
-    health: () => port.health(),
-    onFatal: (l) => port.onFatal(l),
-    durability: () => port.durability(),
-    close: () => port.close(),
-    async commit(plan) {
-      const write = plan.find((op) => op.op === 'memory.put');
-      if (write?.op !== 'memory.put') return port.commit(plan);
-      stats.inFlight++;
-      stats.maxInFlight = Math.max(stats.maxInFlight, stats.inFlight);
-      try {
-        await new Promise((r) => setTimeout(r, Number(write.args.entry.tags[0] ?? 0)));
-        const out = await port.commit(plan);
-        stats.order.push(write.args.entry.id);
-        return out;
-      } finally {
-        stats.inFlight--;
-      }
-    },
-  };
+  const slow = withCommit(port, async (plan, inner) => {
+    const write = plan.find((op) => op.op === 'memory.put');
+    if (write?.op !== 'memory.put') return inner.commit(plan);
+    stats.inFlight++;
+    stats.maxInFlight = Math.max(stats.maxInFlight, stats.inFlight);
+    try {
+      await new Promise((r) => setTimeout(r, Number(write.args.entry.tags[0] ?? 0)));
+      const out = await inner.commit(plan);
+      stats.order.push(write.args.entry.id);
+      return out;
+    } finally {
+      stats.inFlight--;
+    }
+  });
   return { slow, stats };
 }
 
@@ -111,21 +102,11 @@ describe('sub-run memory (RFC 0039 MAE-2)', () => {
 
   it('a child write whose tenant registered a secret while the write was in flight is redone from its reads: the new secret is redacted', async () => {
     const t = await openRuntime();
-    let raced = false;
-    const racing: StoragePort = {
-      ...t.port,
-      reads: t.port.reads,
-      commit: async (plan) => {
-        if (!raced && plan.some((op) => op.op === 'memory.put')) {
-          raced = true; // another request registers a secret between this write's reads and its commit
-          await registerSecrets(t.rt, 'acme', 'run-late', { s2: 'LATE-SECRET-0123456789' });
-        }
-        return t.port.commit(plan);
-      },
-    };
-    const { mem, child } = await setup(t, { port: racing });
+    // another request registers a secret between this write's reads and its commit
+    const racing = racingPort(t.port, (plan) => plan.some((op) => op.op === 'memory.put'), () => registerSecrets(t.rt, 'acme', 'run-late', { s2: 'LATE-SECRET-0123456789' }));
+    const { mem, child } = await setup(t, { port: racing.port });
     const e = await mem.write(await child('c'), { content: 'key LATE-SECRET-0123456789' });
-    expect(raced).toBe(true);
+    expect(racing.raced()).toBe(true);
     expect(e.content).toBe('key [REDACTED:s2]');
     expect(JSON.stringify(await storedEntries(t.port))).not.toContain('LATE-SECRET');
   });
