@@ -1,5 +1,5 @@
 /**
- * SR-1 redaction: the chokepoint (`redact`, its defence-in-depth check included) against the two obvious peers,
+ * SR-1 redaction: the chokepoint (`redact` over a tenant's compiled secret set) against the two obvious peers,
  * interleaved in one run over the same 64 KiB content at 10, 1k and 10k registered secrets:
  *
  * - one RegExp: the escaped secrets as one alternation, longest first (so at one position the longest wins, as in
@@ -16,7 +16,7 @@
  */
 import { redact, redactionMarker } from '../../runtime/redaction/chokepoint.ts';
 import { referenceRedact } from '../../runtime/redaction/reference.ts';
-import { RunSecretRegistry } from '../../runtime/redaction/secret-registry.ts';
+import { TenantSecrets } from '../../runtime/redaction/secret-registry.ts';
 import { rng } from '../rng.ts';
 import { median, round, writeResult, type BenchRow } from '../summary.ts';
 import { compare } from '../validators/measure.ts';
@@ -43,14 +43,18 @@ function content(bytes: number, secrets: readonly string[]): string {
   return parts.join(' ');
 }
 
-function registryOf(values: readonly string[]): RunSecretRegistry {
-  const reg = new RunSecretRegistry('tenant');
-  values.forEach((v, i) => reg.register(`byok-${i}`, v, 'run'));
+/** A tenant's union of registered secrets (what a write is redacted against); the values are marker-safe API keys. */
+function registryOf(values: readonly string[]): TenantSecrets {
+  const reg = new TenantSecrets('tenant');
+  values.forEach((v, i) => {
+    if (reg.collision(`byok-${i}`, v) !== undefined) throw new Error(`${v} would be refused at registration`);
+    reg.add(`byok-${i}`, v);
+  });
   return reg;
 }
 
 /** The two peers, built once for the set (their build is not timed, as the chokepoint's is cached). */
-function peersOf(reg: RunSecretRegistry): Record<'regexp' | 'automaton', (text: string) => string> {
+function peersOf(reg: TenantSecrets): Record<'regexp' | 'automaton', (text: string) => string> {
   const secrets = reg.secrets();
   const markerOf = new Map(secrets.map((s) => [s.value, redactionMarker(s.secretId)]));
   const longestFirst = [...secrets].sort((a, b) => b.value.length - a.value.length);

@@ -120,10 +120,16 @@ export class CommitmentEngine {
     return armed;
   }
 
-  /** Plan the cancelling of an armed commitment (its fired ledger stays). */
-  cancel(plan: Plan, tenant: string, commitmentId: string): void {
-    transition(COMMITMENT_LIFECYCLE, 'armed', 'cancelled');
+  /**
+   * Plan the cancelling of a tenant's armed commitment — armed, or held by a predicate last seen true (its fired
+   * ledger stays); whether it was armed when read. A commitment that fired, was cancelled or is unknown: false.
+   */
+  async cancel(plan: Plan, tenant: string, commitmentId: string): Promise<boolean> {
+    const c = await commitmentGet(this.#o.port.reads, { tenant, commitmentId });
+    if (c === undefined || c.state !== 'armed') return false;
+    transition(COMMITMENT_LIFECYCLE, c.predLast ? 'held' : 'armed', 'cancelled');
     plan.add('commitment.cancel', { tenant, commitmentId });
+    return true;
   }
 
   /** Set a tenant's predicate (committed at once); its commitments are evaluated by the next tick. */

@@ -151,9 +151,10 @@ export class Compactor {
       byteSize,
     };
     if (!validatePayload('memory.compacted', event).ok) throw new CompactionError('invalid_event', 'memory.compacted would not validate; nothing written');
-    // Writes are planned from here; nothing below can fail on input.
-    const { entry: output } = await this.o.writer.put(plan, memoryRef, { id: outputId, content, tags: [`${COMPACTED_FROM}${compactionRunId}`, ...(req.extraTags ?? [])] }, ctx);
+    // Writes are planned from here; nothing below can fail on input. The sources leave before the output arrives,
+    // so a memoryRef at its entry bound can still be compacted.
     for (const s of sources) await this.o.writer.delete(plan, memoryRef, s.id, ctx);
+    const { entry: output } = await this.o.writer.put(plan, memoryRef, { id: outputId, content, tags: [`${COMPACTED_FROM}${compactionRunId}`, ...(req.extraTags ?? [])] }, ctx);
     const emitted: MemoryCompactedPayload = { ...event, byteSize: Buffer.byteLength(output.content, 'utf8') };
     this.o.log.appendTask(plan, { runId: compactionRunId, tenant: this.o.writer.tenantFor(memoryRef, ctx) }, { type: 'memory.compacted', payload: emitted });
     return { compactionRunId, output, event: emitted };

@@ -212,7 +212,9 @@ export class Distiller {
     if (index !== undefined && !isValidIndex(index)) throw new DistillationError('invalid_event', 'MEMORY-INDEX.json would not validate; nothing written');
     const compactionRunId = this.o.ids.next('dst');
 
-    // All checks passed; writes are planned from here (and commit with the request, or not at all).
+    // All checks passed; writes are planned from here (and commit with the request, or not at all). The sources
+    // leave before the archive arrives, so a memoryRef at its entry bound can still be distilled.
+    for (const s of sources) if (s.id !== entryId) await this.o.writer.delete(plan, memoryRef, s.id, ctx);
     const planned = await this.o.writer.put(
       plan,
       memoryRef,
@@ -220,7 +222,6 @@ export class Distiller {
       ctx,
     );
     const entry = { ...planned.entry, createdAt };
-    for (const s of sources) if (s.id !== entryId) await this.o.writer.delete(plan, memoryRef, s.id, ctx);
 
     const task = { runId: compactionRunId, tenant };
     if (index !== undefined) {

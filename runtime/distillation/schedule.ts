@@ -28,7 +28,8 @@ import type { Clock } from '../shared/clock.ts';
 import { toIso } from '../shared/clock.ts';
 import { WopkitError } from '../shared/errors.ts';
 import { CompactionError } from '../compaction/compactor.ts';
-import type { JsonDoc, StoragePort } from '../storage/port.ts';
+import { StoreUnavailableError, type JsonDoc, type StoragePort } from '../storage/port.ts';
+import { isStale } from '../storage/refusal.ts';
 import { Plan } from '../storage/plan.ts';
 import { dueSchedules, scheduleGet, type ScheduleRecord } from '../storage/reads/work.ts';
 import { DistillationError, TokenBudgetExceededError, type Distiller, type DistillResult } from './distiller.ts';
@@ -88,6 +89,8 @@ export interface DistillationSchedulerOptions {
 
 /** Due schedules one tick looks at (the rest wait for the next tick). */
 export const SCHEDULES_PER_TICK = 64;
+/** How many times a slot's run is redone when its reads went stale before its commit. */
+const STALE_RETRIES = 8;
 
 const asDoc = (x: object): JsonDoc => x as JsonDoc;
 
@@ -179,16 +182,44 @@ export class DistillationScheduler {
       plan.add('schedule.take', { scheduleId: s.scheduleId, nextAtRead: record.nextAt, slot: instant, nextAt: next.nextAt, doc: asDoc(next) });
       return plan;
     };
-    const { outcome, plan } = await this.#run(s, instant, missed, begin);
-    transition(SCHEDULE_LIFECYCLE, transition(SCHEDULE_LIFECYCLE, 'running', outcome.kind), 'scheduled');
-    plan.add('schedule.outcome', { scheduleId: s.scheduleId, slot: instant, outcome: asDoc(outcomeRecord(outcome)) });
+    // A run decided on reads that went stale before its commit (the tenant's secrets changed) is run again.
+    for (let attempt = 1; ; attempt++) {
+      const { outcome, plan } = await this.#run(s, instant, missed, begin);
+      transition(SCHEDULE_LIFECYCLE, transition(SCHEDULE_LIFECYCLE, 'running', outcome.kind), 'scheduled');
+      const took = await this.#commit(s.scheduleId, instant, outcome, plan);
+      if (took === 'taken') return undefined; // another process ran this slot
+      if (took === 'done') return outcome;
+      if (isStale(took) && attempt < STALE_RETRIES) continue;
+      return this.#failed(begin, s.scheduleId, instant, missed, took);
+    }
+  }
+
+  /**
+   * The store refused the run's writes (a bound reached, reads that kept going stale): nothing of them stays, and the
+   * slot is taken as failed — so the schedule moves on and the schedules due after it still run.
+   */
+  async #failed(begin: () => Plan, scheduleId: string, instant: number, missed: number, took: WopkitError): Promise<ScheduledRunOutcome | undefined> {
+    const failed: ScheduledRunOutcome = { kind: 'failed', scheduleId, instant: toIso(instant), missed, errorCode: took.code };
+    transition(SCHEDULE_LIFECYCLE, transition(SCHEDULE_LIFECYCLE, 'running', failed.kind), 'scheduled');
+    const again = await this.#commit(scheduleId, instant, failed, begin());
+    if (again instanceof WopkitError) throw again;
+    return again === 'done' ? failed : undefined;
+  }
+
+  /**
+   * Commit a begun plan (the slot's take, the run's writes) with the run's outcome: `done`, `taken` (another process
+   * ran the slot first), or the refusal the store answered (a store that cannot write at all is thrown).
+   */
+  async #commit(scheduleId: string, instant: number, outcome: ScheduledRunOutcome, plan: Plan): Promise<'done' | 'taken' | WopkitError> {
+    plan.add('schedule.outcome', { scheduleId, slot: instant, outcome: asDoc(outcomeRecord(outcome)) });
     try {
       await plan.commit(this.#o.port);
+      return 'done';
     } catch (err) {
-      if ((err as { code?: unknown }).code === 'claim_taken') return undefined; // another process ran this slot
+      if ((err as { code?: unknown }).code === 'claim_taken') return 'taken';
+      if (err instanceof WopkitError && !(err instanceof StoreUnavailableError)) return err;
       throw err;
     }
-    return outcome;
   }
 
   /**

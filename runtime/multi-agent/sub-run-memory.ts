@@ -22,6 +22,7 @@ import type { MemoryWriter } from '../memory/writer.ts';
 import { KeyedMutex } from '../shared/keyed-mutex.ts';
 import type { StoragePort } from '../storage/port.ts';
 import { Plan } from '../storage/plan.ts';
+import { retryStale } from '../storage/refusal.ts';
 
 /** `multiAgent.executionModel.crossChildMemoryConcurrency`: strict (serialised per parent run) or advisory. */
 export type CrossChildMemoryConcurrency = NonNullable<ExecutionModelCapability['crossChildMemoryConcurrency']>;
@@ -94,9 +95,12 @@ export class SubRunMemory {
     return { parentRunId: parent.runId, childRunId, memoryRef: ref, tenantId, isolated: true };
   }
 
-  /** A child's write into its scope, attributed to the child run and committed as its own transaction. */
+  /**
+   * A child's write into its scope, attributed to the child run and committed as its own transaction — redone from
+   * its reads when the tenant's secrets changed between its redaction and its commit.
+   */
   write(scope: ChildMemoryScope, w: ChildWrite): Promise<StoredEntry> {
-    const apply = async () => {
+    const apply = () => retryStale(async () => {
       const plan = new Plan();
       const ctx = { runId: scope.childRunId, tenant: scope.tenantId };
       const { stored } = await this.#o.writer.put(plan, scope.memoryRef, {
@@ -107,7 +111,7 @@ export class SubRunMemory {
       }, ctx);
       await plan.commit(this.#o.port);
       return stored.value;
-    };
+    });
     return this.concurrency === 'strict' ? this.#mutex.run(scope.parentRunId, apply) : apply();
   }
 

@@ -125,7 +125,8 @@ export async function appendEvent(s: SqlSession, a: AppendEventArgs): Promise<Ru
   const row = await s.get<{ seq: number }>('UPDATE runs SET next_seq = next_seq + 1 WHERE run_id = ? RETURNING next_seq - 1 AS seq', [a.runId]);
   if (row === undefined) throw new StoreRefusal('run_unknown', `event for unknown run ${a.runId}`);
   const seq = row.seq;
-  if (a.maxEvents !== undefined && seq >= a.maxEvents) throw new QuotaExceededError('events-per-run', a.maxEvents);
+  // A log that keeps only its newest events (a tenant's background log) is never refused: its sequence keeps growing.
+  if (a.maxEvents !== undefined && a.keepLast === undefined && seq >= a.maxEvents) throw new QuotaExceededError('events-per-run', a.maxEvents);
   const event: RunEvent = { ...a.event, runId: a.runId, sequence: seq };
   await s.run('INSERT INTO events (run_id, seq, jseq, at_ms, type, doc) VALUES (?, ?, ?, ?, ?, ?)', [a.runId, seq, await journalHead(s), a.atMs, event.type, JSON.stringify(event)]);
   if (a.keepLast !== undefined && seq >= a.keepLast) await s.run('DELETE FROM events WHERE run_id = ? AND seq <= ?', [a.runId, seq - a.keepLast]);

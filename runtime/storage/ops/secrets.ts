@@ -20,7 +20,7 @@ export class SecretRegistryUnavailableError extends WopkitError<'secret_registry
   readonly reason: 'dropped' | 'idle' | 'unreadable';
   constructor(reason: 'dropped' | 'idle' | 'unreadable') {
     const message = reason === 'unreadable'
-      ? 'the secret registry of this run cannot be opened with the keys this host was given (WOPKIT_SECRET_KEYS); the run can no longer write memory (SR-1 could not be honoured)'
+      ? "a live secret registry of this tenant cannot be opened with the secret keys this host was given, so SR-1 cannot be honoured: no memory write of the tenant is taken until the host is given the keys it was sealed with, or the registry idles out"
       : `the secret registry of this run was ${reason === 'idle' ? 'dropped after its idle lifetime' : 'dropped'}; the run can no longer write memory (SR-1 could not be honoured)`;
     super('secret_registry_unavailable', message, { error: 'secret_registry_unavailable', message, details: { reason } });
     this.reason = reason;
@@ -69,12 +69,18 @@ export async function claimRegistry(s: SqlSession, a: { readonly runId: string; 
 }
 
 /**
- * A memory write attributed to the run: its registry, if it has one, must be live and not idle past its lifetime
- * (else SecretRegistryUnavailableError), and the write counts as a use. A run without a registry writes freely.
+ * A memory write attributed to the run: the run must be of the write's tenant, its registry, if it has one, must be
+ * live and not idle past its lifetime (else SecretRegistryUnavailableError), and the write counts as a use. A run
+ * without a registry writes freely.
  */
 export async function useRegistry(s: SqlSession, a: { readonly runId: string; readonly tenant: string; readonly atMs: number; readonly idleMs: number }, known?: RegistryRow): Promise<void> {
   const row = known ?? (await registryOf(s, a.runId));
-  if (row === undefined) return;
+  if (row === undefined) {
+    // A run without a registry writes freely — into its own tenant only: its log never carries another tenant's memory.
+    const run = await s.get<{ tenant: string }>('SELECT tenant FROM runs WHERE run_id = ?', [a.runId]);
+    if (run !== undefined && run.tenant !== a.tenant) throw runTenantConflict();
+    return;
+  }
   if (row.tenant !== a.tenant) throw runTenantConflict();
   if (row.state !== 'live') throw new SecretRegistryUnavailableError('dropped');
   if (row.last_used_ms <= a.atMs - a.idleMs) throw new SecretRegistryUnavailableError('idle');

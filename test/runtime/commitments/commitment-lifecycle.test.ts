@@ -1,36 +1,49 @@
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe } from 'vitest';
 import { COMMITMENT_LIFECYCLE } from '../../../runtime/commitments/commitment-lifecycle.ts';
 import { lifecycleTests } from '../lifecycle-harness.ts';
 
 const lifecycle = { module: fileURLToPath(new URL('../../../runtime/commitments/commitment-lifecycle.ts', import.meta.url)), exportName: 'COMMITMENT_LIFECYCLE' };
-const load = async () => ({ ...(await import('../../../runtime/commitments/engine.ts')), ...(await import('../../../runtime/shared/clock.ts')), ...(await import('../../../runtime/memory/memory-ref.ts')) });
+const load = async () => ({
+  ...(await import('../../../runtime/commitments/engine.ts')),
+  ...(await import('../../../runtime/shared/clock.ts')),
+  ...(await import('../../../runtime/memory/memory-ref.ts')),
+  ...(await import('../../../runtime/storage/memory/index.ts')),
+  ...(await import('../support.ts')),
+});
 const REF = 'mem://tenant-a/agent-1';
 
 /** Time and predicate commitments down every path: fired, held and released, cancelled while armed and while held. */
 async function everyPath(m: Awaited<ReturnType<typeof load>>): Promise<void> {
   const clock = new m.ManualClock();
-  const values = new Map<string, boolean>();
+  const port = await m.openMemoryStore();
   const fired: string[] = [];
   const engine = new m.CommitmentEngine({
+    port,
     clock,
     tenantOf: m.tenantOf,
-    emit: (_type, payload) => void fired.push(`${payload.commitmentId}#${payload.conditionInstance}`),
-    predicates: { evaluate: (id) => values.get(id) === true },
+    emit: (_plan, payload) => void fired.push(`${payload.commitmentId}#${payload.conditionInstance}`),
   });
-  engine.arm({ commitmentId: 'due', memoryRef: REF, condition: { kind: 'time', at: clock.now() + 1000 }, enqueueRun: false });
-  engine.arm({ commitmentId: 'later', memoryRef: REF, condition: { kind: 'time', at: clock.now() + 60_000 }, enqueueRun: false });
-  engine.arm({ commitmentId: 'door', memoryRef: REF, condition: { kind: 'predicate', predicateId: 'door-open' }, enqueueRun: false });
-  engine.arm({ commitmentId: 'alarm', memoryRef: REF, condition: { kind: 'predicate', predicateId: 'alarm' }, enqueueRun: false });
+  await m.request(port, (plan) => {
+    engine.arm(plan, { commitmentId: 'due', memoryRef: REF, condition: { kind: 'time', at: clock.now() + 1000 }, enqueueRun: false });
+    engine.arm(plan, { commitmentId: 'later', memoryRef: REF, condition: { kind: 'time', at: clock.now() + 60_000 }, enqueueRun: false });
+    engine.arm(plan, { commitmentId: 'door', memoryRef: REF, condition: { kind: 'predicate', predicateId: 'door-open' }, enqueueRun: false });
+    engine.arm(plan, { commitmentId: 'alarm', memoryRef: REF, condition: { kind: 'predicate', predicateId: 'alarm' }, enqueueRun: false });
+  });
   await engine.tick();
-  values.set('door-open', true).set('alarm', true);
+  await engine.setPredicate('tenant-a', 'door-open', true);
+  await engine.setPredicate('tenant-a', 'alarm', true);
   clock.advance(1000);
   await engine.tick(); // due fires; door and alarm turn true
-  engine.cancel('later'); // armed → cancelled
-  engine.cancel('alarm'); // held → cancelled
-  values.set('door-open', false);
+  await m.request(port, async (plan) => {
+    await engine.cancel(plan, 'tenant-a', 'later'); // armed → cancelled
+    await engine.cancel(plan, 'tenant-a', 'alarm'); // held → cancelled
+  });
+  await engine.setPredicate('tenant-a', 'door-open', false);
   await engine.tick(); // door released
-  if (fired.join() !== 'due#time:1767225601000,door#predicate:1,alarm#predicate:1') throw new Error(`unexpected fires ${fired.join()}`);
+  const expected = ['due#time:1767225601000', 'alarm#predicate:1', 'door#predicate:1'];
+  if (fired.join() !== expected.join()) throw new Error(`unexpected fires ${fired.join()}`);
+  await port.close();
 }
 
 describe('standing-commitment states (COMMITMENT_LIFECYCLE ↔ CommitmentEngine)', () => {

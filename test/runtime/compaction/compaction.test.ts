@@ -6,97 +6,121 @@ import { validateRunEvent } from '../../../runtime/events/validate.ts';
 import { REF, setup, thrown } from './fixture.ts';
 
 describe('RFC 0012 compaction', () => {
-  it('collapses sources into one entry readable via get, tagged compacted-from, and emits memory.compacted', async () => {
-    const s = setup();
-    for (let i = 0; i < 3; i++) s.writer.put(REF, { id: `m${i}`, content: `Fact ${i}. Customer prefers email.` });
-    const r = s.compactor.compact(REF);
+  it('collapses sources into one entry readable via get, tagged compacted-from, and emits memory.compacted (with the writes it made)', async () => {
+    const s = await setup();
+    for (let i = 0; i < 3; i++) await s.put(REF, { id: `m${i}`, content: `Fact ${i}. Customer prefers email.` });
+    const before = (await s.events()).length;
+    const r = await s.compact(REF);
     expect(r.event).toEqual({ memoryRef: REF, outputId: r.output.id, sourceIds: ['m0', 'm1', 'm2'], sourceCount: 3, trigger: 'host-managed', byteSize: Buffer.byteLength(r.output.content, 'utf8') });
     const out = await s.adapter.get(REF, r.event.outputId);
     expect(out?.tags).toContain(`${COMPACTED_FROM}${r.compactionRunId}`);
     expect(r.compactionRunId.length).toBeGreaterThan(0);
     expect(out?.content).toBe('Fact 0.\nCustomer prefers email.\nFact 1.\nFact 2.');
     expect(await s.adapter.get(REF, 'm0')).toBeNull();
-    const ev = s.events().filter((e) => e.type === 'memory.compacted');
+    const events = await s.events();
+    const ev = events.filter((e) => e.type === 'memory.compacted');
     expect(ev.map((e) => e.payload)).toEqual([r.event]);
-    for (const e of s.events()) expect(validateRunEvent(e).ok).toBe(true);
+    expect(ev[0]!.runId).toBe(r.compactionRunId); // logged in a run of its own, in the tenant
+    expect((await s.rt.runs.row(r.compactionRunId))).toMatchObject({ tenant: 'tenant-a', kind: 'task' });
+    // the output's put and the sources' deletions are announced in the same transaction
+    expect(events.slice(before).filter((e) => e.type === 'memory.written').map((e) => e.payload.operation).sort()).toEqual(['delete', 'delete', 'delete', 'put']);
+    for (const e of events) expect(validateRunEvent(e).ok).toBe(true);
   });
-  it('byteSize is the UTF-8 byte length of the output content, not its UTF-16 length', () => {
-    const s = setup();
-    s.writer.put(REF, { content: 'Zażółć gęślą jaźń. 東京 🚀.' });
-    const r = s.compactor.compact(REF);
+  it('byteSize is the UTF-8 byte length of the output content, not its UTF-16 length', async () => {
+    const s = await setup();
+    await s.put(REF, { content: 'Zażółć gęślą jaźń. 東京 🚀.' });
+    const r = await s.compact(REF);
     expect(r.event.byteSize).toBe(Buffer.byteLength(r.output.content, 'utf8'));
     expect(r.event.byteSize).toBeGreaterThan(r.output.content.length);
   });
-  it('lists sourceIds exhaustively up to 100 sources and omits them above, with an exact sourceCount', () => {
+  it('lists sourceIds exhaustively up to 100 sources and omits them above, with an exact sourceCount', async () => {
     for (const n of [1, 100, 101, 250]) {
-      const s = setup();
+      const s = await setup();
       const ids: string[] = [];
-      for (let i = 0; i < n; i++) ids.push(s.writer.put(REF, { content: `Note ${i}.` }).id);
-      const { event } = s.compactor.compact(REF);
+      for (let i = 0; i < n; i++) ids.push((await s.put(REF, { content: `Note ${i}.` })).id);
+      const { event } = await s.compact(REF);
       expect(event.sourceCount).toBe(n);
       if (n <= 100) expect([...event.sourceIds!].sort()).toEqual([...ids].sort());
       else expect(event).not.toHaveProperty('sourceIds');
     }
   });
-  it('SR-1 carry-forward: a summariser that hallucinates a secret or a BYOK form is still redacted', () => {
+  it('SR-1 carry-forward: a summariser that hallucinates a secret or a BYOK form is still redacted', async () => {
     const leaky: Summariser = () => 'Summary mentions sk-live-ABCDEFGH1234 and [BYOK:openai-key] and [BYOK:x y].';
-    const s = setup({ summariser: leaky });
-    s.registries.forRun('run-1', 'tenant-a').register('byok-1', 'sk-live-ABCDEFGH1234', 'run');
-    s.writer.put(REF, { content: 'Already clean [REDACTED:byok-1].' });
-    const { output } = s.compactor.compact(REF);
+    const s = await setup({ summariser: leaky });
+    await s.register({ 'byok-1': 'sk-live-ABCDEFGH1234' });
+    await s.put(REF, { content: 'Already clean [REDACTED:byok-1].' });
+    const { output } = await s.compact(REF);
     expect(output.content).toBe('Summary mentions [REDACTED:byok-1] and [REDACTED:byok-reference] and [REDACTED:byok-reference].');
     expect(output.content).not.toMatch(/\[BYOK:/);
   });
-  it('keeps redaction markers from the sources intact, even with dots and colons in the secretId', () => {
-    const s = setup();
-    s.writer.put(REF, { content: 'Token was [REDACTED:byok.9] today. Other [REDACTED:vault:key-2]!' });
-    const out = s.compactor.compact(REF).output.content;
+  it('keeps redaction markers from the sources intact, even with dots and colons in the secretId', async () => {
+    const s = await setup();
+    await s.put(REF, { content: 'Token was [REDACTED:byok.9] today. Other [REDACTED:vault:key-2]!' });
+    const out = (await s.compact(REF)).output.content;
     expect(out).toContain('[REDACTED:byok.9]');
     expect(out).toContain('[REDACTED:vault:key-2]');
   });
-  it('a source written before its secret was registered does not leak through the summary, even split at a period', () => {
-    const s = setup();
-    s.writer.put(REF, { content: 'The key is abc. defghijk and more.' }); // no registry yet: stored as is
-    s.registries.forRun('run-1', 'tenant-a').register('late', 'abc. defghijk', 'run');
-    const out = s.compactor.compact(REF).output.content;
+  it('a source written before its secret was registered does not leak through the summary, even split at a period', async () => {
+    const s = await setup();
+    await s.put(REF, { content: 'The key is abc. defghijk and more.' }); // no registry yet: stored as is
+    await s.register({ late: 'abc. defghijk' });
+    const out = (await s.compact(REF)).output.content;
     expect(out).not.toContain('defghijk');
     expect(out).toContain('[REDACTED:late]');
   });
-  it('refuses a malformed ref, unknown sources and too many sources, writing nothing', () => {
-    const s = setup();
-    s.writer.put(REF, { id: 'k', content: 'x.' });
-    expect((thrown(() => s.compactor.compact('mem://tenant-a/../b/x')) as CompactionError).code).toBe('invalid_memory_ref');
-    expect((thrown(() => s.compactor.compact(REF, { sourceIds: ['k', 'nope'] })) as CompactionError).code).toBe('unknown_source');
-    expect((thrown(() => s.compactor.compact('mem://tenant-a/empty')) as CompactionError).code).toBe('no_sources');
-    expect(s.store.listRawSync(REF).map((e) => e.id)).toEqual(['k']);
-    expect(s.events()).toEqual([]);
+  it('refuses a malformed ref, unknown sources and too many sources, writing nothing', async () => {
+    const s = await setup();
+    await s.put(REF, { id: 'k', content: 'x.' });
+    const before = await s.snapshot();
+    expect(((await thrown(() => s.compact('mem://tenant-a/../b/x'))) as CompactionError).code).toBe('invalid_memory_ref');
+    expect(((await thrown(() => s.compact(REF, { sourceIds: ['k', 'nope'] }))) as CompactionError).code).toBe('unknown_source');
+    expect(((await thrown(() => s.compact('mem://tenant-a/empty'))) as CompactionError).code).toBe('no_sources');
+    expect(((await thrown(() => s.compact(REF, { sourceIds: Array.from({ length: 1001 }, (_, i) => `id${i}`) }))) as CompactionError).code).toBe('too_many_sources');
+    expect(await s.snapshot()).toBe(before);
+    expect((await s.entries(REF)).map((e) => e.id)).toEqual(['k']);
+    expect((await s.events()).filter((e) => e.type === 'memory.compacted')).toEqual([]);
   });
-  it('a compaction cannot cross tenants: the context tenant must own the ref', () => {
-    const s = setup();
-    s.writer.put('mem://tenant-b/x', { content: 'B fact.' });
-    expect(thrown(() => s.compactor.compact('mem://tenant-b/x', { context: { tenant: 'tenant-a' } }))).toBeDefined();
-    expect(s.store.listRawSync('mem://tenant-b/x')).toHaveLength(1);
+  it('a compaction cannot cross tenants: the context tenant must own the ref', async () => {
+    const s = await setup();
+    await s.put('mem://tenant-b/x', { content: 'B fact.' });
+    expect(await thrown(() => s.compact('mem://tenant-b/x', { context: { tenant: 'tenant-a' } }))).toBeDefined();
+    expect(await s.entries('mem://tenant-b/x')).toHaveLength(1);
   });
-  it('advertises exactly its configuration', () => {
-    expect(setup().compactor.capability()).toEqual({ memory: { compaction: { supported: true, trigger: 'both', maxInputEntries: 1000, maxOutputBytes: 65536 } } });
+  it('a memoryRef at its entry bound can still be compacted and distilled: the sources leave before the output arrives', async () => {
+    const s = await setup({ memoryBounds: { entriesPerMemoryRef: 3 } });
+    for (let i = 0; i < 3; i++) await s.put(REF, { content: `Fact ${i}.` });
+    expect(await thrown(() => s.put(REF, { content: 'One too many.' }))).toMatchObject({ code: 'quota_exceeded' });
+    await s.compact(REF);
+    expect(await s.entries(REF)).toHaveLength(1);
+    for (let i = 0; i < 2; i++) await s.put(REF, { content: `Turn ${i}.`, tier: 'transactional' });
+    await s.distill(REF);
+    expect(await s.entries(REF)).toHaveLength(2);
+  });
+  it('advertises exactly its configuration', async () => {
+    expect((await setup()).compactor.capability()).toEqual({ memory: { compaction: { supported: true, trigger: 'both', maxInputEntries: 1000, maxOutputBytes: 65536 } } });
   });
   it('the extractive summariser is deterministic and drops repeated sentences', () => {
     const src = ['A one. B two.', 'a  ONE. C three!'];
     expect(extractiveSummariser(src, {})).toBe('A one.\nB two.\nC three!');
     expect(extractiveSummariser(src, {})).toBe(extractiveSummariser([...src], {}));
   });
-  it('compaction events validate and the output is always readable and tagged (property)', () => {
-    fc.assert(
-      fc.property(fc.array(fc.string({ maxLength: 40 }), { minLength: 1, maxLength: 30 }), (contents) => {
-        const s = setup();
-        for (const c of contents) s.writer.put(REF, { content: c });
-        const r = s.compactor.compact(REF);
-        expect(s.store.getRawSync(REF, r.event.outputId)?.content).toBe(r.output.content);
-        expect(r.event.byteSize).toBe(Buffer.byteLength(r.output.content, 'utf8'));
-        expect(r.event.sourceIds).toHaveLength(contents.length);
-        for (const e of s.events()) expect(validateRunEvent(e).ok).toBe(true);
+  it('compaction events validate and the output is always readable and tagged (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.string({ maxLength: 40 }), { minLength: 1, maxLength: 30 }), async (contents) => {
+        const s = await setup();
+        try {
+          for (const c of contents) await s.put(REF, { content: c });
+          const r = await s.compact(REF);
+          expect((await s.entries(REF)).map((e) => [e.id, e.content])).toEqual([[r.event.outputId, r.output.content]]);
+          expect(r.output.tags).toContain(`${COMPACTED_FROM}${r.compactionRunId}`);
+          expect(r.event.byteSize).toBe(Buffer.byteLength(r.output.content, 'utf8'));
+          expect(r.event.sourceIds).toHaveLength(contents.length);
+          for (const e of await s.events()) expect(validateRunEvent(e).ok).toBe(true);
+        } finally {
+          await s.close();
+        }
       }),
-      { numRuns: 200 },
+      { numRuns: 100 },
     );
   });
 });

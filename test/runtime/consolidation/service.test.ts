@@ -1,103 +1,91 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { ManualClock, toIso } from '../../../runtime/shared/clock.ts';
-import { InMemoryStorePort, type StoredEntry } from '../../../runtime/memory/memory-port.ts';
-import { ReadSnapshotHolds } from '../../../runtime/memory/read-snapshots.ts';
-import type { AgentMemoryConsolidatedPayload } from '../../../generated/ts/index.ts';
-import { ConsolidationError, ConsolidationService } from '../../../runtime/consolidation/service.ts';
+import type { MemoryEntry } from '../../../generated/ts/index.ts';
+import { ConsolidationError } from '../../../runtime/consolidation/service.ts';
+import type { ConsolidateRequest } from '../../../runtime/consolidation/service.ts';
+import { DEFAULT_MEMORY_BOUNDS } from '../../../runtime/memory/writer.ts';
+import { toIso } from '../../../runtime/shared/clock.ts';
+import { allEvents, openRuntime, registerSecrets, request, storedEntries, withRuntime, type TestRuntime } from '../support.ts';
 
-const tenantOf = (ref: string) => /^mem:\/\/([a-z0-9-]+)\/[a-z0-9-]+$/.exec(ref)?.[1];
-const SECRETS = new Map([['s1', 'sk-live-CANARY-AAAA1111'], ['s2', 'pw-CANARY-BBBB2222']]);
-const redact = (c: string) => {
-  let out = c;
-  for (const [id, v] of [...SECRETS].sort((a, b) => b[1].length - a[1].length)) out = out.split(v).join(`[REDACTED:${id}]`);
-  return out;
+const SECRETS = { s1: 'sk-live-CANARY-AAAA1111', s2: 'pw-CANARY-BBBB2222' };
+const T0 = Date.UTC(2026, 0, 1);
+const e = (id: string, content: string, t: number, tags: string[] = []): MemoryEntry => ({ id, content, tags, createdAt: toIso(T0 - 1e6 + t) });
+
+/** Rows written straight into the store (as an older host or an import left them: not redacted). */
+const plant = (t: TestRuntime, memoryRef: string, entries: readonly MemoryEntry[]) =>
+  request(t.port, (plan) => {
+    for (const entry of entries) plan.add('memory.put', { tenant: memoryRef.split('/')[2]!, memoryRef, entry, atMs: t.clock.now(), bounds: DEFAULT_MEMORY_BOUNDS });
+  });
+/** How many entry mutations the store journaled for a memoryRef (each put or delete is one). */
+const mutations = async (t: TestRuntime, memoryRef: string) => (await t.port.reads.get<{ n: number }>('SELECT count(*) AS n FROM journal WHERE memory_ref = ?', [memoryRef]))!.n;
+const consolidate = (t: TestRuntime, memoryRef: string, req: ConsolidateRequest = {}) => request(t.port, (plan) => t.rt.consolidation.consolidate(plan, memoryRef, req));
+
+const setup = async () => {
+  const t = await openRuntime();
+  for (const tenant of ['support', 'acme', 'globex']) await registerSecrets(t.rt, tenant, `run-${tenant}`, SECRETS);
+  return t;
 };
-
-class CountingStore extends InMemoryStorePort {
-  writes: { op: string; ref: string }[] = [];
-  override async upsert(ref: string, e: StoredEntry) {
-    this.writes.push({ op: 'upsert', ref });
-    return super.upsert(ref, e);
-  }
-  override async remove(ref: string, id: string) {
-    this.writes.push({ op: 'remove', ref });
-    return super.remove(ref, id);
-  }
-}
-
-function setup() {
-  const clock = new ManualClock(Date.UTC(2026, 0, 1));
-  const store = new CountingStore();
-  const events: AgentMemoryConsolidatedPayload[] = [];
-  const holds = new ReadSnapshotHolds();
-  const svc = new ConsolidationService({ clock, store, tenantOf, redact, holds, emit: (_t, p) => void events.push(p) });
-  return { clock, store, events, holds, svc };
-}
-const e = (id: string, content: string, t: number, tags: string[] = []): StoredEntry => ({ id, content, tags, createdAt: toIso(Date.UTC(2026, 0, 1) - 1e6 + t) });
 
 describe('ConsolidationService (RFC 0068 §D)', () => {
   it('considers long-term entries only: transactional duplicates are neither counted nor touched', async () => {
-    const { store, svc } = setup();
+    const t = await setup();
     const ref = 'mem://support/agent-9';
-    for (const x of [
-      e('l1', 'Customer prefers email.', 1),
-      e('t1', 'Customer prefers email.', 2, ['tier:transactional']),
-      e('t2', 'Customer prefers email.', 3, ['tier:transactional']),
-    ])
-      await store.upsert(ref, x);
-    store.writes = [];
-    const r = await svc.consolidate(ref);
+    await plant(t, ref, [e('l1', 'Customer prefers email.', 1), e('t1', 'Customer prefers email.', 2, ['tier:transactional']), e('t2', 'Customer prefers email.', 3, ['tier:transactional'])]);
+    const before = await mutations(t, ref);
+    const r = await consolidate(t, ref);
     expect(r.payload).toMatchObject({ inputCount: 1, outputCount: 1 });
-    expect(store.writes).toEqual([]);
-    expect((await store.listRaw(ref)).map((x) => x.id).sort()).toEqual(['l1', 't1', 't2']);
+    expect(await mutations(t, ref)).toBe(before);
+    expect((await storedEntries(t.port, ref)).map((x) => x.id).sort()).toEqual(['l1', 't1', 't2']);
   });
-  it('4 entries → 3 (dedup), second pass {3,3} with no writes; secret stays redacted; event content-free', async () => {
-    const { store, events, svc } = setup();
+
+  it('4 entries → 3 (dedup), second pass {3,3} with no writes; secret stays redacted; event content-free and logged with the pass', async () => {
+    const t = await setup();
     const ref = 'mem://support/agent-7';
-    for (const x of [
-      e('m1', `Refund policy is 30 days; key ${SECRETS.get('s1')}`, 1),
-      e('m2', `refund policy is 30 days, key ${SECRETS.get('s1')}`, 2),
+    await plant(t, ref, [
+      e('m1', `Refund policy is 30 days; key ${SECRETS.s1}`, 1),
+      e('m2', `refund policy is 30 days, key ${SECRETS.s1}`, 2),
       e('m3', 'Customer prefers email.', 3),
       e('m4', 'Office is in Lisbon.', 4),
-    ])
-      await store.upsert(ref, x);
-    store.writes = [];
-    const first = await svc.consolidate(ref, { trigger: 'on-demand' });
+    ]);
+    const first = await consolidate(t, ref, { trigger: 'on-demand' });
     expect(first.payload).toEqual({ memoryRef: ref, inputCount: 4, outputCount: 3, mergedIds: ['m1'], trigger: 'on-demand' });
-    const stored = await store.listRaw(ref);
+    const stored = await storedEntries(t.port, ref);
     expect(JSON.stringify(stored)).not.toContain('CANARY');
     expect(stored.find((s) => s.id === 'm2')!.content).toContain('[REDACTED:s1]');
-    store.writes = [];
-    const second = await svc.consolidate(ref, { trigger: 'on-demand' });
+    const before = await mutations(t, ref);
+    const second = await consolidate(t, ref, { trigger: 'on-demand' });
     expect(second.payload).toMatchObject({ inputCount: 3, outputCount: 3 });
-    expect(store.writes).toEqual([]);
+    expect(await mutations(t, ref)).toBe(before);
+    const events = await allEvents(t.port);
+    const passes = events.filter((x) => x.type === 'agent.memory.consolidated');
+    expect(passes.map((x) => [x.eventId, x.runId])).toEqual([[first.eventId, first.runId], [second.eventId, second.runId]]);
     expect(JSON.stringify(events)).not.toContain('CANARY');
     expect(JSON.stringify(events)).not.toContain('Refund');
   });
 
-  it('refuses malformed refs, another tenant, and a run triggering a pass over its own read snapshot', async () => {
-    const { svc, holds } = setup();
-    await expect(svc.consolidate('../etc/passwd')).rejects.toMatchObject({ code: 'consolidation_invalid_memory_ref' });
-    await expect(svc.consolidate('mem://acme/a', { tenantId: 'globex' })).rejects.toMatchObject({ code: 'consolidation_cross_tenant' });
-    holds.acquire('run-1', 'mem://acme/a');
-    await expect(svc.consolidate('mem://acme/a', { requestedByRunId: 'run-1' })).rejects.toBeInstanceOf(ConsolidationError);
-    await expect(svc.consolidate('mem://acme/b', { requestedByRunId: 'run-1' })).resolves.toBeDefined();
-    holds.release('run-1');
-    await expect(svc.consolidate('mem://acme/a', { requestedByRunId: 'run-1' })).resolves.toBeDefined();
+  it('refuses malformed refs, another tenant, and a run reading a replay snapshot (a fork); nothing is written', async () => {
+    const t = await setup();
+    await expect(consolidate(t, '../etc/passwd')).rejects.toMatchObject({ code: 'consolidation_invalid_memory_ref' });
+    await expect(consolidate(t, 'mem://acme/a', { tenantId: 'globex' })).rejects.toMatchObject({ code: 'consolidation_cross_tenant' });
+    const run = await request(t.port, (plan) => t.rt.startRun(plan, { runId: 'run-1', workflowId: 'wf', memoryRef: 'mem://acme/a' }));
+    const fork = await request(t.port, (plan) => t.rt.fork(plan, run.runId, 0));
+    const before = (await allEvents(t.port)).length;
+    await expect(consolidate(t, 'mem://acme/a', { requestedByRunId: fork.runId })).rejects.toBeInstanceOf(ConsolidationError);
+    await expect(consolidate(t, 'mem://acme/b', { requestedByRunId: fork.runId })).rejects.toMatchObject({ code: 'consolidation_own_snapshot' });
+    expect((await allEvents(t.port)).length).toBe(before);
+    await expect(consolidate(t, 'mem://acme/a', { requestedByRunId: run.runId })).resolves.toBeDefined();
   });
 
   it('expired entries are neither counted nor touched', async () => {
-    const { store, svc, clock } = setup();
+    const t = await setup();
     const ref = 'mem://acme/a';
-    await store.upsert(ref, { ...e('old', 'dup text here', 1), expiresAt: toIso(clock.now() - 1) });
-    await store.upsert(ref, e('new', 'dup text here', 2));
-    const r = await svc.consolidate(ref);
+    await plant(t, ref, [{ ...e('old', 'dup text here', 1), expiresAt: toIso(t.clock.now() - 1) }, e('new', 'dup text here', 2)]);
+    const r = await consolidate(t, ref);
     expect(r.payload).toMatchObject({ inputCount: 1, outputCount: 1 });
-    expect((await store.listRaw(ref)).map((x) => x.id).sort()).toEqual(['new', 'old']);
+    expect((await storedEntries(t.port, ref)).map((x) => x.id).sort()).toEqual(['new', 'old']);
   });
 
-  const word = fc.constantFrom('refund', 'policy', 'email', 'customer', 'lisbon', 'invoice', SECRETS.get('s1')!, SECRETS.get('s2')!);
+  const word = fc.constantFrom('refund', 'policy', 'email', 'customer', 'lisbon', 'invoice', SECRETS.s1, SECRETS.s2);
   const corpus = fc.array(
     fc.record({ tenant: fc.constantFrom('acme', 'globex'), words: fc.array(word, { minLength: 1, maxLength: 6 }), fact: fc.option(fc.constantFrom('fact:x', 'fact:y'), { nil: undefined }), t: fc.nat(100) }),
     { maxLength: 40 },
@@ -106,26 +94,29 @@ describe('ConsolidationService (RFC 0068 §D)', () => {
   it('property: second pass is a no-op, other tenant untouched, no registered secret survives, events content-free', async () => {
     await fc.assert(
       fc.asyncProperty(corpus, async (rows) => {
-        const { store, events, svc } = setup();
-        rows.forEach((r, i) => void store.upsert(`mem://${r.tenant}/agent`, e(`m${i}`, r.words.join(' '), r.t, r.fact ? [r.fact] : [])));
-        const otherBefore = JSON.stringify(await store.listRaw('mem://globex/agent'));
-        store.writes = [];
-        const first = await svc.consolidate('mem://acme/agent', { trigger: 'host-managed', tenantId: 'acme' });
-        expect(first.payload.outputCount).toBeLessThanOrEqual(first.payload.inputCount);
-        expect(store.writes.every((w) => w.ref === 'mem://acme/agent')).toBe(true);
-        expect(JSON.stringify(await store.listRaw('mem://globex/agent'))).toBe(otherBefore);
-        const after = JSON.stringify(await store.listRaw('mem://acme/agent'));
-        for (const v of SECRETS.values()) expect(after).not.toContain(v);
-        store.writes = [];
-        const second = await svc.consolidate('mem://acme/agent', { trigger: 'host-managed' });
-        expect(second.payload.inputCount).toBe(second.payload.outputCount);
-        expect(second.payload.inputCount).toBe(first.payload.outputCount);
-        expect(store.writes).toEqual([]);
-        const serial = JSON.stringify(events);
-        expect(serial).not.toContain('CANARY');
-        for (const w of ['refund', 'policy', 'email', 'lisbon', 'invoice']) expect(serial).not.toContain(w);
+        await withRuntime({}, async (t) => {
+          for (const tenant of ['acme', 'globex']) await registerSecrets(t.rt, tenant, `run-${tenant}`, SECRETS);
+          for (const [i, r] of rows.entries()) await plant(t, `mem://${r.tenant}/agent`, [e(`m${i}`, r.words.join(' '), r.t, r.fact ? [r.fact] : [])]);
+          const otherBefore = JSON.stringify(await storedEntries(t.port, 'mem://globex/agent'));
+          const otherMutations = await mutations(t, 'mem://globex/agent');
+          const first = await consolidate(t, 'mem://acme/agent', { trigger: 'host-managed', tenantId: 'acme' });
+          expect(first.payload.outputCount).toBeLessThanOrEqual(first.payload.inputCount);
+          expect(await mutations(t, 'mem://globex/agent')).toBe(otherMutations);
+          expect(JSON.stringify(await storedEntries(t.port, 'mem://globex/agent'))).toBe(otherBefore);
+          const after = JSON.stringify(await storedEntries(t.port, 'mem://acme/agent'));
+          for (const v of Object.values(SECRETS)) expect(after).not.toContain(v);
+          expect(await t.rt.adapterFor('acme').list('mem://acme/agent')).toHaveLength(first.payload.outputCount);
+          const before = await mutations(t, 'mem://acme/agent');
+          const second = await consolidate(t, 'mem://acme/agent', { trigger: 'host-managed' });
+          expect(second.payload.inputCount).toBe(second.payload.outputCount);
+          expect(second.payload.inputCount).toBe(first.payload.outputCount);
+          expect(await mutations(t, 'mem://acme/agent')).toBe(before);
+          const serial = JSON.stringify(await allEvents(t.port));
+          expect(serial).not.toContain('CANARY');
+          for (const w of ['refund', 'policy', 'email', 'lisbon', 'invoice']) expect(serial).not.toContain(w);
+        });
       }),
-      { numRuns: 200 },
+      { numRuns: 150 },
     );
   });
 });

@@ -2,12 +2,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createInquiriumRuntime } from '../../../runtime/inquirium/index.ts';
 import { OpenAiCompatibleRuntime, isLoopbackUrl } from '../../../runtime/inquirium/adapters/openai-compatible.ts';
 import { RuntimeInvokeError } from '../../../runtime/inquirium/adapters/types.ts';
 import { checkDto } from '../../../runtime/inquirium/dto.ts';
-import { ManualClock, SequentialIds } from '../../../runtime/shared/clock.ts';
-import { PARTICIPANT, request } from './helpers.ts';
+import { inquirium, PARTICIPANT, request } from './helpers.ts';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 const servers: Server[] = [];
@@ -50,7 +48,7 @@ describe('OpenAI-compatible local adapter', () => {
   it('end to end: a generate request is answered by the local server through the pipeline', async () => {
     const seen: { body?: Record<string, unknown> }[] = [];
     const url = await serve(fakeLlamaServer(seen));
-    const rt = createInquiriumRuntime({ clock: new ManualClock(), ids: new SequentialIds(), runtimes: [{ adapter: new OpenAiCompatibleRuntime({ runtimeRef: 'runtime/ollama', baseUrl: `${url}/`, model: 'llama3' }), candidate: { 'runtime/ref': 'runtime/ollama', 'model.binding/ref': 'model.binding/llama3', transport_kind: 'http_local', operations: ['generate'], health: { status: 'healthy' } } }] });
+    const rt = await inquirium({ runtimes: [{ adapter: new OpenAiCompatibleRuntime({ runtimeRef: 'runtime/ollama', baseUrl: `${url}/`, model: 'llama3' }), candidate: { 'runtime/ref': 'runtime/ollama', 'model.binding/ref': 'model.binding/llama3', transport_kind: 'http_local', operations: ['generate'], health: { status: 'healthy' } } }] });
     const res = await rt.generate(request('hi', { parameters: { max_tokens: 4 } }), { participant: PARTICIPANT, session: 'session:1' });
     expect(res).toMatchObject({ outcome: 'completed', locality: 'local_only', output: [{ type: 'text', text: 'local answers stay on' }] });
     expect(checkDto('inquirium.generate.response.v1', res)).toEqual([]);

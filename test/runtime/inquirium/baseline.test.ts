@@ -2,12 +2,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createInquiriumRuntime, builtinLocalRuntime, type RuntimeRegistration } from '../../../runtime/inquirium/index.ts';
+import { builtinLocalRuntime, type RuntimeRegistration } from '../../../runtime/inquirium/index.ts';
 import { BASELINE_PROFILE, isBaselineEligible, runBaselineConformance } from '../../../runtime/inquirium/baseline.ts';
 import { OpenAiCompatibleRuntime } from '../../../runtime/inquirium/adapters/openai-compatible.ts';
 import { checkDto } from '../../../runtime/inquirium/dto.ts';
 import { ManualClock, SequentialIds } from '../../../runtime/shared/clock.ts';
-import { candidate } from './helpers.ts';
+import { candidate, inquirium } from './helpers.ts';
 
 const failedChecks = (report: Record<string, unknown>) => (report.checks as { 'check/id': string; result: string; 'detail/code'?: string }[]).filter((c) => c.result === 'fail').map((c) => `${c['check/id']}:${c['detail/code']}`);
 const servers: Server[] = [];
@@ -21,7 +21,7 @@ describe('baseline-assistant profile', () => {
   });
   it('the built-in runtime passes conformance and becomes selectable as baseline only while the report is fresh', async () => {
     const clock = new ManualClock();
-    const rt = createInquiriumRuntime({ clock, ids: new SequentialIds() });
+    const rt = await inquirium({ clock });
     expect(rt.baselineRuntimes()).toEqual([]); // no report yet: a configuration label alone never qualifies
     const [report] = await rt.certifyBaseline();
     expect(checkDto('inquirium.baseline-assistant-conformance-report.v1', report)).toEqual([]);
@@ -47,14 +47,14 @@ describe('baseline-assistant profile', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const reg: RuntimeRegistration = { adapter: new OpenAiCompatibleRuntime({ runtimeRef: 'runtime/llama-server', baseUrl: url, model: 'm' }), candidate: { 'runtime/ref': 'runtime/llama-server', 'model.binding/ref': 'model.binding/m', transport_kind: 'http_local', operations: ['generate'], context_window: 4096, health: { status: 'healthy' } } };
-    const rt = createInquiriumRuntime({ clock: new ManualClock(), ids: new SequentialIds(), runtimes: [reg] });
+    const rt = await inquirium({ runtimes: [reg] });
     const [report] = await rt.certifyBaseline();
     expect(failedChecks(report!)).toEqual([]);
     expect(rt.baselineRuntimes().map((c) => c['runtime/ref'])).toEqual(['runtime/llama-server']);
   });
   it('a runtime with a tool surface or unbounded output fails those checks', async () => {
     const chatty: RuntimeRegistration = { ...builtinLocalRuntime(), adapter: { runtimeRef: 'runtime/builtin-local', toolSurface: true, outboundHosts: () => [], invoke: async () => ({ text: 'word '.repeat(50) }) } };
-    const rt = createInquiriumRuntime({ clock: new ManualClock(), ids: new SequentialIds(), runtimes: [chatty] });
+    const rt = await inquirium({ runtimes: [chatty] });
     const [report] = await rt.certifyBaseline();
     expect(failedChecks(report!)).toEqual(['no-tool-surface:tool-surface-present', 'bounded-output:output-not-bounded']);
     expect(report!['overall/passed']).toBe(false);

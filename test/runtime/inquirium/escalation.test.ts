@@ -8,7 +8,8 @@ import { checkDto } from '../../../runtime/inquirium/dto.ts';
 import { MODES } from '../../../runtime/inquirium/lattice.ts';
 import { ManualClock } from '../../../runtime/shared/clock.ts';
 import { question } from './questions.ts';
-import { createInquiriumRuntime } from '../../../runtime/inquirium/index.ts';
+import { inquirium } from './helpers.ts';
+import { openMemoryStore } from '../../../runtime/storage/memory/index.ts';
 
 const item = (reason?: string) => ({ ...(reason ? { reason } : {}), code: 'baseline-unavailable', subject: 'runtime/builtin-local', correlation: 'operation/inquirium/op-1', text: 'The local assistant is unavailable.' });
 
@@ -33,29 +34,31 @@ describe('escalation policy', () => {
     expect(escalationFor({ reason: 'crisis-candidate' }, 'commons').level).toBe('notification');
     expect(escalationFor({ reason: 'boundary-risk' }, 'commons').resolution).toMatchObject({ axis: 'mode', chosenKey: 'commons', reason: 'configured' });
   });
-  it('raise emits nothing for the feed, a content-free notice for a notification, and a validated question plus its notification-create.v1 projection for a prompt', () => {
-    expect(raise(item(), 'commons').level).toBe('feed');
-    const n = raise(item('sustained-degradation'), 'commons');
+  it('raise emits nothing for the feed, a content-free notice for a notification, and a validated question plus its notification-create.v1 projection for a prompt', async () => {
+    expect((await raise(item(), 'commons')).level).toBe('feed');
+    const n = await raise(item('sustained-degradation'), 'commons');
     expect(n.level).toBe('notification');
     if (n.level === 'notification') expect(n.notice).toEqual({ 'subject/ref': 'runtime/builtin-local', 'correlation/id': 'operation/inquirium/op-1', 'body/text': 'The local assistant is unavailable.', 'reason/code': 'baseline-unavailable', 'escalation/reason': 'sustained-degradation' });
-    const questions = new OperatorQuestions(new ManualClock(), { displayCeiling: 'community' });
-    expect(() => raise(item('operator-decision'), 'commons', { questions })).toThrow(EscalationError);
-    const p = raise(item('operator-decision'), 'commons', { questions, proposedQuestion: question() });
+    const questions = new OperatorQuestions(await openMemoryStore(), new ManualClock(), { displayCeiling: 'community' });
+    await expect(raise(item('operator-decision'), 'commons', { questions })).rejects.toThrow(EscalationError);
+    const p = await raise(item('operator-decision'), 'commons', { questions, proposedQuestion: question() });
     expect(p.level).toBe('operator-prompt');
     if (p.level === 'operator-prompt') {
       expect(checkDto('notification-create.v1', p.notification)).toEqual([]);
-      expect(questions.state(question()['question/ref']).state).toBe('pending');
+      expect((await questions.state(question()['question/ref'])).state).toBe('pending');
     }
     // an invalid proposed question never produces a notification
-    expect(() => raise(item('operator-decision'), 'commons', { questions: new OperatorQuestions(new ManualClock(), { displayCeiling: 'community' }), proposedQuestion: question({ 'widget/kind': 'password' }) })).toThrow();
+    const fresh = new OperatorQuestions(await openMemoryStore(), new ManualClock(), { displayCeiling: 'community' });
+    await expect(raise(item('operator-decision'), 'commons', { questions: fresh, proposedQuestion: question({ 'widget/kind': 'password' }) })).rejects.toThrow();
+    await expect(fresh.state(question({ 'widget/kind': 'password' })['question/ref'])).rejects.toThrow(); // nothing opened
   });
-  it('a crisis candidate is a request for host review, never a declaration: it notifies and leaves the node mode alone', () => {
-    const rt = createInquiriumRuntime({ clock: new ManualClock() });
+  it('a crisis candidate is a request for host review, never a declaration: it notifies and leaves the node mode alone', async () => {
+    const rt = await inquirium();
     const item = crisisCandidate({ subject: 'trace/tr:1', correlation: 'operation/inquirium/op-9' });
-    const raised = rt.escalate(item);
+    const raised = await rt.escalate(item);
     expect(raised.level).toBe('notification');
     if (raised.level === 'notification') expect(raised.notice).toMatchObject({ 'reason/code': 'crisis-candidate-needs-host-review', 'escalation/reason': 'crisis-candidate' });
     expect(item.text).not.toMatch(/crisis is active|declared a crisis/i);
-    expect(rt.escalate(item).decision.resolution.normalised).toBe('commons'); // still commons: Inquirium did not switch modes
+    expect((await rt.escalate(item)).decision.resolution.normalised).toBe('commons'); // still commons: Inquirium did not switch modes
   });
 });

@@ -4,6 +4,15 @@ import type { RuntimeCandidate } from '../../../runtime/inquirium/selection.ts';
 import type { RegisteredRuntime } from '../../../runtime/inquirium/generate.ts';
 import type { InvokeRequest } from '../../../runtime/inquirium/adapters/types.ts';
 import type { Classification } from '../../../runtime/inquirium/lattice.ts';
+import { createInquiriumRuntime, type InquiriumRuntimeOptions } from '../../../runtime/inquirium/index.ts';
+import { ManualClock, SequentialIds } from '../../../runtime/shared/clock.ts';
+import { openMemoryStore } from '../../../runtime/storage/memory/index.ts';
+
+/** An Inquirium runtime on a fresh in-memory store, a manual clock and sequential ids (unless given). */
+export async function inquirium(o: Partial<InquiriumRuntimeOptions> = {}) {
+  const port = o.port ?? (await openMemoryStore());
+  return createInquiriumRuntime({ clock: new ManualClock(), ids: new SequentialIds(), ...o, port });
+}
 
 export const PARTICIPANT = 'participant:did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK';
 export const OTHER_PARTICIPANT = 'participant:did:key:z6MkotherParticipantAAAAAAAAAAAAAAAAAAAAAAAAA';

@@ -3,9 +3,12 @@ import fc from 'fast-check';
 import { OperatorQuestions, projectToNotification, validateProposedQuestion, TERMINAL, QuestionError } from '../../../runtime/inquirium/operator-questions.ts';
 import { checkDto } from '../../../runtime/inquirium/dto.ts';
 import { ManualClock } from '../../../runtime/shared/clock.ts';
+import { openMemoryStore } from '../../../runtime/storage/memory/index.ts';
 import { answer, question } from './questions.ts';
 
 const policy = { displayCeiling: 'community' as const, secrets: ['sk-live-ABCDEFGHIJ'] };
+/** The operator questions of the local tenant, on a fresh store. */
+const questions = async (clock = new ManualClock()) => new OperatorQuestions(await openMemoryStore(), clock, policy);
 
 describe('host validation of a proposed question', () => {
   it('accepts the seed example', () => expect(validateProposedQuestion(question(), policy)).toEqual([]));
@@ -41,100 +44,133 @@ describe('host validation of a proposed question', () => {
 });
 
 describe('operator question lifecycle', () => {
-  it('pending → answered unblocks with the operator input; the same answer again is idempotent', () => {
-    const q = new OperatorQuestions(new ManualClock(), policy);
-    expect(q.propose(question()).state).toBe('pending');
-    expect(q.outcome(question()['question/ref']).unblocked).toBe(false);
-    expect(q.answer(answer('yes')).state).toBe('answered');
-    expect(q.answer(answer('yes')).state).toBe('answered');
-    expect(() => q.answer(answer('no'))).toThrow(QuestionError);
-    expect(q.outcome(question()['question/ref'])).toEqual({ state: 'answered', unblocked: true, input: 'yes', source: 'operator' });
+  it('pending → answered unblocks with the operator input; the same answer again is idempotent', async () => {
+    const q = await questions();
+    expect((await q.propose(question())).state).toBe('pending');
+    expect((await q.outcome(question()['question/ref'])).unblocked).toBe(false);
+    expect((await q.answer(answer('yes'))).state).toBe('answered');
+    expect((await q.answer(answer('yes'))).state).toBe('answered');
+    await expect(q.answer(answer('no'))).rejects.toThrow(QuestionError);
+    expect(await q.outcome(question()['question/ref'])).toEqual({ state: 'answered', unblocked: true, input: 'yes', source: 'operator' });
   });
-  it('refuses an answer outside the allow-list or with another idempotency key', () => {
-    const q = new OperatorQuestions(new ManualClock(), policy);
-    q.propose(question());
-    expect(() => q.answer(answer('maybe'))).toThrow(/allowed/);
-    expect(() => q.answer(answer('yes', 'other-key'))).toThrow(/idempotency/);
+  it('refuses an answer outside the allow-list or with another idempotency key; a second proposal of one ref is refused', async () => {
+    const q = await questions();
+    await q.propose(question());
+    await expect(q.answer(answer('maybe'))).rejects.toThrow(/allowed/);
+    await expect(q.answer(answer('yes', 'other-key'))).rejects.toThrow(/idempotency/);
+    await expect(q.propose(question())).rejects.toMatchObject({ code: 'question-exists' });
   });
-  it('times out fail-closed, unless a safe default is declared (then only on timeout)', () => {
+  it('times out fail-closed, unless a safe default is declared (then only on timeout)', async () => {
     const clock = new ManualClock();
-    const q = new OperatorQuestions(clock, policy);
+    const q = await questions(clock);
     const { 'default/on-timeout': _d, ...noDefault } = question();
-    q.propose(noDefault);
+    await q.propose(noDefault);
+    clock.advance(5 * 60_000 - 1);
+    expect(await q.outcome(question()['question/ref'])).toEqual({ state: 'pending', unblocked: false });
+    clock.advance(1);
+    expect(await q.outcome(question()['question/ref'])).toEqual({ state: 'timed_out', unblocked: false });
+    const q2 = await questions(clock);
+    await q2.propose(question());
     clock.advance(5 * 60_000);
-    expect(q.outcome(question()['question/ref'])).toEqual({ state: 'timed_out', unblocked: false });
-    const q2 = new OperatorQuestions(clock, policy);
-    q2.propose(question());
+    expect(await q2.outcome(question()['question/ref'])).toEqual({ state: 'timed_out', unblocked: true, input: 'no', source: 'declared-default' });
+    expect(checkDto('inquirium.operator-question.state.v1', await q2.state(question()['question/ref']))).toEqual([]);
+  });
+  it('the background tick times out overdue questions of every tenant once, without anyone reading them', async () => {
+    const clock = new ManualClock();
+    const q = await questions(clock);
+    await q.propose(question());
+    await q.forTenant('globex').propose(question());
+    await q.forTenant('acme').propose(question({ timeout: 'PT1H' }));
     clock.advance(5 * 60_000);
-    expect(q2.outcome(question()['question/ref'])).toEqual({ state: 'timed_out', unblocked: true, input: 'no', source: 'declared-default' });
-    expect(checkDto('inquirium.operator-question.state.v1', q2.state(question()['question/ref']))).toEqual([]);
+    expect(await q.tick()).toEqual([question()['question/ref'], question()['question/ref']]);
+    expect(await q.tick()).toEqual([]);
+    expect((await q.forTenant('globex').history(question()['question/ref'])).map((r) => r.state)).toEqual(['pending', 'timed_out']);
+    expect((await q.forTenant('acme').state(question()['question/ref'])).state).toBe('pending');
   });
-  it('cancelled and superseded never unblock, even with a declared default', () => {
-    const q = new OperatorQuestions(new ManualClock(), policy);
-    q.propose(question());
-    q.cancel(question()['question/ref']);
-    expect(q.outcome(question()['question/ref']).unblocked).toBe(false);
-    const q2 = new OperatorQuestions(new ManualClock(), policy);
-    q2.propose(question());
-    expect(q2.supersede(question()['question/ref'], 'question/newer')['superseded/by']).toBe('question/newer');
-    expect(q2.outcome(question()['question/ref']).unblocked).toBe(false);
+  it('cancelled and superseded never unblock, even with a declared default', async () => {
+    const q = await questions();
+    await q.propose(question());
+    await q.cancel(question()['question/ref']);
+    expect((await q.outcome(question()['question/ref'])).unblocked).toBe(false);
+    const q2 = await questions();
+    await q2.propose(question());
+    expect((await q2.supersede(question()['question/ref'], 'question/newer'))['superseded/by']).toBe('question/newer');
+    expect((await q2.outcome(question()['question/ref'])).unblocked).toBe(false);
   });
-  it('never leaves a terminal state, and only answered (or a declared default on timeout) unblocks (property)', () => {
+  it('two answers at once (two hosts on one store): one decides, the other sees the question answered', async () => {
+    const port = await openMemoryStore();
+    const [a, b] = [new OperatorQuestions(port, new ManualClock(), policy), new OperatorQuestions(port, new ManualClock(), policy)];
+    await a.propose(question());
+    const out = await Promise.allSettled([a.answer(answer('yes')), b.answer(answer('no'))]);
+    const winner = (await a.state(question()['question/ref'])).answer;
+    expect(['yes', 'no']).toContain(winner);
+    expect(out.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+    expect(out.find((o) => o.status === 'rejected')).toMatchObject({ reason: { code: 'question-terminal' } });
+    expect((await a.history(question()['question/ref'])).map((r) => r.state)).toEqual(['pending', 'answered']);
+  });
+  it('never leaves a terminal state, and only answered (or a declared default on timeout) unblocks (property)', async () => {
     const op = fc.oneof(
       fc.record({ k: fc.constant('answer' as const), v: fc.constantFrom('yes', 'no', 'maybe') }),
       fc.record({ k: fc.constant('cancel' as const) }),
       fc.record({ k: fc.constant('supersede' as const) }),
       fc.record({ k: fc.constant('advance' as const), ms: fc.integer({ min: 0, max: 400_000 }) }),
+      fc.record({ k: fc.constant('tick' as const) }),
     );
-    fc.assert(
-      fc.property(fc.boolean(), fc.array(op, { maxLength: 12 }), (withDefault, ops) => {
+    await fc.assert(
+      fc.asyncProperty(fc.boolean(), fc.array(op, { maxLength: 12 }), async (withDefault, ops) => {
         const clock = new ManualClock();
-        const q = new OperatorQuestions(clock, policy);
+        const q = await questions(clock);
         const { 'default/on-timeout': _d, ...nd } = question();
-        q.propose(withDefault ? question() : nd);
+        await q.propose(withDefault ? question() : nd);
         const ref = question()['question/ref'];
         let terminal: string | undefined;
         for (const o of ops) {
           try {
-            if (o.k === 'answer') q.answer(answer(o.v));
-            else if (o.k === 'cancel') q.cancel(ref);
-            else if (o.k === 'supersede') q.supersede(ref, 'question/x');
+            if (o.k === 'answer') await q.answer(answer(o.v));
+            else if (o.k === 'cancel') await q.cancel(ref);
+            else if (o.k === 'supersede') await q.supersede(ref, 'question/x');
+            else if (o.k === 'tick') await q.tick();
             else clock.advance(o.ms);
           } catch (e) { expect(e).toBeInstanceOf(QuestionError); }
-          const s = q.outcome(ref).state;
+          const out = await q.outcome(ref);
+          const s = out.state;
           if (terminal !== undefined) expect(s).toBe(terminal);
           if (TERMINAL.has(s)) terminal = s;
-          const out = q.outcome(ref);
           if (out.unblocked) expect(s === 'answered' || (s === 'timed_out' && withDefault)).toBe(true);
         }
+        // the history is the states it went through, each appended once
+        const states = (await q.history(ref)).map((r) => String(r.state));
+        expect(states[0]).toBe('pending');
+        expect(states.length).toBeLessThanOrEqual(2);
+        if (terminal !== undefined) expect(states).toEqual(['pending', terminal]);
       }),
-      { numRuns: 400 },
+      { numRuns: 300 },
     );
   });
 });
 
 describe('operator question records', () => {
-  it('every transition is appended as a new state record; earlier records are never rewritten', () => {
+  it('every transition is appended as a new state record; earlier records are never rewritten', async () => {
     const clock = new ManualClock();
-    const q = new OperatorQuestions(clock, policy);
+    const q = await questions(clock);
     const ref = question()['question/ref'];
-    q.propose(question());
-    const first = structuredClone(q.history(ref)[0]);
+    await q.propose(question());
+    const first = structuredClone((await q.history(ref))[0]);
     clock.advance(1000);
-    q.answer(answer('yes'));
-    q.answer(answer('yes')); // idempotent: no new record
-    const h = q.history(ref);
+    await q.answer(answer('yes'));
+    await q.answer(answer('yes')); // idempotent: no new record
+    const h = await q.history(ref);
     expect(h.map((r) => r.state)).toEqual(['pending', 'answered']);
     expect(h[0]).toEqual(first);
     for (const r of h) expect(checkDto('inquirium.operator-question.state.v1', r)).toEqual([]);
   });
-  it('a free-text answer must come from the allow-list; a refused answer leaves the question pending', () => {
-    const q = new OperatorQuestions(new ManualClock(), policy);
-    q.propose(question({ 'widget/kind': 'free-text-with-allowlist', prompt: { kind: 'free-text-with-allowlist', text: 'Region?' }, 'widget/payload': { allowlist: ['eu', 'us'], match: 'case-insensitive' }, 'default/on-timeout': { answer: 'eu', 'reason/code': 'timeout-fail-closed' } }));
-    expect(() => q.answer(answer('my passphrase is hunter2'))).toThrow(/inquirium.operator-question.answer.v1 is invalid/); // not even a token
-    expect(() => q.answer(answer('fr'))).toThrow(/allowed/);
-    expect(q.state(question()['question/ref']).state).toBe('pending'); // a refused answer changes nothing
-    expect(q.answer(answer('eu')).state).toBe('answered');
+  it('a free-text answer must come from the allow-list; a refused answer leaves the question pending', async () => {
+    const q = await questions();
+    await q.propose(question({ 'widget/kind': 'free-text-with-allowlist', prompt: { kind: 'free-text-with-allowlist', text: 'Region?' }, 'widget/payload': { allowlist: ['eu', 'us'], match: 'case-insensitive' }, 'default/on-timeout': { answer: 'eu', 'reason/code': 'timeout-fail-closed' } }));
+    await expect(q.answer(answer('my passphrase is hunter2'))).rejects.toThrow(/inquirium.operator-question.answer.v1 is invalid/); // not even a token
+    await expect(q.answer(answer('fr'))).rejects.toThrow(/allowed/);
+    expect((await q.state(question()['question/ref'])).state).toBe('pending'); // a refused answer changes nothing
+    expect((await q.answer(answer('eu'))).state).toBe('answered');
   });
 });
 

@@ -3,11 +3,12 @@ import fc from 'fast-check';
 import { readFileSync, writeFileSync, truncateSync, statSync, appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FramedJsonlLog, frame, recover } from '../../../runtime/inquirium/storage/framed-jsonl.ts';
-import { FeedbackError, InMemoryTranscriptStore, JsonlTranscriptStore, recordFeedback, type InquiryTranscriptStore, type TranscriptFact } from '../../../runtime/inquirium/storage/transcript.ts';
-import { InMemoryTraceStream, JsonlTraceStream, TRACE_RECORD_TYPE, TRACE_STREAM } from '../../../runtime/inquirium/storage/trace-stream.ts';
-import { createInquiriumRuntime } from '../../../runtime/inquirium/index.ts';
-import { ManualClock, SequentialIds } from '../../../runtime/shared/clock.ts';
-import { OTHER_PARTICIPANT, PARTICIPANT, request } from './helpers.ts';
+import { FeedbackError, JsonlTranscriptStore, recordFeedback, StoreTranscript, type InquiryTranscriptStore, type TranscriptFact } from '../../../runtime/inquirium/storage/transcript.ts';
+import { JsonlTraceStream, StoreTraceStream, TRACE_RECORD_TYPE, TRACE_STREAM } from '../../../runtime/inquirium/storage/trace-stream.ts';
+import { openMemoryStore } from '../../../runtime/storage/memory/index.ts';
+import type { StoragePort } from '../../../runtime/storage/port.ts';
+import { inquirium, OTHER_PARTICIPANT, PARTICIPANT, request } from './helpers.ts';
+import { storeText } from '../support.ts';
 import { scratchDirs } from './storage/scratch.ts';
 
 const dir = scratchDirs('inq');
@@ -76,67 +77,82 @@ describe('framed JSONL log', () => {
   });
 });
 
-const stores: [string, () => InquiryTranscriptStore][] = [
-  ['in-memory', () => new InMemoryTranscriptStore()],
+/** Each transcript store on `port` (a store transcript must live on the store its runtime commits to). */
+const stores: [string, (port: StoragePort) => InquiryTranscriptStore][] = [
+  ['store', (port) => new StoreTranscript(port, () => 0)],
   ['jsonl', () => new JsonlTranscriptStore(join(dir(), 't.jsonl'))],
 ];
 
 describe('InquiryTranscriptStore', () => {
   for (const [name, make] of stores) {
-    it(`${name}: scoped per participant, append-only, excise and retention`, () => {
-      const s = make();
-      s.append(fact('turn:1'));
-      s.append(fact('turn:2', 'p2'));
-      s.append(fact('result:1', 'p1', 'result', 'public'));
-      expect(s.query({ participant: 'p1' }).map((f) => f.id)).toEqual(['turn:1', 'result:1']);
-      expect(s.query({ participant: 'p1', maxClassification: 'public' }).map((f) => f.id)).toEqual(['result:1']);
-      expect(() => s.append(fact('turn:1'))).toThrow(/append-only/);
-      expect(s.excise('p2', 'turn:1', 'now')).toBe(false); // another participant's id space
-      expect(s.excise('p1', 'turn:1', 'now')).toBe(true);
-      expect(s.query({ participant: 'p1' }).map((f) => f.id)).toEqual(['result:1']);
-      expect(s.applyRetention((f) => f.classification === 'public', 'now')).toBe(1);
-      expect(s.query({ participant: 'p1' })).toEqual([]);
-      expect(s.query({ participant: 'p2' }).map((f) => f.id)).toEqual(['turn:2']);
+    it(`${name}: scoped per participant, append-only, excise and retention`, async () => {
+      const s = make(await openMemoryStore());
+      await s.append(fact('turn:1'));
+      await s.append(fact('turn:2', 'p2'));
+      await s.append(fact('result:1', 'p1', 'result', 'public'));
+      expect((await s.query({ participant: 'p1' })).map((f) => f.id)).toEqual(['turn:1', 'result:1']);
+      expect((await s.query({ participant: 'p1', maxClassification: 'public' })).map((f) => f.id)).toEqual(['result:1']);
+      await expect(s.append(fact('turn:1'))).rejects.toThrow(/append-only/);
+      expect(await s.excise('p2', 'turn:1', 'now')).toBe(false); // another participant's id space
+      expect(await s.excise('p1', 'turn:1', 'now')).toBe(true);
+      expect(await s.excise('p1', 'turn:1', 'now')).toBe(false);
+      expect((await s.query({ participant: 'p1' })).map((f) => f.id)).toEqual(['result:1']);
+      expect(await s.applyRetention((f) => f.classification === 'public', 'now')).toBe(1);
+      expect(await s.query({ participant: 'p1' })).toEqual([]);
+      expect((await s.query({ participant: 'p2' })).map((f) => f.id)).toEqual(['turn:2']);
     });
     it(`${name}: feedback is appended as new facts, never overwriting the result or earlier feedback`, async () => {
-      const transcript = make();
-      const rt = createInquiriumRuntime({ clock: new ManualClock(), ids: new SequentialIds(), transcript });
+      const port = await openMemoryStore();
+      const transcript = make(port);
+      const rt = await inquirium({ port, transcript });
       await rt.generate(request('q'), { participant: PARTICIPANT, session: 'session:1' });
-      const result = transcript.query({ participant: PARTICIPANT, kind: 'result' })[0]!;
+      const result = (await transcript.query({ participant: PARTICIPANT, kind: 'result' }))[0]!;
       const before = structuredClone(result);
       const fb = (id: string, verdict: string, extra: Record<string, unknown> = {}) => ({ schema: 'inquirium.inquiry-feedback.v1', 'feedback/id': id, 'result/ref': result.id, 'session/ref': 'session:1', 'participant/ref': PARTICIPANT, verdict, 'recorded/at': '2026-01-01T00:00:01Z', ...extra });
-      rt.feedback(fb('feedback:1', 'verified'));
-      rt.feedback(fb('feedback:2', 'amended', { note: 'the second point is outdated', 'supersedes/ref': 'feedback:1' }));
-      expect(transcript.query({ participant: PARTICIPANT, kind: 'feedback' }).map((f) => [f.id, f.body.verdict, f.classification])).toEqual([['feedback:1', 'verified', 'personal'], ['feedback:2', 'amended', 'personal']]);
-      expect(transcript.query({ participant: PARTICIPANT, kind: 'result' })[0]).toEqual(before);
-      expect(() => rt.feedback(fb('feedback:1', 'refuted'))).toThrow(/append-only/);
-      expect(() => rt.feedback({ ...fb('feedback:3', 'refuted'), 'participant/ref': OTHER_PARTICIPANT })).toThrow(FeedbackError);
-      expect(() => rt.feedback(fb('feedback:4', 'refuted', { 'supersedes/ref': 'feedback:nope' }))).toThrow(FeedbackError);
-      expect(() => recordFeedback(transcript, { ...fb('feedback:5', 'maybe') })).toThrow(/invalid/);
+      await rt.feedback(fb('feedback:1', 'verified'));
+      await rt.feedback(fb('feedback:2', 'amended', { note: 'the second point is outdated', 'supersedes/ref': 'feedback:1' }));
+      expect((await transcript.query({ participant: PARTICIPANT, kind: 'feedback' })).map((f) => [f.id, f.body.verdict, f.classification])).toEqual([['feedback:1', 'verified', 'personal'], ['feedback:2', 'amended', 'personal']]);
+      expect((await transcript.query({ participant: PARTICIPANT, kind: 'result' }))[0]).toEqual(before);
+      await expect(rt.feedback(fb('feedback:1', 'refuted'))).rejects.toThrow(/append-only/);
+      await expect(rt.feedback({ ...fb('feedback:3', 'refuted'), 'participant/ref': OTHER_PARTICIPANT })).rejects.toThrow(FeedbackError);
+      await expect(rt.feedback(fb('feedback:4', 'refuted', { 'supersedes/ref': 'feedback:nope' }))).rejects.toThrow(FeedbackError);
+      await expect(recordFeedback(transcript, { ...fb('feedback:5', 'maybe') })).rejects.toThrow(/invalid/);
     });
   }
-  it('the JSONL store survives reopening, and excision removes the content from disk', () => {
+  it('the store transcript: excision and retention remove the content from the store, not merely hide it', async () => {
+    const port = await openMemoryStore();
+    const s = new StoreTranscript(port, () => 0);
+    await s.append({ ...fact('turn:1'), body: { text: 'EXCISE-ME-CANARY' } });
+    await s.append({ ...fact('turn:2', 'p1', 'turn', 'public'), body: { text: 'RETAIN-ME-CANARY' } });
+    expect(await storeText(port)).toContain('EXCISE-ME-CANARY');
+    await s.excise('p1', 'turn:1', 'now');
+    expect(await s.applyRetention((f) => f.classification === 'public', 'now')).toBe(1);
+    expect(await storeText(port)).not.toMatch(/EXCISE-ME-CANARY|RETAIN-ME-CANARY/);
+    // another runtime on the same store sees the same history
+    expect(await new StoreTranscript(port, () => 0).query({ participant: 'p1' })).toEqual([]);
+  });
+  it('the JSONL store survives reopening, and excision removes the content from disk', async () => {
     const p = join(dir(), 't.jsonl');
     const s = new JsonlTranscriptStore(p);
-    s.append({ ...fact('turn:1'), body: { text: 'EXCISE-ME-CANARY' } });
-    s.append(fact('turn:2'));
+    await s.append({ ...fact('turn:1'), body: { text: 'EXCISE-ME-CANARY' } });
+    await s.append(fact('turn:2'));
     expect(readFileSync(p, 'utf8')).toContain('EXCISE-ME-CANARY');
-    s.excise('p1', 'turn:1', 'now');
+    await s.excise('p1', 'turn:1', 'now');
     expect(readFileSync(p, 'utf8')).not.toContain('EXCISE-ME-CANARY');
     s.close();
-    expect(new JsonlTranscriptStore(p).query({ participant: 'p1' }).map((f) => f.id)).toEqual(['turn:2']);
+    expect((await new JsonlTranscriptStore(p).query({ participant: 'p1' })).map((f) => f.id)).toEqual(['turn:2']);
   });
-  it('the JSONL store recovers from a torn write and keeps every complete fact', () => {
+  it('the JSONL store recovers from a torn write and keeps every complete fact', async () => {
     const p = join(dir(), 't.jsonl');
     const s = new JsonlTranscriptStore(p);
-    s.append(fact('turn:1'));
+    await s.append(fact('turn:1'));
     s.close();
     appendFileSync(p, frame(fact('turn:2')).slice(0, 20)); // crash mid-record
     const reopened = new JsonlTranscriptStore(p, quiet);
-    expect(reopened.query({ participant: 'p1' }).map((f) => f.id)).toEqual(['turn:1']);
-    reopened.append(fact('turn:3'));
+    expect((await reopened.query({ participant: 'p1' })).map((f) => f.id)).toEqual(['turn:1']);
+    await reopened.append(fact('turn:3'));
     reopened.close();
-    expect(new JsonlTranscriptStore(p).query({ participant: 'p1' }).map((f) => f.id)).toEqual(['turn:1', 'turn:3']);
+    expect((await new JsonlTranscriptStore(p).query({ participant: 'p1' })).map((f) => f.id)).toEqual(['turn:1', 'turn:3']);
   });
 });
 
@@ -146,26 +162,29 @@ describe('trace stream', () => {
     'participant/ref': PARTICIPANT, 'operation/id': 'op:1', 'time/started-at': '2026-06-04T10:12:00Z', status: 'completed',
     policy: { locality: 'local_only', 'trust/mode': 'strict_local', 'egress/allowed': false }, decisions: [], effects: [],
   };
-  it('refuses a record carrying prompt content or a transcript ref', () => {
-    const t = new InMemoryTraceStream();
-    expect(() => t.append(base)).not.toThrow();
-    expect(() => t.append({ ...base, prompt: 'secret question' })).toThrow();
-    expect(() => t.append({ ...base, 'transcript/ref': 'result:1' })).toThrow();
-    expect(() => t.append({ ...base, 'output/shape': { text: 'the answer' } })).toThrow();
-    expect(t.all()).toHaveLength(1);
-    expect(t.all()[0]).toMatchObject({ stream: TRACE_STREAM, record_type: TRACE_RECORD_TYPE });
+  it('refuses a record carrying prompt content or a transcript ref', async () => {
+    const t = new StoreTraceStream(await openMemoryStore(), () => 0);
+    await t.append(base);
+    await expect(t.append({ ...base, prompt: 'secret question' })).rejects.toThrow();
+    await expect(t.append({ ...base, 'transcript/ref': 'result:1' })).rejects.toThrow();
+    await expect(t.append({ ...base, 'output/shape': { text: 'the answer' } })).rejects.toThrow();
+    expect(await t.recent()).toHaveLength(1);
+    expect((await t.byTrace('tr:1'))[0]).toMatchObject({ stream: TRACE_STREAM, record_type: TRACE_RECORD_TYPE });
+    expect(await t.byTrace('tr:2')).toEqual([]);
   });
   it('the JSONL trace stream is replayable after reopening and associates to results by turn/id', async () => {
     const p = join(dir(), 'traces.jsonl');
     const traces = new JsonlTraceStream(p);
-    const rt = createInquiriumRuntime({ clock: new ManualClock(), ids: new SequentialIds(), traces });
-    await rt.generate(request('one'), { participant: PARTICIPANT, session: 's' });
-    await rt.generate(request('two'), { participant: PARTICIPANT, session: 's' });
+    const rt = await inquirium({ traces });
+    await rt.generate(request('one'), { participant: PARTICIPANT, session: 'session:s' });
+    await rt.generate(request('two'), { participant: PARTICIPANT, session: 'session:s' });
     traces.close();
     const replay = new JsonlTraceStream(p);
-    expect(replay.all()).toHaveLength(2);
-    for (const r of rt.transcript.query({ participant: PARTICIPANT, kind: 'result' })) {
-      expect(replay.byTurn(String(r.body['turn/id'])).map((e) => e.body['trace/id'])).toEqual([r.body['trace/ref']]);
+    const all = await replay.recent();
+    expect(all).toHaveLength(2);
+    for (const r of await rt.transcript.query({ participant: PARTICIPANT, kind: 'result' })) {
+      expect(all.filter((e) => e.body['turn/id'] === r.body['turn/id']).map((e) => e.body['trace/id'])).toEqual([r.body['trace/ref']]);
+      expect((await replay.byTrace(String(r.body['trace/ref']))).map((e) => e.body['turn/id'])).toEqual([r.body['turn/id']]);
     }
     expect(readFileSync(p, 'utf8')).not.toMatch(/one|two/);
   });

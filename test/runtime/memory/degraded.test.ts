@@ -8,7 +8,7 @@ import { validateAgentInventoryEntry, validateAgentInventoryResponse } from '../
 import type { AgentInventoryEntry, MemoryShape } from '../../../generated/ts/agent-inventory-response.ts';
 import { degradedProjection, MEMORY_DIMENSIONS, requestedDimensions, satisfiedDimensions, withDegradedProjection } from '../../../runtime/memory/degraded.ts';
 import { agentInventory, BUILT_IN_AGENTS } from '../../../runtime/openwop/agent-inventory.ts';
-import { createOpenwopRuntime } from '../../../runtime/openwop/index.ts';
+import { openRuntime, put, request } from '../support.ts';
 
 /** The seed's full-memory host and its read-only host (RFC 0080 §Examples, restated). */
 const FULL = { memory: { supported: true, search: { supported: true, modes: ['semantic'] }, compaction: { supported: true }, attribution: { supported: true }, retention: { ttl: true, forget: true } }, agents: { memoryBackends: ['long-term'] }, multiAgent: { executionModel: { version: 2 } } };
@@ -34,8 +34,8 @@ describe('§A: the reconciled model read from the discovery document', () => {
     expect(satisfiedDimensions({ multiAgent: { executionModel: { version: 3 } } })).not.toContain('replay-snapshot');
     expect(satisfiedDimensions({ agents: { memoryBackends: ['long-term'] }, multiAgent: { executionModel: { version: 2 } } })).toContain('replay-snapshot');
   });
-  it('the reference runtime advertises read, write, long-term-durability, compaction, attribution, replay-snapshot and retention — not search', () => {
-    expect(satisfiedDimensions(createOpenwopRuntime().discovery())).toEqual(MEMORY_DIMENSIONS.filter((d) => d !== 'search'));
+  it('the reference runtime advertises read, write, long-term-durability, compaction, attribution, replay-snapshot and retention — not search', async () => {
+    expect(satisfiedDimensions((await openRuntime()).rt.discovery())).toEqual(MEMORY_DIMENSIONS.filter((d) => d !== 'search'));
   });
 });
 
@@ -87,7 +87,7 @@ describe('§C rule 2: a degraded agent stays listed (observable, never hidden)',
     expect(keeper).toMatchObject({ memoryDegraded: true, degradedMemoryDimensions: ['read', 'write', 'long-term-durability'] });
   });
   it('on the reference runtime nothing is degraded: a longTerm agent is satisfied, not silently — by the model', async () => {
-    const rt = createOpenwopRuntime();
+    const { rt } = await openRuntime();
     const inv = await rt.agentInventory('acme');
     expect(inv.agents.some((a) => a.memoryShape?.longTerm === true)).toBe(true);
     expect(inv.agents.filter((a) => a.memoryDegraded !== undefined || a.degradedMemoryDimensions !== undefined)).toEqual([]);
@@ -97,14 +97,16 @@ describe('§C rule 2: a degraded agent stays listed (observable, never hidden)',
 
 describe('§C: forget is a host-managed mutation outside the replay envelope', () => {
   it('after a forget, live memory no longer has the entry, but a fork of the run that read it still reads it from the recorded snapshot', async () => {
-    const rt = createOpenwopRuntime();
+    const { rt, port } = await openRuntime();
     const memoryRef = 'mem://acme/notes';
-    const run = rt.startRun({ workflowId: 'w', memoryRef });
-    rt.asRun(run.runId, () => rt.writer.put(memoryRef, { content: 'Alice prefers e-mail.', tags: ['subject:alice'] }, { tenant: 'acme', runId: run.runId }));
-    const at = rt.log.lastSequence(run.runId);
-    expect(rt.writer.forget('acme', 'subject:alice')).toBe(1);
+    const run = await request(port, (plan) => rt.startRun(plan, { workflowId: 'w', memoryRef }));
+    await put(rt, memoryRef, { content: 'Alice prefers e-mail.', tags: ['subject:alice'] }, { tenant: 'acme', runId: run.runId });
+    const at = (await rt.runs.row(run.runId))!.nextSeq - 1;
+    const erased = await request(port, (plan) => rt.writer.forget(plan, 'acme', 'subject:alice'));
+    expect(erased.value).toHaveLength(1);
     expect(await rt.adapterFor('acme').list(memoryRef)).toEqual([]);
-    const { view } = rt.fork(run.runId, at);
+    const fork = await request(port, (plan) => rt.fork(plan, run.runId, at));
+    const view = (await rt.memoryOfRun(fork.runId))!;
     expect((await view.list(memoryRef)).map((e) => e.content)).toEqual(['Alice prefers e-mail.']);
   });
 });

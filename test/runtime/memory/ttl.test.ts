@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { isExpired } from '../../../runtime/memory/ttl.ts';
-import { createOpenwopRuntime } from '../../../runtime/openwop/index.ts';
-import { ManualClock, SequentialIds, toIso } from '../../../runtime/shared/clock.ts';
+import type { MemoryEntry } from '../../../generated/ts/index.ts';
+import { DEFAULT_MEMORY_BOUNDS } from '../../../runtime/memory/writer.ts';
+import { toIso } from '../../../runtime/shared/clock.ts';
+import { openRuntime, request } from '../support.ts';
 
 const REF = 'mem://tenant-a/ttl';
 
@@ -16,32 +18,36 @@ describe('the one TTL rule', () => {
   });
 
   it('every read path of the wired runtime agrees: expired and unreadable lifetimes are hidden, live ones surface', async () => {
-    const clock = new ManualClock();
-    const rt = createOpenwopRuntime({ clock, ids: new SequentialIds() });
-    const run = rt.startRun({ workflowId: 'wf', memoryRef: REF });
+    const { rt, port, clock } = await openRuntime();
+    const run = await request(port, (plan) => rt.startRun(plan, { workflowId: 'wf', memoryRef: REF }));
     const now = clock.now();
-    // Raw entries straight into the store, attributed to the run (the write path would refuse the unreadable one).
-    rt.asRun(run.runId, () => {
-      rt.store.upsertSync(REF, { id: 'live', content: 'live entry', tags: [], createdAt: toIso(now), expiresAt: toIso(now + 60_000) });
-      rt.store.upsertSync(REF, { id: 'forever', content: 'entry without lifetime', tags: [], createdAt: toIso(now) });
-      rt.store.upsertSync(REF, { id: 'past', content: 'expired entry', tags: [], createdAt: toIso(now), expiresAt: toIso(now) });
-      rt.store.upsertSync(REF, { id: 'unreadable', content: 'entry with unreadable lifetime', tags: [], createdAt: toIso(now), expiresAt: 'not-an-instant' });
+    // Raw entries straight into the store, attributed to the run (the write path would refuse the unreadable one),
+    // with an event of the run after them: a fork at that event reads them.
+    await request(port, (plan) => {
+      const raw = (entry: MemoryEntry) => plan.add('memory.put', { tenant: 'tenant-a', memoryRef: REF, entry, atMs: now, runId: run.runId, bounds: DEFAULT_MEMORY_BOUNDS });
+      raw({ id: 'live', content: 'live entry', tags: [], createdAt: toIso(now), expiresAt: toIso(now + 60_000) });
+      raw({ id: 'forever', content: 'entry without lifetime', tags: [], createdAt: toIso(now) });
+      raw({ id: 'past', content: 'expired entry', tags: [], createdAt: toIso(now), expiresAt: toIso(now) });
+      raw({ id: 'unreadable', content: 'entry with unreadable lifetime', tags: [], createdAt: toIso(now), expiresAt: 'not-an-instant' });
+      rt.log.append(plan, run.runId, { type: 'memory.written', payload: { memoryRef: REF, memoryId: 'unreadable', operation: 'put' } });
     });
-    const fromSeq = rt.log.lastSequence(run.runId);
+    const fromSeq = (await rt.runs.row(run.runId))!.nextSeq - 1;
     const visible = ['forever', 'live'];
 
     const adapter = rt.adapterFor('tenant-a');
     expect((await adapter.list(REF)).map((e) => e.id).sort()).toEqual(visible);
     expect(await adapter.get(REF, 'unreadable')).toBeNull();
     expect(await adapter.get(REF, 'past')).toBeNull();
-    expect(rt.compactor.selectSources(REF, {}).map((e) => e.id).sort()).toEqual(visible);
+    expect((await rt.compactor.selectSources(REF, {})).map((e) => e.id).sort()).toEqual(visible);
     expect((await rt.subRuns.readForParent(run.runId, REF)).map((e) => e.id).sort()).toEqual(visible);
-    const view = rt.journal.openFork({ runId: 'fork-ttl', tenant: run.tenant }, run.runId, fromSeq);
+    const fork = await request(port, (plan) => rt.fork(plan, run.runId, fromSeq));
+    const view = (await rt.memoryOfRun(fork.runId))!;
     expect((await view.list(REF)).map((e) => e.id).sort()).toEqual(visible);
     expect(await view.get(REF, 'unreadable')).toBeNull();
-    view.close();
-    expect((await rt.consolidation.consolidate(REF, { trigger: 'on-demand' })).payload.inputCount).toBe(visible.length);
-    expect(rt.store.purgeExpired(clock.now())).toBe(2);
+    expect(await view.get(REF, 'past')).toBeNull();
+    const pass = await request(port, (plan) => rt.consolidation.consolidate(plan, REF, { trigger: 'on-demand' }));
+    expect(pass.payload.inputCount).toBe(visible.length);
+    const purged = await request(port, (plan) => plan.add('memory.purgeExpired', { atMs: clock.now(), limit: 100 }));
+    expect(purged.value).toBe(2);
   });
 });
-

@@ -1,17 +1,18 @@
 /**
  * Every event the RFC 0068 / RFC 0039 parts emit validates as a run event (envelope, then the payload validator its
- * type dispatches to), through the generated validators of schemas/openwop/v1 — the same ones hosts use.
+ * type dispatches to), through the generated validators of schemas/openwop/v1 — the same ones hosts use — as the
+ * store holds it.
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { validateRunEvent } from '../../../generated/run-events/index.ts';
 import { validateMemoryConsolidationCapability, validateCommitmentsCapability, validateExecutionModelCapability } from '../../../generated/validators/validators.js';
-import { ManualClock, toIso } from '../../../runtime/shared/clock.ts';
-import { InMemoryStorePort } from '../../../runtime/memory/memory-port.ts';
-import { ConsolidationService } from '../../../runtime/consolidation/service.ts';
-import { CommitmentEngine } from '../../../runtime/commitments/engine.ts';
-import { SPEC_STEP_PAYLOADS, makeEscalationPolicy, orchestratorStep } from '../../../runtime/multi-agent/escalation.ts';
+import { DEFAULT_MEMORY_BOUNDS } from '../../../runtime/memory/writer.ts';
+import { ESCALATION_EVENT_TYPES } from '../../../runtime/multi-agent/escalation.ts';
 import { ownedCapabilityFragment } from '../../../runtime/openwop/capabilities.ts';
+import { toIso } from '../../../runtime/shared/clock.ts';
+import { Plan } from '../../../runtime/storage/plan.ts';
+import { allEvents, request, withRuntime } from '../support.ts';
 
 let seq = 0;
 /** Wrap a payload in an envelope and validate it as a run event of a known type; throw with the pointers otherwise. */
@@ -20,7 +21,6 @@ const validate = (type: string, payload: unknown) => {
   if (!r.known) throw new Error(`${type} is not a known run-event type`);
   if (!r.valid) throw new Error(`${type} invalid: ${r.failures.map((f) => `${f.instancePath} ${f.message}`).join('; ')}`);
 };
-const tenantOf = (ref: string) => /^mem:\/\/([a-z0-9-]+)\/[a-z0-9-]+$/.exec(ref)?.[1];
 
 describe('emitted events validate against the generated run-event validators', () => {
   it('the validators reject the RFC negative example (commitment.fired without memoryRef)', () => {
@@ -36,7 +36,7 @@ describe('emitted events validate against the generated run-event validators', (
     expect(() => ownedCapabilityFragment({ floor: 0.4 })).toThrow();
   });
 
-  it('property: consolidation, commitment and escalation events all validate', async () => {
+  it('property: consolidation, commitment and escalation events, as stored, all validate as known run events', async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.array(fc.string({ maxLength: 30 }), { maxLength: 15 }),
@@ -44,31 +44,29 @@ describe('emitted events validate against the generated run-event validators', (
         fc.double({ min: 0, max: 1, noNaN: true }),
         fc.boolean(),
         async (texts, trigger, confidence, enqueue) => {
-          const clock = new ManualClock();
-          const store = new InMemoryStorePort();
-          texts.forEach((t, i) => void store.upsert('mem://acme/a', { id: `m${i}`, content: t, tags: [], createdAt: toIso(clock.now() + i) }));
-          const svc = new ConsolidationService({ clock, store, tenantOf, redact: (s) => s, emit: validate });
-          await svc.consolidate('mem://acme/a', { trigger });
-          await svc.consolidate('mem://acme/a', { trigger });
-          const engine = new CommitmentEngine({
-            clock,
-            tenantOf,
-            emit: validate,
-            predicates: { evaluate: () => true },
-            enqueueRun: (r) => ({ runId: 'run_1', tenantId: r.tenantId }),
-          });
-          engine.inferFrom('mem://acme/a', { id: 'm1', tags: ['intent:remind', 'at:2025-01-01T00:00:00Z', 'when:p', ...(enqueue ? ['action:run'] : [])] });
-          expect((await engine.tick()).length).toBe(2);
-          await orchestratorStep({ kind: 'next-worker', worker: 'refund-agent', confidence }, makeEscalationPolicy(), {
-            record: validate,
-            interrupt: async () => ({ outcome: 'approved' }),
-            execute: () => undefined,
-            payloads: SPEC_STEP_PAYLOADS,
-            newInterruptId: () => 'i1',
+          await withRuntime({}, async ({ rt, port, clock }) => {
+            await request(port, (plan) => texts.forEach((t, i) => plan.add('memory.put', { tenant: 'acme', memoryRef: 'mem://acme/a', entry: { id: `m${i}`, content: t, tags: [], createdAt: toIso(clock.now() + i) }, atMs: clock.now(), bounds: DEFAULT_MEMORY_BOUNDS })));
+            for (let i = 0; i < 2; i++) await request(port, (plan) => rt.consolidation.consolidate(plan, 'mem://acme/a', { trigger }));
+            await request(port, (plan) => rt.commitments.inferFrom(plan, 'mem://acme/a', { id: 'm1', tags: ['intent:remind', 'at:2025-01-01T00:00:00Z', 'when:p', ...(enqueue ? ['action:run'] : [])] }));
+            await rt.commitments.setPredicate('acme', 'p', true);
+            expect((await rt.commitments.tick()).length).toBe(2);
+            const run = await request(port, (plan) => rt.startRun(plan, { workflowId: 'wf', memoryRef: 'mem://acme/a' }));
+            const plan = new Plan();
+            await rt.orchestratorStep(plan, run.runId, { kind: 'next-worker', worker: 'refund-agent', confidence }, async () => ({ outcome: 'approved' }));
+            await plan.commit(port);
+            const events = await allEvents(port);
+            const types = new Set(events.map((e) => e.type));
+            for (const t of ['agent.memory.consolidated', 'commitment.fired', ESCALATION_EVENT_TYPES.decided, ESCALATION_EVENT_TYPES.dispatched]) expect(types).toContain(t);
+            if (confidence < 0.5) expect(types).toContain(ESCALATION_EVENT_TYPES.escalated);
+            for (const e of events) {
+              const r = validateRunEvent(e);
+              expect(r.known, e.type).toBe(true);
+              expect(r.valid, `${e.type}: ${JSON.stringify(r.failures)}`).toBe(true);
+            }
           });
         },
       ),
-      { numRuns: 150 },
+      { numRuns: 100 },
     );
   });
 });

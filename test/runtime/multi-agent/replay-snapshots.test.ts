@@ -1,167 +1,179 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { ManualClock, toIso } from '../../../runtime/shared/clock.ts';
-import { InMemoryStorePort, type StoredEntry } from '../../../runtime/memory/memory-port.ts';
-import {
-  ForkSeqOutOfRangeError,
-  JournaledStore,
-  MemoryJournal,
-  ReplayMemorySnapshotUnavailableError,
-} from '../../../runtime/multi-agent/replay-snapshots.ts';
+import type { MemoryEntry } from '../../../generated/ts/index.ts';
+import { toIso } from '../../../runtime/shared/clock.ts';
+import { DEFAULT_MEMORY_BOUNDS } from '../../../runtime/memory/writer.ts';
+import { ForkSeqOutOfRangeError, ReplayMemorySnapshotUnavailableError } from '../../../runtime/multi-agent/replay-snapshots.ts';
+import { openRuntime, put, request, thrown, withRuntime, type TestRuntime } from '../support.ts';
 
-/** Fork views read as the fork run's tenant (CTI-1): every ref below is a ref of that tenant. */
-const forkOf = (runId: string) => ({ runId, tenant: 'acme' });
 const M = 'mem://acme/m';
 const M1 = 'mem://acme/m1';
 const M2 = 'mem://acme/m2';
 
-const entry = (id: string, content: string, createdAt: number, expiresAt?: number): StoredEntry => ({
-  id,
-  content,
-  tags: [],
-  createdAt: toIso(createdAt),
-  ...(expiresAt === undefined ? {} : { expiresAt: toIso(expiresAt) }),
-});
+/** A run `r` of tenant acme whose log holds only what the test marks (memory is written outside it). */
+async function withRun(t: TestRuntime, runId: string) {
+  await request(t.port, (plan) => t.rt.startRun(plan, { runId, workflowId: 'wf', memoryRef: M }));
+}
+/** Append a marker event to the run: the fork point "now"; its sequence. */
+const mark = async (t: TestRuntime, runId: string) => (await request(t.port, (plan) => t.rt.log.append(plan, runId, { type: 'vendor.mark', payload: {} }))).value.sequence;
+/** Fork `runId` at `seq` and read memory as the fork does. */
+async function forkAt(t: TestRuntime, runId: string, seq: number) {
+  const fork = await request(t.port, (plan) => t.rt.fork(plan, runId, seq));
+  return { fork, view: (await t.rt.memoryOfRun(fork.runId))! };
+}
+const del = (t: TestRuntime, ref: string, id: string) => request(t.port, (plan) => t.rt.writer.delete(plan, ref, id));
+const prune = async (t: TestRuntime, beforeMs: number) => (await request(t.port, (plan) => plan.add('journal.prune', { beforeMs, limit: 10_000 }))).value;
 
 describe('replay memory snapshots (RFC 0039 MAE-3)', () => {
   it('a fork at N reads memory as it was at N, not the current state', async () => {
-    const clock = new ManualClock();
-    const journal = new MemoryJournal({ clock });
-    const store = new JournaledStore(new InMemoryStorePort(), journal);
+    const t = await openRuntime();
+    await withRun(t, 'r1');
     const ref = 'mem://acme/agent-1';
-    await store.upsert(ref, entry('k', 'v1', clock.now()), { runId: 'r1', runSeq: 0 });
-    journal.markEvent('r1', 0);
-    await store.upsert(ref, entry('k', 'v2', clock.now()), { runId: 'r1', runSeq: 1 });
-    await store.upsert(ref, entry('j', 'new', clock.now()));
-    journal.markEvent('r1', 1);
-    await store.remove(ref, 'k');
-    journal.markEvent('r1', 2);
-    const at0 = journal.openFork(forkOf('fork-a'), 'r1', 0);
+    await put(t.rt, ref, { id: 'k', content: 'v1' });
+    const s0 = await mark(t, 'r1');
+    await put(t.rt, ref, { id: 'k', content: 'v2' });
+    await put(t.rt, ref, { id: 'j', content: 'new' });
+    const s1 = await mark(t, 'r1');
+    await del(t, ref, 'k');
+    const s2 = await mark(t, 'r1');
+    const at0 = (await forkAt(t, 'r1', s0)).view;
     expect((await at0.get(ref, 'k'))?.content).toBe('v1');
     expect(await at0.get(ref, 'j')).toBeNull();
-    const at1 = journal.openFork(forkOf('fork-b'), 'r1', 1);
+    const at1 = (await forkAt(t, 'r1', s1)).view;
     expect((await at1.list(ref)).map((e) => e.content).sort()).toEqual(['new', 'v2']);
-    const at2 = journal.openFork(forkOf('fork-c'), 'r1', 2);
+    const at2 = (await forkAt(t, 'r1', s2)).view;
     expect(await at2.get(ref, 'k')).toBeNull();
+    // a fork's view is its tenant's: another tenant's ref reads as empty from it
+    await put(t.rt, 'mem://globex/x', { id: 'g', content: 'globex' });
+    expect(await at2.list('mem://globex/x')).toEqual([]);
   });
 
   it('TTL is evaluated at the snapshot anchor, not now', async () => {
-    const clock = new ManualClock();
-    const journal = new MemoryJournal({ clock });
-    const store = new JournaledStore(new InMemoryStorePort(), journal);
-    await store.upsert(M, entry('x', 'short-lived', clock.now(), clock.now() + 5_000));
-    journal.markEvent('r', 0);
-    clock.advance(10_000);
-    journal.markEvent('r', 1);
-    expect((await journal.openFork(forkOf('f0'), 'r', 0).get(M, 'x'))?.content).toBe('short-lived');
-    expect(await journal.openFork(forkOf('f1'), 'r', 1).get(M, 'x')).toBeNull();
+    const t = await openRuntime();
+    await withRun(t, 'r');
+    await put(t.rt, M, { id: 'x', content: 'short-lived', ttlSeconds: 5 });
+    const s0 = await mark(t, 'r');
+    t.clock.advance(10_000);
+    const s1 = await mark(t, 'r');
+    expect((await (await forkAt(t, 'r', s0)).view.get(M, 'x'))?.content).toBe('short-lived');
+    expect(await (await forkAt(t, 'r', s1)).view.get(M, 'x')).toBeNull();
   });
 
   it('an entry whose expiresAt does not parse is hidden from a fork, as from every other read path (one TTL rule)', async () => {
-    const clock = new ManualClock();
-    const journal = new MemoryJournal({ clock });
-    const store = new JournaledStore(new InMemoryStorePort(), journal);
-    await store.upsert(M, { ...entry('x', 'unreadable lifetime', clock.now()), expiresAt: 'not-an-instant' });
-    await store.upsert(M, entry('y', 'no lifetime', clock.now()));
-    journal.markEvent('r', 0);
-    const fork = journal.openFork(forkOf('f'), 'r', 0);
-    expect(await fork.get(M, 'x')).toBeNull();
-    expect((await fork.list(M)).map((e) => e.id)).toEqual(['y']);
+    const t = await openRuntime();
+    await withRun(t, 'r');
+    await request(t.port, (plan) => {
+      const raw = (entry: MemoryEntry) => plan.add('memory.put', { tenant: 'acme', memoryRef: M, entry, atMs: t.clock.now(), bounds: DEFAULT_MEMORY_BOUNDS });
+      raw({ id: 'x', content: 'unreadable lifetime', tags: [], createdAt: toIso(t.clock.now()), expiresAt: 'not-an-instant' });
+      raw({ id: 'y', content: 'no lifetime', tags: [], createdAt: toIso(t.clock.now()) });
+    });
+    const { view } = await forkAt(t, 'r', await mark(t, 'r'));
+    expect(await view.get(M, 'x')).toBeNull();
+    expect((await view.list(M)).map((e) => e.id)).toEqual(['y']);
   });
 
   it('refuses with retention_expired (+ oldestAvailableIdx) once the journal prefix is pruned', async () => {
-    const clock = new ManualClock();
-    const journal = new MemoryJournal({ clock, retentionMs: 60_000 });
-    const store = new JournaledStore(new InMemoryStorePort(), journal);
-    journal.markEvent('r', 0);
-    await store.upsert(M, entry('a', '1', clock.now()));
-    journal.markEvent('r', 1);
-    clock.advance(120_000);
-    await store.upsert(M, entry('a', '2', clock.now()));
-    journal.markEvent('r', 2);
-    expect(journal.prune()).toBe(1);
-    let err: unknown;
-    try {
-      journal.openFork(forkOf('f'), 'r', 0);
-    } catch (e) {
-      err = e;
-    }
+    const t = await openRuntime();
+    await withRun(t, 'r');
+    const s0 = await mark(t, 'r');
+    await put(t.rt, M, { id: 'a', content: '1' });
+    const s1 = await mark(t, 'r');
+    t.clock.advance(120_000);
+    await put(t.rt, M, { id: 'a', content: '2' });
+    await mark(t, 'r');
+    expect(await prune(t, t.clock.now() - 60_000)).toBe(1);
+    const err = await thrown(() => forkAt(t, 'r', s0));
     expect(err).toBeInstanceOf(ReplayMemorySnapshotUnavailableError);
     expect((err as ReplayMemorySnapshotUnavailableError).toWire()).toEqual({
       error: 'replay_memory_snapshot_unavailable',
       message: expect.any(String),
-      details: { fromSeq: 0, sourceRunId: 'r', reason: 'retention_expired', oldestAvailableIdx: 1 },
+      details: { fromSeq: s0, sourceRunId: 'r', reason: 'retention_expired', oldestAvailableIdx: s1 },
     });
-    expect((await journal.openFork(forkOf('f1'), 'r', 1).get(M, 'a'))?.content).toBe('1');
+    expect((await (await forkAt(t, 'r', s1)).view.get(M, 'a'))?.content).toBe('1');
   });
 
-  it('refuses with event_log_unavailable when the source run log is gone; out-of-range index is its own error', () => {
-    const journal = new MemoryJournal({ clock: new ManualClock() });
-    journal.markEvent('r', 0);
-    expect(() => journal.openFork(forkOf('f'), 'r', 5)).toThrow(ForkSeqOutOfRangeError);
-    journal.dropRun('r');
-    try {
-      journal.openFork(forkOf('f'), 'r', 0);
-      expect.unreachable();
-    } catch (e) {
-      expect((e as ReplayMemorySnapshotUnavailableError).details).toEqual({ fromSeq: 0, sourceRunId: 'r', reason: 'event_log_unavailable' });
-    }
+  it('refuses with event_log_unavailable when the source run log is gone; out-of-range index is its own error; unknown source is a RangeError', async () => {
+    const t = await openRuntime();
+    await withRun(t, 'r');
+    expect(await thrown(() => forkAt(t, 'r', 5))).toBeInstanceOf(ForkSeqOutOfRangeError);
+    await request(t.port, (plan) => void plan.add('run.dropEvents', { runId: 'r' }));
+    const err = await thrown(() => forkAt(t, 'r', 0));
+    expect((err as ReplayMemorySnapshotUnavailableError).details).toEqual({ fromSeq: 0, sourceRunId: 'r', reason: 'event_log_unavailable' });
+    expect(await thrown(() => forkAt(t, 'nobody', 0))).toBeInstanceOf(RangeError);
   });
 
-  it('an open fork pins its watermark: pruning never removes what it still needs', async () => {
-    const clock = new ManualClock();
-    const journal = new MemoryJournal({ clock, retentionMs: 1_000 });
-    const store = new JournaledStore(new InMemoryStorePort(), journal);
-    await store.upsert(M, entry('a', 'old', clock.now()));
-    journal.markEvent('r', 0);
-    const view = journal.openFork(forkOf('f'), 'r', 0);
+  it('a live fork pins its anchor: pruning never removes what it still needs; once the fork is retired, pruning passes it', async () => {
+    const t = await openRuntime();
+    await withRun(t, 'r');
+    await put(t.rt, M, { id: 'a', content: 'old' });
+    const s0 = await mark(t, 'r');
+    const { fork, view } = await forkAt(t, 'r', s0);
     expect((await view.get(M, 'a'))?.content).toBe('old');
-    clock.advance(5_000);
-    await store.upsert(M, entry('a', 'new', clock.now()));
-    journal.prune();
-    expect((await journal.openFork(forkOf('g'), 'r', 0).get(M, 'a'))?.content).toBe('old');
-    view.close();
+    t.clock.advance(5_000);
+    await put(t.rt, M, { id: 'a', content: 'new' });
+    await prune(t, t.clock.now() + 1);
+    expect((await view.get(M, 'a'))?.content).toBe('old');
+    expect((await (await forkAt(t, 'r', s0)).view.get(M, 'a'))?.content).toBe('old');
+    const forks = await t.port.reads.all<{ run_id: string }>("SELECT run_id FROM runs WHERE kind = 'fork'", [], 100);
+    await request(t.port, (plan) => void plan.add('run.remove', { runIds: forks.map((f) => f.run_id) }));
+    expect(fork.runId).toBe(forks[0]!.run_id);
+    expect(await prune(t, t.clock.now() + 1)).toBeGreaterThan(0);
+    expect(await thrown(() => forkAt(t, 'r', s0))).toMatchObject({ details: { reason: 'retention_expired' } });
   });
 
-  it('property: a fork at N always reads the state at N under random write histories (vs a naive full-copy model)', async () => {
+  it('forks per tenant are bounded: one more is 429 forks, and a fork refused leaves no run behind', async () => {
+    const t = await openRuntime({ runBounds: { forksPerTenant: 2 } });
+    await withRun(t, 'r');
+    await forkAt(t, 'r', 0);
+    await forkAt(t, 'r', 0);
+    expect(await thrown(() => forkAt(t, 'r', 0))).toMatchObject({ code: 'quota_exceeded', resource: 'forks', limit: 2 });
+    expect((await t.port.reads.all("SELECT run_id FROM runs WHERE kind = 'fork'", [], 100)).length).toBe(2);
+  });
+
+  it('property: a fork at N always reads the state at N under random write histories, purges included (vs a naive full-copy model)', async () => {
     const op = fc.oneof(
       fc.record({ k: fc.constant('put' as const), ref: fc.constantFrom(M1, M2), id: fc.constantFrom('a', 'b', 'c'), v: fc.nat(99), ttl: fc.option(fc.integer({ min: 1, max: 30_000 }), { nil: undefined }) }),
       fc.record({ k: fc.constant('del' as const), ref: fc.constantFrom(M1, M2), id: fc.constantFrom('a', 'b', 'c') }),
       fc.record({ k: fc.constant('event' as const), run: fc.constantFrom('r1', 'r2') }),
       fc.record({ k: fc.constant('tick' as const), ms: fc.integer({ min: 0, max: 20_000 }) }),
+      fc.record({ k: fc.constant('purge' as const) }),
     );
     await fc.assert(
-      fc.asyncProperty(fc.array(op, { maxLength: 80 }), async (ops) => {
-        const clock = new ManualClock();
-        const journal = new MemoryJournal({ clock });
-        const inner = new InMemoryStorePort();
-        const store = new JournaledStore(inner, journal);
-        const naive: { run: string; seq: number; at: number; copy: Map<string, Map<string, StoredEntry>> }[] = [];
-        const seqs = new Map<string, number>();
-        for (const o of ops) {
-          if (o.k === 'put') await store.upsert(o.ref, entry(o.id, `v${o.v}`, clock.now(), o.ttl === undefined ? undefined : clock.now() + o.ttl));
-          else if (o.k === 'del') await store.remove(o.ref, o.id);
-          else if (o.k === 'tick') clock.advance(o.ms);
-          else {
-            const seq = seqs.get(o.run) ?? 0;
-            seqs.set(o.run, seq + 1);
-            journal.markEvent(o.run, seq);
-            naive.push({ run: o.run, seq, at: clock.now(), copy: new Map([...inner.refs].map(([r, m]) => [r, new Map(m)])) });
+      fc.asyncProperty(fc.array(op, { minLength: 5, maxLength: 60, size: 'medium' }), async (ops) => {
+        await withRuntime({}, async (t) => {
+          await withRun(t, 'r1');
+          await withRun(t, 'r2');
+          const live = new Map<string, Map<string, MemoryEntry>>([[M1, new Map()], [M2, new Map()]]);
+          const snaps: { run: string; seq: number; at: number; copy: Map<string, Map<string, MemoryEntry>> }[] = [];
+          for (const o of ops) {
+            if (o.k === 'put') live.get(o.ref)!.set(o.id, await put(t.rt, o.ref, { id: o.id, content: `v${o.v}`, ...(o.ttl !== undefined ? { ttlSeconds: o.ttl / 1000 } : {}) }));
+            else if (o.k === 'del') {
+              await del(t, o.ref, o.id);
+              live.get(o.ref)!.delete(o.id);
+            } else if (o.k === 'tick') t.clock.advance(o.ms);
+            else if (o.k === 'purge') {
+              // physically removes expired rows; a fork anchored before their expiry still reads them
+              await request(t.port, (plan) => plan.add('memory.purgeExpired', { atMs: t.clock.now(), limit: 100 }));
+              for (const m of live.values()) for (const [id, e] of m) if (e.expiresAt !== undefined && Date.parse(e.expiresAt) <= t.clock.now()) m.delete(id);
+            } else {
+              const seq = await mark(t, o.run);
+              snaps.push({ run: o.run, seq, at: t.clock.now(), copy: new Map([...live].map(([r, m]) => [r, new Map(m)])) });
+            }
           }
-        }
-        for (const snap of naive) {
-          const view = journal.openFork(forkOf(`f-${snap.run}-${snap.seq}`), snap.run, snap.seq);
-          for (const ref of [M1, M2]) {
-            const expected = [...(snap.copy.get(ref)?.values() ?? [])]
-              .filter((e) => e.expiresAt === undefined || Date.parse(e.expiresAt) > snap.at)
-              .sort((a, b) => a.id.localeCompare(b.id));
-            const got = (await view.list(ref)).sort((a, b) => a.id.localeCompare(b.id));
-            expect(got).toEqual(expected);
+          for (const snap of snaps) {
+            const { view } = await forkAt(t, snap.run, snap.seq);
+            for (const ref of [M1, M2]) {
+              const expected = [...snap.copy.get(ref)!.values()]
+                .filter((e) => e.expiresAt === undefined || Date.parse(e.expiresAt) > snap.at)
+                .sort((a, b) => a.id.localeCompare(b.id));
+              const got = [...(await view.list(ref))].sort((a, b) => a.id.localeCompare(b.id));
+              expect(got).toEqual(expected);
+              for (const e of expected) expect(await view.get(ref, e.id)).toEqual(e);
+            }
           }
-          view.close();
-        }
+        });
       }),
-      { numRuns: 300 },
+      { numRuns: 200 },
     );
   });
 });

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { agentInventory, BUILT_IN_AGENTS } from '../../../runtime/openwop/agent-inventory.ts';
 import { DEFAULT_ACTIVATION_SCOPE } from '../../../runtime/proposals/service.ts';
-import { actor, request, setup, TENANT } from './setup.ts';
+import { actor, request, setup, TENANT, type Env } from './setup.ts';
 
 const jsonish = fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.parse(JSON.stringify(v)) as unknown);
 const agentId = fc.stringMatching(/^[a-z][a-z0-9.-]{0,20}$/);
@@ -31,26 +31,30 @@ const ops: fc.Arbitrary<Op[]> = fc.array(fc.oneof(
   fc.record({ i: fc.nat(5), decision: fc.constantFrom('granted', 'denied', 'overridden') as fc.Arbitrary<'granted' | 'denied' | 'overridden'> }).map((r): Op => ({ op: 'decide', ...r })),
 ), { maxLength: 25 });
 
-async function play(mode: 'approval-gate' | 'direct-rbac', sequence: readonly Op[], onStep: (s: ReturnType<typeof setup>, ids: readonly string[], gates: readonly string[]) => Promise<void>) {
-  const s = setup({ mode });
-  const ids: string[] = [];
-  const gates: string[] = [];
-  const scoped = actor(TENANT, [DEFAULT_ACTIVATION_SCOPE]);
-  for (const o of sequence) {
-    try {
-      if (o.op === 'synthesize') ids.push((await s.service.synthesize(request({ artifact: o.artifact }))).proposal.id);
-      else if (ids.length === 0) continue;
-      else if (o.op === 'revise') await s.service.revise(actor(), ids[o.i % ids.length]!, { artifact: o.artifact });
-      else if (o.op === 'reject') await s.service.reject(actor(), ids[o.i % ids.length]!);
-      else if (o.op === 'archive') await s.service.archive(actor(), ids[o.i % ids.length]!);
-      else if (o.op === 'apply') { const g = (await s.service.apply(scoped, ids[o.i % ids.length]!)).gate; if (g) gates.push(g.approvalId); }
-      else if (o.op === 'applyWithoutScope') await s.service.apply(actor(), ids[o.i % ids.length]!);
-      else if (o.op === 'decide' && gates.length > 0) await s.service.decide(gates[o.i % gates.length]!, o.decision, { decidedBy: 'approver', reason: 'audited' });
-    } catch (e) {
-      // Refusals (illegal transitions, missing scope, stale gates) are part of the sequence; anything else is a bug.
-      expect([403, 404, 409]).toContain((e as { status?: number }).status);
+async function play(mode: 'approval-gate' | 'direct-rbac', sequence: readonly Op[], onStep: (s: Env, ids: readonly string[], gates: readonly string[]) => Promise<void>) {
+  const s = await setup({ mode });
+  try {
+    const ids: string[] = [];
+    const gates: string[] = [];
+    const scoped = actor(TENANT, [DEFAULT_ACTIVATION_SCOPE]);
+    for (const o of sequence) {
+      try {
+        if (o.op === 'synthesize') ids.push((await s.service.synthesize(request({ artifact: o.artifact }))).proposal.id);
+        else if (ids.length === 0) continue;
+        else if (o.op === 'revise') await s.service.revise(actor(), ids[o.i % ids.length]!, { artifact: o.artifact });
+        else if (o.op === 'reject') await s.service.reject(actor(), ids[o.i % ids.length]!);
+        else if (o.op === 'archive') await s.service.archive(actor(), ids[o.i % ids.length]!);
+        else if (o.op === 'apply') { const g = (await s.service.apply(scoped, ids[o.i % ids.length]!)).gate; if (g) gates.push(g.approvalId); }
+        else if (o.op === 'applyWithoutScope') await s.service.apply(actor(), ids[o.i % ids.length]!);
+        else if (o.op === 'decide' && gates.length > 0) await s.service.decide(gates[o.i % gates.length]!, o.decision, { decidedBy: 'approver', reason: 'audited' });
+      } catch (e) {
+        // Refusals (illegal transitions, missing scope, stale gates) are part of the sequence; anything else is a bug.
+        expect([403, 404, 409]).toContain((e as { status?: number }).status);
+      }
+      await onStep(s, ids, gates);
     }
-    await onStep(s, ids, gates);
+  } finally {
+    await s.close();
   }
 }
 
@@ -76,7 +80,7 @@ describe('proposal-inert-until-applied', () => {
 describe('proposal-no-resynthesis', () => {
   it('the installed artefact is the JSON text last persisted on the proposal, byte for byte, and equals the last revision sent', async () => {
     await fc.assert(fc.asyncProperty(pack, fc.array(pack, { maxLength: 4 }), fc.constantFrom('approval-gate', 'direct-rbac'), async (first, revisions, mode) => {
-      const s = setup({ mode });
+      const s = await setup({ mode });
       const { proposal } = await s.service.synthesize(request({ artifact: first }));
       for (const r of revisions) await s.service.revise(actor(), proposal.id, { artifact: r });
       const persisted = await s.service.get(actor(), proposal.id);

@@ -7,6 +7,7 @@ import { IllegalTransitionError } from '../../../runtime/shared/state-machine.ts
 import { ActivationForbiddenError, ProposalInvalidError, ProposalNotFoundError } from '../../../runtime/proposals/errors.ts';
 import { PROPOSAL_LIFECYCLE } from '../../../runtime/proposals/lifecycle.ts';
 import { DEFAULT_ACTIVATION_SCOPE } from '../../../runtime/proposals/service.ts';
+import { openRuntime } from '../support.ts';
 import { actor, agentPack, MARKER, OPERATOR, OTHER, request, SECRET, setup, TENANT } from './setup.ts';
 
 describe('lifecycle', () => {
@@ -19,7 +20,7 @@ describe('lifecycle', () => {
   });
 
   it('a synthesised proposal is a draft; revise → revised; reject → rejected; archive → archived; a final state refuses more (409)', async () => {
-    const { service } = setup();
+    const { service } = await setup();
     const { proposal } = await service.synthesize(request());
     expect(proposal.state).toBe('draft');
     expect((await service.revise(actor(), proposal.id, { title: 'Better title' })).state).toBe('revised');
@@ -31,7 +32,7 @@ describe('lifecycle', () => {
   });
 
   it('a revision whose artefact does not match the kind is refused and nothing changes', async () => {
-    const { service } = setup();
+    const { service } = await setup();
     const { proposal } = await service.synthesize(request());
     await expect(service.revise(actor(), proposal.id, { artifact: { name: 'no agents' } })).rejects.toBeInstanceOf(ProposalInvalidError);
     expect(await service.get(actor(), proposal.id)).toEqual(proposal);
@@ -40,18 +41,18 @@ describe('lifecycle', () => {
 
 describe('gated activation: approval-gate', () => {
   it('apply opens a pending gate and installs nothing; a second apply returns the same gate', async () => {
-    const { service, installed, events } = setup();
+    const { service, installed, events } = await setup();
     const { proposal } = await service.synthesize(request());
     const first = await service.apply(actor(), proposal.id);
     expect(first.gate).toMatchObject({ state: 'pending', proposalId: proposal.id });
     expect(first.proposal.state).toBe('draft');
     expect(await installed.list(TENANT)).toEqual([]);
     expect((await service.apply(actor(), proposal.id)).gate!.approvalId).toBe(first.gate!.approvalId);
-    expect(events.map((e) => e.type)).toEqual(['proposal.created']);
+    expect((await events()).map((e) => e.type)).toEqual(['proposal.created']);
   });
 
   it('denied installs nothing; granted installs and marks the proposal applied with its activation record', async () => {
-    const { service, installed, events } = setup();
+    const { service, installed, events } = await setup();
     const { proposal } = await service.synthesize(request());
     const g1 = (await service.apply(actor(), proposal.id)).gate!;
     const denied = await service.decide(g1.approvalId, 'denied', { decidedBy: 'approver' });
@@ -63,11 +64,11 @@ describe('gated activation: approval-gate', () => {
     expect(granted.proposal.state).toBe('applied');
     expect(granted.proposal.activation).toMatchObject({ mode: 'approval-gate', approvalId: g2.approvalId, gateOutcome: 'granted' });
     expect((await installed.list(TENANT)).map((a) => a.proposalId)).toEqual([proposal.id]);
-    expect(events.at(-1)).toMatchObject({ type: 'proposal.activated', payload: { proposalId: proposal.id, activation: 'approval-gate', approvalId: g2.approvalId } });
+    expect((await events()).at(-1)).toMatchObject({ type: 'proposal.activated', payload: { proposalId: proposal.id, activation: 'approval-gate', approvalId: g2.approvalId } });
   });
 
   it('a revision while the gate is pending supersedes it: the old gate can no longer install anything', async () => {
-    const { service, installed } = setup();
+    const { service, installed } = await setup();
     const { proposal } = await service.synthesize(request());
     const gate = (await service.apply(actor(), proposal.id)).gate!;
     await service.revise(actor(), proposal.id, { artifact: agentPack('acme.triage', { version: '2.0.0' }) });
@@ -83,29 +84,29 @@ describe('gated activation: approval-gate', () => {
   });
 
   it('an override installs and is audited with its (redacted) reason', async () => {
-    const { service } = setup();
+    const { service, overrides } = await setup();
     const { proposal } = await service.synthesize(request());
     const gate = (await service.apply(actor(), proposal.id)).gate!;
     const out = await service.decide(gate.approvalId, 'overridden', { decidedBy: 'ops', reason: `incident, key ${SECRET}` });
     expect(out.proposal.activation).toMatchObject({ gateOutcome: 'overridden' });
-    expect(service.overrides()).toEqual([expect.objectContaining({ approvalId: gate.approvalId, proposalId: proposal.id, decidedBy: 'ops', reason: `incident, key ${MARKER}` })]);
+    expect(await overrides()).toEqual([expect.objectContaining({ approvalId: gate.approvalId, proposalId: proposal.id, decidedBy: 'ops', reason: `incident, key ${MARKER}` })]);
     expect(JSON.stringify(out)).not.toContain(SECRET);
   });
 
   it('an unknown gate is 404', async () => {
-    await expect(setup().service.decide('gate_nope', 'granted', { decidedBy: 'x' })).rejects.toBeInstanceOf(ProposalNotFoundError);
+    await expect((await setup()).service.decide('gate_nope', 'granted', { decidedBy: 'x' })).rejects.toBeInstanceOf(ProposalNotFoundError);
   });
 });
 
 describe('gated activation: direct-rbac', () => {
   it('advertises the scope; a caller without it gets 403 and nothing changes; with it the artefact is installed at once', async () => {
-    const { service, installed, events } = setup({ mode: 'direct-rbac' });
+    const { service, installed, events } = await setup({ mode: 'direct-rbac' });
     expect(service.capability().agents.proposals).toMatchObject({ activation: 'direct-rbac', activationScope: DEFAULT_ACTIVATION_SCOPE });
     const { proposal } = await service.synthesize(request());
     await expect(service.apply(actor(TENANT, ['proposals:read']), proposal.id)).rejects.toBeInstanceOf(ActivationForbiddenError);
     expect((await service.get(actor(), proposal.id)).state).toBe('draft');
     expect(await installed.list(TENANT)).toEqual([]);
-    expect(events.map((e) => e.type)).toEqual(['proposal.created']);
+    expect((await events()).map((e) => e.type)).toEqual(['proposal.created']);
     const out = await service.apply(actor(TENANT, [DEFAULT_ACTIVATION_SCOPE]), proposal.id);
     expect(out.gate).toBeUndefined();
     expect(out.proposal).toMatchObject({ state: 'applied', activation: { mode: 'direct-rbac' } });
@@ -115,7 +116,7 @@ describe('gated activation: direct-rbac', () => {
 
 describe('SR-1: provenance, rationale and every persisted string are redaction-safe; events are content-free', () => {
   it('a secret in title, rationale, artefact and provenance is stored as its marker; events carry identifiers only', async () => {
-    const { service, events } = setup();
+    const { service, events } = await setup();
     const { proposal } = await service.synthesize(request({
       title: `Triage ${SECRET}`,
       rationale: `Seen with key ${SECRET} in 14 runs`,
@@ -129,14 +130,15 @@ describe('SR-1: provenance, rationale and every persisted string are redaction-s
     expect(revised.rationale).toBe(`again ${MARKER}`);
     const gate = (await service.apply(actor(), proposal.id)).gate!;
     await service.decide(gate.approvalId, 'granted', { decidedBy: 'approver' });
-    const wire = JSON.stringify(events);
+    const wire = JSON.stringify(await events());
+    expect((await events()).map((e) => e.type)).toEqual(['proposal.created', 'proposal.activated']);
     for (const leak of [SECRET, 'Triage', 'rationale', '14 runs', 'again']) expect(wire).not.toContain(leak);
   });
 });
 
 describe('CTI-1: a proposal is bound to its tenant', () => {
   it('another tenant finds nothing (404 on read, revise, apply, reject, archive, installed) and its list is empty; an operator sees it', async () => {
-    const { service } = setup();
+    const { service } = await setup();
     const { proposal } = await service.synthesize(request());
     const them = actor(OTHER, [DEFAULT_ACTIVATION_SCOPE]);
     for (const call of [() => service.get(them, proposal.id), () => service.revise(them, proposal.id, { title: 'x' }), () => service.apply(them, proposal.id), () => service.reject(them, proposal.id), () => service.archive(them, proposal.id), () => service.installed(them, proposal.id)]) {
@@ -148,7 +150,7 @@ describe('CTI-1: a proposal is bound to its tenant', () => {
   });
 
   it('sourceRunIds may not name a run of another tenant', async () => {
-    const { service } = setup({ mode: 'approval-gate' }, { 'run-of-globex': OTHER, 'run-of-acme': TENANT });
+    const { service } = await setup({ mode: 'approval-gate' }, { 'run-of-globex': OTHER, 'run-of-acme': TENANT });
     await expect(service.synthesize(request({ sourceRunIds: ['run-of-acme', 'run-of-globex'] }))).rejects.toMatchObject({ failures: [{ instancePath: '/sourceRunIds/1' }] });
     expect(await service.list(TENANT)).toEqual([]);
     await expect(service.synthesize(request({ sourceRunIds: ['run-of-acme', 'run-unknown'] }))).resolves.toBeDefined();
@@ -157,11 +159,43 @@ describe('CTI-1: a proposal is bound to its tenant', () => {
 
 describe('duplication detection', () => {
   it('a proposal restating an installed artefact of the same kind and name names it in duplicateOf', async () => {
-    const { service } = setup({ mode: 'direct-rbac' });
+    const { service } = await setup({ mode: 'direct-rbac' });
     const first = (await service.synthesize(request())).proposal;
     const applied = await service.apply(actor(TENANT, [DEFAULT_ACTIVATION_SCOPE]), first.id);
     const second = (await service.synthesize(request())).proposal;
     expect(second.duplicateOf).toBe(applied.proposal.activation!.installedArtifactRef);
     expect((await service.synthesize(request({ artifact: agentPack('x', { name: 'other-pack' }) }))).proposal.duplicateOf).toBeUndefined();
+  });
+});
+
+describe('concurrent requests on one proposal (each its own transaction, optimistic revisions)', () => {
+  it('two concurrent grants of one gate install once; two concurrent direct applies install once; concurrent revisions each land, in turn', async () => {
+    const gated = await setup();
+    const { proposal } = await gated.service.synthesize(request());
+    const gate = (await gated.service.apply(actor(), proposal.id)).gate!;
+    const grants = await Promise.allSettled([1, 2].map(() => gated.service.decide(gate.approvalId, 'granted', { decidedBy: 'approver' })));
+    expect(grants.filter((g) => g.status === 'fulfilled')).toHaveLength(1);
+    expect(await gated.installed.list(TENANT)).toHaveLength(1);
+
+    const direct = await setup({ mode: 'direct-rbac' });
+    const p2 = (await direct.service.synthesize(request())).proposal;
+    const applies = await Promise.allSettled([1, 2].map(() => direct.service.apply(actor(TENANT, [DEFAULT_ACTIVATION_SCOPE]), p2.id)));
+    expect(applies.filter((a) => a.status === 'fulfilled')).toHaveLength(1);
+    expect(await direct.installed.list(TENANT)).toHaveLength(1);
+
+    const p3 = (await direct.service.synthesize(request())).proposal;
+    const titles = ['first title', 'second title', 'third title'];
+    await Promise.all(titles.map((title) => direct.service.revise(actor(), p3.id, { title })));
+    expect(titles).toContain((await direct.service.get(actor(), p3.id)).title);
+  });
+  it('proposals per tenant are bounded: one more is 429 proposals and stores nothing; another tenant is counted apart', async () => {
+    const { rt, port } = await setup();
+    // the same store and keys (so the tenant's sealed registries open), a runtime with a tighter bound
+    const service = (await openRuntime({ port, secretKeys: rt.keys, proposalsPerTenant: 2 })).rt.proposals;
+    await service.synthesize(request());
+    await service.synthesize(request());
+    expect(await service.synthesize(request()).catch((e: unknown) => e)).toMatchObject({ code: 'quota_exceeded', resource: 'proposals', limit: 2 });
+    expect(await rt.proposals.list(TENANT)).toHaveLength(2);
+    await service.synthesize(request({ tenant: OTHER }));
   });
 });

@@ -1,11 +1,14 @@
-/** A proposal service over in-memory stores, a manual clock, a fake SR-1 chokepoint and a recording event sink. */
+/**
+ * The wired runtime's proposal service over a fresh in-memory store, a manual clock, the real SR-1 chokepoint (tenant
+ * "acme" has a registered secret) and the event log (read back from the store).
+ */
 import type { HostSampleProposalSynthesizeRequest } from '../../../generated/ts/host-sample-proposal-synthesize-request.ts';
-import { validateProposalActivatedPayload, validateProposalCreatedPayload } from '../../../generated/validators/validators.js';
-import { ProposalService, type ProposalActivationPolicy, type ProposalActor } from '../../../runtime/proposals/service.ts';
-import { InMemoryInstalledArtifacts, InMemoryProposalStore } from '../../../runtime/proposals/store.ts';
-import { ManualClock, SequentialIds } from '../../../runtime/shared/clock.ts';
+import { GATE_OVERRIDES_LOG, type ProposalActivationPolicy, type ProposalActor } from '../../../runtime/proposals/service.ts';
+import { ManualClock } from '../../../runtime/shared/clock.ts';
+import { docsPage } from '../../../runtime/storage/reads/records.ts';
+import { allEvents, openRuntime, registerSecrets, request as inRequest } from '../support.ts';
 
-/** A secret tenant "acme" has registered: the fake chokepoint replaces it with its marker. */
+/** A secret tenant "acme" has registered: the chokepoint replaces it with its marker. */
 export const SECRET = 'sk-live-CANARY-0123456789';
 export const MARKER = '[REDACTED:byok-canary]';
 export const TENANT = 'acme';
@@ -13,26 +16,22 @@ export const OTHER = 'globex';
 export const actor = (tenant: string | undefined = TENANT, scopes: readonly string[] = []): ProposalActor => ({ ...(tenant !== undefined ? { tenant } : {}), scopes });
 export const OPERATOR = actor(undefined);
 
-export function setup(activation: ProposalActivationPolicy = { mode: 'approval-gate' }, runs: Readonly<Record<string, string>> = {}) {
-  const clock = new ManualClock(Date.UTC(2026, 5, 1));
-  const installed = new InMemoryInstalledArtifacts();
-  const events: { type: string; payload: Record<string, unknown> }[] = [];
-  const service = new ProposalService({
-    clock,
-    ids: new SequentialIds(),
-    store: new InMemoryProposalStore(),
-    installed,
-    redact: (content, tenant) => (tenant === TENANT ? content.split(SECRET).join(MARKER) : content),
-    emit: (type, payload) => {
-      const ok = type === 'proposal.created' ? validateProposalCreatedPayload(payload) : validateProposalActivatedPayload(payload);
-      if (!ok) throw new Error(`invalid ${type} payload`);
-      events.push({ type, payload: { ...payload } });
-    },
-    runTenant: (runId) => runs[runId],
-    activation,
-  });
-  return { clock, installed, events, service };
+/** `runs`: runs to start first (run id → tenant). */
+export async function setup(activation: ProposalActivationPolicy = { mode: 'approval-gate' }, runs: Readonly<Record<string, string>> = {}) {
+  const t = await openRuntime({ clock: new ManualClock(Date.UTC(2026, 5, 1)), proposalActivation: activation });
+  await registerSecrets(t.rt, TENANT, 'run-resolver', { 'byok-canary': SECRET });
+  for (const [runId, tenant] of Object.entries(runs)) await inRequest(t.port, (plan) => t.rt.startRun(plan, { runId, workflowId: 'wf', memoryRef: `mem://${tenant}/x` }));
+  return {
+    ...t,
+    service: t.rt.proposals,
+    installed: t.rt.installedArtifacts,
+    /** The proposal events the log holds (validated when they were appended), oldest first. */
+    events: async () => (await allEvents(t.port)).filter((e) => e.type.startsWith('proposal.')).sort((a, b) => (a.timestamp < b.timestamp ? -1 : a.timestamp > b.timestamp ? 1 : a.sequence - b.sequence)).map((e) => ({ type: e.type, payload: e.payload })),
+    /** The audited gate overrides, oldest first. */
+    overrides: async () => (await docsPage(t.port.reads, { log: GATE_OVERRIDES_LOG, fromPos: 0, limit: 1000 })).map((d) => d.doc),
+  };
 }
+export type Env = Awaited<ReturnType<typeof setup>>;
 
 export const agentPack = (id = 'acme.triage', extra: Record<string, unknown> = {}) => ({ name: 'triage-pack', version: '1.0.0', agents: [{ id, persona: 'Triage', memoryShape: { longTerm: true } }], ...extra });
 

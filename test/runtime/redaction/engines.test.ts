@@ -3,9 +3,11 @@ import fc from 'fast-check';
 import { redact } from '../../../runtime/redaction/chokepoint.ts';
 import { engineFor, LeftmostLongestMatcher, REGEXP_MAX_FIRST_UNITS, type Engine } from '../../../runtime/redaction/leftmost-longest.ts';
 import { referenceRedact } from '../../../runtime/redaction/reference.ts';
-import { RunSecretRegistry, SecretRefusedError } from '../../../runtime/redaction/secret-registry.ts';
+import type { TenantSecretScope } from '../../../runtime/redaction/secret-registry.ts';
+import { acceptSecrets, openRuntime, requestSecrets } from '../support.ts';
 
 const ENGINES: readonly Engine[] = ['regexp', 'automaton'];
+const runtime = openRuntime();
 
 /** Few code units (so secrets overlap, nest and share prefixes), regex metacharacters, and units beyond Latin-1 and the BMP. */
 const unit = fc.constantFrom('a', 'b', 'c', '.', '*', '\\', '$', 'é', '€', '😀', '\n');
@@ -22,16 +24,16 @@ const scenario = fc
     return { secrets, content };
   });
 
-function registryOf(secrets: readonly string[]): RunSecretRegistry {
-  const r = new RunSecretRegistry('t');
-  secrets.forEach((s, i) => {
-    try {
-      r.register(`s${i}`, s, 'run');
-    } catch (e) {
-      if (!(e instanceof SecretRefusedError)) throw e; // a value that could overlap a marker is refused: fine
-    }
-  });
-  return r;
+/**
+ * One request's view of a tenant with `secrets` registered, 100 per run (a run holds at most 128); a value that
+ * could overlap a marker is refused: fine.
+ */
+async function registryOf(secrets: readonly string[]): Promise<TenantSecretScope> {
+  const scope = await requestSecrets((await runtime).rt, 't');
+  for (let at = 0; at < secrets.length; at += 100) {
+    await acceptSecrets(scope, `run-${at}`, secrets.slice(at, at + 100).map((s, i) => [`s${at + i}`, s] as const));
+  }
+  return scope;
 }
 
 /** The brute-force leftmost-longest scan the engines must reproduce, as [start, end] pairs. */
@@ -50,10 +52,10 @@ function bruteForce(patterns: readonly string[], text: string): [number, number]
 }
 
 describe('redaction engines agree with the simple reference', () => {
-  it('redact equals the reference on random content and secret sets: overlaps, prefixes, nesting, unicode (property)', () => {
-    fc.assert(
-      fc.property(scenario, ({ secrets, content }) => {
-        const r = registryOf(secrets);
+  it('redact equals the reference on random content and secret sets: overlaps, prefixes, nesting, unicode (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(scenario, async ({ secrets, content }) => {
+        const r = (await registryOf(secrets)).secrets;
         expect(redact(content, r)).toBe(referenceRedact(content, r.secrets()));
       }),
       { numRuns: 1500 },
@@ -87,10 +89,11 @@ describe('redaction engines agree with the simple reference', () => {
     expect(engineFor(['k'.repeat(65)])).toBe('automaton');
   });
 
-  it('both engines give the same redaction on a large varied set (the automaton path of the chokepoint)', () => {
+  it('both engines give the same redaction on a large varied set (the automaton path of the chokepoint)', async () => {
     const values = Array.from({ length: 300 }, (_, i) => `${String.fromCharCode(0x41 + (i % 58))}key${i.toString(36)}-value`);
     expect(engineFor(values)).toBe('automaton');
-    const r = registryOf(values);
+    const r = (await registryOf(values)).secrets;
+    expect(engineFor(r.secrets().map((s) => s.value))).toBe('automaton');
     const content = values.filter((_, i) => i % 7 === 0).join(' and ') + ' tail';
     expect(redact(content, r)).toBe(referenceRedact(content, r.secrets()));
   });

@@ -147,22 +147,22 @@ describe('recovery report and quarantine', () => {
 
 describe('JSONL transcript store on recovery', () => {
   const fact = (id: string, text: string): TranscriptFact => ({ kind: 'turn', id, participant: 'p1', session: 's1', classification: 'personal', recordedAt: AT, body: { text } });
-  it('an excision whose compaction a crash interrupted is completed on open: the content leaves the disk', () => {
+  it('an excision whose compaction a crash interrupted is completed on open: the content leaves the disk', async () => {
     const p = logIn();
     writeFileSync(p, frame(fact('turn:1', CANARY)) + frame(fact('turn:2', 'kept')) + frame({ kind: 'excision', id: 'turn:1', participant: 'p1', at: AT }));
     const s = new JsonlTranscriptStore(p);
-    expect(s.query({ participant: 'p1' }).map((f) => f.id)).toEqual(['turn:2']);
+    expect((await s.query({ participant: 'p1' })).map((f) => f.id)).toEqual(['turn:2']);
     expect(readFileSync(p, 'utf8')).not.toContain(CANARY);
     expect(readFileSync(p, 'utf8')).toBe(frame(fact('turn:2', 'kept')));
     s.close();
   });
-  it('an excision keeps the damaged lines of the transcript: they move to the quarantine', () => {
+  it('an excision keeps the damaged lines of the transcript: they move to the quarantine', async () => {
     const p = logIn();
     const damaged = `${'0'.repeat(16)} {"kind":"turn"}\n`;
     writeFileSync(p, frame(fact('turn:1', 'a')) + damaged + frame(fact('turn:2', 'b')));
     const s = new JsonlTranscriptStore(p, { logger: () => {} });
     expect(s.recovery.skipped).toHaveLength(1);
-    expect(s.excise('p1', 'turn:1', AT)).toBe(true);
+    expect(await s.excise('p1', 'turn:1', AT)).toBe(true);
     expect(readFileSync(p, 'utf8')).toBe(frame(fact('turn:2', 'b')));
     expect(readQuarantine(`${p}.quarantine`).entries.map((e) => e.data.toString())).toEqual([damaged]);
     s.close();
