@@ -14,7 +14,7 @@ import { FramedJsonlLog, type FramedJsonlOptions, type RecoveryReport, type Rewr
 import { classificationAxis, type Classification } from '../lattice.ts';
 import type { JsonDoc, StoragePort } from '../../storage/port.ts';
 import { Plan } from '../../storage/plan.ts';
-import { docsPage } from '../../storage/reads/records.ts';
+import { docByItem, docCount, docsPage } from '../../storage/reads/records.ts';
 
 export type FactKind = 'turn' | 'result' | 'feedback';
 
@@ -49,8 +49,10 @@ export interface TranscriptQuery {
 export interface InquiryTranscriptStore {
   /** Append a fact (refused when the participant has one with that id); with `plan`, as part of that request's writes. */
   append(fact: TranscriptFact, plan?: Plan): Promise<void>;
-  /** Facts of ONE participant (never another's), in append order, minus excised ones. */
-  query(q: TranscriptQuery): Promise<TranscriptFact[]>;
+  /** Facts of ONE participant (never another's), in append order, minus excised ones; at most `limit` (default 1000). */
+  query(q: TranscriptQuery, limit?: number): Promise<TranscriptFact[]>;
+  /** How many live facts of one participant's session are of `kind` (a turn's sequence number is built from it). */
+  countInSession(participant: string, session: string, kind: FactKind): Promise<number>;
   /** Remove a participant's fact; returns whether it existed. */
   excise(participant: string, id: string, at: string): Promise<boolean>;
   /** Excise every fact the predicate marks as past retention; returns how many. */
@@ -63,8 +65,11 @@ const matches = (f: TranscriptFact, q: TranscriptQuery): boolean =>
   (q.kind === undefined || f.kind === q.kind) &&
   (q.maxClassification === undefined || classificationAxis.atLeastAsRestrictive(q.maxClassification, f.classification));
 
-/** The most facts one participant's history holds (retention keeps a history well below it). */
-export const MAX_PARTICIPANT_FACTS = 100_000;
+/** The most facts one query answers (the first ones in append order). */
+export const QUERY_LIMIT = 1000;
+
+/** The group a fact is counted in under its participant: its session and kind. */
+const groupOf = (session: string, kind: FactKind): string => `${session}\u0000${kind}`;
 
 /**
  * The transcript in the store: one document log, each fact filed under its participant; an excised fact's row
@@ -80,23 +85,35 @@ export class StoreTranscript implements InquiryTranscriptStore {
     this.#now = now;
   }
 
-  async #lines(participant: string): Promise<{ pos: number; line: Line }[]> {
-    return (await docsPage(this.#port.reads, { log: StoreTranscript.LOG, key: participant, fromPos: 0, limit: MAX_PARTICIPANT_FACTS })).map((d) => ({ pos: d.pos, line: d.doc as unknown as Line }));
-  }
-
   async append(fact: TranscriptFact, plan?: Plan): Promise<void> {
-    if ((await this.#lines(fact.participant)).some((l) => l.line.id === fact.id)) throw new RangeError(`fact ${fact.id} already recorded: facts are append-only`);
+    // Looked up by index (the store's unique index refuses a race the look missed, `duplicate_item`).
+    if ((await docByItem(this.#port.reads, { log: StoreTranscript.LOG, key: fact.participant, item: fact.id })) !== undefined) throw new RangeError(`fact ${fact.id} already recorded: facts are append-only`);
     const target = plan ?? new Plan();
-    target.add('doc.append', { log: StoreTranscript.LOG, key: fact.participant, atMs: this.#now(), doc: structuredClone(fact) as unknown as JsonDoc });
+    target.add('doc.append', { log: StoreTranscript.LOG, key: fact.participant, item: fact.id, grp: groupOf(fact.session, fact.kind), atMs: this.#now(), doc: structuredClone(fact) as unknown as JsonDoc });
     if (plan === undefined) await target.commit(this.#port);
   }
 
-  async query(q: TranscriptQuery): Promise<TranscriptFact[]> {
-    return (await this.#lines(q.participant)).flatMap(({ line }) => (line.kind !== 'excision' && matches(line, q) ? [line] : []));
+  async query(q: TranscriptQuery, limit = QUERY_LIMIT): Promise<TranscriptFact[]> {
+    const out: TranscriptFact[] = [];
+    for (let from = 0; out.length < limit; ) {
+      const page = await docsPage(this.#port.reads, { log: StoreTranscript.LOG, key: q.participant, fromPos: from, limit: QUERY_LIMIT });
+      for (const { doc } of page) {
+        const line = doc as unknown as Line;
+        if (line.kind !== 'excision' && matches(line, q) && out.length < limit) out.push(line);
+      }
+      if (page.length < QUERY_LIMIT) break;
+      from = page[page.length - 1]!.pos + 1;
+    }
+    return out;
+  }
+
+  async countInSession(participant: string, session: string, kind: FactKind): Promise<number> {
+    return docCount(this.#port.reads, { log: StoreTranscript.LOG, key: participant, grp: groupOf(session, kind) });
   }
 
   async excise(participant: string, id: string, at: string): Promise<boolean> {
-    const found = (await this.#lines(participant)).find((l) => l.line.id === id && l.line.kind !== 'excision');
+    const hit = await docByItem(this.#port.reads, { log: StoreTranscript.LOG, key: participant, item: id });
+    const found = hit === undefined || (hit.doc as unknown as Line).kind === 'excision' ? undefined : hit;
     if (found === undefined) return false;
     const plan = new Plan();
     plan.add('doc.replace', { log: StoreTranscript.LOG, pos: found.pos, doc: { kind: 'excision', id, participant, at } });
@@ -128,6 +145,8 @@ export class StoreTranscript implements InquiryTranscriptStore {
  */
 abstract class LineStore {
   readonly #live = new Map<string, Map<string, TranscriptFact>>();
+  /** Ids of excised facts, per participant: an id stays taken after its fact is excised (as in the store). */
+  readonly #retired = new Map<string, Set<string>>();
   /** Record a line; returns the stored copy (which the index keeps). */
   protected abstract persist(line: Line): Line;
   /** Runs once after one or more excisions were recorded (the JSONL store compacts here). */
@@ -139,6 +158,8 @@ abstract class LineStore {
     if (line.kind === 'excision') {
       facts?.delete(line.id);
       if (facts?.size === 0) this.#live.delete(line.participant);
+      const retired = this.#retired.get(line.participant) ?? new Set<string>();
+      this.#retired.set(line.participant, retired.add(line.id));
     } else if (facts === undefined) this.#live.set(line.participant, new Map([[line.id, line]]));
     else if (!facts.has(line.id)) facts.set(line.id, line);
   }
@@ -150,13 +171,18 @@ abstract class LineStore {
     return this.#live.get(participant)?.has(id) ?? false;
   }
   async append(fact: TranscriptFact): Promise<void> {
-    if (this.#has(fact.participant, fact.id)) throw new RangeError(`fact ${fact.id} already recorded: facts are append-only`);
+    if (this.#has(fact.participant, fact.id) || this.#retired.get(fact.participant)?.has(fact.id) === true) throw new RangeError(`fact ${fact.id} already recorded: facts are append-only`);
     this.index(this.persist(fact));
   }
-  async query(q: TranscriptQuery): Promise<TranscriptFact[]> {
+  async query(q: TranscriptQuery, limit = QUERY_LIMIT): Promise<TranscriptFact[]> {
     const facts = this.#live.get(q.participant);
     if (facts === undefined) return [];
-    return [...facts.values()].filter((f) => matches(f, q));
+    return [...facts.values()].filter((f) => matches(f, q)).slice(0, limit);
+  }
+  async countInSession(participant: string, session: string, kind: FactKind): Promise<number> {
+    let n = 0;
+    for (const f of this.#live.get(participant)?.values() ?? []) if (f.session === session && f.kind === kind) n++;
+    return n;
   }
   #recordExcision(participant: string, id: string, at: string): boolean {
     if (!this.#has(participant, id)) return false;

@@ -61,16 +61,25 @@ export async function installArtifact(s: SqlSession, a: { readonly tenant: strin
 }
 
 /** Append a document to a log; its position (gap-free per log). `key` indexes it (a trace id) for reads by key. */
-export async function appendDoc(s: SqlSession, a: { readonly log: string; readonly tenant?: string; readonly key?: string; readonly atMs: number; readonly doc: JsonDoc }): Promise<number> {
+/**
+ * Append a document to a log; its position. `item` names it uniquely under its key (a second one of the same item is
+ * refused, `duplicate_item`); `grp` files it in a group under its key that can be counted by index (a transcript's
+ * turns of one session).
+ */
+export async function appendDoc(s: SqlSession, a: { readonly log: string; readonly tenant?: string; readonly key?: string; readonly item?: string; readonly grp?: string; readonly atMs: number; readonly doc: JsonDoc }): Promise<number> {
   const head = await s.get<{ pos: number }>('INSERT INTO doc_log_heads (log, next_pos) VALUES (?, 1) ON CONFLICT (log) DO UPDATE SET next_pos = doc_log_heads.next_pos + 1 RETURNING next_pos - 1 AS pos', [a.log]);
   const pos = head!.pos;
-  await s.run('INSERT INTO doc_logs (log, pos, tenant, doc_key, at_ms, doc) VALUES (?, ?, ?, ?, ?, ?)', [a.log, pos, a.tenant ?? null, a.key ?? null, a.atMs, JSON.stringify(a.doc)]);
+  const n = await s.run('INSERT INTO doc_logs (log, pos, tenant, doc_key, item, grp, at_ms, doc) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING', [a.log, pos, a.tenant ?? null, a.key ?? null, a.item ?? null, a.grp ?? null, a.atMs, JSON.stringify(a.doc)]);
+  if (n !== 1) throw new StoreRefusal('duplicate_item', `${a.log} already holds ${JSON.stringify((a.item ?? '').slice(0, 80))} under this key: it is append-only`);
   return pos;
 }
 
-/** Replace a logged document (a transcript line whose fact was excised); whether it existed. */
+/**
+ * Replace a logged document (a transcript line whose fact was excised): it keeps its item (an excised fact's id stays
+ * taken) and leaves its group (it is counted no more); whether it existed.
+ */
 export async function replaceDoc(s: SqlSession, a: { readonly log: string; readonly pos: number; readonly doc: JsonDoc }): Promise<boolean> {
-  return (await s.run('UPDATE doc_logs SET doc = ? WHERE log = ? AND pos = ?', [JSON.stringify(a.doc), a.log, a.pos])) === 1;
+  return (await s.run('UPDATE doc_logs SET doc = ?, grp = NULL WHERE log = ? AND pos = ?', [JSON.stringify(a.doc), a.log, a.pos])) === 1;
 }
 
 /** Drop a log's documents older than `beforeMs` (retention), at most `limit`; how many. */

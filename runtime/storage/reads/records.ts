@@ -71,6 +71,17 @@ export async function docsPage(s: SqlSession, a: { readonly log: string; readonl
   return rows.map((r) => ({ pos: r.pos, doc: JSON.parse(r.doc) as JsonDoc }));
 }
 
+/** The document filed as `item` under `key` in a log, with its position. */
+export async function docByItem(s: SqlSession, a: { readonly log: string; readonly key: string; readonly item: string }): Promise<LoggedDoc | undefined> {
+  const r = await s.get<{ pos: number; doc: string }>('SELECT pos, doc FROM doc_logs WHERE log = ? AND doc_key = ? AND item = ?', [a.log, a.key, a.item]);
+  return r === undefined ? undefined : { pos: r.pos, doc: JSON.parse(r.doc) as JsonDoc };
+}
+
+/** How many documents are filed in group `grp` under `key` in a log (an index range: the group's size, not the log's). */
+export async function docCount(s: SqlSession, a: { readonly log: string; readonly key: string; readonly grp: string }): Promise<number> {
+  return Number((await s.get<{ n: number }>('SELECT count(*) AS n FROM doc_logs WHERE log = ? AND doc_key = ? AND grp = ?', [a.log, a.key, a.grp]))?.n ?? 0);
+}
+
 /** Whether a once-only claim was taken. */
 export async function claimTaken(s: SqlSession, key: string): Promise<boolean> {
   return (await s.get('SELECT 1 AS x FROM claims WHERE claim_key = ?', [key])) !== undefined;

@@ -233,9 +233,14 @@ async function moveRest(s: SqlSession, dialect: 'sqlite' | 'postgres'): Promise<
   const docTable = dialect === 'sqlite' ? 'document_logs' : 'doc_logs';
   await eachPage<{ log: string; pos: number; doc: string }>(s, old(docTable), 'log, pos, doc', ['log', 'pos'], async (rows) => {
     for (const r of rows) {
-      const body = JSON.parse(r.doc) as { body?: { 'trace/id'?: unknown }; participant?: unknown };
+      const body = JSON.parse(r.doc) as { body?: { 'trace/id'?: unknown }; participant?: unknown; id?: unknown; kind?: unknown; session?: unknown };
       const key = r.log === 'traces' ? body.body?.['trace/id'] : body.participant;
-      await s.run('INSERT INTO doc_logs (log, pos, tenant, doc_key, at_ms, doc) VALUES (?, ?, NULL, ?, 0, ?)', [r.log === 'transcripts' ? 'transcript' : r.log, r.pos, typeof key === 'string' ? key : null, r.doc]);
+      // A transcript fact is filed by its id (unique under its participant) and its session's kind (counted); an
+      // excision record names the id it removed and takes its place.
+      const transcript = r.log === 'transcripts' || r.log === 'transcript';
+      const item = transcript && typeof body.id === 'string' && body.kind !== 'excision' ? body.id : null;
+      const grp = item !== null && typeof body.session === 'string' ? `${body.session}\u0000${String(body.kind)}` : null;
+      await s.run('INSERT INTO doc_logs (log, pos, tenant, doc_key, item, grp, at_ms, doc) VALUES (?, ?, NULL, ?, ?, ?, 0, ?) ON CONFLICT DO NOTHING', [transcript ? 'transcript' : r.log, r.pos, typeof key === 'string' ? key : null, item, grp, r.doc]);
     }
   });
   await s.run('INSERT INTO doc_log_heads (log, next_pos) SELECT log, max(pos) + 1 FROM doc_logs GROUP BY log');

@@ -113,8 +113,10 @@ CREATE INDEX questions_ended ON questions (tenant, ended_ms, ref) WHERE ended_ms
 CREATE TABLE question_history (tenant {K} NOT NULL, ref {K} NOT NULL, n {I} NOT NULL, doc {T} NOT NULL, PRIMARY KEY (tenant, ref, n));
 
 -- Append-only document logs (P066 transcripts and traces), positions gap-free per log.
-CREATE TABLE doc_logs (log {K} NOT NULL, pos {I} NOT NULL, tenant {K}, doc_key {K}, at_ms {I} NOT NULL, doc {T}, PRIMARY KEY (log, pos));
+CREATE TABLE doc_logs (log {K} NOT NULL, pos {I} NOT NULL, tenant {K}, doc_key {K}, item {K}, grp {K}, at_ms {I} NOT NULL, doc {T}, PRIMARY KEY (log, pos));
 CREATE INDEX doc_logs_key ON doc_logs (log, doc_key, pos) WHERE doc_key IS NOT NULL;
+CREATE UNIQUE INDEX doc_logs_item ON doc_logs (log, doc_key, item) WHERE item IS NOT NULL;
+CREATE INDEX doc_logs_grp ON doc_logs (log, doc_key, grp) WHERE grp IS NOT NULL;
 CREATE TABLE doc_log_heads (log {K} PRIMARY KEY, next_pos {I} NOT NULL);
 
 -- RFC 0096 proposals, approval gates and installed artefacts.

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { FramedJsonlLog, frame, recover } from '../../../runtime/inquirium/storage/framed-jsonl.ts';
 import { FeedbackError, JsonlTranscriptStore, recordFeedback, StoreTranscript, type InquiryTranscriptStore, type TranscriptFact } from '../../../runtime/inquirium/storage/transcript.ts';
 import { JsonlTraceStream, StoreTraceStream, TRACE_RECORD_TYPE, TRACE_STREAM } from '../../../runtime/inquirium/storage/trace-stream.ts';
+import { Plan } from '../../../runtime/storage/plan.ts';
 import { openMemoryStore } from '../../../runtime/storage/memory/index.ts';
 import type { StoragePort } from '../../../runtime/storage/port.ts';
 import { inquirium, OTHER_PARTICIPANT, PARTICIPANT, request } from './helpers.ts';
@@ -101,6 +102,20 @@ describe('InquiryTranscriptStore', () => {
       expect(await s.query({ participant: 'p1' })).toEqual([]);
       expect((await s.query({ participant: 'p2' })).map((f) => f.id)).toEqual(['turn:2']);
     });
+    it(`${name}: a session's facts of one kind are counted without reading the history; excised ones no more`, async () => {
+      const s = make(await openMemoryStore());
+      for (const [id, session] of [['turn:1', 'a'], ['turn:2', 'a'], ['turn:3', 'b']] as const) await s.append({ ...fact(id), session });
+      await s.append({ ...fact('result:1', 'p1', 'result'), session: 'a' });
+      await s.append({ ...fact('turn:9', 'p2'), session: 'a' });
+      expect(await s.countInSession('p1', 'a', 'turn')).toBe(2);
+      expect(await s.countInSession('p1', 'b', 'turn')).toBe(1);
+      expect(await s.countInSession('p1', 'a', 'result')).toBe(1);
+      expect(await s.countInSession('p2', 'a', 'turn')).toBe(1);
+      await s.excise('p1', 'turn:1', 'now');
+      expect(await s.countInSession('p1', 'a', 'turn')).toBe(1);
+      await expect(s.append({ ...fact('turn:1'), session: 'a' }), 'an excised id stays taken').rejects.toThrow(/append-only/);
+      expect((await s.query({ participant: 'p1' }, 1)).map((f) => f.id)).toEqual(['turn:2']);
+    });
     it(`${name}: feedback is appended as new facts, never overwriting the result or earlier feedback`, async () => {
       const port = await openMemoryStore();
       const transcript = make(port);
@@ -119,6 +134,16 @@ describe('InquiryTranscriptStore', () => {
       await expect(recordFeedback(transcript, { ...fb('feedback:5', 'maybe') })).rejects.toThrow(/invalid/);
     });
   }
+  it('the store transcript: two appends of one id racing past the look are one fact (the store refuses the second)', async () => {
+    const port = await openMemoryStore();
+    const [a, b] = [new StoreTranscript(port, () => 0), new StoreTranscript(port, () => 0)];
+    const [pa, pb] = [new Plan(), new Plan()];
+    await a.append(fact('turn:1'), pa);
+    await b.append(fact('turn:1'), pb); // both looked before either committed
+    await pa.commit(port);
+    await expect(pb.commit(port)).rejects.toMatchObject({ code: 'duplicate_item' });
+    expect((await a.query({ participant: 'p1' })).map((f) => f.id)).toEqual(['turn:1']);
+  });
   it('the store transcript: excision and retention remove the content from the store, not merely hide it', async () => {
     const port = await openMemoryStore();
     const s = new StoreTranscript(port, () => 0);
