@@ -55,6 +55,8 @@ export interface RunningHost {
   kill9(): Promise<void>;
   /** SIGTERM (graceful close), then wait. */
   stop(): Promise<void>;
+  /** Send a signal (SIGSTOP, SIGCONT, a test entry's SIGUSR2). */
+  signal(sig: NodeJS.Signals): void;
   /** Everything the process wrote so far (stdout + stderr), for failure messages. */
   output(): string;
   /** What the process wrote to stderr so far. */
@@ -127,8 +129,12 @@ export async function startOrExit(spec: HostSpec, timeoutMs = 60_000): Promise<R
       await exited(child);
     },
     async stop() {
+      child.kill('SIGCONT'); // a stopped process would not handle SIGTERM
       child.kill('SIGTERM');
       await exited(child);
+    },
+    signal(sig) {
+      if (child.exitCode === null && child.signalCode === null) child.kill(sig);
     },
     output: () => out,
     stderr: () => err,
