@@ -69,7 +69,7 @@ const matches = (f: TranscriptFact, q: TranscriptQuery): boolean =>
 export const QUERY_LIMIT = 1000;
 
 /** The group a fact is counted in under its participant: its session and kind. */
-const groupOf = (session: string, kind: FactKind): string => `${session}\u0000${kind}`;
+const groupOf = (session: string, kind: FactKind): string => `${session}\u001f${kind}`;
 
 /**
  * The transcript in the store: one document log, each fact filed under its participant; an excised fact's row

@@ -5,7 +5,7 @@
  * the transaction lost a race and may simply be run again.
  */
 import pg from 'pg';
-import { checkedLimit, numberPlaceholders, type Row, type SqlSession, type SqlValue } from '../sql/session.ts';
+import { checkedLimit, numberPlaceholders, storable, type Row, type SqlSession, type SqlValue } from '../sql/session.ts';
 
 /** Runs SQL: the pool (one statement, autocommit) or the client of an open transaction. */
 export type Queryable = Pick<pg.PoolClient, 'query'>;
@@ -31,15 +31,15 @@ export class PgSession implements SqlSession {
   }
 
   async run(sql: string, params: readonly SqlValue[] = []): Promise<number> {
-    return (await this.#q.query(pgText(sql), params as SqlValue[])).rowCount ?? 0;
+    return (await this.#q.query(pgText(sql), storable(params) as SqlValue[])).rowCount ?? 0;
   }
 
   async get<R extends Row = Row>(sql: string, params: readonly SqlValue[] = []): Promise<R | undefined> {
-    return (await this.#q.query(pgText(sql), params as SqlValue[])).rows[0] as R | undefined;
+    return (await this.#q.query(pgText(sql), storable(params) as SqlValue[])).rows[0] as R | undefined;
   }
 
   async all<R extends Row = Row>(sql: string, params: readonly SqlValue[], limit: number): Promise<R[]> {
-    return (await this.#q.query(pgText(`${sql} LIMIT ?`), [...params, checkedLimit(limit)] as SqlValue[])).rows as R[];
+    return (await this.#q.query(pgText(`${sql} LIMIT ?`), [...storable(params), checkedLimit(limit)] as SqlValue[])).rows as R[];
   }
 
   /** Run SQL text as it is (DDL, several statements, transaction control). */

@@ -239,7 +239,7 @@ async function moveRest(s: SqlSession, dialect: 'sqlite' | 'postgres'): Promise<
       // excision record names the id it removed and takes its place.
       const transcript = r.log === 'transcripts' || r.log === 'transcript';
       const item = transcript && typeof body.id === 'string' && body.kind !== 'excision' ? body.id : null;
-      const grp = item !== null && typeof body.session === 'string' ? `${body.session}\u0000${String(body.kind)}` : null;
+      const grp = item !== null && typeof body.session === 'string' ? `${body.session}\u001f${String(body.kind)}` : null;
       await s.run('INSERT INTO doc_logs (log, pos, tenant, doc_key, item, grp, at_ms, doc) VALUES (?, ?, NULL, ?, ?, ?, 0, ?) ON CONFLICT DO NOTHING', [transcript ? 'transcript' : r.log, r.pos, typeof key === 'string' ? key : null, item, grp, r.doc]);
     }
   });

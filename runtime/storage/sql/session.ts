@@ -10,6 +10,8 @@
  * A statement that may return many rows goes through `all`, whose `limit` is required and appended as `LIMIT ?` by
  * the session itself: no query of the store can read an unbounded number of rows.
  */
+import { StoreRefusal } from '../refusal.ts';
+
 export type SqlValue = string | number | null;
 export type Row = Readonly<Record<string, SqlValue>>;
 export type Dialect = 'sqlite' | 'postgres';
@@ -28,6 +30,17 @@ export interface SqlSession {
 export function checkedLimit(limit: number): number {
   if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError(`a store query needs a positive integer limit, got ${limit}`);
   return limit;
+}
+
+const NUL_MESSAGE = 'a text value contains the NUL character (U+0000), which the store cannot hold';
+
+/**
+ * `params`, refused when a string holds U+0000: PostgreSQL text cannot hold it (a 500 on that back-end only), so every
+ * back-end refuses it alike, before the statement runs — 400 `bad_request`, nothing written.
+ */
+export function storable(params: readonly SqlValue[]): readonly SqlValue[] {
+  for (const p of params) if (typeof p === 'string' && p.includes('\u0000')) throw new StoreRefusal('invalid_text', NUL_MESSAGE, { error: 'bad_request', message: NUL_MESSAGE });
+  return params;
 }
 
 /** `?` placeholders → `$1…$n` (the store's SQL holds no `?` inside a string literal). */

@@ -7,7 +7,7 @@
  * parameter properties, no enums), so the thread runs from source as well as from the built package.
  */
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
-import { checkedLimit, type Row, type SqlSession, type SqlValue } from '../sql/session.ts';
+import { checkedLimit, storable, type Row, type SqlSession, type SqlValue } from '../sql/session.ts';
 
 export class SqliteSession implements SqlSession {
   readonly dialect = 'sqlite' as const;
@@ -25,15 +25,15 @@ export class SqliteSession implements SqlSession {
   }
 
   async run(sql: string, params: readonly SqlValue[] = []): Promise<number> {
-    return Number(this.statement(sql).run(...(params as SQLInputValue[])).changes);
+    return Number(this.statement(sql).run(...(storable(params) as SQLInputValue[])).changes);
   }
 
   async get<R extends Row = Row>(sql: string, params: readonly SqlValue[] = []): Promise<R | undefined> {
-    return this.statement(sql).get(...(params as SQLInputValue[])) as R | undefined;
+    return this.statement(sql).get(...(storable(params) as SQLInputValue[])) as R | undefined;
   }
 
   async all<R extends Row = Row>(sql: string, params: readonly SqlValue[], limit: number): Promise<R[]> {
-    return this.statement(`${sql} LIMIT ?`).all(...(params as SQLInputValue[]), checkedLimit(limit)) as R[];
+    return this.statement(`${sql} LIMIT ?`).all(...(storable(params) as SQLInputValue[]), checkedLimit(limit)) as R[];
   }
 
   /** Run SQL without a statement cache (DDL, pragmas, transaction control). */

@@ -1,0 +1,68 @@
+/**
+ * Text a store cannot hold is refused alike on every back-end: a U+0000 in a value that lands in a column of its own
+ * (a tag, a run id, a list filter) is 400 `bad_request`, nothing written — where PostgreSQL answered 500 and SQLite
+ * stored it. Inside content (kept as JSON, escaped) it is ordinary text and reads back byte for byte.
+ */
+import { describe, expect, it } from 'vitest';
+import { createHost } from '../../runtime/host/server.ts';
+import { ROUTES } from '../../runtime/host/seam-catalogue.ts';
+import { openStore } from '../../runtime/storage/open-store.ts';
+import type { StoragePort } from '../../runtime/storage/port.ts';
+import { SCHEMA_TABLES } from '../../runtime/storage/sql/schema.ts';
+import { TEST_FLEET_KEYS } from '../support/fleet-keys.ts';
+import { freshDatabase } from '../support/postgres.ts';
+import { toolchain } from '../support/toolchains.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const pg = toolchain('postgres');
+const TOKEN = 'hostile-text-token-0123456789ab';
+const H = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
+
+const rows = async (port: StoragePort) => Promise.all(SCHEMA_TABLES.map(async (t) => Number((await port.reads.get<{ n: number }>(`SELECT count(*) AS n FROM ${t}`, []))!.n)));
+
+const BACKENDS: [string, boolean, () => Promise<{ open: () => Promise<StoragePort>; done: () => Promise<void> }>][] = [
+  ['in-memory', false, async () => ({ open: () => openStore({ kind: 'memory' }), done: async () => {} })],
+  ['SQLite', false, async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'wopkit-nul-'));
+    return { open: () => openStore({ kind: 'sqlite', dataDir }), done: async () => rmSync(dataDir, { recursive: true, force: true }) };
+  }],
+  ['PostgreSQL', pg.skip, async () => {
+    const db = await freshDatabase('nul');
+    return { open: () => openStore({ kind: 'postgres', url: db.url }), done: () => db.drop() };
+  }],
+];
+
+describe('U+0000 in text', () => {
+  for (const [name, skip, backend] of BACKENDS) {
+    it.skipIf(skip)(`${name}: refused 400 with nothing written in a tag, a run id or a list filter; kept as is inside content`, async () => {
+      if (name === 'PostgreSQL') pg.assert();
+      const b = await backend();
+      const store = await b.open();
+      const { app } = await createHost({ token: TOKEN, ...TEST_FLEET_KEYS, storage: store, logger: false });
+      try {
+        const seed = (body: object) => app.inject({ method: 'POST', url: ROUTES.memorySeed.path, headers: H, payload: JSON.stringify(body) });
+        const before = await rows(store);
+        for (const body of [
+          { memoryRef: 'mem://acme/x', entries: [{ content: 'ok', tags: ['t\u0000g'] }] },
+          { memoryRef: 'mem://acme/x', runId: 'run\u0000x', entries: [{ content: 'ok' }] },
+        ]) {
+          const r = await seed(body);
+          expect(r.statusCode, r.body).toBe(400);
+          expect(r.json()).toMatchObject({ error: 'bad_request', message: expect.stringMatching(/NUL character/) });
+        }
+        const list = await app.inject({ method: 'GET', url: `/v1/memory/${encodeURIComponent('mem://acme/x')}?tag=${encodeURIComponent('a\u0000')}`, headers: H });
+        expect(list.statusCode).toBe(400);
+        expect(await rows(store)).toEqual(before);
+        const kept = await seed({ memoryRef: 'mem://acme/x', entries: [{ content: 'a\u0000b' }] });
+        expect(kept.statusCode).toBe(200);
+        const back = await app.inject({ method: 'GET', url: `/v1/memory/${encodeURIComponent('mem://acme/x')}`, headers: H });
+        expect(back.json<{ entries: { content: string }[] }>().entries.map((e) => e.content)).toEqual(['a\u0000b']);
+      } finally {
+        await app.close();
+        await b.done();
+      }
+    }, 60_000);
+  }
+});
