@@ -19,7 +19,7 @@ import { createHost } from './server.ts';
 import { ROUTES } from './seam-catalogue.ts';
 import { limitsFromEnv, resolveLimits, type HostLimits } from './limits.ts';
 import { parseStoreArgs, type StoreArgs } from './store-args.ts';
-import { argsOf, listenOf, parseStartFlags, startHelp } from './start-flags.ts';
+import { argsOf, drainOf, listenOf, parseStartFlags, startHelp } from './start-flags.ts';
 import { openStore } from '../storage/open-store.ts';
 import { hostKeys, type HostKeys } from './host-keys.ts';
 import type { StoragePort } from '../storage/port.ts';
@@ -37,6 +37,7 @@ let storeArgs: StoreArgs;
 let start: StartCredentials;
 let limits: Partial<HostLimits>;
 let listen: { port: number; host: string };
+let drainSettings: { delayMs: number; graceMs: number };
 try {
   const flags = parseStartFlags(process.argv.slice(2));
   if (flags.has('--help')) {
@@ -44,6 +45,7 @@ try {
     process.exit(0);
   }
   listen = listenOf(flags, process.env);
+  drainSettings = drainOf(process.env);
   storeArgs = parseStoreArgs(argsOf(flags, 'storage'), process.env, process.cwd());
   start = startCredentials({ argv: argsOf(flags, 'credentials'), env: process.env, readFile: (p) => readFileSync(p, 'utf8') });
   limits = limitsFromEnv(process.env);
@@ -105,12 +107,19 @@ const token = start!.devToken === undefined ? '' : `  token:     ${start!.devTok
 const where = `store: ${storage!.kind}${storage!.kind === 'memory' ? '' : `, data: ${storeArgs!.store.dataDir ?? storage!.location}`}`;
 const sealing = keys!.secretKeys === undefined ? '  secrets:   no WOPKIT_SECRET_KEYS: SR-1 registries are sealed with a key of this process only (runs with secrets refuse writes after a restart)\n' : '';
 // The stop handlers before the ready line: a supervisor may signal as soon as it reads it. A stop drains: /readyz
-// answers 503 at once, requests in flight finish, the background work stops, then the app and the store close.
+// answers 503 at once and the background work stops; the host keeps serving for WOPKIT_DRAIN_DELAY_MS (a balancer
+// notices), then stops accepting and lets the requests in flight finish — within WOPKIT_DRAIN_GRACE_MS, else exit 1 —
+// and closes the store.
 let stopping = false;
 const stop = async () => {
   if (stopping) return; // a second signal while closing changes nothing
   stopping = true;
   await drain();
+  if (drainSettings!.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, drainSettings!.delayMs));
+  setTimeout(() => {
+    process.stderr.write(`wopkit reference host: stopping: requests in flight did not finish within WOPKIT_DRAIN_GRACE_MS (${drainSettings!.graceMs} ms); exiting without them\n`);
+    process.exit(1);
+  }, drainSettings!.graceMs).unref();
   await app.close();
   process.exit(0);
 };

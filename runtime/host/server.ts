@@ -254,6 +254,12 @@ function createApp(o: HostOptions, credentials: Credentials, limits: HostLimits,
   });
   capRequestsPerConnection(app, limits.maxRequestsPerSocket);
 
+  // A draining host closes each connection after the answer it is sending (a stop waits for open connections, not
+  // only for requests in flight).
+  app.addHook('onSend', async (_req, reply, payload) => {
+    if (readiness.draining) reply.header('connection', 'close');
+    return payload;
+  });
   // A host whose credentials a rotation retired serves nothing but /livez and /readyz (both say so).
   app.addHook('onRequest', async (req, reply) => {
     if (readiness.retired !== true || req.url === ROUTES.liveness.path || req.url === ROUTES.readiness.path) return;

@@ -40,6 +40,8 @@ export const START_SETTINGS = [
   { env: 'OPENWOP_HOST_TOKEN', group: 'credentials', description: 'The development operator token (a random one is printed when no key is configured).' },
   { env: 'WOPKIT_SECRET_KEYS', group: 'credentials', description: 'id:base64,… — the keys SR-1 secret registries are sealed with (or "secretKeys" in the credentials file; the first seals).' },
   { env: 'WOPKIT_CURSOR_KEY', group: 'credentials', description: 'base64 of at least 16 bytes — the key list cursors are signed with (or "cursorKey" in the credentials file).' },
+  { env: 'WOPKIT_DRAIN_DELAY_MS', default: '0', group: 'behaviour', description: 'On SIGTERM, how long the host keeps serving with /readyz at 503 before it stops accepting connections (time for a load balancer to notice).' },
+  { env: 'WOPKIT_DRAIN_GRACE_MS', default: '10000', group: 'behaviour', description: 'On SIGTERM, the longest the host then waits for requests in flight; past it, it exits 1 with one line.' },
   { env: 'OPENWOP_CONFORMANCE_SEED', default: 'false', group: 'behaviour', description: 'true: seed the conformance fixture workflows upstream\'s suite runs.' },
   { env: 'LOG_LEVEL', default: 'info', group: 'behaviour', description: 'pino log level (fatal, error, warn, info, debug, trace, silent).' },
   { flag: '--help', group: 'behaviour', description: 'Print this help and exit.' },
@@ -92,6 +94,18 @@ export function listenOf(flags: ReadonlyMap<StartFlag, string | true>, env: Read
   const host = flags.get('--host') ?? env.HOST ?? '127.0.0.1';
   if (typeof host !== 'string' || host === '' || /\s/.test(host)) throw new StartFlagError('--host / HOST must be an address such as 127.0.0.1 or 0.0.0.0');
   return { port, host };
+}
+
+/** How a stop drains (main.ts): the delay before the host stops accepting, and the grace for requests in flight. */
+export function drainOf(env: Readonly<Record<string, string | undefined>>): { delayMs: number; graceMs: number } {
+  const ms = (name: string, fallback: number, max: number): number => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const n = /^\d{1,9}$/.test(raw) ? Number(raw) : NaN;
+    if (!(n >= 0 && n <= max)) throw new StartFlagError(`${name} must be an integer number of milliseconds from 0 to ${max} (got ${JSON.stringify(raw.slice(0, 40))})`);
+    return n;
+  };
+  return { delayMs: ms('WOPKIT_DRAIN_DELAY_MS', 0, 600_000), graceMs: ms('WOPKIT_DRAIN_GRACE_MS', 10_000, 3_600_000) };
 }
 
 const GROUP_TITLES: Readonly<Record<SettingGroup, string>> = { listen: 'Listening', storage: 'Storage', credentials: 'Credentials', behaviour: 'Behaviour' };
