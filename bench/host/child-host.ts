@@ -1,7 +1,8 @@
 /**
- * The reference host as a child process of a benchmark: bench-host.ts (`npm start` plus its SIGUSR2 report) bundled
- * once per benchmark run with esbuild (dependencies stay external and load from node_modules; the SQLite writer
- * thread's module beside the bundle) and run on the project's Node with `--expose-gc`. A bundle starts in about half
+ * The reference host as a child process of a benchmark: bench-host.ts (`npm start` plus its SIGUSR2 report) — or its
+ * bare Fastify peer, bare-host.ts — bundled once per benchmark run with esbuild (dependencies stay external and load
+ * from node_modules; the SQLite writer thread's module beside the bundle) and run on the project's Node with
+ * `--expose-gc`. A bundle starts in about half
  * a second where tsx would first transform the module graph (2–3 s on a loaded 2-core machine, the same for every
  * store): what a start-time ratio then compares is the host's own start, not the transform.
  *
@@ -10,7 +11,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { childEnv } from '../../test/support/child-env.ts';
 import { CACHE_DIR } from '../storage/store-cache.ts';
 import { REPORT_PREFIX, type HostReport } from './report-signal.ts';
@@ -34,22 +35,26 @@ export interface HostProcess {
   output(): string;
 }
 
+/** What a benchmark process runs: the reference host (bench-host.ts), or the bare Fastify peer (bare-host.ts). */
+export type Entry = 'host' | 'bare';
+const ENTRY_MODULES: Readonly<Record<Entry, string>> = { host: 'bench/host/bench-host.ts', bare: 'bench/host/bare-host.ts' };
+
 let bundle: Promise<string> | undefined;
 
-/** bench-host.ts bundled (once per process) into bench/.cache/host-bundle/, with the writer thread beside it. */
-function bundled(): Promise<string> {
+/** The entries bundled (once per process) into bench/.cache/host-bundle/, with the SQLite writer thread beside them. */
+function bundled(entry: Entry): Promise<string> {
+  const dir = join(CACHE_DIR, 'host-bundle');
   bundle ??= (async () => {
     const { build } = await import('esbuild');
-    const dir = join(CACHE_DIR, 'host-bundle');
     mkdirSync(dir, { recursive: true });
-    // ignoreAnnotations: the project's package.json says `sideEffects: false`, which would drop bench-host.ts's bare imports.
+    // ignoreAnnotations: the project's package.json says `sideEffects: false`, which would drop the entries' bare imports.
     const common = { bundle: true, platform: 'node', format: 'esm', target: 'node24', packages: 'external', logLevel: 'warning', ignoreAnnotations: true } as const;
     const root = resolve(import.meta.dirname, '..', '..');
-    await build({ ...common, entryPoints: [join(root, 'bench/host/bench-host.ts')], outfile: join(dir, 'bench-host.mjs') });
+    await build({ ...common, entryPoints: Object.values(ENTRY_MODULES).map((m) => join(root, m)), outdir: dir, outExtension: { '.js': '.mjs' } });
     await build({ ...common, entryPoints: [join(root, 'runtime/storage/sqlite/writer-worker.ts')], outfile: join(dir, 'writer-worker.js') });
-    return join(dir, 'bench-host.mjs');
+    return dir;
   })();
-  return bundle;
+  return bundle.then((d) => join(d, `${basename(ENTRY_MODULES[entry], '.ts')}.mjs`));
 }
 
 const exited = (child: ChildProcess): Promise<void> =>
@@ -64,9 +69,13 @@ export function vmRss(pid: number): number {
   return Number(m[1]) * 1024;
 }
 
-/** Start a host on `store`; resolves once it is ready. `env` adds to (or overrides) its environment. */
-export async function launchHost(store: HostStore, env: NodeJS.ProcessEnv = {}, timeoutMs = 120_000): Promise<HostProcess> {
-  const entry = await bundled();
+/**
+ * Start a host on `store`; resolves once it is ready. `env` adds to (or overrides) its environment; `entry: 'bare'`
+ * starts the bare Fastify peer instead (it ignores the store).
+ */
+export async function launchHost(store: HostStore, env: NodeJS.ProcessEnv = {}, o: { readonly entry?: Entry; readonly timeoutMs?: number } = {}): Promise<HostProcess> {
+  const entry = await bundled(o.entry ?? 'host');
+  const timeoutMs = o.timeoutMs ?? 120_000;
   const args = store.kind === 'sqlite' ? ['--store', 'sqlite', '--data-dir', store.dataDir] : ['--store', store.kind];
   const started = performance.now();
   const child = spawn(process.execPath, [entry, ...args], {
