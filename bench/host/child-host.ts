@@ -69,6 +69,12 @@ export function vmRss(pid: number): number {
   return Number(m[1]) * 1024;
 }
 
+/** CPU time a process used so far (user + system), in ms (Linux /proc, 10 ms ticks). */
+export function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 /**
  * Start a host on `store`; resolves once it is ready. `env` adds to (or overrides) its environment; `entry: 'bare'`
  * starts the bare Fastify peer instead (it ignores the store).

@@ -5,7 +5,8 @@
  * number of concurrent clients. Every host answers every request from the database; nothing is forwarded. Each of
  * the two databases is a copy of one store (a small history built by bulk inserts, history-layout.ts), so both
  * fleets start from the same data. Rounds alternate which goes first; the ratio is the median of the per-round
- * ratios of requests per second (three hosts ÷ one). Goal: ≥ 0.9×.
+ * ratios of requests per second (three hosts ÷ one). Goal: ≥ 0.9×. Each run also records the hosts' CPU time per
+ * request (all hosts together, /proc), which says whether a difference is work the fleet adds.
  * Run: npm run bench:fleet   → bench/results/host-fleet.json (BENCH_ROUNDS, default 5; skipped without PostgreSQL)
  */
 import { Worker } from 'node:worker_threads';
@@ -14,7 +15,7 @@ import { KIND_LABEL, durableKinds, loadAverage } from '../storage/back-ends.ts';
 import { historyPlan, historyRows, type HistoryLayout } from '../storage/history-layout.ts';
 import { recordTemplates, shapeOf } from '../storage/rows.ts';
 import { storeCopy, type StoreCopy } from '../storage/store-cache.ts';
-import { launchHost, type HostProcess } from './child-host.ts';
+import { cpuMs, launchHost, type HostProcess } from './child-host.ts';
 import { driveMix } from './mixed-load.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -59,11 +60,16 @@ const plan = historyPlan(FLEET, stores[0]!.manifest.builtMs);
 try {
   for (const [i, n] of [1, 3].entries()) for (let k = 0; k < n; k++) hosts.push(await launchHost({ kind: 'postgres', url: stores[i]!.url! }, HOST_ENV));
   const fleets = { one: [hosts[0]!.url], three: hosts.slice(1).map((h) => h.url) };
+  const pids = { one: [hosts[0]!.pid], three: hosts.slice(1).map((h) => h.pid) };
+  const hostCpu = (name: 'one' | 'three') => pids[name].reduce((sum, pid) => sum + cpuMs(pid), 0);
   const run = async (name: 'one' | 'three', seed: number) => {
     const b = await balance(fleets[name]);
     try {
+      const cpu0 = hostCpu(name);
       const mix = await driveMix(b.url, plan, { concurrency: CLIENTS, seed, durationMs: DURATION_MS, only: OPERATIONS });
-      return { rps: mix.requestsPerSecond, statuses: mix.statuses, perHost: await b.close() };
+      // Where the time goes: the hosts' CPU per request (all of them together), from /proc.
+      const hostCpuMsPerRequest = round((hostCpu(name) - cpu0) / mix.requests, 3);
+      return { rps: mix.requestsPerSecond, hostCpuMsPerRequest, statuses: mix.statuses, perHost: await b.close() };
     } catch (err) {
       await b.close();
       throw err;
@@ -78,7 +84,7 @@ try {
     const got: Partial<Record<'one' | 'three', Awaited<ReturnType<typeof run>>>> = {};
     for (const name of order) got[name] = await run(name, 1 + i);
     rounds.push({ first: order[0], one: got.one!, three: got.three!, ratio: round(got.three!.rps / got.one!.rps) });
-    console.log(`round ${i + 1}: three hosts ${got.three!.rps} req/s (per host ${got.three!.perHost.join('/')}), one host ${got.one!.rps} req/s → ${round(got.three!.rps / got.one!.rps)}×`);
+    console.log(`round ${i + 1}: three hosts ${got.three!.rps} req/s (${got.three!.hostCpuMsPerRequest} ms host CPU per request), one host ${got.one!.rps} req/s (${got.one!.hostCpuMsPerRequest} ms) → ${round(got.three!.rps / got.one!.rps)}×`);
   }
   const loadAfter = loadAverage();
   const summary: BenchRow = {
