@@ -11,7 +11,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { median, round, writeResult, type BenchRow } from '../summary.ts';
-import { KIND_LABEL, durableKinds, loadAverage } from '../storage/back-ends.ts';
+import { KIND_LABEL, durableKinds, loadAverage } from '../storage/environment.ts';
 import { historyPlan, historyRows, type HistoryLayout } from '../storage/history-layout.ts';
 import { recordTemplates, shapeOf } from '../storage/rows.ts';
 import { storeCopy, type StoreCopy } from '../storage/store-cache.ts';

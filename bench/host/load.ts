@@ -9,7 +9,7 @@
  */
 import { ROUTES } from '../../runtime/host/seam-catalogue.ts';
 import { writeResult, type BenchRow } from '../summary.ts';
-import { loadAverage } from '../storage/back-ends.ts';
+import { loadAverage } from '../storage/environment.ts';
 import { compareWithBare, type BenchRoute } from './ab.ts';
 
 const LISTED = 'mem://bench/listed';

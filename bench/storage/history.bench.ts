@@ -21,7 +21,7 @@
 import { launchHost, type HostProcess, type HostStore } from '../host/child-host.ts';
 import { driveMix, type MixResult } from '../host/mixed-load.ts';
 import { median, round, writeResult, type BenchRow } from '../summary.ts';
-import { durableKinds, KIND_LABEL, loadAverage, type DurableKind } from './back-ends.ts';
+import { durableKinds, KIND_LABEL, loadAverage, type DurableKind } from './environment.ts';
 import { HISTORY, historyPlan, historyRows } from './history-layout.ts';
 import { checkRows, recordTemplates, shapeOf } from './rows.ts';
 import { emptyStore, storeCopy, type StoreCopy, type StoreRecipe } from './store-cache.ts';

@@ -23,7 +23,7 @@ import type { StoragePort } from '../../runtime/storage/port.ts';
 import { entryPage, type EntryPosition } from '../../runtime/storage/reads/memory.ts';
 import { rng } from '../rng.ts';
 import { median, round, writeResult, type BenchRow } from '../summary.ts';
-import { durableKinds, KIND_LABEL, loadAverage, type DurableKind } from './back-ends.ts';
+import { durableKinds, KIND_LABEL, loadAverage, type DurableKind } from './environment.ts';
 import { contentOf, entryRows, idOf, quotaRow, TAGS, type Row } from './rows.ts';
 import { storeCopy, type StoreRecipe } from './store-cache.ts';
 

@@ -28,7 +28,7 @@ import { DEFAULT_POSTGRES_OPTIONS } from '../../runtime/storage/postgres/index.t
 import { BENCH_TOKEN, launchHost, type HostProcess } from '../host/child-host.ts';
 import { WINDOW_RESTART_MS } from '../host/report-signal.ts';
 import { median, round, writeResult, type BenchRow } from '../summary.ts';
-import { durableKinds, KIND_LABEL, loadAverage, type DurableKind } from './back-ends.ts';
+import { durableKinds, KIND_LABEL, loadAverage, type DurableKind } from './environment.ts';
 import { contentOf, entryRows, idOf, TAGS } from './rows.ts';
 import { emptyStore, type StoreCopy } from './store-cache.ts';
 

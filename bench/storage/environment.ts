@@ -1,5 +1,5 @@
 /**
- * What the storage benchmarks share about where they run: the durable back-ends to measure (PostgreSQL only when a
+ * What the benchmarks share about where they run: the durable back-ends to measure (PostgreSQL only when a
  * server can be reached — otherwise its rows are left out and the reason is printed and recorded, never faked), and
  * the machine's load average, recorded with every figure.
  */
