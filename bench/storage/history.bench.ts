@@ -21,7 +21,7 @@
 import { launchHost, type HostProcess, type HostStore } from '../host/child-host.ts';
 import { driveMix, type MixResult } from '../host/mixed-load.ts';
 import { median, round, writeResult, type BenchRow } from '../summary.ts';
-import { durableKinds, KIND_LABEL, loadAverage, type DurableKind } from './environment.ts';
+import { eachDurableKind, KIND_LABEL, loadAverage, loadNote, type DurableKind } from './environment.ts';
 import { HISTORY, historyPlan, historyRows } from './history-layout.ts';
 import { checkRows, recordTemplates, shapeOf } from './rows.ts';
 import { emptyStore, storeCopy, type StoreCopy, type StoreRecipe } from './store-cache.ts';
@@ -95,15 +95,12 @@ async function measure(kind: DurableKind) {
   }
 }
 
-const { kinds, skipped } = durableKinds();
-for (const [kind, reason] of Object.entries(skipped)) console.log(`${KIND_LABEL[kind as DurableKind]}: ${reason}`);
-const results = [];
-for (const kind of kinds) results.push(await measure(kind));
+const { results, skipped } = await eachDurableKind(measure);
 
 const summary: BenchRow[] = results.flatMap((r) => {
   const med = (f: (x: (typeof r.rounds)[number]) => number) => median(r.rounds.map(f));
   const label = KIND_LABEL[r.kind];
-  const load = `load ${r.loadAverage.before[0]}–${r.loadAverage.after[0]}`;
+  const load = loadNote(r.loadAverage);
   return [
     {
       row: `host start on a long history (${label}): time to /readyz`,

@@ -23,7 +23,7 @@ import type { StoragePort } from '../../runtime/storage/port.ts';
 import { entryPage, type EntryPosition } from '../../runtime/storage/reads/memory.ts';
 import { rng } from '../rng.ts';
 import { median, round, writeResult, type BenchRow } from '../summary.ts';
-import { durableKinds, KIND_LABEL, loadAverage, type DurableKind } from './environment.ts';
+import { eachDurableKind, KIND_LABEL, loadAverage, loadNote, type DurableKind } from './environment.ts';
 import { contentOf, entryRows, idOf, quotaRow, TAGS, type Row } from './rows.ts';
 import { storeCopy, type StoreRecipe } from './store-cache.ts';
 
@@ -191,14 +191,11 @@ async function measure(kind: DurableKind) {
   }
 }
 
-const { kinds, skipped } = durableKinds();
-for (const [kind, reason] of Object.entries(skipped)) console.log(`${KIND_LABEL[kind as DurableKind]}: ${reason}`);
-const results = [];
-for (const kind of kinds) results.push(await measure(kind));
+const { results, skipped } = await eachDurableKind(measure);
 const summary: BenchRow[] = results.flatMap((r) => r.cases.map((c) => ({
   row: `10-entry page of a 100,000-entry scope, ${c.case} (${KIND_LABEL[r.kind]}, ${c.via})`,
   ratio: c.ratio,
-  peer: `the same page of a 1,000-entry scope: ${c.smallMs} ms (load ${r.loadAverage.before[0]}–${r.loadAverage.after[0]})`,
+  peer: `the same page of a 1,000-entry scope: ${c.smallMs} ms (${loadNote(r.loadAverage)})`,
   goal: `≥ ${1 / GOAL}× (within ${GOAL}× of the small scope)`,
   figure: `${c.largeMs} ms`,
 })));

@@ -28,7 +28,7 @@ import { DEFAULT_POSTGRES_OPTIONS } from '../../runtime/storage/postgres/index.t
 import { BENCH_TOKEN, launchHost, type HostProcess } from '../host/child-host.ts';
 import { WINDOW_RESTART_MS } from '../host/report-signal.ts';
 import { median, round, writeResult, type BenchRow } from '../summary.ts';
-import { durableKinds, KIND_LABEL, loadAverage, type DurableKind } from './environment.ts';
+import { eachDurableKind, KIND_LABEL, loadAverage, loadNote, type DurableKind } from './environment.ts';
 import { contentOf, entryRows, idOf, TAGS } from './rows.ts';
 import { emptyStore, type StoreCopy } from './store-cache.ts';
 
@@ -172,14 +172,11 @@ async function measure(kind: DurableKind) {
   }
 }
 
-const { kinds, skipped } = durableKinds();
-for (const [kind, reason] of Object.entries(skipped)) console.log(`${KIND_LABEL[kind as DurableKind]}: ${reason}`);
-const results = [];
-for (const kind of kinds) results.push(await measure(kind));
+const { results, skipped } = await eachDurableKind(measure);
 
 const summary: BenchRow[] = results.flatMap((r) => {
   const label = KIND_LABEL[r.kind];
-  const load = `load ${r.loadAverage.before[0]}–${r.loadAverage.after[0]}`;
+  const load = loadNote(r.loadAverage);
   const rate = (run: Run) => Math.round(median(r.rounds.map((x) => x[run]?.rate ?? 0)));
   const peerOf = (writers: number): Run => (r.kind === 'sqlite' ? 'peer 1' : writers === 1 ? 'peer 1' : 'peer 32');
   const rows: BenchRow[] = WRITERS.map((writers) => ({
