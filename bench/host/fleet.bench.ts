@@ -66,7 +66,7 @@ try {
     const b = await balance(fleets[name]);
     try {
       const cpu0 = hostCpu(name);
-      const mix = await driveMix(b.url, plan, { concurrency: CLIENTS, seed, durationMs: DURATION_MS, only: OPERATIONS });
+      const mix = await driveMix(b.url, plan, { concurrency: CLIENTS, seed, durationMs: DURATION_MS, only: OPERATIONS, held: true });
       // Where the time goes: the hosts' CPU per request (all of them together), from /proc.
       const hostCpuMsPerRequest = round((hostCpu(name) - cpu0) / mix.requests, 3);
       return { rps: mix.requestsPerSecond, hostCpuMsPerRequest, statuses: mix.statuses, perHost: await b.close() };

@@ -1,9 +1,10 @@
 /**
  * A mixed request load over HTTP on random keys of a history store (history-layout.ts): list pages (first, next by
  * cursor, by tag), single entries, run event pages, seeds, forks, commitments armed and fired, operator questions
- * proposed and answered, proposal lists and schedule reads — each operation a row of MIX with its weight and the
- * statuses it may answer (a key the store does not hold answers 404, a fork of a run older than the journal 422).
- * Anything else stops the load with the answer.
+ * proposed and answered, proposal lists — each operation a row of MIX with its weight and the statuses it may answer:
+ * on a store that holds the plan every key read is found and every fork (of a run the journal still covers) served;
+ * on an empty store a key answers 404. Anything else stops the load with the answer, so the load also checks that
+ * the bulk-built store reads back through the runtime.
  *
  * `driveMix` sends a given number of operations, or sends for a given time, from `concurrency` clients; the same seed
  * sends the same operations.
@@ -29,12 +30,13 @@ type Send = (call: Call, ok: readonly number[]) => Promise<Answer>;
 interface MixOp {
   readonly name: string;
   readonly weight: number;
-  /** Send the operation (one request, or a short sequence). */
-  run(k: HistoryKeys, send: Send, n: number): Promise<void>;
+  /** Send the operation (one request, or a short sequence); `held`: the store holds the plan's keys. */
+  run(k: HistoryKeys, send: Send, n: number, held: boolean): Promise<void>;
 }
 
 const FOUND = [200] as const;
-const MAYBE = [200, 404] as const;
+/** A key of the plan: found on a store that holds the plan, unknown (404) on another. */
+const keyed = (held: boolean, found: readonly number[] = FOUND): readonly number[] => (held ? found : [404]);
 
 /** The operations of the mix and their weights (per 100). */
 export const MIX: readonly MixOp[] = [
@@ -52,17 +54,17 @@ export const MIX: readonly MixOp[] = [
   {
     name: 'get entry',
     weight: 15,
-    run: async (k, send) => {
+    run: async (k, send, _n, held) => {
       const e = k.entry();
-      await send({ method: 'GET', path: urlOf(ROUTES.memoryEntry, { query: { tenant: e.tenant, memoryRef: e.memoryRef, id: e.id } }) }, MAYBE);
+      await send({ method: 'GET', path: urlOf(ROUTES.memoryEntry, { query: { tenant: e.tenant, memoryRef: e.memoryRef, id: e.id } }) }, keyed(held));
     },
   },
   {
     name: 'run events page',
     weight: 15,
-    run: async (k, send) => {
+    run: async (k, send, _n, held) => {
       const r = k.run();
-      await send({ method: 'GET', path: urlOf(ROUTES.runEvents, { params: { runId: r.runId }, query: { fromSeq: k.pick([0, 3, 6]), limit: 10 } }) }, MAYBE);
+      await send({ method: 'GET', path: urlOf(ROUTES.runEvents, { params: { runId: r.runId }, query: { fromSeq: k.pick([0, 3, 6]), limit: 10 } }) }, keyed(held));
     },
   },
   {
@@ -73,9 +75,9 @@ export const MIX: readonly MixOp[] = [
   {
     name: 'fork a recent run',
     weight: 7,
-    run: async (k, send) => {
+    run: async (k, send, _n, held) => {
       const r = k.run(true);
-      await send({ method: 'POST', path: ROUTES.runFork.path.replace('{runId}', encodeURIComponent(r.runId)), body: { fromSeq: k.pick([1, 4, 8]) } }, [201, 404, 422]);
+      await send({ method: 'POST', path: ROUTES.runFork.path.replace('{runId}', encodeURIComponent(r.runId)), body: { fromSeq: k.pick([1, 4, 8]) } }, keyed(held, [201]));
     },
   },
   { name: 'arm and fire a commitment', weight: 4, run: async (k, send) => void (await send({ method: 'POST', path: ROUTES.commitmentFire.path, body: { memoryRef: k.ref().memoryRef, condition: 'time' } }, FOUND)) },
@@ -121,6 +123,8 @@ export interface MixOptions {
   readonly durationMs?: number;
   /** Only these operations (by name); default all. */
   readonly only?: readonly string[];
+  /** The store holds the plan's keys (a key read must be found, a recent run forked); false: an empty store (404). */
+  readonly held: boolean;
 }
 
 /** Send the mix to `baseUrl` (every request with the benchmark's operator token). */
@@ -159,7 +163,7 @@ export async function driveMix(baseUrl: string, plan: HistoryPlan, o: MixOptions
       const op = choose();
       inFlight++;
       try {
-        await op.run(keys, sendAs(op.name), n);
+        await op.run(keys, sendAs(op.name), n, o.held);
       } finally {
         inFlight--;
       }

@@ -55,10 +55,10 @@ interface Sample {
   readonly mix: Pick<MixResult, 'requests' | 'requestsPerSecond' | 'statuses'>;
 }
 
-async function sample(store: StoreCopy, plan: ReturnType<typeof historyPlan>, seed: number): Promise<Sample> {
+async function sample(store: StoreCopy, plan: ReturnType<typeof historyPlan>, seed: number, held: boolean): Promise<Sample> {
   const host: HostProcess = await launchHost(hostStore(store), HOST_ENV);
   try {
-    const mix = await driveMix(host.url, plan, { concurrency: CONCURRENCY, seed, requests: REQUESTS });
+    const mix = await driveMix(host.url, plan, { concurrency: CONCURRENCY, seed, requests: REQUESTS, held });
     const report = await host.report();
     if (!report.gc) throw new Error('the host ran without --expose-gc');
     return { readyMs: Math.round(host.readyMs), rssBytes: report.vmRssBytes, heapUsedBytes: report.memory.heapUsed, mix: { requests: mix.requests, requestsPerSecond: mix.requestsPerSecond, statuses: mix.statuses } };
@@ -76,13 +76,13 @@ async function measure(kind: DurableKind) {
     const plan = historyPlan(HISTORY, history.manifest.builtMs);
     const loadBefore = loadAverage();
     // One start of each first, not measured: file caches, the bundle, the database's buffers.
-    await sample(history, plan, 0);
-    await sample(empty, plan, 0);
+    await sample(history, plan, 0, true);
+    await sample(empty, plan, 0, false);
     const rounds: { first: string; history: Sample; empty: Sample; readyRatio: number; rssRatio: number }[] = [];
     for (let i = 0; i < ROUNDS; i++) {
       const order = i % 2 === 0 ? (['history', 'empty'] as const) : (['empty', 'history'] as const);
       const got: Partial<Record<'history' | 'empty', Sample>> = {};
-      for (const which of order) got[which] = await sample(which === 'history' ? history : empty, plan, 1 + i);
+      for (const which of order) got[which] = await sample(which === 'history' ? history : empty, plan, 1 + i, which === 'history');
       const h = got.history!;
       const e = got.empty!;
       rounds.push({ first: order[0], history: h, empty: e, readyRatio: round(e.readyMs / h.readyMs), rssRatio: round(e.rssBytes / h.rssBytes) });
