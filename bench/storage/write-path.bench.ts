@@ -26,7 +26,7 @@ import { ROUTES } from '../../runtime/host/seam-catalogue.ts';
 import { SQLITE_FILE } from '../../runtime/storage/open-store.ts';
 import { DEFAULT_POSTGRES_OPTIONS } from '../../runtime/storage/postgres/index.ts';
 import { BENCH_TOKEN, launchHost, type HostProcess } from '../host/child-host.ts';
-import { WINDOW_RESTART_MS } from '../host/report-signal.ts';
+import { EVENT_LOOP_ENV, WINDOW_RESTART_MS } from '../host/report-signal.ts';
 import { median, round, writeResult, type BenchRow } from '../summary.ts';
 import { eachDurableKind, KIND_LABEL, loadAverage, loadNote, type DurableKind } from './environment.ts';
 import { contentOf, entryRows, idOf, TAGS } from './rows.ts';
@@ -135,10 +135,11 @@ type Run = 'peer 1' | 'peer 32' | 'host 1' | 'host 32' | 'bare 32';
 async function measure(kind: DurableKind) {
   const hostStore = await emptyStore(kind);
   const peerStore = await emptyStore(kind);
-  const host = await launchHost(kind === 'sqlite' ? { kind, dataDir: hostStore.dataDir! } : { kind, url: hostStore.url! });
+  const watched = { [EVENT_LOOP_ENV]: '1' };
+  const host = await launchHost(kind === 'sqlite' ? { kind, dataDir: hostStore.dataDir! } : { kind, url: hostStore.url! }, watched);
   // The event-loop delay's peer: a bare Fastify process answering the same path under the same load, at the same time
   // of the run — what the machine's own load does to any process's event loop.
-  const bare = kind === 'sqlite' ? await launchHost({ kind: 'memory' }, {}, { entry: 'bare' }) : undefined;
+  const bare = kind === 'sqlite' ? await launchHost({ kind: 'memory' }, watched, { entry: 'bare' }) : undefined;
   const peer = kind === 'sqlite' ? sqlitePeer(peerStore) : postgresPeer(peerStore);
   try {
     const loadBefore = loadAverage();
@@ -151,7 +152,7 @@ async function measure(kind: DurableKind) {
       await target.report(); // starts the process's event-loop delay window
       await new Promise((r) => setTimeout(r, WINDOW_RESTART_MS * 2));
       const rate = await hostRate(target, writers);
-      return { rate, eventLoopP99Ms: (await target.report()).eventLoopDelayMs.p99 };
+      return { rate, eventLoopP99Ms: (await target.report()).eventLoopDelayMs!.p99 };
     };
     for (const run of runs) await once(run); // warm-up
     const rounds: Record<Run, { rate: number; eventLoopP99Ms?: number }>[] = [];
