@@ -5,10 +5,13 @@
  */
 import { ROUTES } from '../../runtime/host/seam-catalogue.ts';
 import { writeResult } from '../summary.ts';
+import { loadAverage } from '../storage/environment.ts';
 import { compareWithBare } from './ab.ts';
 
 const GOAL = 0.8;
+const before = loadAverage();
 const { results, method } = await compareWithBare([{ name: 'discovery', method: 'GET', path: ROUTES.discovery.path }]);
+const after = loadAverage();
 const r = results[0]!;
 const path = writeResult('host-discovery', {
   benchmark: 'host-discovery',
@@ -16,11 +19,12 @@ const path = writeResult('host-discovery', {
   summary: {
     row: 'host discovery throughput (GET /.well-known/openwop)',
     ratio: r.ratio,
-    peer: `bare Fastify serving the same JSON: ${r.bareRps} req/s`,
+    peer: `bare Fastify serving the same JSON: ${r.bareRps} req/s (load ${before[0]}–${after[0]})`,
     goal: `≥ ${GOAL}×`,
     figure: `${r.oursRps} req/s`,
   },
   ...method,
+  loadAverage: { before, after },
   rounds: r.rounds,
 });
 console.log(`discovery: ${r.ratio}× bare Fastify → ${path}`);
