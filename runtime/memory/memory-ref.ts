@@ -26,6 +26,8 @@ export interface ParsedMemoryRef {
 export function parseMemoryRef(ref: unknown): ParsedMemoryRef | null {
   if (typeof ref !== 'string' || ref.length > MAX_MEMORY_REF_BYTES) return null;
   if (Buffer.byteLength(ref, 'utf8') > MAX_MEMORY_REF_BYTES) return null;
+  // Control characters name nothing a client means, and U+0000 cannot be stored: such a ref is malformed.
+  if (/[\u0000-\u001f\u007f]/.test(ref)) return null;
   const m = REF.exec(ref);
   if (m === null) return null;
   const scope = m[2]!.slice(1).split('/');

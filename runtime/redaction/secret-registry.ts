@@ -217,7 +217,12 @@ export interface SecretRegistriesOptions {
 export class SecretRegistries {
   readonly limits: SecretRegistryLimits;
   readonly #o: SecretRegistriesOptions;
-  /** The one cross-request cache: each tenant's opened registries at the version they were read (checked by every write). */
+  /**
+   * The one cross-request cache: each tenant's opened registries at the version they were read, the most recently
+   * used MAX_CACHED_TENANTS tenants. Used optimistically — a request redacts against it without asking the store,
+   * and its transaction checks the version (`secrets.expect`): when another request or host moved it, the commit is
+   * refused as stale, the tenant is forgotten here, and the request runs again against a fresh read.
+   */
   readonly #views = new Map<string, TenantView>();
 
   constructor(o: SecretRegistriesOptions) {
@@ -229,12 +234,15 @@ export class SecretRegistries {
     return this.#o.keys;
   }
 
-  /** The tenant's live registries at their current version (opened again only when the version moved). */
+  /** The tenant's live registries: the cached view, or (none cached) as the store holds them now. */
   async view(tenant: string): Promise<TenantView> {
+    const cached = this.#views.get(tenant);
+    if (cached !== undefined) {
+      this.#cache(tenant, cached);
+      return cached;
+    }
     const reads = this.#o.port.reads;
     const version = await secretVersion(reads, tenant);
-    const cached = this.#views.get(tenant);
-    if (cached?.version === version) return cached;
     const rows = await liveRegistries(reads, { tenant, limit: this.limits.maxLiveRunsPerTenant + 1 });
     const set = new TenantSecrets(tenant, this.limits.maxSecretCharsPerTenant);
     const registries = new Map<string, OpenedRegistry>();
@@ -255,9 +263,20 @@ export class SecretRegistries {
       registries.set(r.runId, { runId: r.runId, rowVersion: r.rowVersion, byValue });
     }
     const view: TenantView = { version, registries, set, unreadable };
-    // Bounded by the number of tenants with live secrets; an entry is replaced, never duplicated.
-    if (rows.length > 0 || cached !== undefined) this.#views.set(tenant, view);
+    this.#cache(tenant, view);
     return view;
+  }
+
+  /** Keep `view` as the tenant's most recently used one; past MAX_CACHED_TENANTS the least recently used goes. */
+  #cache(tenant: string, view: TenantView): void {
+    this.#views.delete(tenant);
+    this.#views.set(tenant, view);
+    if (this.#views.size > MAX_CACHED_TENANTS) this.#views.delete(this.#views.keys().next().value!);
+  }
+
+  /** @internal a request's commit failed: its view may be stale, read the tenant afresh next time. */
+  forget(tenant: string, view: TenantView): void {
+    if (this.#views.get(tenant) === view) this.#views.delete(tenant);
   }
 
   /** A request's view of `tenant`'s registries: its writes are planned into `plan`. */
@@ -267,7 +286,7 @@ export class SecretRegistries {
 
   /** @internal a committed registration moved the tenant's version on: keep the view that matches it. */
   remember(tenant: string, view: TenantView): void {
-    this.#views.set(tenant, view);
+    this.#cache(tenant, view);
   }
 }
 
@@ -282,6 +301,10 @@ export class TenantSecretScope {
   readonly #changed = new Map<string, Map<string, string>>();
   readonly #used = new Set<string>();
   readonly #ended = new Set<string>();
+  /** This request ended or changed a registry (the tenant's version may move when it commits; a claim does not move it). */
+  #moved = false;
+  /** … and left the view that matches the new version (a registration, #stage). */
+  #remembered = false;
   #set: TenantSecrets;
 
   constructor(owner: SecretRegistries, o: SecretRegistriesOptions, plan: Plan, tenant: string, view: TenantView) {
@@ -291,8 +314,15 @@ export class TenantSecretScope {
     this.tenant = tenant;
     this.#view = view;
     this.#set = view.set;
-    // Whatever this request redacts is redacted against this version: its transaction checks it is still current.
+    // Whatever this request redacts is redacted against this version: its transaction checks it is still current,
+    // and a refused commit forgets the view (it may be the stale one).
     plan.add('secrets.expect', { tenant, version: view.version });
+    plan.afterFailure(() => owner.forget(tenant, view));
+    // A request that ended or changed a registry moved the tenant on: unless it left the matching view
+    // (#stage), the next request reads the tenant afresh rather than meet a stale refusal.
+    plan.afterCommit(() => {
+      if (this.#moved && !this.#remembered) owner.forget(tenant, view);
+    });
     plan.beforeCommit(() => this.#stage());
   }
 
@@ -379,6 +409,7 @@ export class TenantSecretScope {
 
   /** The run ended: its registry dies with it (planned; what this request registered in it is not stored). */
   endRun(runId: string): void {
+    this.#moved = true;
     this.#ended.add(runId);
     this.#plan.add('secrets.end', { runId });
   }
@@ -403,9 +434,16 @@ export class TenantSecretScope {
     }
     if (version === this.#view.version) return;
     const next: TenantView = { version, registries, set: this.#set, unreadable: this.#view.unreadable };
-    this.#plan.afterCommit(() => this.#owner.remember(this.tenant, next));
+    this.#moved = true;
+    if (this.#ended.size === 0) {
+      this.#remembered = true;
+      this.#plan.afterCommit(() => this.#owner.remember(this.tenant, next));
+    }
   }
 }
+
+/** Tenants whose opened registries are kept between requests (the least recently used beyond it are read again). */
+const MAX_CACHED_TENANTS = 10_000;
 
 /** The registry of secrets registered for one request's writes only (never stored). */
 const REQUEST_ONLY = '\u0000request';

@@ -28,6 +28,7 @@ export class Plan {
   readonly #pending: Pending<unknown>[] = [];
   readonly #done: (() => void)[] = [];
   readonly #before: (() => void)[] = [];
+  readonly #failed: (() => void)[] = [];
   #committed = false;
 
   /** Plan one operation; its result once the plan committed. */
@@ -49,6 +50,11 @@ export class Plan {
     this.#done.push(f);
   }
 
+  /** Something to do when the commit failed (refused, stale, or the store could not write): nothing was written. */
+  afterFailure(f: () => void): void {
+    this.#failed.push(f);
+  }
+
   get size(): number {
     return this.#ops.length;
   }
@@ -63,7 +69,13 @@ export class Plan {
     for (const f of this.#before.splice(0)) f();
     this.#committed = true;
     if (this.#ops.length === 0) return;
-    const results = await port.commit(this.#ops);
+    let results: readonly unknown[];
+    try {
+      results = await port.commit(this.#ops);
+    } catch (err) {
+      for (const f of this.#failed) f();
+      throw err;
+    }
     this.#pending.forEach((p, i) => p.resolve(results[i]));
     for (const f of this.#done) f();
   }

@@ -65,7 +65,7 @@ describe('an idle host', () => {
     const store = await openStore({ kind: 'memory' });
     let queries = 0;
     const reads = store.reads;
-    const counting: StoragePort['reads'] = { ...reads, get: (sql, params) => (queries++, reads.get(sql, params)), all: (sql, params, limit) => (queries++, reads.all(sql, params, limit)), run: (sql, params) => (queries++, reads.run(sql, params)) };
+    const counting: StoragePort['reads'] = { ...reads, get: (sql, params) => (queries++, reads.get(sql, params)), all: (sql, params, limit) => (queries++, reads.all(sql, params, limit)), run: (sql, params) => (queries++, reads.run(sql, params)), returning: (sql, params) => (queries++, reads.returning(sql, params)) };
     Object.assign(store, { reads: counting });
     const host = await createHost({ ...keys, storage: store, backgroundIdleMs: 250 });
     try {

@@ -8,7 +8,7 @@
  */
 import type { MemoryEntry } from '../../../generated/ts/index.ts';
 import type { SqlSession } from '../sql/session.ts';
-import { bump } from './quota.ts';
+import { bump, bumpAll } from './quota.ts';
 
 /** The bounds a memory write is checked against. */
 export interface MemoryBounds {
@@ -72,23 +72,31 @@ export interface PutEntryArgs {
 
 /** Insert or replace an entry; the stored entry (createdAt kept on a replace). */
 export async function putEntry(s: SqlSession, a: PutEntryArgs): Promise<MemoryEntry> {
-  const before = await current(s, a.tenant, a.memoryRef, a.entry.id);
-  const kept = before === undefined ? a.entry : { ...a.entry, createdAt: (JSON.parse(before.doc) as MemoryEntry).createdAt };
-  const stored = wireEntry(kept);
-  const doc = JSON.stringify(stored);
-  const bytes = Buffer.byteLength(doc, 'utf8');
-  const expiresMs = msOf(stored.expiresAt);
-  const negCreated = before?.neg_created ?? -Date.parse(stored.createdAt);
-  if (before === undefined) {
-    await s.run('INSERT INTO entries (tenant, memory_ref, id, neg_created, expires_ms, bytes, doc) VALUES (?, ?, ?, ?, ?, ?, ?)', [a.tenant, a.memoryRef, stored.id, negCreated, expiresMs, bytes, doc]);
-  } else {
+  // A new entry is inserted straight away (the common case: one statement); only when the id exists is the old row
+  // read — its createdAt is kept, its tags replaced, and the journal keeps it as the before-image.
+  let stored = wireEntry(a.entry);
+  let doc = JSON.stringify(stored);
+  let bytes = Buffer.byteLength(doc, 'utf8');
+  let expiresMs = msOf(stored.expiresAt);
+  let negCreated = -Date.parse(stored.createdAt);
+  const inserted = await s.run('INSERT INTO entries (tenant, memory_ref, id, neg_created, expires_ms, bytes, doc) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING', [a.tenant, a.memoryRef, stored.id, negCreated, expiresMs, bytes, doc]);
+  let before: StoredRow | undefined;
+  if (inserted === 0) {
+    before = (await current(s, a.tenant, a.memoryRef, a.entry.id))!;
+    stored = wireEntry({ ...a.entry, createdAt: (JSON.parse(before.doc) as MemoryEntry).createdAt });
+    doc = JSON.stringify(stored);
+    bytes = Buffer.byteLength(doc, 'utf8');
+    expiresMs = msOf(stored.expiresAt);
+    negCreated = before.neg_created;
     await dropTags(s, a.tenant, a.memoryRef, stored.id, before);
     await s.run('UPDATE entries SET expires_ms = ?, bytes = ?, doc = ? WHERE tenant = ? AND memory_ref = ? AND id = ?', [expiresMs, bytes, doc, a.tenant, a.memoryRef, stored.id]);
   }
   await putTags(s, a.tenant, a.memoryRef, stored.id, stored.tags, negCreated, expiresMs);
   await journal(s, { tenant: a.tenant, memoryRef: a.memoryRef, id: stored.id, atMs: a.atMs, runId: a.runId, before, after: doc });
-  if (before === undefined) await bump(s, a.tenant, QUOTA_ENTRIES, a.memoryRef, 1, a.bounds.entriesPerMemoryRef);
-  await bump(s, a.tenant, QUOTA_BYTES, '', bytes - (before?.bytes ?? 0), a.bounds.bytesPerTenant);
+  await bumpAll(s, a.tenant, [
+    { resource: QUOTA_ENTRIES, scope: a.memoryRef, delta: before === undefined ? 1 : 0, limit: a.bounds.entriesPerMemoryRef },
+    { resource: QUOTA_BYTES, scope: '', delta: bytes - (before?.bytes ?? 0), limit: a.bounds.bytesPerTenant },
+  ]);
   return stored;
 }
 

@@ -24,3 +24,28 @@ export async function bump(s: SqlSession, tenant: string, resource: string, scop
 export async function count(s: SqlSession, tenant: string, resource: string, scope = ''): Promise<number> {
   return (await s.get<{ n: number }>('SELECT n FROM quotas WHERE tenant = ? AND resource = ? AND scope = ?', [tenant, resource, scope]))?.n ?? 0;
 }
+
+/** One move of `bumpAll`: (resource, scope) by `delta`, refused past `limit` (increases only). */
+export interface QuotaMove {
+  readonly resource: string;
+  readonly scope: string;
+  readonly delta: number;
+  readonly limit?: number;
+}
+
+/** Several moves of one tenant's counts in one statement (the write path's entries and bytes); the same refusals. */
+export async function bumpAll(s: SqlSession, tenant: string, moves: readonly QuotaMove[]): Promise<void> {
+  const live = moves.filter((m) => m.delta !== 0);
+  if (live.length === 0) return;
+  if (live.length === 1) return void (await bump(s, tenant, live[0]!.resource, live[0]!.scope, live[0]!.delta, live[0]!.limit));
+  const rows = await s.returning<{ resource: string; scope: string; n: number }>(
+    `INSERT INTO quotas (tenant, resource, scope, n) VALUES ${live.map(() => '(?, ?, ?, ?)').join(', ')} ON CONFLICT (tenant, resource, scope) DO UPDATE SET n = quotas.n + excluded.n RETURNING resource, scope, n`,
+    live.flatMap((m) => [tenant, m.resource, m.scope, m.delta]),
+  );
+  for (const m of live) {
+    const n = rows.find((r) => r.resource === m.resource && r.scope === m.scope)!.n;
+    if (m.delta > 0 && m.limit !== undefined && n > m.limit) throw new QuotaExceededError(m.resource, m.limit);
+    if (n <= 0) await s.run('DELETE FROM quotas WHERE tenant = ? AND resource = ? AND scope = ?', [tenant, m.resource, m.scope]);
+  }
+}
+

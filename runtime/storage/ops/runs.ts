@@ -99,12 +99,18 @@ export async function updateRun(s: SqlSession, a: UpdateRunArgs): Promise<void> 
 export const DEFAULT_ENDED_RUNS_KEPT = 10_000;
 const QUOTA_ENDED_RUNS = 'ended-runs';
 
-/** The journal's head: the highest position assigned so far (a watermark covers every mutation at or below it). */
+/**
+ * The journal's head — the highest position assigned so far (a watermark covers every mutation at or below it) — as
+ * an SQL expression, so a statement can take it without a round trip of its own.
+ */
+export function journalHeadSql(s: SqlSession): string {
+  if (s.dialect === 'sqlite') return "coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'journal'), 0)";
+  return "coalesce((SELECT max(jseq) FROM journal), (SELECT CAST(value AS bigint) FROM meta WHERE key = 'journal_pruned_through'), 0)";
+}
+
+/** The journal's head (journalHeadSql) as a number. */
 export async function journalHead(s: SqlSession): Promise<number> {
-  if (s.dialect === 'sqlite') return (await s.get<{ seq: number }>("SELECT seq FROM sqlite_sequence WHERE name = 'journal'"))?.seq ?? 0;
-  const max = (await s.get<{ j: number | null }>('SELECT max(jseq) AS j FROM journal'))?.j ?? null;
-  if (max !== null) return max;
-  return Number((await s.get<{ value: string }>("SELECT value FROM meta WHERE key = 'journal_pruned_through'"))?.value ?? 0);
+  return Number((await s.get<{ j: number }>(`SELECT ${journalHeadSql(s)} AS j`))!.j);
 }
 
 export interface AppendEventArgs {
@@ -128,7 +134,7 @@ export async function appendEvent(s: SqlSession, a: AppendEventArgs): Promise<Ru
   // A log that keeps only its newest events (a tenant's background log) is never refused: its sequence keeps growing.
   if (a.maxEvents !== undefined && a.keepLast === undefined && seq >= a.maxEvents) throw new QuotaExceededError('events-per-run', a.maxEvents);
   const event: RunEvent = { ...a.event, runId: a.runId, sequence: seq };
-  await s.run('INSERT INTO events (run_id, seq, jseq, at_ms, type, doc) VALUES (?, ?, ?, ?, ?, ?)', [a.runId, seq, await journalHead(s), a.atMs, event.type, JSON.stringify(event)]);
+  await s.run(`INSERT INTO events (run_id, seq, jseq, at_ms, type, doc) VALUES (?, ?, ${journalHeadSql(s)}, ?, ?, ?)`, [a.runId, seq, a.atMs, event.type, JSON.stringify(event)]);
   if (a.keepLast !== undefined && seq >= a.keepLast) await s.run('DELETE FROM events WHERE run_id = ? AND seq <= ?', [a.runId, seq - a.keepLast]);
   return event;
 }

@@ -42,6 +42,10 @@ export class PgSession implements SqlSession {
     return (await this.#q.query(pgText(`${sql} LIMIT ?`), [...storable(params), checkedLimit(limit)] as SqlValue[])).rows as R[];
   }
 
+  async returning<R extends Row = Row>(sql: string, params: readonly SqlValue[]): Promise<R[]> {
+    return (await this.#q.query(pgText(sql), storable(params) as SqlValue[])).rows as R[];
+  }
+
   /** Run SQL text as it is (DDL, several statements, transaction control). */
   async exec(sql: string): Promise<void> {
     await this.#q.query(sql);

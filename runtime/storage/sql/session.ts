@@ -24,6 +24,8 @@ export interface SqlSession {
   get<R extends Row = Row>(sql: string, params?: readonly SqlValue[]): Promise<R | undefined>;
   /** At most `limit` rows of a statement (the session appends `LIMIT ?`: write the statement without one). */
   all<R extends Row = Row>(sql: string, params: readonly SqlValue[], limit: number): Promise<R[]>;
+  /** The rows a data-changing statement answers (`INSERT … RETURNING`): as many as the rows it changed. */
+  returning<R extends Row = Row>(sql: string, params: readonly SqlValue[]): Promise<R[]>;
 }
 
 /** `limit` as the session passes it: a positive safe integer, or a programming error. */

@@ -174,6 +174,7 @@ class SqliteStore implements StoragePort {
       run: (sql, params) => guard(() => s.run(sql, params)),
       get: (sql, params) => guard(() => s.get(sql, params)),
       all: (sql, params, limit) => guard(() => s.all(sql, params, limit)),
+      returning: (sql, params) => guard(() => s.returning(sql, params)),
     };
   }
 

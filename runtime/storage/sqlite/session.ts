@@ -36,6 +36,10 @@ export class SqliteSession implements SqlSession {
     return this.statement(`${sql} LIMIT ?`).all(...(storable(params) as SQLInputValue[]), checkedLimit(limit)) as R[];
   }
 
+  async returning<R extends Row = Row>(sql: string, params: readonly SqlValue[]): Promise<R[]> {
+    return this.statement(sql).all(...(storable(params) as SQLInputValue[])) as R[];
+  }
+
   /** Run SQL without a statement cache (DDL, pragmas, transaction control). */
   exec(sql: string): void {
     this.db.exec(sql);

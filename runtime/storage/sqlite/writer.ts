@@ -89,6 +89,7 @@ export class ReadGate {
       run: async (sql: string, params?: readonly SqlValue[]) => (await this.idle(), s.run(sql, params)),
       get: async <R extends Row = Row>(sql: string, params?: readonly SqlValue[]) => (await this.idle(), s.get<R>(sql, params)),
       all: async <R extends Row = Row>(sql: string, params: readonly SqlValue[], limit: number) => (await this.idle(), s.all<R>(sql, params, limit)),
+      returning: async <R extends Row = Row>(sql: string, params: readonly SqlValue[]) => (await this.idle(), s.returning<R>(sql, params)),
     };
   }
 }
