@@ -1,8 +1,7 @@
 /**
  * POST /v1/runs/{runId}/interrupts/{nodeId}: answering the interrupt an escalated run is suspended on, over HTTP,
  * as its tenant. What the conformance scenario `multi-agent-escalation-resolve` cannot check from one key: another
- * tenant cannot answer (or learn about) the run, nor make it unanswerable by starting more runs than the runner
- * keeps for a tenant; a malformed answer is a 400 that changes nothing; amend carries out the amended decision;
+ * tenant cannot answer (or learn about) the run, nor make it unanswerable by starting runs up to its own bound; a malformed answer is a 400 that changes nothing; amend carries out the amended decision;
  * every answer after the first is refused, whatever the mix (property).
  */
 import fc from 'fast-check';
@@ -11,7 +10,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunEvent, RunSnapshot } from '../../generated/ts/index.ts';
 import { Credentials, parseApiKeysEnv } from '../../runtime/host/auth.ts';
 import { createHost } from '../../runtime/host/server.ts';
-import { MAX_KEPT_RUNS_PER_TENANT } from '../../runtime/openwop/fixtures/runner.ts';
 
 const KEY_A = 'tenant-a-key-0123456789abcdef';
 const KEY_B = 'tenant-b-key-0123456789abcdef';
@@ -84,14 +82,22 @@ describe('answering an escalation over HTTP', () => {
     );
   });
 
-  it("another tenant's runs do not make a tenant's waiting escalation unanswerable", async () => {
-    const { runId, interruptId } = await waitingRun(KEY_A);
-    for (let i = 0; i < MAX_KEPT_RUNS_PER_TENANT + 10; i++) {
-      const r = await app.inject({ method: 'POST', url: '/v1/runs', headers: as(KEY_B), payload: { workflowId: ESCALATION } });
-      expect(r.statusCode).toBe(201);
-    }
-    const snap = (await app.inject({ method: 'GET', url: `/v1/runs/${runId}`, headers: as(KEY_A) })).json<RunSnapshot>();
-    const answered = await answer(KEY_A, runId, interruptId, { action: 'approve' });
+  it("another tenant's runs, up to its bound and past it, do not make a tenant's waiting escalation unanswerable", async () => {
+    const RUNS = 6;
+    const host = (await createHost({ credentials: new Credentials(parseApiKeysEnv(`${KEY_A}=tenant-a:tenant,${KEY_B}=tenant-b:tenant`)), logger: false, seedConformanceFixtures: true, limits: { runsPerTenant: RUNS } })).app;
+    const start = (key: string) => host.inject({ method: 'POST', url: '/v1/runs', headers: as(key), payload: { workflowId: ESCALATION } });
+    const a = (await start(KEY_A)).json<{ runId: string }>().runId;
+    const waiting = (await host.inject({ method: 'GET', url: `/v1/runs/${a}`, headers: as(KEY_A) })).json<RunSnapshot>();
+    expect(waiting.status).toBe('waiting-clarification');
+    // Tenant B fills its own bound of live runs (each waits on its interrupt), then is refused.
+    const statuses = [];
+    for (let i = 0; i < RUNS + 3; i++) statuses.push((await start(KEY_B)).statusCode);
+    expect(statuses).toEqual([...Array(RUNS).fill(201), 429, 429, 429]);
+    const snap = (await host.inject({ method: 'GET', url: `/v1/runs/${a}`, headers: as(KEY_A) })).json<RunSnapshot>();
+    const answered = await host.inject({ method: 'POST', url: `/v1/runs/${a}/interrupts/${waiting.interrupt!.interruptId}`, headers: as(KEY_A), payload: { resumeValue: { action: 'approve' } } });
     expect({ status: snap.status, answer: answered.statusCode }).toEqual({ status: 'waiting-clarification', answer: 200 });
-  }, 120_000);
+    // And tenant A may still start runs of its own: B's bound is B's.
+    expect((await start(KEY_A)).statusCode).toBe(201);
+    await host.close();
+  });
 });
