@@ -38,9 +38,9 @@ export interface CreateRunArgs {
   readonly ifExists?: 'refuse' | 'keep';
 }
 
-/** A run with that id exists (409), or belongs to another tenant (409 `conflict` either way). */
+/** A run with that id exists (409), or belongs to another tenant (409 `conflict` either way); the answer names the `runId` field. */
 export function runConflict(message: string): StoreRefusal {
-  return new StoreRefusal('run_conflict', message, { error: 'conflict', message });
+  return new StoreRefusal('run_conflict', message, { error: 'conflict', message, details: { failures: [{ instancePath: '/runId', message }] } });
 }
 
 /** Create a run; whether it was created (false: it existed and `ifExists: 'keep'` kept it). */
