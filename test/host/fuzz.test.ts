@@ -123,11 +123,13 @@ describe('host robustness', () => {
     expect(live.status).toBe(200);
     await app.close();
   });
-  it('auth: every route but discovery needs the Bearer token', async () => {
+  it('auth: every route but the public ones (discovery, /livez, /readyz) needs the Bearer token', async () => {
     const { app } = await createHost({ token: TOKEN });
+    const publicPaths = Object.values(CATALOGUE).filter((r) => r.public === true).map((r) => r.path);
+    expect(publicPaths.sort()).toEqual([DISCOVERY, CATALOGUE.liveness.path, CATALOGUE.readiness.path].sort());
     for (const [m, path] of ROUTES) {
       const res = await app.inject({ method: m as 'GET', url: path, headers: { 'content-type': 'application/json' }, ...(m === 'POST' ? { payload: '{}' } : {}) });
-      if (path === DISCOVERY) expect(res.statusCode).toBe(200);
+      if (publicPaths.includes(path)) expect(res.statusCode, path).toBe(200);
       else expect(res.statusCode, path).toBe(401);
     }
     await app.close();
