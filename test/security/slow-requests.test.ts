@@ -97,7 +97,7 @@ describe('slow and idle clients (item 5)', () => {
     const body = seedBody(ref);
     const x = await exchange(port, [head(body.length + 50) + body]);
     expectTimedOut(x);
-    expect(runtime.storedCount(ref)).toBe(0);
+    expect(await runtime.storedCount(ref)).toBe(0);
   });
 
   it('a body trickled one byte at a time (the socket never idles): 408 within the request timeout, nothing stored', async () => {
@@ -105,7 +105,7 @@ describe('slow and idle clients (item 5)', () => {
     const body = seedBody(ref);
     const x = await exchange(port, [head(body.length), ...body], { gapMs: 50 });
     expectTimedOut(x);
-    expect(runtime.storedCount(ref)).toBe(0);
+    expect(await runtime.storedCount(ref)).toBe(0);
   });
 
   it('headers that never end (sent a byte at a time): 408 within the headers timeout', async () => {
@@ -127,7 +127,7 @@ describe('slow and idle clients (item 5)', () => {
     const body = seedBody(ref);
     const x = await exchange(port, [head(body.length) + body]);
     expect(statusOf(x.received)).toBe(200);
-    expect(runtime.storedCount(ref)).toBe(1);
+    expect(await runtime.storedCount(ref)).toBe(1);
   });
 });
 
@@ -141,7 +141,6 @@ describe('requests per socket (item 5)', () => {
     };
     const refs = ['mem://pipe/a', 'mem://pipe/b', 'mem://pipe/c', 'mem://pipe/d'];
     const x = await exchange(port, [refs.map(seed).join('')]);
-    await app.close();
     const answers = x.received.split(/(?=HTTP\/1\.1 \d{3})/).map((a) => ({ status: statusOf(a), head: a.slice(0, a.indexOf('\r\n\r\n')), body: a.slice(a.indexOf('\r\n\r\n') + 4) }));
     // The third request is answered with the envelope (and a close, so the fourth is never answered); none ran.
     expect(answers.map((a) => a.status)).toEqual([200, 200, 429]);
@@ -151,6 +150,7 @@ describe('requests per socket (item 5)', () => {
       expect(validateErrorEnvelope(JSON.parse(a.body))).toBe(true);
       expect(JSON.parse(a.body)).toMatchObject({ error: 'quota_exceeded', details: { resource: 'requests-per-connection', limit: 2 } });
     }
-    expect(refs.map((r) => runtime.storedCount(r))).toEqual([1, 1, 0, 0]);
+    expect(await Promise.all(refs.map((r) => runtime.storedCount(r)))).toEqual([1, 1, 0, 0]);
+    await app.close();
   });
 });
