@@ -30,6 +30,15 @@ export class SecretRegistryUnavailableError extends WopkitError<'secret_registry
 /** The run belongs to another tenant (409 `conflict`): a run belongs to one tenant for its whole life. */
 export const runTenantConflict = (): StoreRefusal => new StoreRefusal('run_tenant_conflict', 'a run belongs to exactly one tenant', { error: 'conflict', message: 'the run belongs to another tenant' });
 
+/**
+ * The tenant holds its bound of live registries: 429 `quota_exceeded {resource, limit, setting}`, as every SR-1 bound
+ * answers (SecretBoundError's envelope; carried as data, so it survives the writer thread).
+ */
+function liveRegistriesReached(limit: number): StoreRefusal {
+  const message = `secret registry bound reached: maxLiveRunsPerTenant is ${limit}; end runs (or let them go idle) and retry`;
+  return new StoreRefusal('secret_bound_reached', message, { error: 'quota_exceeded', message, details: { resource: QUOTA_REGISTRIES, limit, setting: 'maxLiveRunsPerTenant' } });
+}
+
 const stale = (): StoreRefusal => new StoreRefusal('stale_read', "the tenant's secret registries changed since they were read");
 
 interface RegistryRow {
@@ -62,7 +71,7 @@ export async function claimRegistry(s: SqlSession, a: { readonly runId: string; 
   const row = await registryOf(s, a.runId);
   if (row === undefined) {
     await s.run("INSERT INTO secret_registries (run_id, tenant, state, last_used_ms, row_version, key_id, sealed, secret_count, secret_chars) VALUES (?, ?, 'live', ?, 0, NULL, NULL, 0, 0)", [a.runId, a.tenant, a.atMs]);
-    await bump(s, a.tenant, QUOTA_REGISTRIES, '', 1, a.limit);
+    if ((await bump(s, a.tenant, QUOTA_REGISTRIES, '', 1)) > a.limit) throw liveRegistriesReached(a.limit);
     return;
   }
   await useRegistry(s, { runId: a.runId, tenant: a.tenant, atMs: a.atMs, idleMs: a.idleMs }, row);
