@@ -97,7 +97,8 @@ export async function updateRun(s: SqlSession, a: UpdateRunArgs): Promise<void> 
 
 /** Ended runs a tenant keeps unless told otherwise. */
 export const DEFAULT_ENDED_RUNS_KEPT = 10_000;
-const QUOTA_ENDED_RUNS = 'ended-runs';
+/** The count of a tenant's ended runs (kept until retention; past `endedKept` the oldest are retired). */
+export const QUOTA_ENDED_RUNS = 'ended-runs';
 
 /** The journal's head: the highest position assigned so far (a watermark covers every mutation at or below it). */
 export async function journalHead(s: SqlSession): Promise<number> {

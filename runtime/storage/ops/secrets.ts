@@ -12,6 +12,7 @@ import { WopkitError } from '../../shared/errors.ts';
 import { StoreRefusal } from '../refusal.ts';
 import type { SqlSession } from '../sql/session.ts';
 import { bump } from './quota.ts';
+import { QUOTA_ENDED_RUNS } from './runs.ts';
 
 export const QUOTA_REGISTRIES = 'live-run-secret-registries';
 
@@ -120,13 +121,20 @@ export async function resealSecrets(s: SqlSession, a: { readonly runId: string; 
   return (await s.run("UPDATE secret_registries SET key_id = ?, sealed = ?, row_version = row_version + 1 WHERE run_id = ? AND state = 'live' AND row_version = ?", [a.keyId, a.sealed, a.runId, a.expectRowVersion])) === 1;
 }
 
-/** Drop a registry (its run ended): its secrets are erased, its row stays as the run's tombstone. Whether it was live. */
+/**
+ * Drop a registry (its run ended, or it went idle): its secrets are erased, its row stays as the run's tombstone.
+ * A run that exists only for its registry (kind `seed`: a run a seed or a fixture named) is over with it: it ends
+ * at the registry's last use, so run retention retires it — its log and this tombstone with it — like any ended run.
+ * Whether the registry was live.
+ */
 export async function endRegistry(s: SqlSession, a: { readonly runId: string }): Promise<boolean> {
   const row = await registryOf(s, a.runId);
   if (row === undefined || row.state !== 'live') return false;
   await s.run("UPDATE secret_registries SET state = 'dropped', key_id = NULL, sealed = NULL, secret_count = 0, secret_chars = 0, row_version = row_version + 1 WHERE run_id = ?", [a.runId]);
   await bump(s, row.tenant, QUOTA_REGISTRIES, '', -1);
   if (row.secret_count > 0) await bumpVersion(s, row.tenant);
+  const ended = await s.run("UPDATE runs SET ended_ms = ?, status = 'completed' WHERE run_id = ? AND kind = 'seed' AND ended_ms IS NULL", [row.last_used_ms, a.runId]);
+  if (ended > 0) await bump(s, row.tenant, QUOTA_ENDED_RUNS, '', 1);
   return true;
 }
 
