@@ -8,25 +8,9 @@
 import { describe, expect, it } from 'vitest';
 import { ROUTES, targetOf } from '../../runtime/host/seam-catalogue.ts';
 import { MemoryWriteError } from '../../runtime/memory/writer.ts';
-import { createOpenwopRuntime, type OpenwopRuntime } from '../../runtime/openwop/index.ts';
-import { openMemoryStore } from '../../runtime/storage/memory/index.ts';
-import { Plan } from '../../runtime/storage/plan.ts';
 import type { StoragePort } from '../../runtime/storage/port.ts';
 import { HEADERS, TOKEN, testHost } from './amplification-host.ts';
-
-/** A library runtime on its own in-memory store. */
-async function library(): Promise<{ port: StoragePort; rt: OpenwopRuntime }> {
-  const port = await openMemoryStore();
-  return { port, rt: createOpenwopRuntime({ port }) };
-}
-
-/** One request against the library runtime: plan, then commit. */
-async function request<T>(l: { port: StoragePort }, f: (plan: Plan) => Promise<T>): Promise<T> {
-  const plan = new Plan();
-  const out = await f(plan);
-  await plan.commit(l.port);
-  return out;
-}
+import { library } from './library.ts';
 
 /** The entries stored under a ref, as the store holds them. */
 const storedDocs = async (port: StoragePort, memoryRef: string) => (await port.reads.all<{ doc: string }>('SELECT doc FROM entries WHERE memory_ref = ?', [memoryRef], 1000)).map((r) => r.doc);
@@ -60,7 +44,7 @@ describe('item 3: one secret cannot disable a tenant', () => {
     ['lies inside its own marker', 'sk-live-own-id'],
   ])('a value that %s is refused at registration with a clear error (library)', async (_, value) => {
     const l = await library();
-    const err = await request(l, async (plan) => {
+    const err = await l.request(async (plan) => {
       const scope = await l.rt.secretsOf(plan, 'acme');
       scope.claimRun('run-1');
       return scope.register('run-1', value === 'sk-live-own-id' ? 'sk-live-own-id-1' : 'k', value, 'run').then(() => undefined, (e: unknown) => e);
@@ -68,7 +52,7 @@ describe('item 3: one secret cannot disable a tenant', () => {
     expect(String(err)).toMatch(/redaction marker/);
     expect(await l.port.reads.get('SELECT state, secret_count FROM secret_registries WHERE run_id = ?', ['run-1'])).toEqual({ state: 'live', secret_count: 0 });
     // ...and the tenant's writes keep working.
-    const w = await request(l, (plan) => l.rt.writer.put(plan, 'mem://acme/a', { content: `text with ${value} and [REDACTED:k]` }, { runId: 'run-1', tenant: 'acme' }));
+    const w = await l.request((plan) => l.rt.writer.put(plan, 'mem://acme/a', { content: `text with ${value} and [REDACTED:k]` }, { runId: 'run-1', tenant: 'acme' }));
     expect(w.stored.value.content).toContain(value);
     await l.port.close();
   });
@@ -90,18 +74,18 @@ describe('item 7: every stored string field is redacted, and logs carry no secre
 
   it('library: a child write redacts its tags; an id or memoryRef that carries a secret is refused, nothing stored', async () => {
     const l = await library();
-    const registered = (runId: string) => request(l, async (plan) => {
+    const registered = (runId: string) => l.request(async (plan) => {
       const scope = await l.rt.secretsOf(plan, 'acme');
       scope.claimRun(runId);
       await scope.register(runId, 'k', secret, 'run');
     });
     await registered('run-1');
     for (const [ref, input] of [['mem://acme/a', { id: `id-${secret}`, content: 'x' }], [`mem://acme/${secret}`, { content: 'x' }]] as const) {
-      const err = await request(l, (plan) => l.rt.writer.put(plan, ref, input, { runId: 'run-1', tenant: 'acme' }).then(() => undefined, (e: unknown) => e));
+      const err = await l.request((plan) => l.rt.writer.put(plan, ref, input, { runId: 'run-1', tenant: 'acme' }).then(() => undefined, (e: unknown) => e));
       expect(err).toBeInstanceOf(MemoryWriteError);
     }
     expect((await l.port.reads.get<{ n: number }>('SELECT count(*) AS n FROM entries'))!.n).toBe(0);
-    const parent = await request(l, async (plan) => l.rt.startRun(plan, { workflowId: 'w', memoryRef: 'mem://acme/a' }));
+    const parent = await l.request(async (plan) => l.rt.startRun(plan, { workflowId: 'w', memoryRef: 'mem://acme/a' }));
     await registered('child-1');
     const { entry } = await l.rt.childWrite({ runId: parent.runId, memoryRef: 'mem://acme/a' }, 'child-1', { content: 'c', tags: [`t:${secret}`] });
     expect(entry.tags).toEqual(['t:[REDACTED:k]']);
