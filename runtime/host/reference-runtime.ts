@@ -9,6 +9,8 @@ import type { OpenwopRuntime } from '../openwop/index.ts';
 import { tenantOf } from '../memory/memory-ref.ts';
 import { Plan } from '../storage/plan.ts';
 import { retryStale } from '../storage/refusal.ts';
+import { InterruptAlreadyResolvedError } from '../multi-agent/escalation.ts';
+import { WopkitError } from '../shared/errors.ts';
 import { quotaCount } from '../storage/reads/records.ts';
 import type { HostCore, RunStart } from './host-runtime.ts';
 
@@ -154,7 +156,10 @@ export function createHostRuntime(openwop: OpenwopRuntime, inquirium: InquiriumR
         await plan.commit(rt.port);
       }
     },
-    continueStep: (runId, interruptId, resolution) => request(async (plan) => void (await rt.continueStep(plan, runId, interruptId, resolution))),
+    // Two answers that both read the interrupt open race to claim it: the later one's claim is refused at commit.
+    continueStep: (runId, interruptId, resolution) => request(async (plan) => void (await rt.continueStep(plan, runId, interruptId, resolution))).catch((err: unknown) => {
+      throw err instanceof WopkitError && err.code === 'claim_taken' ? new InterruptAlreadyResolvedError() : err;
+    }),
     childWrite: async (parent, childRunId, write) => (await rt.childWrite(parent, childRunId, write)).entry,
     parentReads: (parentRunId, memoryRef) => rt.subRuns.readForParent(parentRunId, memoryRef),
 
