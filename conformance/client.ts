@@ -16,18 +16,31 @@ export interface HttpResult<T = unknown> {
   readonly body: T;
   /** Schema problems of the body ([] when it matched, or when no schema was named for a 2xx). */
   readonly schemaFailures: readonly string[];
+  /** The response headers (caching checks read them). */
+  readonly headers: Headers;
+}
+
+/** How to send one request: without the Bearer key (the public documents), or with extra headers (If-None-Match). */
+export interface RequestOptions {
+  readonly authenticated?: boolean;
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 export class HttpClient {
   constructor(private readonly config: SuiteConfig) {}
 
-  async request<T = unknown>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown, schema?: SchemaValidator): Promise<HttpResult<T>> {
+  async request<T = unknown>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown, schema?: SchemaValidator, opts: RequestOptions = {}): Promise<HttpResult<T>> {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), this.config.timeoutMs);
     try {
       const res = await fetch(`${this.config.baseUrl}${path}`, {
         method,
-        headers: { accept: 'application/json', ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...(this.config.apiKey ? { authorization: `Bearer ${this.config.apiKey}` } : {}) },
+        headers: {
+          accept: 'application/json',
+          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+          ...(this.config.apiKey && opts.authenticated !== false ? { authorization: `Bearer ${this.config.apiKey}` } : {}),
+          ...opts.headers,
+        },
         ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
         signal: controller.signal,
       });
@@ -43,7 +56,7 @@ export class HttpClient {
       if (v !== undefined && schemaFailures.length === 0 && !v(parsed)) {
         for (const e of v.errors ?? []) schemaFailures.push(`${method} ${path}: ${e.instancePath || '/'} ${e.message ?? 'invalid'}`);
       }
-      return { status: res.status, body: parsed as T, schemaFailures };
+      return { status: res.status, body: parsed as T, schemaFailures, headers: res.headers };
     } finally {
       clearTimeout(timer);
     }

@@ -13,6 +13,7 @@ import { emitGuards } from './emit/guards.ts';
 import { emitRunEvents } from './emit/run-events.ts';
 import { emitSiteData } from './emit/site-data.ts';
 import { emitReadme } from './emit/readme.ts';
+import { emitOpenApi } from './emit/openapi.ts';
 import { emitOtherLanguages } from './emit/other-languages/index.ts';
 import { GENERATED } from './naming.ts';
 
@@ -37,5 +38,6 @@ export const EMITTERS: readonly EmitterEntry[] = [
   { name: 'run-events', emit: emitRunEvents, owns: [GENERATED.runEventsDir] },
   { name: 'site-data', emit: emitSiteData, owns: [GENERATED.siteData] },
   { name: 'readme', emit: emitReadme, owns: [GENERATED.readme, GENERATED.tsdoc] },
+  { name: 'openapi', emit: emitOpenApi, owns: [GENERATED.openapiDir] },
   { name: 'other-languages', emit: emitOtherLanguages, owns: [GENERATED.otherLanguages], early: true },
 ];

@@ -103,6 +103,9 @@ export const GENERATED = {
   runEvents: 'generated/run-events/index.ts',
   siteData: 'generated/site-data/',
   otherLanguages: 'generated/other-languages/',
+  openapiDir: 'generated/openapi/',
+  /** The reference host's OpenAPI 3.1 document (emit/openapi.ts), served as GET /v1/openapi.json. */
+  openapi: 'generated/openapi/openapi.json',
   readme: 'generated/README.md',
   tsdoc: 'generated/tsdoc.json',
   /** The input hash record of the last `gen` (gen-hash.ts), which lets `gen --check` answer without emitting. */

@@ -6,11 +6,12 @@
  *   npm run conformance:stores [-- --out DIR] [-- --only memory,sqlite]
  *
  * Each host is started with its store (SQLite in a fresh temporary data directory; PostgreSQL in a throwaway
- * database of WOPKIT_DATABASE_URL's server, or of the local cluster, shared by an active host and a standby that
- * the suite talks to), and its results are written where the
+ * database of WOPKIT_DATABASE_URL's server, or of the local cluster, shared by three hosts behind a round-robin
+ * balancer), and its results are written where the
  * matrix reads them (default conformance/results). Exit 1 when a scenario failed on any back-end, 2 when a
  * back-end could not be started.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,14 +21,18 @@ import { configFrom } from '../conformance/config.ts';
 import { RESULTS_DIR, writeResults } from '../conformance/cli.ts';
 import { formatSummary, runSuite, type SuiteResults } from '../conformance/run.ts';
 import { createHost } from '../runtime/host/server.ts';
+import { SecretKeyRing } from '../runtime/redaction/sealing.ts';
 import { openStore } from '../runtime/storage/open-store.ts';
 import type { StoreKind } from '../runtime/storage/port.ts';
 import { freshDatabase } from '../test/support/postgres.ts';
+import { roundRobin } from './round-robin.ts';
 
 /** Each back-end and the label its matrix column carries. */
 export const STORE_LABELS: Readonly<Record<StoreKind, string>> = { memory: 'in-memory', sqlite: 'SQLite', postgres: 'PostgreSQL' };
 
 const TOKEN = 'conformance-stores-operator-token';
+/** What every host of one store shares: the operator token, the SR-1 sealing key and the cursor key (docs/host.md). */
+const FLEET_KEYS = { token: TOKEN, secretKeys: new SecretKeyRing([{ id: 'conformance', key: randomBytes(32) }]), cursorKey: randomBytes(32) };
 
 /**
  * Start the host on a fresh store of `kind`, run the strict suite against it over HTTP, stop it. The results name
@@ -51,16 +56,19 @@ export async function conformanceOnStore(kind: StoreKind): Promise<SuiteResults>
     const open = () => openStore({ kind, ...(dataDir !== undefined ? { dataDir } : {}), ...(url !== undefined ? { url } : {}) });
     let baseUrl: string;
     if (kind === 'postgres') {
-      // As `npm start` runs on PostgreSQL: two host processes' worth of hosts on one database, and the suite talks
-      // to the standby, so every request also crosses the forwarding to the active host (runtime/host/cluster/).
-      const [active, standby] = [await createHost({ token: TOKEN, storage: await open(), seedConformanceFixtures: true, cluster: {} }), await createHost({ token: TOKEN, storage: await open(), seedConformanceFixtures: true, cluster: {} })];
-      cleanups.unshift(() => active.app.close(), () => standby.app.close());
-      active.cluster!.start(await active.app.listen({ port: 0, host: '127.0.0.1' }));
-      await active.cluster!.whenActive();
-      baseUrl = await standby.app.listen({ port: 0, host: '127.0.0.1' });
-      standby.cluster!.start(baseUrl);
+      // As a fleet runs on PostgreSQL: three host processes' worth of hosts on one database behind a round-robin
+      // balancer, so consecutive requests of one scenario land on different hosts (no leader, nothing forwarded).
+      const hosts = await Promise.all([0, 1, 2].map(async () => createHost({ ...FLEET_KEYS, storage: await open(), seedConformanceFixtures: true })));
+      const origins: string[] = [];
+      for (const h of hosts) {
+        cleanups.unshift(() => h.app.close());
+        origins.push(await h.app.listen({ port: 0, host: '127.0.0.1' }));
+      }
+      const balancer = await roundRobin(origins);
+      cleanups.unshift(() => balancer.close());
+      baseUrl = balancer.url;
     } else {
-      const { app } = await createHost({ token: TOKEN, storage: await open(), seedConformanceFixtures: true });
+      const { app } = await createHost({ ...FLEET_KEYS, storage: await open(), seedConformanceFixtures: true });
       cleanups.unshift(() => app.close()); // closes the store too
       baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
     }

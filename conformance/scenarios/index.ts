@@ -1,6 +1,7 @@
 /** Every scenario, in report order. */
 import type { Scenario } from '../scenario.ts';
 import { compactionScenarios } from './compaction.ts';
+import { discoveryScenarios } from './discovery.ts';
 import { distillationScenarios } from './distillation.ts';
 import { fixtureRunScenarios } from './fixture-runs.ts';
 import { inquiriumScenarios } from './inquirium.ts';
@@ -10,4 +11,4 @@ import { rfc0068Scenarios } from './rfc0068.ts';
 import { rfc0080Scenarios } from './rfc0080.ts';
 import { rfc0096Scenarios } from './rfc0096.ts';
 
-export const SCENARIOS: readonly Scenario[] = [...rfc0068Scenarios, ...compactionScenarios, ...distillationScenarios, ...multiAgentScenarios, ...memoryScenarios, ...fixtureRunScenarios, ...rfc0080Scenarios, ...rfc0096Scenarios, ...inquiriumScenarios];
+export const SCENARIOS: readonly Scenario[] = [...discoveryScenarios, ...rfc0068Scenarios, ...compactionScenarios, ...distillationScenarios, ...multiAgentScenarios, ...memoryScenarios, ...fixtureRunScenarios, ...rfc0080Scenarios, ...rfc0096Scenarios, ...inquiriumScenarios];

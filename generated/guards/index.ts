@@ -1473,6 +1473,15 @@ export function assertMultiAgentCapability(value: unknown): asserts value is T.M
   if (!V.validateMultiAgentCapability(value)) throw new ValidationError("MultiAgentCapability", toFailures(V.validateMultiAgentCapability.errors));
 }
 
+/** True when `value` is a valid OpenApiDocument (schemas/openwop/v1/openapi-document.schema.json). */
+export function isOpenApiDocument(value: unknown): value is T.OpenApiDocument {
+  return V.validateOpenApiDocument(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid OpenApiDocument. */
+export function assertOpenApiDocument(value: unknown): asserts value is T.OpenApiDocument {
+  if (!V.validateOpenApiDocument(value)) throw new ValidationError("OpenApiDocument", toFailures(V.validateOpenApiDocument.errors));
+}
+
 /** True when `value` is a valid OrchestratorDecision (schemas/openwop/v1/orchestrator-decision.schema.json). */
 export function isOrchestratorDecision(value: unknown): value is T.OrchestratorDecision {
   return V.validateOrchestratorDecision(value);
@@ -1642,6 +1651,15 @@ export function isQuotaExceededDetails(value: unknown): value is T.QuotaExceeded
 /** Throws a ValidationError listing every failure unless `value` is a valid QuotaExceededDetails. */
 export function assertQuotaExceededDetails(value: unknown): asserts value is T.QuotaExceededDetails {
   if (!V.validateQuotaExceededDetails(value)) throw new ValidationError("QuotaExceededDetails", toFailures(V.validateQuotaExceededDetails.errors));
+}
+
+/** True when `value` is a valid ReplayCapability (schemas/openwop/v1/capabilities.schema.json#/$defs/ReplayCapability). */
+export function isReplayCapability(value: unknown): value is T.ReplayCapability {
+  return V.validateReplayCapability(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid ReplayCapability. */
+export function assertReplayCapability(value: unknown): asserts value is T.ReplayCapability {
+  if (!V.validateReplayCapability(value)) throw new ValidationError("ReplayCapability", toFailures(V.validateReplayCapability.errors));
 }
 
 /** True when `value` is a valid ReplayMemorySnapshotUnavailableDetails (schemas/openwop/v1/error.schema.json#/$defs/ReplayMemorySnapshotUnavailableDetails). */
@@ -2111,6 +2129,7 @@ export const guards = {
   "MemoryShape": { is: isMemoryShape, assert: assertMemoryShape },
   "MemoryWrittenPayload": { is: isMemoryWrittenPayload, assert: assertMemoryWrittenPayload },
   "MultiAgentCapability": { is: isMultiAgentCapability, assert: assertMultiAgentCapability },
+  "OpenApiDocument": { is: isOpenApiDocument, assert: assertOpenApiDocument },
   "OrchestratorDecision": { is: isOrchestratorDecision, assert: assertOrchestratorDecision },
   "PackedAgent": { is: isPackedAgent, assert: assertPackedAgent },
   "PayloadTooLargeDetails": { is: isPayloadTooLargeDetails, assert: assertPayloadTooLargeDetails },
@@ -2130,6 +2149,7 @@ export const guards = {
   "ProposalState": { is: isProposalState, assert: assertProposalState },
   "ProposalsCapability": { is: isProposalsCapability, assert: assertProposalsCapability },
   "QuotaExceededDetails": { is: isQuotaExceededDetails, assert: assertQuotaExceededDetails },
+  "ReplayCapability": { is: isReplayCapability, assert: assertReplayCapability },
   "ReplayMemorySnapshotUnavailableDetails": { is: isReplayMemorySnapshotUnavailableDetails, assert: assertReplayMemorySnapshotUnavailableDetails },
   "ResumeValue": { is: isResumeValue, assert: assertResumeValue },
   "RetentionCapability": { is: isRetentionCapability, assert: assertRetentionCapability },

@@ -4,7 +4,7 @@
 import type { ProposalActivation, ProposalKind } from './proposal.ts';
 
 /**
- * The discovery document a host serves at GET /.well-known/openwop. Capability families (agents, memory, multiAgent, …) sit at the document root, not under a wrapper. Every advertised block is a claim the host must honour end to end; a block that is absent means the host does not do that thing, and conformance scenarios gated on it skip. Open: hosts advertise other families this slice does not model.
+ * The discovery document a host serves at GET /.well-known/openwop. Capability families (agents, memory, multiAgent, …) sit at the document root (a capabilities member may mirror it, RFC 0073). Upstream OpenWOP requires protocolVersion, supportedEnvelopes, schemaVersions and limits at the root, and so does this schema. Every advertised block is a claim the host must honour end to end; a block that is absent means the host does not do that thing, and conformance scenarios gated on it skip. Open: hosts advertise other families this slice does not model.
  */
 export interface Capabilities {
   /**
@@ -18,17 +18,17 @@ export interface Capabilities {
   /**
    * Envelope `type` names the engine understands (upstream OpenWOP requires this list at the root; the reference host runs no LLM envelopes and sends an empty list).
    */
-  supportedEnvelopes?: string[];
+  supportedEnvelopes: string[];
   /**
    * The active schema version of each envelope type, by type name (required at the root by upstream OpenWOP; empty when no envelope is supported).
    */
-  schemaVersions?: {
+  schemaVersions: {
     [k: string]: number;
   };
   /**
    * Engine-wide hard limits (required at the root by upstream OpenWOP). The three counters bound clarification rounds per task, schema-validation rounds per envelope and envelopes per chat turn; further limits upstream defines may appear.
    */
-  limits?: {
+  limits: {
     /**
      * Most clarification envelopes one task may emit before the engine makes the model go on.
      */
@@ -41,6 +41,22 @@ export interface Capabilities {
      * Most envelopes the model may emit in one chat turn.
      */
     envelopesPerTurn: number;
+    [k: string]: unknown;
+  };
+  /**
+   * Ids of the conformance fixture workflows the host has seeded and a client may start with POST /v1/runs (upstream RFC 0003; a host seeds them under OPENWOP_CONFORMANCE_SEED=true). Absent: the host advertises none.
+   *
+   * Items: A fixture workflow id, e.g. conformance-noop.
+   */
+  fixtures?: string[];
+  /**
+   * Forking a run (POST /v1/runs/{runId}:fork) and the modes served; upstream's replay-fork scenarios read modes.
+   */
+  replay?: ReplayCapability;
+  /**
+   * A mirror of the root (RFC 0073): readers written against the older top-level capabilities wrapper find the same families there. The root is normative; upstream tolerates the mirror through v1 and retires it at v2. The reference host sends it, built from the same document as the root.
+   */
+  capabilities?: {
     [k: string]: unknown;
   };
   /**
@@ -70,6 +86,23 @@ export interface HostInfo {
    * Host version string.
    */
   version: string;
+  [k: string]: unknown;
+}
+
+/**
+ * Forking a run (POST /v1/runs/{runId}:fork): which modes the host serves. Upstream's replay-fork scenarios read modes to decide which legs run. Open: upstream adds further members.
+ */
+export interface ReplayCapability {
+  /**
+   * True when the host serves forks.
+   */
+  supported: boolean;
+  /**
+   * The fork modes served: replay re-runs from fromSeq with memory as of that point; branch may diverge from it.
+   *
+   * Items: A fork mode.
+   */
+  modes?: ('replay' | 'branch')[];
   [k: string]: unknown;
 }
 

@@ -2,7 +2,7 @@
 // Source: schemas/openwop/v1/host-health.schema.json
 
 /**
- * Answer of GET /livez and GET /readyz of the wopkit reference host: content-free, served without a key, for supervisors and load balancers. /livez answers 200 while the process serves at all; /readyz answers 200 when the host may take requests and 503 (with Retry-After) when it may not — its store cannot take writes (a full disk), or it is draining before a stop. Closed.
+ * Answer of GET /livez and GET /readyz of the wopkit reference host: content-free, served without a key, for supervisors and load balancers. /livez answers 200 while the process serves at all; /readyz answers 200 when the host may take requests and 503 (with Retry-After) when it may not — its store cannot take writes (a full disk), it is draining before a stop, or its fleet's credentials changed without it. Closed.
  */
 export interface HostHealth {
   /**
@@ -10,7 +10,7 @@ export interface HostHealth {
    */
   status: 'ok' | 'unavailable';
   /**
-   * Why the host is not ready, in a few words naming no internals: store-unwritable, draining or starting.
+   * Why the host is not ready, in a few words naming no internals: store-unwritable, draining, starting, or credentials-retired (a credentials rotation of its fleet finished without this host's credentials: restart it with the fleet's current file).
    */
-  reason?: 'store-unwritable' | 'draining' | 'starting';
+  reason?: 'store-unwritable' | 'draining' | 'starting' | 'credentials-retired';
 }

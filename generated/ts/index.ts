@@ -59,6 +59,7 @@ export type * from './memory-entry.ts';
 export type * from './memory-index.ts';
 export type * from './memory-list-options.ts';
 export type * from './notification-create.v1.ts';
+export type * from './openapi-document.ts';
 export type * from './orchestrator-decision.ts';
 export type * from './proposal.ts';
 export type * from './proposal-apply-response.ts';

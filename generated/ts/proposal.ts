@@ -123,7 +123,7 @@ export interface PackedAgent {
 }
 
 /**
- * Artefact of kind workflow-chain-pack: an RFC 0013 pack of chained workflows. Open for the same reason as AgentPackArtifact.
+ * Artefact of kind workflow-chain-pack: an RFC 0013 pack of chained workflows. Only name is required: the seed says the artefact's shape is selected by kind and names no member, and upstream's own proposal test holds {name, version} up as a conforming workflow-chain-pack artefact (docs/interop.md). Open for the same reason as AgentPackArtifact.
  */
 export interface WorkflowChainPackArtifact {
   /**
@@ -135,13 +135,13 @@ export interface WorkflowChainPackArtifact {
    */
   version?: string;
   /**
-   * The workflow definitions in chain order (RFC 0013), each an object the host validates against its own workflow schema.
+   * The workflow definitions in chain order (RFC 0013), each an object the host validates against its own workflow schema; at least one when present.
    *
    * @minItems 1
    *
    * Items: A workflow definition.
    */
-  workflows: {
+  workflows?: {
     [k: string]: unknown;
   }[];
   [k: string]: unknown;

@@ -340,6 +340,8 @@ export declare const validateMemoryShape: Validator<T.MemoryShape>;
 export declare const validateMemoryWrittenPayload: Validator<T.MemoryWrittenPayload>;
 /** Validator for MultiAgentCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/MultiAgentCapability). */
 export declare const validateMultiAgentCapability: Validator<T.MultiAgentCapability>;
+/** Validator for OpenApiDocument (https://wopkit.dev/schemas/openwop/v1/openapi-document.schema.json). */
+export declare const validateOpenApiDocument: Validator<T.OpenApiDocument>;
 /** Validator for OrchestratorDecision (https://wopkit.dev/schemas/openwop/v1/orchestrator-decision.schema.json). */
 export declare const validateOrchestratorDecision: Validator<T.OrchestratorDecision>;
 /** Validator for PackedAgent (https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/PackedAgent). */
@@ -378,6 +380,8 @@ export declare const validateProposalState: Validator<T.ProposalState>;
 export declare const validateProposalsCapability: Validator<T.ProposalsCapability>;
 /** Validator for QuotaExceededDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/QuotaExceededDetails). */
 export declare const validateQuotaExceededDetails: Validator<T.QuotaExceededDetails>;
+/** Validator for ReplayCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/ReplayCapability). */
+export declare const validateReplayCapability: Validator<T.ReplayCapability>;
 /** Validator for ReplayMemorySnapshotUnavailableDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ReplayMemorySnapshotUnavailableDetails). */
 export declare const validateReplayMemorySnapshotUnavailableDetails: Validator<T.ReplayMemorySnapshotUnavailableDetails>;
 /** Validator for ResumeValue (https://wopkit.dev/schemas/openwop/v1/run-interrupt-resolve-request.schema.json#/$defs/ResumeValue). */
@@ -608,6 +612,7 @@ export declare const validatorIndex: {
   readonly "MemoryShape": { readonly validator: Validator<T.MemoryShape>; readonly id: string; readonly target: string; readonly family: string };
   readonly "MemoryWrittenPayload": { readonly validator: Validator<T.MemoryWrittenPayload>; readonly id: string; readonly target: string; readonly family: string };
   readonly "MultiAgentCapability": { readonly validator: Validator<T.MultiAgentCapability>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "OpenApiDocument": { readonly validator: Validator<T.OpenApiDocument>; readonly id: string; readonly target: string; readonly family: string };
   readonly "OrchestratorDecision": { readonly validator: Validator<T.OrchestratorDecision>; readonly id: string; readonly target: string; readonly family: string };
   readonly "PackedAgent": { readonly validator: Validator<T.PackedAgent>; readonly id: string; readonly target: string; readonly family: string };
   readonly "PayloadTooLargeDetails": { readonly validator: Validator<T.PayloadTooLargeDetails>; readonly id: string; readonly target: string; readonly family: string };
@@ -627,6 +632,7 @@ export declare const validatorIndex: {
   readonly "ProposalState": { readonly validator: Validator<T.ProposalState>; readonly id: string; readonly target: string; readonly family: string };
   readonly "ProposalsCapability": { readonly validator: Validator<T.ProposalsCapability>; readonly id: string; readonly target: string; readonly family: string };
   readonly "QuotaExceededDetails": { readonly validator: Validator<T.QuotaExceededDetails>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "ReplayCapability": { readonly validator: Validator<T.ReplayCapability>; readonly id: string; readonly target: string; readonly family: string };
   readonly "ReplayMemorySnapshotUnavailableDetails": { readonly validator: Validator<T.ReplayMemorySnapshotUnavailableDetails>; readonly id: string; readonly target: string; readonly family: string };
   readonly "ResumeValue": { readonly validator: Validator<T.ResumeValue>; readonly id: string; readonly target: string; readonly family: string };
   readonly "RetentionCapability": { readonly validator: Validator<T.RetentionCapability>; readonly id: string; readonly target: string; readonly family: string };

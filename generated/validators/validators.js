@@ -2,7 +2,7 @@
 
 // The index of the validators: one module per schema file under by-schema/ (docs/validators.md).
 import { validateAgentInventoryEntry, validateAgentInventoryResponse, validateMemoryDimension, validateMemoryShape } from './by-schema/agent-inventory-response.js';
-import { validateAgentsCapability, validateAttributionCapability, validateCapabilities, validateCommitmentFireCondition, validateCommitmentsCapability, validateCompactionCapability, validateCompactionTrigger, validateConsolidationSchedule, validateDistillationCapability, validateExecutionModelCapability, validateHostInfo, validateManifestRuntimeCapability, validateMemoryCapability, validateMemoryConsolidationCapability, validateMultiAgentCapability, validateProposalsCapability, validateRetentionCapability, validateSearchCapability } from './by-schema/capabilities.js';
+import { validateAgentsCapability, validateAttributionCapability, validateCapabilities, validateCommitmentFireCondition, validateCommitmentsCapability, validateCompactionCapability, validateCompactionTrigger, validateConsolidationSchedule, validateDistillationCapability, validateExecutionModelCapability, validateHostInfo, validateManifestRuntimeCapability, validateMemoryCapability, validateMemoryConsolidationCapability, validateMultiAgentCapability, validateProposalsCapability, validateReplayCapability, validateRetentionCapability, validateSearchCapability } from './by-schema/capabilities.js';
 import { validateCapabilityNotProvidedDetails, validateCompactionRedactionFailedDetails, validateErrorCode, validateErrorCodeConditions, validateErrorEnvelope, validatePayloadTooLargeDetails, validateQuotaExceededDetails, validateReplayMemorySnapshotUnavailableDetails, validateTokenBudgetExceededDetails, validateValidationFailedDetails, validateValidationFailure } from './by-schema/error.js';
 import { validateHostHealth } from './by-schema/host-health.js';
 import { validateHostSampleCommitmentFireRequest } from './by-schema/host-sample-commitment-fire-request.js';
@@ -60,6 +60,7 @@ import { validateMemoryEntry } from './by-schema/memory-entry.js';
 import { validateMemoryIndex, validateMemoryIndexArchive } from './by-schema/memory-index.js';
 import { validateMemoryListOptions } from './by-schema/memory-list-options.js';
 import { validateInquiriumNotificationAction, validateInquiriumNotificationCreate } from './by-schema/notification-create.v1.js';
+import { validateOpenApiDocument } from './by-schema/openapi-document.js';
 import { validateOrchestratorDecision } from './by-schema/orchestrator-decision.js';
 import { validateAgentPackArtifact, validatePackedAgent, validatePromptTemplateArtifact, validateProposal, validateProposalActivation, validateProposalActivationRecord, validateProposalKind, validateProposalOwner, validateProposalProvenance, validateProposalState, validateScheduledAutomationArtifact, validateWorkflowChainPackArtifact } from './by-schema/proposal.js';
 import { validateApprovalGate, validateProposalApplyResponse } from './by-schema/proposal-apply-response.js';
@@ -240,6 +241,7 @@ export {
   validateMemoryShape,
   validateMemoryWrittenPayload,
   validateMultiAgentCapability,
+  validateOpenApiDocument,
   validateOrchestratorDecision,
   validatePackedAgent,
   validatePayloadTooLargeDetails,
@@ -259,6 +261,7 @@ export {
   validateProposalState,
   validateProposalsCapability,
   validateQuotaExceededDetails,
+  validateReplayCapability,
   validateReplayMemorySnapshotUnavailableDetails,
   validateResumeValue,
   validateRetentionCapability,
@@ -456,6 +459,7 @@ export const validatorIndex = Object.freeze({
   "MemoryShape": Object.freeze({ validator: validateMemoryShape, id: "https://wopkit.dev/schemas/openwop/v1/agent-inventory-response.schema.json#/$defs/MemoryShape", target: "agent-inventory-response--MemoryShape", family: "openwop" }),
   "MemoryWrittenPayload": Object.freeze({ validator: validateMemoryWrittenPayload, id: "https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/memoryWritten", target: "run-event-payloads--memoryWritten", family: "openwop" }),
   "MultiAgentCapability": Object.freeze({ validator: validateMultiAgentCapability, id: "https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/MultiAgentCapability", target: "capabilities--MultiAgentCapability", family: "openwop" }),
+  "OpenApiDocument": Object.freeze({ validator: validateOpenApiDocument, id: "https://wopkit.dev/schemas/openwop/v1/openapi-document.schema.json", target: "openapi-document", family: "openwop" }),
   "OrchestratorDecision": Object.freeze({ validator: validateOrchestratorDecision, id: "https://wopkit.dev/schemas/openwop/v1/orchestrator-decision.schema.json", target: "orchestrator-decision", family: "openwop" }),
   "PackedAgent": Object.freeze({ validator: validatePackedAgent, id: "https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/PackedAgent", target: "proposal--PackedAgent", family: "openwop" }),
   "PayloadTooLargeDetails": Object.freeze({ validator: validatePayloadTooLargeDetails, id: "https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/PayloadTooLargeDetails", target: "error--PayloadTooLargeDetails", family: "openwop" }),
@@ -475,6 +479,7 @@ export const validatorIndex = Object.freeze({
   "ProposalState": Object.freeze({ validator: validateProposalState, id: "https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/ProposalState", target: "proposal--ProposalState", family: "openwop" }),
   "ProposalsCapability": Object.freeze({ validator: validateProposalsCapability, id: "https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/ProposalsCapability", target: "capabilities--ProposalsCapability", family: "openwop" }),
   "QuotaExceededDetails": Object.freeze({ validator: validateQuotaExceededDetails, id: "https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/QuotaExceededDetails", target: "error--QuotaExceededDetails", family: "openwop" }),
+  "ReplayCapability": Object.freeze({ validator: validateReplayCapability, id: "https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/ReplayCapability", target: "capabilities--ReplayCapability", family: "openwop" }),
   "ReplayMemorySnapshotUnavailableDetails": Object.freeze({ validator: validateReplayMemorySnapshotUnavailableDetails, id: "https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ReplayMemorySnapshotUnavailableDetails", target: "error--ReplayMemorySnapshotUnavailableDetails", family: "openwop" }),
   "ResumeValue": Object.freeze({ validator: validateResumeValue, id: "https://wopkit.dev/schemas/openwop/v1/run-interrupt-resolve-request.schema.json#/$defs/ResumeValue", target: "run-interrupt-resolve-request--ResumeValue", family: "openwop" }),
   "RetentionCapability": Object.freeze({ validator: validateRetentionCapability, id: "https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/RetentionCapability", target: "capabilities--RetentionCapability", family: "openwop" }),

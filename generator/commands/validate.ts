@@ -9,6 +9,10 @@ import { CorpusError } from '../errors.ts';
 import { parseJson, readJsonFile } from '../json.ts';
 import { GENERATED, isSchemaFileName, schemaStem, titleOfValidatorName } from '../naming.ts';
 import { UsageError, type Invocation, type Io } from './common.ts';
+import { NEEDS_A_HOST, upstreamDiscoveryFailures } from '../upstream-profile.ts';
+
+/** The type `--profile upstream` applies to: the discovery document. */
+const UPSTREAM_PROFILE_TYPE = 'Capabilities';
 
 /** The file argument that means "read one instance from standard input", and how results name it. */
 export const STDIN = '-';
@@ -70,6 +74,10 @@ export async function validate(p: Invocation, io: Io): Promise<number> {
     const close = Object.keys(index).filter((t) => t.toLowerCase().includes(lower) || lower.includes(t.toLowerCase())).slice(0, 5);
     throw new UsageError(`unknown type "${typeName}"${close.length ? ` (did you mean ${close.join(', ')}?)` : ''}; a type is a schema title, an example target, a validator name, a schema file or a $id`);
   }
+  const profile = p.values?.get('--profile');
+  const title0 = Object.keys(index).find((k) => index[k] === entry);
+  if (profile !== undefined && profile !== 'upstream') throw new UsageError(`--profile must be "upstream", not "${profile}"`);
+  if (profile === 'upstream' && title0 !== UPSTREAM_PROFILE_TYPE) throw new UsageError(`--profile upstream checks discovery documents: use it with type ${UPSTREAM_PROFILE_TYPE}, not ${title0 ?? typeName}`);
   const runEvents = await importIfPresent<{
     RUN_EVENT_ENVELOPE: string;
     validateRunEvent: (e: unknown) => { valid: boolean; known: boolean; failures: Failure[] };
@@ -96,18 +104,20 @@ export async function validate(p: Invocation, io: Io): Promise<number> {
     const ok = entry.validator(data);
     const errors = entry.validator.errors ?? [];
     const failures = ok ? [] : guards ? guards.toFailures(errors) : errors.map((e) => ({ instancePath: e.instancePath, message: e.message ?? e.keyword, keyword: e.keyword }));
-    results.push({ file, valid: ok, failures });
+    const profiled = profile === 'upstream' ? upstreamDiscoveryFailures(data) : [];
+    results.push({ file, valid: ok && profiled.length === 0, failures: [...failures, ...profiled] });
   }
   const unreadable = results.filter((r) => r.error).length;
   const bad = results.filter((r) => !r.valid && !r.error).length;
-  if (p.format === 'json') io.out(JSON.stringify({ command: 'validate', type: title ?? typeName, ok: bad === 0 && unreadable === 0, results }, null, 2));
+  if (p.format === 'json') io.out(JSON.stringify({ command: 'validate', type: title ?? typeName, ...(profile !== undefined ? { profile, notCheckedWithoutAHost: NEEDS_A_HOST } : {}), ok: bad === 0 && unreadable === 0, results }, null, 2));
   else {
     for (const r of results) {
       if (r.error) io.err(`wopkit: error: ${r.file}: ${r.error.message}`);
       else if (r.valid) io.out(`${r.file}: valid`);
       else for (const f of r.failures) io.out(`${r.file}#${f.instancePath}: ${f.message} [${f.keyword}]`);
     }
-    io.out(`validate: ${results.length - bad - unreadable} valid, ${bad} invalid${unreadable ? `, ${unreadable} unreadable` : ''}`);
+    io.out(`validate: ${results.length - bad - unreadable} valid, ${bad} invalid${unreadable ? `, ${unreadable} unreadable` : ''}${profile === 'upstream' ? ' (profile upstream)' : ''}`);
+    if (profile === 'upstream') io.out(`not checked without a host (run the conformance suite): ${NEEDS_A_HOST.join('; ')}`);
   }
   return unreadable ? 2 : bad ? 1 : 0;
 }

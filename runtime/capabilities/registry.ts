@@ -63,13 +63,24 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
+/**
+ * The root members every discovery document carries (capabilities.schema.json requires them, as upstream OpenWOP
+ * does): the protocol version, and the envelope list, schema versions and limits of a host that runs no LLM envelopes.
+ */
+export const DISCOVERY_ROOT: CapabilityFragment = {
+  protocolVersion: '1.1',
+  supportedEnvelopes: [],
+  schemaVersions: {},
+  limits: { clarificationRounds: 0, schemaRounds: 0, envelopesPerTurn: 0 },
+};
+
 export class CapabilityRegistry {
   readonly #base: CapabilityFragment;
   readonly #fragments: { source: string; fragment: CapabilityFragment }[] = [];
   /** The document and its JSON text, until the next contribution. */
   #cached: { readonly document: DiscoveryDocument; json?: string } | undefined;
 
-  constructor(base: CapabilityFragment = { protocolVersion: '1.1' }) {
+  constructor(base: CapabilityFragment = DISCOVERY_ROOT) {
     this.#base = deepFreeze(structuredClone(base));
   }
 

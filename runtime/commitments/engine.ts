@@ -29,7 +29,7 @@ import { BAD_REQUEST, WopkitError } from '../shared/errors.ts';
 import { transition } from '../shared/state-machine.ts';
 import type { JsonDoc, StoragePort } from '../storage/port.ts';
 import { Plan } from '../storage/plan.ts';
-import { armedOnPredicate, dirtyPredicates, dueCommitments, type ArmedCommitment } from '../storage/reads/work.ts';
+import { armedOnPredicate, commitmentGet, dirtyPredicates, dueCommitments, firesOf, type ArmedCommitment } from '../storage/reads/work.ts';
 import { COMMITMENT_LIFECYCLE } from './commitment-lifecycle.ts';
 import { tagRuleInference, type Commitment, type CommitmentInference, type InferenceSource, type InferredCommitment } from './inference.ts';
 
@@ -209,6 +209,17 @@ export class CommitmentEngine {
       if (code === 'claim_taken' || code === 'quota_exceeded') return false;
       throw err;
     }
+  }
+
+  /** The fires the ledger holds of one commitment (whichever process fired them), as their `commitment.fired` payloads. */
+  async fires(tenant: string, commitmentId: string): Promise<FiredCommitmentPayload[]> {
+    const reads = this.#o.port.reads;
+    const c = (await commitmentGet(reads, { tenant, commitmentId }))?.doc as unknown as Commitment | undefined;
+    if (c === undefined) return [];
+    return (await firesOf(reads, { tenant, commitmentId, limit: 1000 })).map((f) => ({
+      commitmentId, memoryRef: c.memoryRef, condition: c.condition.kind, conditionInstance: f.instance,
+      ...(c.memoryId !== undefined ? { memoryId: c.memoryId } : {}), ...(f.runId !== undefined ? { enqueuedRunId: f.runId } : {}),
+    }));
   }
 
   /** Replay: the `commitment.fired` payloads recorded in the log, in log order, without firing anything. */

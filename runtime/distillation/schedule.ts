@@ -172,10 +172,15 @@ export class DistillationScheduler {
     const instant = record.nextAt + missed * s.periodMs;
     const next: DistillationSchedule = { ...s, nextAt: instant + s.periodMs };
     transition(SCHEDULE_LIFECYCLE, 'scheduled', 'running');
-    const { outcome, plan } = await this.#run(s, instant, missed);
+    // The slot is taken first, in the same transaction as the run's writes and its outcome: a second process running
+    // the same slot waits on the schedule's row and is then refused, before any of its writes.
+    const begin = (): Plan => {
+      const plan = new Plan();
+      plan.add('schedule.take', { scheduleId: s.scheduleId, nextAtRead: record.nextAt, slot: instant, nextAt: next.nextAt, doc: asDoc(next) });
+      return plan;
+    };
+    const { outcome, plan } = await this.#run(s, instant, missed, begin);
     transition(SCHEDULE_LIFECYCLE, transition(SCHEDULE_LIFECYCLE, 'running', outcome.kind), 'scheduled');
-    // The slot is taken in the same transaction as the run's writes and its outcome.
-    plan.add('schedule.take', { scheduleId: s.scheduleId, nextAtRead: record.nextAt, slot: instant, nextAt: next.nextAt, doc: asDoc(next) });
     plan.add('schedule.outcome', { scheduleId: s.scheduleId, slot: instant, outcome: asDoc(outcomeRecord(outcome)) });
     try {
       await plan.commit(this.#o.port);
@@ -186,15 +191,18 @@ export class DistillationScheduler {
     return outcome;
   }
 
-  /** Distil the schedule's scope: the outcome, and the plan holding its writes (an empty one when it refused). */
-  async #run(s: DistillationSchedule, instantMs: number, missed: number): Promise<{ outcome: ScheduledRunOutcome; plan: Plan }> {
+  /**
+   * Distil the schedule's scope: the outcome, and the plan holding its writes — begun by `begin` (the slot's take);
+   * a fresh begun one, without the distillation's writes, when it refused.
+   */
+  async #run(s: DistillationSchedule, instantMs: number, missed: number, begin: () => Plan): Promise<{ outcome: ScheduledRunOutcome; plan: Plan }> {
     const base = { scheduleId: s.scheduleId, instant: toIso(instantMs), missed };
-    const plan = new Plan();
+    const plan = begin();
     try {
       const result = await this.#o.distiller.distill(plan, s.memoryRef, { ...(s.tokenBudget !== undefined ? { tokenBudget: s.tokenBudget } : {}), context: { tenant: s.tenant } });
       return { outcome: { kind: 'distilled', ...base, result }, plan };
     } catch (err) {
-      const refused = (outcome: ScheduledRunOutcome) => ({ outcome, plan: new Plan() });
+      const refused = (outcome: ScheduledRunOutcome) => ({ outcome, plan: begin() });
       if (err instanceof TokenBudgetExceededError) return refused({ kind: 'budget-exceeded', ...base, tokensRequired: err.details.tokensRequired });
       // No transactional sources (the compactor's selection or the distiller's own check): nothing to do this time.
       if ((err instanceof DistillationError || err instanceof CompactionError) && err.code === 'no_sources') return refused({ kind: 'nothing-to-distil', ...base });

@@ -18,7 +18,8 @@
  *    A route marked `role: 'tenant'` may read only inputs of this table or of `NEUTRAL_INPUTS` (checked by
  *    test/security/tenancy-credentials.test.ts), so a new tenant route cannot take an unbound identifier.
  *
- * An operator key acts across tenants: nothing is bound, and a route's `tenant` input names the tenant it acts as.
+ * An operator key acts across tenants: nothing is bound, and a route's `tenant` input names the tenant it acts as
+ * (`default` when it names none: {@link tenantActedAs}).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { tenantOf } from '../memory/memory-ref.ts';
@@ -66,6 +67,19 @@ export const BOUND_INPUTS: Readonly<Record<string, Binding>> = {
  * ignore), or the content a client sends for a resource that is itself bound (a proposal revision).
  */
 export const NEUTRAL_INPUTS: ReadonlySet<string> = new Set(['fromSeq', 'id', 'tag', 'limit', 'cursor', 'mode', 'workflowId', 'inputs', 'state', 'kind', 'artifact', 'title', 'rationale', 'nodeId', 'resumeValue']);
+
+/** The tenant an operator key acts as when a request names none. */
+export const OPERATOR_DEFAULT_TENANT = 'default';
+
+/**
+ * The tenant a request acts as, the one rule for every route: a tenant key's own tenant, whatever the request names
+ * (a different name was already refused by {@link authorize}); an operator key's named tenant, or
+ * {@link OPERATOR_DEFAULT_TENANT} when it names none — so an operator key lists, reads and starts runs as `default`
+ * alike instead of acting as nobody on some routes.
+ */
+export function tenantActedAs(principal: Principal | null, named: string | undefined): string {
+  return principal?.role === 'tenant' ? principal.tenant : (named ?? OPERATOR_DEFAULT_TENANT);
+}
 
 /** Paths served without a key (the catalogue marks them; none has a path parameter). */
 const PUBLIC_PATHS = new Set<string>(Object.values(ROUTES).filter((r) => 'public' in r && r.public).map((r) => r.path));

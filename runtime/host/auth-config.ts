@@ -24,6 +24,8 @@ export interface StartCredentials {
   readonly production: boolean;
   /** The development token when one is in use (from the environment, or generated): printed for conformance runs. */
   readonly devToken?: string;
+  /** The credentials file read, when one was given (its other keys are read by host-keys.ts). */
+  readonly file?: { readonly path: string; readonly text: string };
 }
 
 interface StartArgs {
@@ -42,7 +44,7 @@ function parseArgs(argv: readonly string[]): StartArgs {
       if (next === undefined || next.startsWith('--')) throw new CredentialsError('--credentials needs a file path');
       credentialsFile = next;
     } else if (a.startsWith('--credentials=')) credentialsFile = a.slice('--credentials='.length);
-    else throw new CredentialsError(`unknown argument ${JSON.stringify(a.slice(0, 60))} (expected --credentials <file.json>, --production)`);
+    else throw new CredentialsError(`unknown argument ${JSON.stringify(a.slice(0, 60))} (the credential flags are --credentials <file.json> and --production; npm start -- --help lists every flag)`);
   }
   return { ...(credentialsFile !== undefined ? { credentialsFile } : {}), production };
 }
@@ -60,8 +62,8 @@ export function startCredentials({ argv, env, readFile }: StartInput): StartCred
     throw new CredentialsError('OPENWOP_HOST_TOKEN is a development token and is refused in production mode; put an operator key in the credentials file');
   }
   const entries: CredentialEntry[] = [];
+  let text: string | undefined;
   if (file !== undefined) {
-    let text: string;
     try {
       text = readFile(file);
     } catch (err) {
@@ -72,5 +74,5 @@ export function startCredentials({ argv, env, readFile }: StartInput): StartCred
   if (env.WOPKIT_API_KEYS !== undefined && env.WOPKIT_API_KEYS !== '') entries.push(...parseApiKeysEnv(env.WOPKIT_API_KEYS));
   const devToken = token ?? (entries.length === 0 ? randomBytes(24).toString('base64url') : undefined);
   if (devToken !== undefined) entries.push(devTokenEntry(devToken));
-  return { credentials: new Credentials(entries), production, ...(devToken !== undefined ? { devToken } : {}) };
+  return { credentials: new Credentials(entries), production, ...(devToken !== undefined ? { devToken } : {}), ...(file !== undefined && text !== undefined ? { file: { path: file, text } } : {}) };
 }

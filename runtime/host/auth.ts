@@ -47,6 +47,8 @@ export const MIN_KEY_LENGTH = 16;
 const KEY_CHARS = /^[!-+\--<>-~]+$/;
 const KEY_ID = /^[A-Za-z0-9._-]{1,64}$/;
 const SHA256_HEX = /^[0-9a-f]{64}$/;
+/** The Bearer scheme of an Authorization header, any case, and the spaces after it. */
+const BEARER = /^bearer +/i;
 
 /** SHA-256 of a key's UTF-8 bytes (one-shot: run on every authenticated request). */
 export const sha256 = (key: string): Buffer => hash('sha256', key, 'buffer');
@@ -92,6 +94,8 @@ export function parseApiKeysEnv(value: string, source = 'WOPKIT_API_KEYS'): Cred
 }
 
 const FILE_FIELDS = new Set(['id', 'role', 'tenant', 'key', 'sha256']);
+/** The members of a credentials file: its API keys, and the host's other keys (read by host-keys.ts). */
+const FILE_TOP_FIELDS = new Set(['keys', 'secretKeys', 'cursorKey']);
 
 /** Entries of a credentials file (JSON text); `source` names the file in messages. */
 export function parseCredentialsFile(text: string, source: string): CredentialEntry[] {
@@ -102,8 +106,8 @@ export function parseCredentialsFile(text: string, source: string): CredentialEn
     throw new CredentialsError(`${source}: not valid JSON`);
   }
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) throw new CredentialsError(`${source}: expected an object {"keys": [...]}`);
-  const extra = Object.keys(doc).filter((k) => k !== 'keys');
-  if (extra.length > 0) throw new CredentialsError(`${source}: unknown top-level field ${JSON.stringify(extra[0]!.slice(0, 40))} (only "keys")`);
+  const extra = Object.keys(doc).filter((k) => !FILE_TOP_FIELDS.has(k));
+  if (extra.length > 0) throw new CredentialsError(`${source}: unknown top-level field ${JSON.stringify(extra[0]!.slice(0, 40))} (expected "keys", and optionally "secretKeys" and "cursorKey")`);
   const keys = (doc as { keys?: unknown }).keys;
   if (!Array.isArray(keys) || keys.length === 0) throw new CredentialsError(`${source}: "keys" must be a non-empty array`);
   return keys.map((k: unknown, i) => {
@@ -154,18 +158,28 @@ export class Credentials {
     return new Credentials([...this.#entries, ...more]);
   }
 
+  /**
+   * The keys as their holders are bound — role, tenant and the key's SHA-256 digest, sorted; ids left out (they are
+   * labels) — for a fleet fingerprint, which is a digest of these (never a key).
+   */
+  bindings(): readonly string[] {
+    return this.#entries.map((e) => `${e.principal.role}:${e.principal.role === 'tenant' ? e.principal.tenant : '*'}:${e.digest.toString('hex')}`).sort();
+  }
+
   /** What is configured, without the keys: id, role and tenant of each. */
   summary(): readonly Principal[] {
     return this.#entries.map((e) => e.principal);
   }
 
   /**
-   * The principal of an `Authorization: Bearer <key>` header, or undefined. The presented key is hashed and
-   * compared with every configured digest in constant time; the loop never stops early.
+   * The principal of an `Authorization: Bearer <key>` header, or undefined. The scheme name is case-insensitive
+   * (RFC 9110 §11.1: `bearer`, `BEARER` too) and followed by one or more spaces; the rest is the key, exactly. The
+   * presented key is hashed and compared with every configured digest in constant time; the loop never stops early.
    */
   authenticate(authorization: unknown): Principal | undefined {
-    if (typeof authorization !== 'string' || !authorization.startsWith('Bearer ')) return undefined;
-    const digest = sha256(authorization.slice(7));
+    const scheme = typeof authorization === 'string' ? BEARER.exec(authorization) : null;
+    if (scheme === null) return undefined;
+    const digest = sha256((authorization as string).slice(scheme[0].length));
     let found: Principal | undefined;
     for (const e of this.#entries) if (timingSafeEqual(digest, e.digest) && found === undefined) found = e.principal;
     return found;

@@ -33,6 +33,11 @@ export interface BackgroundOptions {
   readonly retention: Retention;
   /** The longest an idle host sleeps between two looks at the agenda (default 1000 ms). */
   readonly idleMs?: number;
+  /**
+   * A fleet host (PostgreSQL): its credentials' fingerprint, and what to do once a rotation finished without it
+   * (read with the agenda, so it costs no query of its own).
+   */
+  readonly fleet?: { readonly fingerprint: string; readonly onRetired: () => void };
   /** Told of each pass that did something, and of failures (the host logs them). */
   readonly onReport?: (report: BackgroundReport) => void;
   readonly onError?: (err: unknown) => void;
@@ -49,6 +54,9 @@ export class BackgroundWork {
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<void> | undefined;
   #stopped = true;
+  #retired = false;
+  #unsubscribe: (() => void) | undefined;
+  #again = false;
 
   constructor(o: BackgroundOptions) {
     this.#o = o;
@@ -62,6 +70,10 @@ export class BackgroundWork {
       if (n > 0) report[kind] = (report[kind] ?? 0) + n;
     };
     const a = await agenda(rt.port.reads);
+    if (this.#o.fleet !== undefined && !this.#retired && !acceptedBy(a.fleet, this.#o.fleet.fingerprint)) {
+      this.#retired = true;
+      this.#o.fleet.onRetired();
+    }
     const now = clock.now();
     const due = (at: number | null) => at !== null && at <= now;
 
@@ -97,12 +109,16 @@ export class BackgroundWork {
   start(): void {
     if (!this.#stopped) return;
     this.#stopped = false;
+    // Work another request (or host) just created may be due before the next look: look at once.
+    this.#unsubscribe = this.#o.openwop.port.onWake(() => this.wake());
     this.#schedule(0);
   }
 
   /** Look at the agenda at once (another host said something changed). */
   wake(): void {
-    if (this.#stopped || this.#running !== undefined) return;
+    if (this.#stopped) return;
+    // A pass under way may have read the agenda before the news: it goes round again when it ends.
+    if (this.#running !== undefined) return void (this.#again = true);
     clearTimeout(this.#timer);
     this.#schedule(0);
   }
@@ -121,6 +137,8 @@ export class BackgroundWork {
           this.#o.onError?.(err);
         } finally {
           this.#running = undefined;
+          if (this.#again) next = 0;
+          this.#again = false;
           if (!this.#stopped) this.#schedule(next);
         }
       })();
@@ -131,6 +149,8 @@ export class BackgroundWork {
   /** Stop: no new pass starts; resolves when the pass in progress (if any) has ended. */
   async stop(): Promise<void> {
     this.#stopped = true;
+    this.#unsubscribe?.();
+    this.#unsubscribe = undefined;
     clearTimeout(this.#timer);
     await this.#running;
   }
@@ -142,4 +162,15 @@ function nextDue(a: Agenda, r: Retention, idleTtlMs: number, now: number): numbe
     a.ended === null ? null : a.ended + r.endedRunMs, a.liveSince === null ? null : a.liveSince + r.liveRunMs, a.claim === null ? null : a.claim + r.endedRunMs];
   if (a.predicates > 0) return now;
   return Math.min(...at.filter((x): x is number => x !== null), Number.POSITIVE_INFINITY);
+}
+
+/** Whether the fleet's record of accepted credentials (the agenda's `fleet`) accepts `fp`; an absent or unreadable record does. */
+function acceptedBy(record: string | null, fp: string): boolean {
+  if (record === null) return true;
+  try {
+    const accepted = (JSON.parse(record) as { accepted?: unknown }).accepted;
+    return !Array.isArray(accepted) || accepted.includes(fp);
+  } catch {
+    return true;
+  }
 }

@@ -110,8 +110,11 @@ export interface HostRuntime extends WorkflowRuns {
   discovery(): Promise<Record<string, unknown>>;
   /** Milliseconds on the runtime's clock. */
   now(): number;
-  /** Whether the store takes writes (GET /readyz). */
-  health(): StoreHealth;
+  /**
+   * Whether the store takes writes (GET /readyz). After a write failed for want of space, a small probe write (one at
+   * a time) finds out whether it takes writes again, so the host turns ready without waiting for a client's write.
+   */
+  health(): Promise<StoreHealth>;
 
   // ── Runs ─────────────────────────────────────────────────────────────────────────────────────────────────
   startRun(r: RunStart): Promise<RunRecord>;
@@ -176,6 +179,8 @@ export interface HostRuntime extends WorkflowRuns {
   satisfyPredicate(tenant: string, predicateId: string): Promise<void>;
   /** One evaluation of the commitments due or whose predicate changed: the `commitment.fired` payloads it emitted. */
   evaluateCommitments(): Promise<readonly CommitmentFiredPayload[]>;
+  /** What the fired ledger holds of one commitment, as `commitment.fired` payloads (whichever host fired it). */
+  commitmentFires(tenant: string, commitmentId: string): Promise<readonly CommitmentFiredPayload[]>;
 
   // ── Agents (RFC 0072 inventory with the RFC 0080 §C projection) and proposals (RFC 0096) ──────────────────────
   /** GET /v1/agents for `tenant` (built-ins only when none is named), each entry with its degraded-memory projection. */

@@ -6,8 +6,10 @@
  * Credentials (auth-config.ts, docs/host.md "Credentials"): `--credentials <file.json>` / WOPKIT_CREDENTIALS_FILE,
  * WOPKIT_API_KEYS, OPENWOP_HOST_TOKEN (the development operator token; a random one is generated and printed when
  * no key is configured). `--production` or NODE_ENV=production: a credentials file is required.
- * Keys (host-keys.ts): WOPKIT_SECRET_KEYS (SR-1 registries sealed at rest; required in production), WOPKIT_CURSOR_KEY.
- * Env: PORT (default 8787), HOST (127.0.0.1), LOG_LEVEL (info), OPENWOP_CONFORMANCE_SEED=true (seed the conformance
+ * Keys (host-keys.ts): the credentials file's "secretKeys" and "cursorKey", or WOPKIT_SECRET_KEYS and WOPKIT_CURSOR_KEY (the
+ * secret keys are required in production; on PostgreSQL a credentials file and both keys are, fleet-credentials.ts).
+ * Listening: `--port` / PORT (default 8787), `--host` / HOST (127.0.0.1). `npm start -- --help` prints every flag and
+ * environment variable from the one table of start-flags.ts. Env: LOG_LEVEL (info), OPENWOP_CONFORMANCE_SEED=true (seed the conformance
  * fixture workflows, as upstream's suite expects), and one variable per limit of limits.ts (e.g.
  * OPENWOP_REQUEST_TIMEOUT_MS; docs/security.md lists them).
  */
@@ -17,22 +19,33 @@ import { createHost } from './server.ts';
 import { ROUTES } from './seam-catalogue.ts';
 import { limitsFromEnv, resolveLimits, type HostLimits } from './limits.ts';
 import { parseStoreArgs, type StoreArgs } from './store-args.ts';
+import { argsOf, listenOf, parseStartFlags, startHelp } from './start-flags.ts';
 import { openStore } from '../storage/open-store.ts';
-import { hostKeysFromEnv, type HostKeys } from './host-keys.ts';
+import { hostKeys, type HostKeys } from './host-keys.ts';
 import type { StoragePort } from '../storage/port.ts';
 import { WopkitError } from '../shared/errors.ts';
 
+/** One line: whatever a message carries (a database's report, a path) never breaks the one-line contract. */
+const oneLine = (message: string): string => message.replace(/\s+/g, ' ').trim();
+
 const refuse = (message: string): never => {
-  process.stderr.write(`wopkit reference host: not starting: ${message}\n`);
+  process.stderr.write(`wopkit reference host: not starting: ${oneLine(message)}\n`);
   process.exit(2);
 };
 
 let storeArgs: StoreArgs;
 let start: StartCredentials;
 let limits: Partial<HostLimits>;
+let listen: { port: number; host: string };
 try {
-  storeArgs = parseStoreArgs(process.argv.slice(2), process.env, process.cwd());
-  start = startCredentials({ argv: storeArgs.rest, env: process.env, readFile: (p) => readFileSync(p, 'utf8') });
+  const flags = parseStartFlags(process.argv.slice(2));
+  if (flags.has('--help')) {
+    process.stdout.write(startHelp());
+    process.exit(0);
+  }
+  listen = listenOf(flags, process.env);
+  storeArgs = parseStoreArgs(argsOf(flags, 'storage'), process.env, process.cwd());
+  start = startCredentials({ argv: argsOf(flags, 'credentials'), env: process.env, readFile: (p) => readFileSync(p, 'utf8') });
   limits = limitsFromEnv(process.env);
   resolveLimits(limits);
 } catch (err) {
@@ -41,7 +54,11 @@ try {
 }
 let keys: HostKeys;
 try {
-  keys = hostKeysFromEnv(process.env, start!.production);
+  // Several hosts share a PostgreSQL database: they must be given one credentials file (fleet-credentials.ts).
+  if (storeArgs!.store.kind === 'postgres' && start!.file === undefined) {
+    refuse('on PostgreSQL a host needs a credentials file (--credentials <file.json> or WOPKIT_CREDENTIALS_FILE), the same for every host of the database, with its "secretKeys" and "cursorKey"');
+  }
+  keys = hostKeys({ env: process.env, production: start!.production, store: storeArgs!.store.kind, ...(start!.file !== undefined ? { file: start!.file } : {}) });
 } catch (err) {
   if (!(err instanceof WopkitError)) throw err;
   refuse(err.message);
@@ -53,18 +70,22 @@ try {
   // A bad data directory, a store newer than this code, a corrupt file, an unreachable database: say so and stop.
   refuse(err instanceof Error ? err.message : String(err));
 }
-const port = Number(process.env.PORT ?? 8787);
-const host = process.env.HOST ?? '127.0.0.1';
+const { port, host } = listen!;
 const seedConformanceFixtures = process.env.OPENWOP_CONFORMANCE_SEED === 'true';
 // Corrupt data met at run time: one line and exit 2, as at start (the host answered 503 meanwhile).
 const onFatal = (err: Error) => {
-  process.stderr.write(`wopkit reference host: stopping: ${err.message}\n`);
+  process.stderr.write(`wopkit reference host: stopping: ${oneLine(err.message)}\n`);
+  process.exit(2);
+};
+// A rotation of the fleet's credentials finished without this host's: one line and exit 2 (restart it with the new file).
+const onRetired = () => {
+  process.stderr.write("wopkit reference host: stopping: a rotation of the fleet's credentials finished without this host's; start it again with the fleet's current credentials file\n");
   process.exit(2);
 };
 let started: Awaited<ReturnType<typeof createHost>>;
 try {
   started = await createHost({
-    credentials: start!.credentials, logger: { level: process.env.LOG_LEVEL ?? 'info' }, backgroundIdleMs: 1000, limits: limits!, storage: storage!, seedConformanceFixtures, onFatal,
+    credentials: start!.credentials, logger: { level: process.env.LOG_LEVEL ?? 'info' }, backgroundIdleMs: 1000, limits: limits!, storage: storage!, seedConformanceFixtures, onFatal, onRetired,
     ...(keys!.secretKeys !== undefined ? { secretKeys: keys!.secretKeys } : {}), ...(keys!.cursorKey !== undefined ? { cursorKey: keys!.cursorKey } : {}),
   });
 } catch (err) {

@@ -9,9 +9,8 @@ import type { OpenwopRuntime } from '../openwop/index.ts';
 import { tenantOf } from '../memory/memory-ref.ts';
 import { Plan } from '../storage/plan.ts';
 import { retryStale } from '../storage/refusal.ts';
-import { InterruptAlreadyResolvedError } from '../multi-agent/escalation.ts';
-import { WopkitError } from '../shared/errors.ts';
 import { quotaCount } from '../storage/reads/records.ts';
+import { CORRUPT_REASON, type StoreHealth } from '../storage/port.ts';
 import type { HostCore, RunStart } from './host-runtime.ts';
 
 /** Fixtures a test seam keeps per tenant unless configured otherwise (limits.ts `fixturesPerTenant`). */
@@ -61,10 +60,20 @@ export function createHostRuntime(openwop: OpenwopRuntime, inquirium: InquiriumR
     return run;
   });
 
+  /** The store's health; when a write failed for want of space, one probe write at a time asks again. */
+  let probing: Promise<unknown> | undefined;
+  const probe = async (): Promise<StoreHealth> => {
+    const now = rt.port.health();
+    if (now.writable || now.reason === CORRUPT_REASON) return now;
+    probing ??= rt.port.commit([{ op: 'meta.set', args: { key: 'probe', value: String(rt.clock.now()) } }]).catch(() => undefined).finally(() => { probing = undefined; });
+    await probing;
+    return rt.port.health();
+  };
+
   return {
     discovery: async () => rt.discovery(),
     now: () => rt.clock.now(),
-    health: () => rt.port.health(),
+    health: () => probe(),
 
     startRun: (r) => request((plan) => rt.startRun(plan, r)),
     startFixtureRun,
@@ -133,6 +142,7 @@ export function createHostRuntime(openwop: OpenwopRuntime, inquirium: InquiriumR
     armCommitments: (memoryRef, entry) => request((plan) => rt.commitments.inferFrom(plan, memoryRef, entry).map((c) => c.commitmentId)),
     satisfyPredicate: (tenant, predicateId) => rt.commitments.setPredicate(tenant, predicateId, true),
     evaluateCommitments: async () => (await rt.commitments.tick()).map((o) => o.payload),
+    commitmentFires: (tenant, commitmentId) => rt.commitments.fires(tenant, commitmentId),
 
     agentInventory: (tenant) => rt.agentInventory(tenant),
     proposalTenant: (proposalId) => rt.proposals.tenantOf(proposalId),
@@ -156,10 +166,7 @@ export function createHostRuntime(openwop: OpenwopRuntime, inquirium: InquiriumR
         await plan.commit(rt.port);
       }
     },
-    // Two answers that both read the interrupt open race to claim it: the later one's claim is refused at commit.
-    continueStep: (runId, interruptId, resolution) => request(async (plan) => void (await rt.continueStep(plan, runId, interruptId, resolution))).catch((err: unknown) => {
-      throw err instanceof WopkitError && err.code === 'claim_taken' ? new InterruptAlreadyResolvedError() : err;
-    }),
+    continueStep: (runId, interruptId, resolution) => request(async (plan) => void (await rt.continueStep(plan, runId, interruptId, resolution))),
     childWrite: async (parent, childRunId, write) => (await rt.childWrite(parent, childRunId, write)).entry,
     parentReads: (parentRunId, memoryRef) => rt.subRuns.readForParent(parentRunId, memoryRef),
 

@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from './errors.ts';
+import { OPERATOR_DEFAULT_TENANT, tenantActedAs } from './auth-binding.ts';
 import { validationFailures } from '../shared/errors.ts';
 import { parseMemoryRef } from '../memory/memory-ref.ts';
 import { validatorOf, type CatalogueRoute, type PathParams, type QueryParams, type RequestOf, type SchemaTitle } from './seam-catalogue.ts';
@@ -55,20 +56,13 @@ export function tenantOrThrow(ref: string): string {
   return p.tenant;
 }
 
-/** The tenant a request acts as: a tenant key's own, or the one an operator key names (`''`, which owns nothing, when none). */
-export function actingTenant(req: FastifyRequest, named: string | undefined): string {
-  const p = req.principal;
-  return p?.role === 'tenant' ? p.tenant : (named ?? '');
-}
+/** The tenant a request acts as (auth-binding.ts tenantActedAs): a tenant key's own, else the named one, else `default`. */
+export const actingTenant = (req: FastifyRequest, named: string | undefined): string => tenantActedAs(req.principal, named);
 
-/** Tenant an operator key acts for on upstream's routes, which name no tenant (a tenant key always acts for its own). */
-export const OPERATOR_DEFAULT_TENANT = 'default';
+export { OPERATOR_DEFAULT_TENANT };
 
-/** The tenant a request on one of upstream's routes acts as: a tenant key's own, else OPERATOR_DEFAULT_TENANT. */
-export function callerTenant(req: FastifyRequest): string {
-  const p = req.principal;
-  return p?.role === 'tenant' ? p.tenant : OPERATOR_DEFAULT_TENANT;
-}
+/** The tenant a request on one of upstream's routes (which name no tenant) acts as. */
+export const callerTenant = (req: FastifyRequest): string => tenantActedAs(req.principal, undefined);
 
 /**
  * The memory scope a request names: a `mem://<tenant>/…` ref as it is (its tenant is checked by the auth binding

@@ -35,6 +35,7 @@ import { createHostRuntime } from './reference-runtime.ts';
 import { withWorkflowRuns } from './workflow-runs.ts';
 import { registerDiscovery } from './routes/discovery.ts';
 import { registerHealth, type Readiness } from './routes/health.ts';
+import { FleetCredentialsError, joinFleet, type HostCredentials } from './fleet-credentials.ts';
 import { registerInquirium } from './routes/inquirium.ts';
 import { registerMemorySeams } from './routes/memory-seams.ts';
 import { registerMultiAgentSeams } from './routes/multi-agent-seams.ts';
@@ -47,7 +48,7 @@ import { registerAgents } from './routes/agents.ts';
 import { registerProposals } from './routes/proposals.ts';
 import { ROUTES } from './seam-catalogue.ts';
 import type { ProposalActivationPolicy } from '../proposals/service.ts';
-import { connectionCapResponse, markDroppedRequests } from './connection-cap.ts';
+import { capRequestsPerConnection } from './connection-cap.ts';
 import { DEFAULT_LIMITS, jsonDeeperThan, resolveLimits, timeoutCheckIntervalMs, type HostLimits } from './limits.ts';
 
 export const HOST_NAME = 'wopkit-reference-host';
@@ -98,6 +99,19 @@ export interface HostOptions {
   readonly modules?: Readonly<Pick<OpenwopRuntimeOptions, 'compaction' | 'distillation' | 'scheduledDistillation'>>;
   /** Called once if the store finds its data corrupt (`npm start` prints one line and exits 2); the host then answers 503. */
   readonly onFatal?: (err: StoreCorruptError) => void;
+  /**
+   * Called once if a credentials rotation of the fleet finishes without this host's credentials (seen by the
+   * background work; fleet-credentials.ts): the host then answers 503 to everything but /livez (`npm start` stops).
+   */
+  readonly onRetired?: () => void;
+}
+
+/** A fleet host's keys: every one must be given (a key one host made up would be unknown to the others). */
+function fleetKeysOf(o: HostOptions, credentials: Credentials): HostCredentials {
+  if (o.secretKeys === undefined || o.secretKeys.ephemeral || o.cursorKey === undefined) {
+    throw new FleetCredentialsError('a host on PostgreSQL needs secretKeys and cursorKey, the same on every host of the database (a key one host made up would leave the others unable to read what it wrote)');
+  }
+  return { credentials, secretKeys: o.secretKeys, cursorKey: o.cursorKey };
 }
 
 /** The keys of `o`: its credentials, plus the development token as an operator key. */
@@ -135,6 +149,8 @@ export async function createHost(o: HostOptions): Promise<Host> {
   const limits = resolveLimits({ ...(o.bodyLimit !== undefined ? { bodyLimitBytes: o.bodyLimit } : {}), ...o.limits });
   const store = o.storage ?? (await openMemoryStore());
   const clock = o.clock ?? systemClock;
+  // Hosts sharing a PostgreSQL database are one fleet: one set of credentials between them (fleet-credentials.ts).
+  const fleetFingerprint = store.kind === 'postgres' ? await joinFleet(store, fleetKeysOf(o, credentials), clock.now()) : undefined;
   const openwop = createOpenwopRuntime({
     port: store,
     host: { name: HOST_NAME, version: HOST_VERSION },
@@ -174,6 +190,16 @@ export async function createHost(o: HostOptions): Promise<Host> {
     openwop, inquirium, clock,
     retention: { snapshotMs: limits.snapshotRetentionMs, endedRunMs: limits.runRetentionMs, liveRunMs: limits.liveRunRetentionMs },
     ...(o.backgroundIdleMs !== undefined ? { idleMs: o.backgroundIdleMs } : {}),
+    ...(fleetFingerprint !== undefined ? {
+      fleet: {
+        fingerprint: fleetFingerprint,
+        onRetired: () => {
+          readiness.retired = true;
+          app.log.error('a rotation of the fleet\'s credentials finished without this host\'s: it serves nothing more');
+          o.onRetired?.();
+        },
+      },
+    } : {}),
     onReport: (report: BackgroundReport) => app.log.debug({ report }, 'background work'),
     onError: (err) => app.log.error({ err }, 'background work failed'),
   });
@@ -204,12 +230,10 @@ function createApp(o: HostOptions, credentials: Credentials, limits: HostLimits,
     requestTimeout: limits.requestTimeoutMs,
     keepAliveTimeout: limits.keepAliveTimeoutMs,
     connectionTimeout: limits.connectionTimeoutMs,
-    maxRequestsPerSocket: limits.maxRequestsPerSocket,
     http: {
       headersTimeout: limits.headersTimeoutMs,
       connectionsCheckingInterval: timeoutCheckIntervalMs(limits),
       maxHeaderSize: limits.maxHeaderBytes,
-      ServerResponse: connectionCapResponse(limits.maxRequestsPerSocket),
     },
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
@@ -234,8 +258,14 @@ function createApp(o: HostOptions, credentials: Credentials, limits: HostLimits,
     if (jsonDeeperThan(body as string, limits.maxJsonDepth)) return done(new HttpError('bad_request', `request body nests deeper than ${limits.maxJsonDepth} levels`), undefined);
     return parseJson(req, body as string, done);
   });
-  markDroppedRequests(app.server);
+  capRequestsPerConnection(app, limits.maxRequestsPerSocket);
 
+  // A host whose credentials a rotation retired serves nothing but /livez and /readyz (both say so).
+  app.addHook('onRequest', async (req, reply) => {
+    if (readiness.retired !== true || req.url === ROUTES.liveness.path || req.url === ROUTES.readiness.path) return;
+    reply.header('retry-after', '1');
+    await sendError(reply, 'runner_unavailable', "this host's credentials were retired by a rotation of its fleet's credentials");
+  });
   installAuth(app, credentials, runtime);
   app.setNotFoundHandler((req, reply) => sendError(reply, 'not_found', `no route ${req.method} ${req.url.split('?')[0]!.slice(0, 200)}`));
   app.setErrorHandler((err, req, reply) => {

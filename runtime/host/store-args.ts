@@ -5,6 +5,7 @@
  * whatever remains goes to the credentials parser (auth-config.ts).
  */
 import { resolve } from 'node:path';
+import type { PostgresStoreOptions } from '../storage/postgres/index.ts';
 import { isStoreKind, StoreConfigError, STORE_KINDS, type OpenStoreOptions } from '../storage/open-store.ts';
 
 export const DEFAULT_DATA_DIR = '.wopkit-data';
@@ -43,7 +44,30 @@ export function parseStoreArgs(argv: readonly string[], env: Readonly<Record<str
     case 'postgres': {
       const url = env.WOPKIT_DATABASE_URL;
       if (url === undefined || url === '') throw new StoreConfigError('--store postgres needs WOPKIT_DATABASE_URL (postgres://user:password@host:port/database)');
-      return { store: { kind, url }, rest };
+      const postgres = postgresSettings(env);
+      return { store: { kind, url, ...(Object.keys(postgres).length > 0 ? { postgres } : {}) }, rest };
     }
   }
+}
+
+/**
+ * The PostgreSQL settings a host takes from its environment: WOPKIT_PG_POOL_SIZE (connections of this host's pool,
+ * 1-100, default 10: a fleet's hosts together must stay under the server's max_connections) and WOPKIT_PG_LISTEN=off
+ * (behind a pooler in transaction mode, where LISTEN cannot work; the background work then finds other hosts' new
+ * work at its next look at the agenda, every second when idle).
+ */
+function postgresSettings(env: Readonly<Record<string, string | undefined>>): PostgresStoreOptions {
+  const out: { poolSize?: number; listen?: boolean } = {};
+  const pool = env.WOPKIT_PG_POOL_SIZE;
+  if (pool !== undefined && pool !== '') {
+    const n = Number(pool);
+    if (!Number.isInteger(n) || n < 1 || n > 100) throw new StoreConfigError(`WOPKIT_PG_POOL_SIZE must be an integer from 1 to 100 (got ${JSON.stringify(pool.slice(0, 20))})`);
+    out.poolSize = n;
+  }
+  const listen = env.WOPKIT_PG_LISTEN;
+  if (listen !== undefined && listen !== '') {
+    if (listen !== 'on' && listen !== 'off') throw new StoreConfigError(`WOPKIT_PG_LISTEN must be on or off (got ${JSON.stringify(listen.slice(0, 20))})`);
+    out.listen = listen === 'on';
+  }
+  return out;
 }

@@ -38,7 +38,12 @@ export function withWorkflowRuns(core: HostCore, rt: OpenwopRuntime): HostRuntim
       await plan.commit(rt.port);
     },
     async outcomeOf(runId) {
-      return ((await rt.runs.row(runId))?.doc as { outcome?: ProbeOutcome } | undefined)?.outcome;
+      const row = await rt.runs.row(runId);
+      const recorded = (row?.doc as { outcome?: ProbeOutcome } | undefined)?.outcome;
+      // A run that ended without an outcome (one a 0.2 store held: that version kept outcomes in memory) ended as its
+      // row says, with nothing to show.
+      if (recorded === undefined && row?.endedMs !== undefined && (row.status === 'completed' || row.status === 'failed')) return { status: row.status, variables: {} };
+      return recorded;
     },
   });
   return {

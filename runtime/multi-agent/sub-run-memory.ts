@@ -15,7 +15,6 @@
  */
 import type { ExecutionModelCapability, RunStartedPayload } from '../../generated/ts/index.ts';
 import type { Clock } from '../shared/clock.ts';
-import { toIso } from '../shared/clock.ts';
 import { BAD_REQUEST, WopkitError } from '../shared/errors.ts';
 import type { StoredEntry } from '../memory/stored-entry.ts';
 import type { TenantReaders } from '../memory/tenant-reader.ts';
@@ -98,14 +97,13 @@ export class SubRunMemory {
   /** A child's write into its scope, attributed to the child run and committed as its own transaction. */
   write(scope: ChildMemoryScope, w: ChildWrite): Promise<StoredEntry> {
     const apply = async () => {
-      const writtenAt = this.#o.clock.now(); // TTL anchor: the child's write time
       const plan = new Plan();
       const ctx = { runId: scope.childRunId, tenant: scope.tenantId };
       const { stored } = await this.#o.writer.put(plan, scope.memoryRef, {
         ...(w.id !== undefined ? { id: w.id } : {}),
         content: w.content,
         tags: [...(w.tags ?? [])],
-        ...(w.ttlSeconds === undefined ? {} : { expiresAt: toIso(writtenAt + w.ttlSeconds * 1000) }),
+        ...(w.ttlSeconds === undefined ? {} : { ttlSeconds: w.ttlSeconds }), // TTL anchor: the child's write time (the entry's createdAt)
       }, ctx);
       await plan.commit(this.#o.port);
       return stored.value;

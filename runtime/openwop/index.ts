@@ -45,6 +45,7 @@ import { WOPKIT_VERSION } from '../shared/version.ts';
 import type { MemoryBounds } from '../storage/ops/memory.ts';
 import type { StoragePort } from '../storage/port.ts';
 import { Plan } from '../storage/plan.ts';
+import { toWireRefusal } from '../storage/refusal.ts';
 import { ProposalService, type ProposalActivationPolicy } from '../proposals/service.ts';
 import { InstalledArtifacts } from '../proposals/store.ts';
 import { agentInventory } from './agent-inventory.ts';
@@ -316,7 +317,7 @@ export function createOpenwopRuntime(options: OpenwopRuntimeOptions) {
       const open = interruptInLog((await log.read(runId, 0, MAX_EVENT_PAGE)).events, interruptId);
       if (open === undefined) throw new InterruptNotFoundError();
       if (open === 'resolved') throw new InterruptAlreadyResolvedError();
-      plan.add('claim.take', { key: `interrupt:${runId}:${interruptId}`, atMs: clock.now() });
+      plan.add('claim.take', { key: `interrupt:${runId}:${interruptId}`, atMs: clock.now(), refuseAs: toWireRefusal(new InterruptAlreadyResolvedError()) });
       return continueAfterInterrupt(open, resolution, { ...stepPorts(plan, runId), execute: dispatch });
     },
 

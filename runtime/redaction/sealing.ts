@@ -8,7 +8,7 @@
  * first sealing new ones. Add the new key first on every host (each still opens what the others sealed with the old
  * one), then `reseal` moves every live registry onto it, then the old key can go.
  */
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { WopkitError } from '../shared/errors.ts';
 
 export interface SecretKey {
@@ -71,6 +71,21 @@ export class SecretKeyRing {
 
   has(keyId: string): boolean {
     return this.#keys.has(keyId);
+  }
+
+  /** The key ids, the sealing one first. */
+  get ids(): readonly string[] {
+    return [...this.#keys.keys()];
+  }
+
+  /**
+   * A digest of the ring — its ids and keys, in order (the first seals) — that names it without revealing a key:
+   * hosts of one fleet compare it (runtime/host/fleet-credentials.ts).
+   */
+  fingerprint(): string {
+    const h = createHash('sha256').update('wopkit.secret-key-ring\u0000');
+    for (const [id, key] of this.#keys) h.update(`${id}\u0000`).update(createHash('sha256').update(key).digest()).update('\u0000');
+    return h.digest('hex');
   }
 
   /** Seal `plaintext` with the active key, bound to `aad`. */

@@ -198,8 +198,8 @@ interface TenantView {
   readonly version: number;
   readonly registries: ReadonlyMap<string, OpenedRegistry>;
   readonly set: TenantSecrets;
-  /** Some live registry could not be opened with the configured keys: no write of the tenant may proceed. */
-  readonly unreadable: boolean;
+  /** Live registries the configured keys cannot open: their runs refuse writes, as if the registries were dropped. */
+  readonly unreadable: ReadonlySet<string>;
 }
 
 export interface SecretRegistriesOptions {
@@ -238,13 +238,13 @@ export class SecretRegistries {
     const rows = await liveRegistries(reads, { tenant, limit: this.limits.maxLiveRunsPerTenant + 1 });
     const set = new TenantSecrets(tenant, this.limits.maxSecretCharsPerTenant);
     const registries = new Map<string, OpenedRegistry>();
-    let unreadable = false;
+    const unreadable = new Set<string>();
     for (const r of rows) {
       const byValue = new Map<string, string>();
       if (r.sealed !== undefined) {
         const text = r.keyId === undefined ? undefined : this.#o.keys.open(r.keyId, r.sealed, registryAad(r.runId, tenant));
         if (text === undefined) {
-          unreadable = true;
+          unreadable.add(r.runId);
           continue;
         }
         for (const { secretId, value } of JSON.parse(text) as RegisteredSecret[]) {
@@ -320,6 +320,7 @@ export class TenantSecretScope {
   async register(runId: string, secretId: string, value: string, scope: SecretScope): Promise<boolean> {
     if (scope === 'platform' || typeof value !== 'string' || value.length < MIN_SECRET_LENGTH) return false;
     if (typeof secretId !== 'string' || !SECRET_ID_PATTERN.test(secretId)) throw new SecretRefusedError('invalid_secret_id', 'malformed id');
+    if (this.#view.unreadable.has(runId)) throw new SecretRegistryUnavailableError('unreadable');
     const registry = await this.#registry(runId);
     const previous = registry.get(value);
     if (previous === secretId) return true;
@@ -359,8 +360,13 @@ export class TenantSecretScope {
     return set;
   }
 
-  /** A write attributed to `runId` (once per request): its registry must still be live, and the write is a use. */
+  /**
+   * A write attributed to `runId` (once per request): its registry must still be live — and readable: a registry the
+   * configured keys cannot open (sealed under a key the host was not given, or a key made up by a process before a
+   * restart) counts as dropped — and the write is a use.
+   */
   useRun(runId: string): void {
+    if (this.#view.unreadable.has(runId)) throw new SecretRegistryUnavailableError('unreadable');
     if (this.#used.has(runId)) return;
     this.#used.add(runId);
     this.#plan.add('secrets.use', { runId, tenant: this.tenant, atMs: this.#now, idleMs: this.#owner.limits.idleTtlMs });
@@ -368,7 +374,6 @@ export class TenantSecretScope {
 
   /** SR-1: the content with every live secret of the tenant replaced by its marker. */
   redact(content: string): string {
-    if (this.#view.unreadable) throw new SecretRegistryUnavailableError('unreadable');
     return redact(content, this.#set);
   }
 

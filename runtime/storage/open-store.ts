@@ -3,6 +3,7 @@
  * under the data directory; the default) or `postgres` (a connection URL). Refusals are `StoreConfigError`s with
  * a message fit for a command line: a missing or unwritable data directory, a missing URL, an unknown kind.
  */
+import type { PostgresStoreOptions } from './postgres/index.ts';
 import { accessSync, constants, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { WopkitError } from '../shared/errors.ts';
@@ -20,6 +21,8 @@ export interface OpenStoreOptions {
   readonly dataDir?: string;
   /** PostgreSQL: the connection URL. */
   readonly url?: string;
+  /** PostgreSQL: pool size, timeouts, LISTEN (each absent one keeps its default). */
+  readonly postgres?: PostgresStoreOptions;
 }
 
 export class StoreConfigError extends WopkitError<'store_config'> {
@@ -59,7 +62,7 @@ export async function openStore(o: OpenStoreOptions): Promise<StoragePort> {
         }
         throw err;
       }
-      return mod.openPostgresStore(o.url);
+      return mod.openPostgresStore(o.url, o.postgres);
     }
     default:
       throw new StoreConfigError(`unknown store ${JSON.stringify(o.kind)} (expected ${STORE_KINDS.join(', ')})`);

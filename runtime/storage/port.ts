@@ -33,6 +33,9 @@ export type StoreKind = 'memory' | 'sqlite' | 'postgres';
 /** A request's writes: operations executed in order, in one transaction. */
 export type WritePlan = readonly WriteOp[];
 
+/** The health reason of a store that met corrupt data (it never takes writes again). */
+export const CORRUPT_REASON = 'the store is corrupt';
+
 /** What the store says of itself (GET /readyz). */
 export interface StoreHealth {
   /** The last write succeeded (or none failed yet). */
@@ -52,6 +55,11 @@ export interface StoragePort {
   health(): StoreHealth;
   /** Called once if the store finds its data corrupt: the process must stop (the host exits 2). */
   onFatal(listener: (err: StoreCorruptError) => void): void;
+  /**
+   * Call `listener` whenever a commit — of this process or, on PostgreSQL, of any host on the database — created
+   * work that may be due before the next look at the agenda (wake.ts). Answers the function that unsubscribes.
+   */
+  onWake(listener: () => void): () => void;
   /** The settings every writing connection runs with (durability), as the database reports them. */
   durability(): Promise<Readonly<Record<string, string>>>;
   /** Release the database (idempotent); the store's file lock too. Every call after close rejects. */

@@ -90,7 +90,8 @@ describe('outcome classes', () => {
     const { createServer } = await import('node:http');
     const server = createServer((req, res) => {
       res.setHeader('content-type', 'application/json');
-      if (req.url === ROUTES.discovery.path) res.end(JSON.stringify({ protocolVersion: '1.1', host: { name: 'bare', version: '1' } }));
+      // The four root members every discovery document carries (upstream requires them; so does capabilities.schema.json).
+      if (req.url === ROUTES.discovery.path) res.end(JSON.stringify({ protocolVersion: '1.1', supportedEnvelopes: [], schemaVersions: {}, limits: { clarificationRounds: 0, schemaRounds: 0, envelopesPerTurn: 0 }, host: { name: 'bare', version: '1' } }));
       else { res.statusCode = 404; res.end(JSON.stringify({ error: 'not_found', message: `no route ${req.method} ${req.url}` })); }
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));

@@ -30,6 +30,7 @@ describe('progress lines', () => {
       'emit run-events',
       'emit site-data',
       'emit readme',
+      'emit openapi',
       'emit other-languages',
       'write',
       'record the input hash',

@@ -123,10 +123,10 @@ describe('host robustness', () => {
     expect(live.status).toBe(200);
     await app.close();
   });
-  it('auth: every route but the public ones (discovery, /livez, /readyz) needs the Bearer token', async () => {
+  it('auth: every route but the public ones (discovery, openapi.json, /livez, /readyz) needs the Bearer token', async () => {
     const { app } = await createHost({ token: TOKEN });
     const publicPaths: string[] = Object.values(CATALOGUE).filter((r) => 'public' in r && r.public).map((r) => r.path);
-    expect(publicPaths.sort()).toEqual([DISCOVERY, CATALOGUE.liveness.path, CATALOGUE.readiness.path].sort());
+    expect(publicPaths.sort()).toEqual([DISCOVERY, CATALOGUE.openapi.path, CATALOGUE.liveness.path, CATALOGUE.readiness.path].sort());
     for (const [m, path] of ROUTES) {
       const res = await app.inject({ method: m as 'GET', url: path, headers: { 'content-type': 'application/json' }, ...(m === 'POST' ? { payload: '{}' } : {}) });
       if (publicPaths.includes(path)) expect(res.statusCode, path).toBe(200);

@@ -3,7 +3,9 @@
  * content. /livez says the process serves; /readyz says whether it may take requests — 503 with `Retry-After` while
  * its store cannot take writes (a full disk) or while it drains before a stop — and the host is ready again as soon
  * as a write succeeds, without a restart. Meanwhile every other route keeps answering: reads and discovery as usual,
- * writes 503 `runner_unavailable` with `Retry-After`, nothing of them stored.
+ * writes 503 `runner_unavailable` with `Retry-After`, nothing of them stored. /readyz itself asks again with one probe
+ * write at a time, so the host turns ready by itself once space returns (a load balancer that stopped sending it
+ * requests would otherwise never see it recover).
  *
  * The store here is the in-memory back-end behind a switch that makes its writes fail the way a full disk makes the
  * SQLite back-end fail (StoreUnavailableError, health not writable until a write succeeds); the back-ends' own
@@ -42,6 +44,7 @@ async function fillableStore(): Promise<{ port: StoragePort; fill(): void; free(
     },
     health: () => health,
     onFatal: (l) => inner.onFatal(l),
+    onWake: (l) => inner.onWake(l),
     durability: () => inner.durability(),
     close: () => inner.close(),
   };
@@ -71,7 +74,7 @@ describe('GET /livez and GET /readyz', () => {
     }
   });
 
-  it('a store that cannot write: /readyz 503 + Retry-After, writes 503 + Retry-After with nothing stored, reads, discovery and /livez still 200; ready again once a write succeeds', async () => {
+  it('a store that cannot write: /readyz 503 + Retry-After, writes 503 + Retry-After with nothing stored, reads, discovery and /livez still 200; ready again by itself once space returns', async () => {
     const store = await fillableStore();
     host = await createHost({ token: TOKEN, logger: false, storage: store.port });
     expect((await seed('before the disk filled')).statusCode).toBe(200);
@@ -89,11 +92,15 @@ describe('GET /livez and GET /readyz', () => {
     expect((await get(ROUTES.discovery.path)).statusCode).toBe(200);
     expect(await list()).toEqual(['before the disk filled']);
 
-    // Space returns: the host stays not ready until a write succeeds (it has no way to know before), then is ready.
-    store.free();
+    // Still full: asking again probes again, and the host stays not ready.
     expect((await get(ROUTES.readiness.path)).statusCode).toBe(503);
+    // Space returns: /readyz's own probe write succeeds, and the host is ready without any client write.
+    store.free();
+    const writes = store.writes();
+    const again = await get(ROUTES.readiness.path);
+    expect([again.statusCode, again.json()]).toEqual([200, { status: 'ok' }]);
+    expect(store.writes(), 'the probe was one write').toBe(writes + 1);
     expect((await seed('after space returned')).statusCode).toBe(200);
-    expect([(await get(ROUTES.readiness.path)).statusCode, (await get(ROUTES.readiness.path)).json()]).toEqual([200, { status: 'ok' }]);
     expect(await list()).toEqual(['after space returned', 'before the disk filled']);
   });
 

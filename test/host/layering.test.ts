@@ -24,7 +24,7 @@ const FORBIDDEN: [RegExp, string][] = [
 ];
 
 /** Value imports a route may make; anything else from the runtime it may import as a type only. */
-const VALUE_IMPORTS = [/^fastify$/, /^node:/, /^\.\.\/\.\.\/\.\.\/generated\//, /^\.\.\/(route-helpers|errors|seam-catalogue)\.ts$/];
+const VALUE_IMPORTS = [/^fastify$/, /^node:/, /^\.\.\/\.\.\/\.\.\/generated\//, /^\.\.\/(route-helpers|errors|seam-catalogue)\.ts$/, /^\.\/cached-document\.ts$/];
 
 /**
  * Named pure values a route may import from a runtime module (no state, no store, no part of a runtime), each with

@@ -64,6 +64,7 @@ const LOOSENED: readonly (readonly [shape: string, target: string])[] = [
   ['agent inventory (GET /v1/agents)', 'agent-inventory-response'],
   ['agents.proposals', 'capabilities--ProposalsCapability'],
   ['Proposal', 'proposal'],
+  ['WorkflowChainPackArtifact', 'proposal--WorkflowChainPackArtifact'],
   ['proposal.activated', 'run-event-payloads--proposalActivated'],
   ['proposal.created', 'run-event-payloads--proposalCreated'],
 ];

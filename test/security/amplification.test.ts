@@ -163,7 +163,7 @@ function counting(inner: StoragePort): { port: StoragePort; rows(): number } {
       return r;
     },
   } as StoragePort['reads'];
-  return { port: { ...inner, kind: inner.kind, location: inner.location, reads, commit: (p) => inner.commit(p), health: () => inner.health(), onFatal: (l) => inner.onFatal(l), durability: () => inner.durability(), close: () => inner.close() }, rows: () => rows };
+  return { port: { ...inner, kind: inner.kind, location: inner.location, reads, commit: (p) => inner.commit(p), health: () => inner.health(), onFatal: (l) => inner.onFatal(l), onWake: (l) => inner.onWake(l), durability: () => inner.durability(), close: () => inner.close() }, rows: () => rows };
 }
 
 describe('item 4: a commitment evaluation does not read every armed commitment', () => {

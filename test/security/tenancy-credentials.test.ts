@@ -43,7 +43,10 @@ describe('credentials: formats and start-up errors', () => {
     ]);
     expect(c.authenticate(`Bearer ${KEY_A}`)).toEqual({ role: 'tenant', tenant: 'tenant-a', keyId: 'env-1' });
     expect(c.authenticate(`Bearer ${OPERATOR}`)).toEqual({ role: 'operator', keyId: 'env-3' });
-    for (const bad of [undefined, '', KEY_A, `bearer ${KEY_A}`, `Bearer ${KEY_A} `, `Bearer ${KEY_A.slice(0, -1)}`, `Bearer ${KEY_A}x`, 'Bearer ']) expect(c.authenticate(bad), String(bad)).toBeUndefined();
+    // The scheme name is case-insensitive (RFC 9110 §11.1), one or more spaces after it; the key itself is exact.
+    for (const scheme of ['bearer', 'BEARER', 'BeArEr']) expect(c.authenticate(`${scheme} ${KEY_A}`), scheme).toEqual({ role: 'tenant', tenant: 'tenant-a', keyId: 'env-1' });
+    expect(c.authenticate(`Bearer  ${KEY_A}`)).toEqual({ role: 'tenant', tenant: 'tenant-a', keyId: 'env-1' });
+    for (const bad of [undefined, '', KEY_A, `Bearer${KEY_A}`, `Basic ${KEY_A}`, `bearer\t${KEY_A}`, `Bearer ${KEY_A} `, `Bearer ${KEY_A.slice(0, -1)}`, `Bearer ${KEY_A}x`, 'Bearer ']) expect(c.authenticate(bad), String(bad)).toBeUndefined();
   });
 
   it.each([

@@ -6,9 +6,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import type { RunEvent } from '../../generated/ts/index.ts';
-import { StoreVersionError, type StoragePort } from '../../runtime/storage/port.ts';
+import { StoreUnavailableError, StoreVersionError, type StoragePort } from '../../runtime/storage/port.ts';
+import { Plan } from '../../runtime/storage/plan.ts';
+import { eventPage } from '../../runtime/storage/reads/runs.ts';
 import { openPostgresStore, POSTGRES_MIGRATIONS } from '../../runtime/storage/postgres/index.ts';
-import { describePortContract } from './port-contract.ts';
+import { commit, describePortContract } from './port-contract.ts';
 import { freshDatabase, type TestDatabase } from '../support/postgres.ts';
 import { toolchain } from '../support/toolchains.ts';
 
@@ -29,8 +31,8 @@ else {
   });
 }
 
-const event = (runId: string, sequence: number, n: number): RunEvent => ({
-  eventId: `e-${runId}-${n}`, runId, type: 'vendor.test', payload: { n }, timestamp: '2026-11-23T00:00:00.000Z', sequence,
+const event = (runId: string, n: number): RunEvent => ({
+  eventId: `e-${runId}-${n}`, runId, type: 'vendor.test', payload: { n }, timestamp: '2026-11-23T00:00:00.000Z', sequence: 0,
 });
 
 describe('PostgreSQL store: cross-process guarantees', () => {
@@ -48,74 +50,82 @@ describe('PostgreSQL store: cross-process guarantees', () => {
     await db?.drop();
   });
 
-  pgIt('stores opened together migrate once: schema_version has one row per migration', async () => {
+  pgIt('stores opened together migrate once: schema_version has one row, the current version', async () => {
     const c = new pg.Client({ connectionString: db.url });
     await c.connect();
     try {
       const rows = (await c.query<{ version: number }>('SELECT version FROM schema_version ORDER BY version')).rows.map((r) => r.version);
-      expect(rows).toEqual(POSTGRES_MIGRATIONS.map((m) => m.version));
+      expect(rows).toEqual([POSTGRES_MIGRATIONS.at(-1)!.version]);
     } finally {
       await c.end();
     }
   });
 
+  pgIt('every pool connection runs with statement, lock and idle-in-transaction timeouts, and synchronous_commit on', async () => {
+    const s = stores[0]!;
+    const row = async (setting: string) => Object.values((await s.reads.get(`SELECT current_setting('${setting}') AS v`))!)[0];
+    expect(await row('statement_timeout')).toBe('10s');
+    expect(await row('lock_timeout')).toBe('2s');
+    expect(await row('idle_in_transaction_session_timeout')).toBe('5s');
+    expect(await s.durability()).toEqual({ synchronous_commit: 'on' });
+  });
+
   pgIt('concurrent appends to one run from four stores get gap-free, unique sequences', async () => {
     const runId = 'run-concurrent';
     const perStore = 25;
+    await commit(stores[0]!, (p) => void p.add('run.create', { runId, tenant: 't', kind: 'run', status: 'running', createdMs: 0, doc: {} }));
     await Promise.all(stores.map((s, i) => (async () => {
-      for (let k = 0; k < perStore; k++) await s.runs.appendEvent(runId, (seq) => event(runId, seq, i * 1000 + k));
+      for (let k = 0; k < perStore; k++) await commit(s, (p) => void p.add('event.append', { runId, event: event(runId, i * 1000 + k), atMs: k }));
     })()));
-    const events = await stores[0]!.runs.readEvents(runId);
+    const events = (await eventPage(stores[0]!.reads, { runId, fromSeq: 0, limit: 1000 })).events;
     expect(events.map((e) => e.sequence)).toEqual([...Array(stores.length * perStore).keys()]);
     expect(new Set(events.map((e) => e.eventId)).size).toBe(stores.length * perStore);
-    expect(await stores[3]!.runs.lastSequence(runId)).toBe(stores.length * perStore - 1);
   });
 
-  pgIt('an append whose build throws, or that carries the wrong sequence, gives its sequence back', async () => {
-    const runId = 'run-rollback';
-    await stores[0]!.runs.appendEvent(runId, (seq) => event(runId, seq, 0));
-    await expect(stores[1]!.runs.appendEvent(runId, () => { throw new Error('boom'); })).rejects.toThrow('boom');
-    await expect(stores[1]!.runs.appendEvent(runId, (seq) => event(runId, seq + 1, 1))).rejects.toThrow(RangeError);
-    await stores[2]!.runs.appendEvent(runId, (seq) => event(runId, seq, 2));
-    expect((await stores[0]!.runs.readEvents(runId)).map((e) => e.sequence)).toEqual([0, 1]);
-  });
-
-  pgIt('claimFire: exactly one of many concurrent claimants across stores wins, and only the winner disarms', async () => {
+  pgIt('a fire, a slot and a once-only key: exactly one of many concurrent claimants across stores wins', async () => {
     for (let round = 0; round < 10; round++) {
       const commitmentId = `c-${round}`;
-      expect(await stores[0]!.commitments.arm({ tenant: 't1', commitmentId, commitment: { id: commitmentId } })).toBe(true);
-      const claims = await Promise.all(stores.flatMap((s) => [0, 1].map(() => s.commitments.claimFire({ tenant: 't1', commitmentId, instance: 'time:1', firedAt: round, disarm: true }))));
-      expect(claims.filter(Boolean)).toHaveLength(1);
-      expect((await stores[1]!.commitments.listArmed()).some((a) => a.commitmentId === commitmentId)).toBe(false);
+      await commit(stores[0]!, (p) => {
+        p.add('commitment.arm', { tenant: 't1', commitmentId, kind: 'time', dueMs: 1, doc: { commitmentId }, limit: 100 });
+        p.add('schedule.put', { scheduleId: `s-${round}`, tenant: 't1', memoryRef: 'mem://t1/x', nextAt: 10, createdMs: 0, doc: {}, limit: 100 });
+      });
+      const all = (f: (p: Plan) => void) => Promise.allSettled(stores.flatMap((s) => [0, 1].map(() => commit(s, f))));
+      for (const outcomes of [
+        await all((p) => void p.add('commitment.fire', { tenant: 't1', commitmentId, instance: 'time:1', firedMs: round, disarm: true })),
+        await all((p) => void p.add('schedule.take', { scheduleId: `s-${round}`, nextAtRead: 10, slot: 10, nextAt: 20, doc: {} })),
+        await all((p) => void p.add('claim.take', { key: `k-${round}`, atMs: 0 })),
+      ]) expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
     }
-    expect((await stores[2]!.commitments.listFired()).filter((f) => f.tenant === 't1')).toHaveLength(10);
-  });
-
-  pgIt('claimRun: one winner per (schedule, slot) across stores', async () => {
-    await stores[0]!.schedules.put({ scheduleId: 's1', tenant: 't1', schedule: { every: 'PT1S' } });
-    for (const slot of [1000, 2000, 3000]) {
-      const claims = await Promise.all(stores.flatMap((s) => [0, 1].map(() => s.schedules.claimRun('s1', slot))));
-      expect(claims.filter(Boolean)).toHaveLength(1);
-    }
-    expect((await stores[3]!.schedules.runs('s1')).map((r) => r.slot)).toEqual([1000, 2000, 3000]);
-    expect((await stores[3]!.schedules.list()).find((s) => s.scheduleId === 's1')?.lastSlot).toBe(3000);
   });
 
   pgIt('document log positions are gap-free under concurrent appends', async () => {
-    const positions = await Promise.all(stores.flatMap((s) => [...Array(10).keys()].map((k) => s.transcripts.append({ k }))));
+    const positions: number[] = [];
+    await Promise.all(stores.flatMap((s) => [...Array(10).keys()].map(async (k) => {
+      const plan = new Plan();
+      const pos = plan.add('doc.append', { log: 'concurrency', atMs: 0, doc: { k } });
+      await plan.commit(s);
+      positions.push(pos.value);
+    })));
     expect([...positions].sort((a, b) => a - b)).toEqual([...Array(40).keys()]);
-    expect(await stores[0]!.transcripts.all()).toHaveLength(40);
-    expect(await stores[0]!.traces.all()).toEqual([]);
   });
 
-  pgIt('CTI-1: an entry is written and read only as its owning tenant; another tenant cannot overwrite it', async () => {
-    const entry = { id: 'm1', content: 'A’s note', createdAt: '2026-11-23T00:00:00.000Z', tags: [] } as unknown as Parameters<StoragePort['memory']['upsert']>[2];
-    await stores[0]!.memory.upsert('ta', 'mem://ta/notes', entry);
-    expect(await stores[1]!.memory.get('tb', 'mem://ta/notes', 'm1')).toBeUndefined();
-    expect(await stores[1]!.memory.list('tb', 'mem://ta/notes')).toEqual([]);
-    await stores[1]!.memory.upsert('tb', 'mem://ta/notes', { ...entry, content: 'overwritten' });
-    expect(await stores[1]!.memory.remove('tb', 'mem://ta/notes', 'm1')).toBe(false);
-    expect(JSON.stringify(await stores[2]!.memory.get('ta', 'mem://ta/notes', 'm1'))).toBe(JSON.stringify(entry));
+  pgIt('a lock another session holds is waited for at most lock_timeout: the request is refused as retriable (503), not hung', async () => {
+    const c = new pg.Client({ connectionString: db.url });
+    await c.connect();
+    try {
+      await commit(stores[0]!, (p) => void p.add('run.create', { runId: 'held', tenant: 't', kind: 'run', status: 'running', createdMs: 0, doc: {} }));
+      await c.query('BEGIN');
+      await c.query("UPDATE runs SET next_seq = next_seq WHERE run_id = 'held'");
+      const started = Date.now();
+      const err = await commit(stores[1]!, (p) => void p.add('event.append', { runId: 'held', event: event('held', 0), atMs: 0 })).then(() => undefined, (e: unknown) => e);
+      expect(err).toBeInstanceOf(StoreUnavailableError);
+      expect((err as StoreUnavailableError).toWire()).toMatchObject({ error: 'runner_unavailable', details: { retryAfterSeconds: 1 } });
+      expect(Date.now() - started).toBeLessThan(6_000);
+      expect(stores[1]!.health().writable).toBe(true); // one request's contention, not the database's health
+    } finally {
+      await c.query('ROLLBACK').catch(() => undefined);
+      await c.end();
+    }
   });
 
   pgIt('a database migrated by newer code is refused with StoreVersionError, naming no password', async () => {

@@ -1,7 +1,7 @@
 /**
  * RFC 0096 state survives a restart on SQLite (issue 13): proposals (with their revision and state), approval gates
  * (a pending one can still be decided after the restart) and the installed-artefact registry (the agent inventory
- * still resolves an applied agent pack) are written through the store and loaded at start, byte-identical.
+ * still resolves an applied agent pack) live in the store and read back after the restart byte-identical.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -38,14 +38,12 @@ describe('proposals across a restart on SQLite', () => {
     const ids = [applied.id, pending.id];
     const before = await view(runtime, ids);
     expect(JSON.parse(before).installed).toMatchObject({ proposalId: applied.id });
-    await runtime.flush();
     await app.close();
 
     ({ app, runtime } = await startHost());
     expect(await view(runtime, ids)).toBe(before);
     const decided = await runtime.decideProposalGate({ approvalId: gate.approvalId, decision: 'granted' }, 'operator');
     expect(decided.proposal.state).toBe('applied');
-    await runtime.flush();
     await app.close();
 
     ({ app, runtime } = await startHost());

@@ -14,7 +14,7 @@ import { StoreVersionError, type StoragePort } from '../../runtime/storage/port.
 import { openSqliteStore, StoreLockedError } from '../../runtime/storage/sqlite/index.ts';
 import { SQLITE_MIGRATIONS } from '../../runtime/storage/sqlite/migrations.ts';
 import { startHost } from './crash/host-process.ts';
-import { entry } from './port-contract.ts';
+import { entry, entryIds, putEntry } from './port-contract.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'wopkit-sqlite-lock-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -55,14 +55,14 @@ describe('SQLite data directory lock (this process)', () => {
     await refusal(() => openSqliteStore(join(dataDir, SQLITE_FILE)));
 
     // The refusals left the first store working and its lock in place.
-    await first.memory.upsert('t', 'mem://t/a', entry('m1', 'still writable'));
+    await putEntry(first, 't', 'mem://t/a', entry('m1', 'still writable'));
     expect(holderPid(dataDir)).toBe(process.pid);
     await first.close();
     expect(existsSync(lockOf(dataDir))).toBe(false);
     await first.close(); // idempotent
 
     const second = await openStore({ kind: 'sqlite', dataDir });
-    expect((await second.memory.all()).map((r) => r.entry.id)).toEqual(['m1']);
+    expect(await entryIds(second, 't', 'mem://t/a')).toEqual(['m1']);
     await second.close();
     expect(readdirSync(dataDir).filter((f) => f.includes('.lock'))).toEqual([]); // no lock or temp files left behind
   });

@@ -8,7 +8,9 @@ import { openMemoryStore } from '../../runtime/storage/memory/index.ts';
 import { StoreVersionError } from '../../runtime/storage/port.ts';
 import { openSqliteStore } from '../../runtime/storage/sqlite/index.ts';
 import { SQLITE_MIGRATIONS } from '../../runtime/storage/sqlite/migrations.ts';
-import { describePortContract } from './port-contract.ts';
+import { commit, describePortContract } from './port-contract.ts';
+import { entryPage } from '../../runtime/storage/reads/memory.ts';
+import { eventPage } from '../../runtime/storage/reads/runs.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'wopkit-sqlite-port-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -24,18 +26,20 @@ describePortContract('sqlite', () => openSqliteStore(newFile()), {
 });
 
 describe('SQLite back-end', () => {
-  it('opens in WAL mode with synchronous=FULL and records its schema version', async () => {
+  it('opens in WAL mode with synchronous=FULL on its writing connection, and a new file gets the current schema at once', async () => {
     const file = newFile();
-    await (await openSqliteStore(file)).close();
+    const port = await openSqliteStore(file);
+    expect(await port.durability()).toEqual({ journal_mode: 'wal', synchronous: '2' });
+    await port.close();
     const db = new DatabaseSync(file);
     expect(db.prepare('PRAGMA journal_mode').get()).toEqual({ journal_mode: 'wal' });
-    expect(db.prepare('SELECT version, name FROM schema_version ORDER BY version').all().map((r) => r.version)).toEqual(SQLITE_MIGRATIONS.map((m) => m.version));
+    expect(db.prepare('SELECT version FROM schema_version').all().map((r) => r.version)).toEqual([SQLITE_MIGRATIONS.at(-1)!.version]);
     db.close();
   });
 
   it('applies only the migrations a store lacks, and refuses a store newer than the code', async () => {
     const file = newFile();
-    const next = [...SQLITE_MIGRATIONS, { version: SQLITE_MIGRATIONS.length + 1, name: 'test step', sql: 'CREATE TABLE test_step (x INTEGER)' }];
+    const next = [...SQLITE_MIGRATIONS, { version: SQLITE_MIGRATIONS.at(-1)!.version + 1, name: 'test step', sql: 'CREATE TABLE test_step (x INTEGER)' }];
     await (await openSqliteStore(file)).close();
     await (await openSqliteStore(file, { migrations: next })).close();
     await (await openSqliteStore(file, { migrations: next })).close(); // idempotent
@@ -47,11 +51,25 @@ describe('SQLite back-end', () => {
     const file = newFile();
     // Unlocked on purpose: this checks SQLite's own cross-connection atomicity, which the file lock normally hides.
     const [a, b] = [await openSqliteStore(file, { lock: false }), await openSqliteStore(file, { lock: false })];
-    const claims = await Promise.all([a, b, a, b].map((p) => p.commitments.claimFire({ tenant: 't', commitmentId: 'c', instance: 'time:1', firedAt: 1 })));
-    expect(claims.filter(Boolean)).toHaveLength(1);
-    for (let i = 0; i < 6; i++) await (i % 2 === 0 ? a : b).runs.appendEvent('r', (sequence) => ({ eventId: `e${i}`, runId: 'r', type: 'vendor.x', payload: {}, timestamp: '2026-01-01T00:00:00.000Z', sequence }));
-    expect((await b.runs.readEvents('r')).map((e) => e.sequence)).toEqual([0, 1, 2, 3, 4, 5]);
+    await commit(a, (p) => {
+      p.add('commitment.arm', { tenant: 't', commitmentId: 'c', kind: 'time', dueMs: 1, doc: {}, limit: 10 });
+      p.add('run.create', { runId: 'r', tenant: 't', kind: 'run', status: 'running', createdMs: 0, doc: {} });
+    });
+    const claims = await Promise.allSettled([a, b, a, b].map((p) => commit(p, (plan) => void plan.add('commitment.fire', { tenant: 't', commitmentId: 'c', instance: 'time:1', firedMs: 1, disarm: true }))));
+    expect(claims.filter((c) => c.status === 'fulfilled')).toHaveLength(1);
+    for (let i = 0; i < 6; i++) await commit(i % 2 === 0 ? a : b, (p) => void p.add('event.append', { runId: 'r', event: { eventId: `e${i}`, runId: 'r', type: 'vendor.x', payload: {}, timestamp: '2026-01-01T00:00:00.000Z', sequence: 0 }, atMs: i }));
+    expect((await eventPage(b.reads, { runId: 'r', fromSeq: 0, limit: 10 })).events.map((e) => e.sequence)).toEqual([0, 1, 2, 3, 4, 5]);
     await a.close();
     await b.close();
+  });
+
+  it('group commit: writes from many concurrent requests share transactions, and the main thread keeps reading meanwhile', async () => {
+    const port = await openSqliteStore(newFile());
+    const writes = Array.from({ length: 200 }, (_, i) => commit(port, (p) => void p.add('memory.put', { tenant: 't', memoryRef: 'mem://t/g', entry: { id: `e${i}`, content: 'x', tags: [], createdAt: '2026-01-01T00:00:00.000Z' }, atMs: 0, bounds: { entriesPerMemoryRef: 1000, bytesPerTenant: 1 << 20 } })));
+    let readsWhileWriting = 0;
+    const reader = (async () => { while (readsWhileWriting < 50) { await entryPage(port.reads, { tenant: 't', memoryRef: 'mem://t/g', atMs: 0, limit: 5 }); readsWhileWriting++; } })();
+    await Promise.all([...writes, reader]);
+    expect((await entryPage(port.reads, { tenant: 't', memoryRef: 'mem://t/g', atMs: 0, limit: 1000 })).entries).toHaveLength(200);
+    await port.close();
   });
 });

@@ -9,7 +9,9 @@
  *   it.skipIf(go.skip)('Go: …', () => { go.assert(); … });
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 export const REQUIRE_ENV = 'WOPKIT_REQUIRE_TOOLCHAINS';
 const INSTALL_HINT = 'run scripts/install-toolchains.sh';
@@ -25,6 +27,21 @@ const onPath = (cmd: string): boolean => {
 };
 const hasDir = (dir: string, prefix: string): boolean => existsSync(dir) && readdirSync(dir).some((f) => f.startsWith(prefix));
 const python = '/usr/bin/python3';
+
+/** Whether this process may mount (and unmount) a tmpfs: tried once on a scratch directory. */
+const canMountTmpfs = (): boolean => {
+  if (process.getuid?.() !== 0 || !onPath('mount')) return false;
+  const dir = mkdtempSync(join(tmpdir(), 'wopkit-tmpfs-probe-'));
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', dir], { stdio: 'ignore' });
+    execFileSync('umount', [dir], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+};
 
 /** Where the browser tests find Chromium (`CHROMIUM_PATH` overrides Debian's). */
 export const chromiumPath = (): string => process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -63,6 +80,11 @@ export const TOOLCHAINS = {
   },
   kotlin: { missing: 'no kotlinc', present: () => onPath('kotlinc') },
   chromium: { missing: 'no Chromium', hint: `${INSTALL_HINT} or set CHROMIUM_PATH`, present: () => existsSync(chromiumPath()) },
+  tmpfs: {
+    missing: 'no permission to mount a tmpfs (the full-disk tests mount a small one)',
+    hint: 'run the tests as root, as CI does',
+    present: () => canMountTmpfs(),
+  },
   postgres: {
     missing: 'no PostgreSQL server',
     hint: `${INSTALL_HINT} or set WOPKIT_DATABASE_URL`,

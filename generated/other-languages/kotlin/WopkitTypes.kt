@@ -8,7 +8,7 @@
 // - if/then rules (e.g. "trigger is required when supported is true") and x-runtime-rules are not represented.
 // - Types only: no (de)serialiser is generated (Debian's Kotlin compiles only the just-types output), so nothing is round-tripped.
 //
-// Top-level types: 174.
+// Top-level types: 176.
 
 package wopkit
 
@@ -175,16 +175,33 @@ data class PackedAgent (
 
 /**
  * The discovery document a host serves at GET /.well-known/openwop. Capability families
- * (agents, memory, multiAgent, …) sit at the document root, not under a wrapper. Every
- * advertised block is a claim the host must honour end to end; a block that is absent means
- * the host does not do that thing, and conformance scenarios gated on it skip. Open: hosts
- * advertise other families this slice does not model.
+ * (agents, memory, multiAgent, …) sit at the document root (a capabilities member may
+ * mirror it, RFC 0073). Upstream OpenWOP requires protocolVersion, supportedEnvelopes,
+ * schemaVersions and limits at the root, and so does this schema. Every advertised block is
+ * a claim the host must honour end to end; a block that is absent means the host does not
+ * do that thing, and conformance scenarios gated on it skip. Open: hosts advertise other
+ * families this slice does not model.
  */
 data class Capabilities (
     /**
      * Agent-runtime behaviours (RFC 0004, RFC 0068, RFC 0096).
      */
     val agents: AgentsCapability? = null,
+
+    /**
+     * A mirror of the root (RFC 0073): readers written against the older top-level capabilities
+     * wrapper find the same families there. The root is normative; upstream tolerates the
+     * mirror through v1 and retires it at v2. The reference host sends it, built from the same
+     * document as the root.
+     */
+    val capabilities: Map<String, Any?>? = null,
+
+    /**
+     * Ids of the conformance fixture workflows the host has seeded and a client may start with
+     * POST /v1/runs (upstream RFC 0003; a host seeds them under OPENWOP_CONFORMANCE_SEED=true).
+     * Absent: the host advertises none.
+     */
+    val fixtures: List<String>? = null,
 
     /**
      * Who is answering: the host's name and version, used to label interop results.
@@ -196,7 +213,7 @@ data class Capabilities (
      * bound clarification rounds per task, schema-validation rounds per envelope and envelopes
      * per chat turn; further limits upstream defines may appear.
      */
-    val limits: Limits? = null,
+    val limits: Limits,
 
     /**
      * The memory adapter and its dimensions (RFC 0004, RFC 0012, RFC 0062, RFC 0080).
@@ -214,16 +231,22 @@ data class Capabilities (
     val protocolVersion: String,
 
     /**
+     * Forking a run (POST /v1/runs/{runId}:fork) and the modes served; upstream's replay-fork
+     * scenarios read modes.
+     */
+    val replay: ReplayCapability? = null,
+
+    /**
      * The active schema version of each envelope type, by type name (required at the root by
      * upstream OpenWOP; empty when no envelope is supported).
      */
-    val schemaVersions: Map<String, Long>? = null,
+    val schemaVersions: Map<String, Long>,
 
     /**
      * Envelope `type` names the engine understands (upstream OpenWOP requires this list at the
      * root; the reference host runs no LLM envelopes and sends an empty list).
      */
-    val supportedEnvelopes: List<String>? = null
+    val supportedEnvelopes: List<String>
 )
 
 /**
@@ -665,7 +688,7 @@ data class SearchCapability (
     /**
      * Query modes: semantic and/or filter.
      */
-    val modes: List<ModeElement>? = null,
+    val modes: List<SearchCapabilityMode>? = null,
 
     /**
      * Whether query beyond list is offered.
@@ -676,7 +699,7 @@ data class SearchCapability (
 /**
  * A search mode.
  */
-enum class ModeElement {
+enum class SearchCapabilityMode {
     Filter,
     Semantic
 }
@@ -770,6 +793,40 @@ enum class CrossChildMemoryConcurrency {
 enum class ExecutionModelCapabilityTier {
     Experimental,
     Stable
+}
+
+/**
+ * Forking a run (POST /v1/runs/{runId}:fork) and the modes served; upstream's replay-fork
+ * scenarios read modes.
+ *
+ * Forking a run (POST /v1/runs/{runId}:fork): which modes the host serves. Upstream's
+ * replay-fork scenarios read modes to decide which legs run. Open: upstream adds further
+ * members.
+ */
+data class ReplayCapability (
+    /**
+     * The fork modes served: replay re-runs from fromSeq with memory as of that point; branch
+     * may diverge from it.
+     */
+    val modes: List<ReplayCapabilityMode>? = null,
+
+    /**
+     * True when the host serves forks.
+     */
+    val supported: Boolean
+)
+
+/**
+ * A fork mode.
+ *
+ * replay (default): the fork re-runs from fromSeq and its memory reads see memory as of
+ * fromSeq (MAE-3); branch: the fork continues from the same point and may diverge, starting
+ * from the same memory as of fromSeq. Either way a snapshot the host cannot serve is a 422
+ * replay_memory_snapshot_unavailable.
+ */
+enum class ReplayCapabilityMode {
+    Branch,
+    Replay
 }
 
 /**
@@ -935,13 +992,14 @@ data class ErrorEnvelope (
  * Answer of GET /livez and GET /readyz of the wopkit reference host: content-free, served
  * without a key, for supervisors and load balancers. /livez answers 200 while the process
  * serves at all; /readyz answers 200 when the host may take requests and 503 (with
- * Retry-After) when it may not — its store cannot take writes (a full disk), or it is
- * draining before a stop. Closed.
+ * Retry-After) when it may not — its store cannot take writes (a full disk), it is draining
+ * before a stop, or its fleet's credentials changed without it. Closed.
  */
 data class HostHealth (
     /**
-     * Why the host is not ready, in a few words naming no internals: store-unwritable, draining
-     * or starting.
+     * Why the host is not ready, in a few words naming no internals: store-unwritable,
+     * draining, starting, or credentials-retired (a credentials rotation of its fleet finished
+     * without this host's credentials: restart it with the fleet's current file).
      */
     val reason: HostHealthReason? = null,
 
@@ -952,10 +1010,12 @@ data class HostHealth (
 )
 
 /**
- * Why the host is not ready, in a few words naming no internals: store-unwritable, draining
- * or starting.
+ * Why the host is not ready, in a few words naming no internals: store-unwritable,
+ * draining, starting, or credentials-retired (a credentials rotation of its fleet finished
+ * without this host's credentials: restart it with the fleet's current file).
  */
 enum class HostHealthReason {
+    CredentialsRetired,
     Draining,
     Starting,
     StoreUnwritable
@@ -5203,6 +5263,51 @@ enum class MemoryWrittenPayloadOperation {
 }
 
 /**
+ * Response of GET /v1/openapi.json: the host's self-description as an OpenAPI 3.1 document.
+ * Upstream's discovery scenario requires the endpoint to answer 200 without authentication
+ * with an openapi field of 3.1 or later; this schema checks that much of the envelope, and
+ * a real OpenAPI 3.1 validator checks the rest (test/interop/openapi.test.ts). Open: the
+ * OpenAPI specification defines the remaining fields.
+ */
+data class OpenAPIDocument (
+    /**
+     * Schemas, responses and security schemes the paths refer to; the document holds every
+     * schema it refers to (no remote reference).
+     */
+    val components: Map<String, Any?>? = null,
+
+    /**
+     * Title and version of the API the document describes.
+     */
+    val info: Info,
+
+    /**
+     * The OpenAPI version the document follows: 3.1 or a later 3.x.
+     */
+    val openapi: String,
+
+    /**
+     * Every path the host serves, each with its operations.
+     */
+    val paths: Map<String, Map<String, Any?>>
+)
+
+/**
+ * Title and version of the API the document describes.
+ */
+data class Info (
+    /**
+     * Name of the API.
+     */
+    val title: String,
+
+    /**
+     * Version of the API (of this package), not of OpenAPI.
+     */
+    val version: String
+)
+
+/**
  * The body exceeded the host's limit. Open.
  */
 data class PayloadTooLargeDetails (
@@ -5687,19 +5792,8 @@ data class RunForkRequest (
      * from the same memory as of fromSeq. Either way a snapshot the host cannot serve is a 422
      * replay_memory_snapshot_unavailable.
      */
-    val mode: RunForkRequestMode? = null
+    val mode: ReplayCapabilityMode? = null
 )
-
-/**
- * replay (default): the fork re-runs from fromSeq and its memory reads see memory as of
- * fromSeq (MAE-3); branch: the fork continues from the same point and may diverge, starting
- * from the same memory as of fromSeq. Either way a snapshot the host cannot serve is a 422
- * replay_memory_snapshot_unavailable.
- */
-enum class RunForkRequestMode {
-    Branch,
-    Replay
-}
 
 /**
  * Response of a successful fork. Open.
@@ -6181,8 +6275,10 @@ data class WorkerDispatchedPayload (
 )
 
 /**
- * Artefact of kind workflow-chain-pack: an RFC 0013 pack of chained workflows. Open for the
- * same reason as AgentPackArtifact.
+ * Artefact of kind workflow-chain-pack: an RFC 0013 pack of chained workflows. Only name is
+ * required: the seed says the artefact's shape is selected by kind and names no member, and
+ * upstream's own proposal test holds {name, version} up as a conforming workflow-chain-pack
+ * artefact (docs/interop.md). Open for the same reason as AgentPackArtifact.
  */
 data class WorkflowChainPackArtifact (
     /**
@@ -6197,9 +6293,9 @@ data class WorkflowChainPackArtifact (
 
     /**
      * The workflow definitions in chain order (RFC 0013), each an object the host validates
-     * against its own workflow schema.
+     * against its own workflow schema; at least one when present.
      */
-    val workflows: List<Map<String, Any?>>
+    val workflows: List<Map<String, Any?>>? = null
 )
 
 /**

@@ -8,7 +8,7 @@
 # - if/then rules (e.g. "trigger is required when supported is true") and x-runtime-rules are not represented.
 # - Date-times become datetime objects and are written back in isoformat (offset +00:00 instead of Z, microsecond precision).
 #
-# Top-level types: 174.
+# Top-level types: 176.
 
 from enum import Enum
 from dataclasses import dataclass
@@ -794,7 +794,7 @@ class RetentionCapability:
         return result
 
 
-class ModeElement(Enum):
+class SearchCapabilityMode(Enum):
     """A search mode."""
 
     FILTER = "filter"
@@ -810,21 +810,21 @@ class SearchCapability:
     supported: bool
     """Whether query beyond list is offered."""
 
-    modes: Optional[List[ModeElement]] = None
+    modes: Optional[List[SearchCapabilityMode]] = None
     """Query modes: semantic and/or filter."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'SearchCapability':
         assert isinstance(obj, dict)
         supported = from_bool(obj.get("supported"))
-        modes = from_union([lambda x: from_list(ModeElement, x), from_none], obj.get("modes"))
+        modes = from_union([lambda x: from_list(SearchCapabilityMode, x), from_none], obj.get("modes"))
         return SearchCapability(supported, modes)
 
     def to_dict(self) -> dict:
         result: dict = {}
         result["supported"] = from_bool(self.supported)
         if self.modes is not None:
-            result["modes"] = from_union([lambda x: from_list(lambda x: to_enum(ModeElement, x), x), from_none], self.modes)
+            result["modes"] = from_union([lambda x: from_list(lambda x: to_enum(SearchCapabilityMode, x), x), from_none], self.modes)
         return result
 
 
@@ -1015,73 +1015,140 @@ class MultiAgentCapability:
         return result
 
 
+class ReplayCapabilityMode(Enum):
+    """A fork mode.
+    
+    replay (default): the fork re-runs from fromSeq and its memory reads see memory as of
+    fromSeq (MAE-3); branch: the fork continues from the same point and may diverge, starting
+    from the same memory as of fromSeq. Either way a snapshot the host cannot serve is a 422
+    replay_memory_snapshot_unavailable.
+    """
+    BRANCH = "branch"
+    REPLAY = "replay"
+
+
+@dataclass
+class ReplayCapability:
+    """Forking a run (POST /v1/runs/{runId}:fork) and the modes served; upstream's replay-fork
+    scenarios read modes.
+    
+    Forking a run (POST /v1/runs/{runId}:fork): which modes the host serves. Upstream's
+    replay-fork scenarios read modes to decide which legs run. Open: upstream adds further
+    members.
+    """
+    supported: bool
+    """True when the host serves forks."""
+
+    modes: Optional[List[ReplayCapabilityMode]] = None
+    """The fork modes served: replay re-runs from fromSeq with memory as of that point; branch
+    may diverge from it.
+    """
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'ReplayCapability':
+        assert isinstance(obj, dict)
+        supported = from_bool(obj.get("supported"))
+        modes = from_union([lambda x: from_list(ReplayCapabilityMode, x), from_none], obj.get("modes"))
+        return ReplayCapability(supported, modes)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["supported"] = from_bool(self.supported)
+        if self.modes is not None:
+            result["modes"] = from_union([lambda x: from_list(lambda x: to_enum(ReplayCapabilityMode, x), x), from_none], self.modes)
+        return result
+
+
 @dataclass
 class Capabilities:
     """The discovery document a host serves at GET /.well-known/openwop. Capability families
-    (agents, memory, multiAgent, …) sit at the document root, not under a wrapper. Every
-    advertised block is a claim the host must honour end to end; a block that is absent means
-    the host does not do that thing, and conformance scenarios gated on it skip. Open: hosts
-    advertise other families this slice does not model.
+    (agents, memory, multiAgent, …) sit at the document root (a capabilities member may
+    mirror it, RFC 0073). Upstream OpenWOP requires protocolVersion, supportedEnvelopes,
+    schemaVersions and limits at the root, and so does this schema. Every advertised block is
+    a claim the host must honour end to end; a block that is absent means the host does not
+    do that thing, and conformance scenarios gated on it skip. Open: hosts advertise other
+    families this slice does not model.
     """
-    protocol_version: str
-    """OpenWOP protocol version the host implements, e.g. 1.1."""
-
-    agents: Optional[AgentsCapability] = None
-    """Agent-runtime behaviours (RFC 0004, RFC 0068, RFC 0096)."""
-
-    host: Optional[HostInfo] = None
-    """Who is answering: the host's name and version, used to label interop results."""
-
-    limits: Optional[Limits] = None
+    limits: Limits
     """Engine-wide hard limits (required at the root by upstream OpenWOP). The three counters
     bound clarification rounds per task, schema-validation rounds per envelope and envelopes
     per chat turn; further limits upstream defines may appear.
     """
+    protocol_version: str
+    """OpenWOP protocol version the host implements, e.g. 1.1."""
+
+    schema_versions: Dict[str, int]
+    """The active schema version of each envelope type, by type name (required at the root by
+    upstream OpenWOP; empty when no envelope is supported).
+    """
+    supported_envelopes: List[str]
+    """Envelope `type` names the engine understands (upstream OpenWOP requires this list at the
+    root; the reference host runs no LLM envelopes and sends an empty list).
+    """
+    agents: Optional[AgentsCapability] = None
+    """Agent-runtime behaviours (RFC 0004, RFC 0068, RFC 0096)."""
+
+    capabilities: Optional[Dict[str, Any]] = None
+    """A mirror of the root (RFC 0073): readers written against the older top-level capabilities
+    wrapper find the same families there. The root is normative; upstream tolerates the
+    mirror through v1 and retires it at v2. The reference host sends it, built from the same
+    document as the root.
+    """
+    fixtures: Optional[List[str]] = None
+    """Ids of the conformance fixture workflows the host has seeded and a client may start with
+    POST /v1/runs (upstream RFC 0003; a host seeds them under OPENWOP_CONFORMANCE_SEED=true).
+    Absent: the host advertises none.
+    """
+    host: Optional[HostInfo] = None
+    """Who is answering: the host's name and version, used to label interop results."""
+
     memory: Optional[MemoryCapability] = None
     """The memory adapter and its dimensions (RFC 0004, RFC 0012, RFC 0062, RFC 0080)."""
 
     multi_agent: Optional[MultiAgentCapability] = None
     """Multi-agent execution (RFC 0037, RFC 0039)."""
 
-    schema_versions: Optional[Dict[str, int]] = None
-    """The active schema version of each envelope type, by type name (required at the root by
-    upstream OpenWOP; empty when no envelope is supported).
-    """
-    supported_envelopes: Optional[List[str]] = None
-    """Envelope `type` names the engine understands (upstream OpenWOP requires this list at the
-    root; the reference host runs no LLM envelopes and sends an empty list).
+    replay: Optional[ReplayCapability] = None
+    """Forking a run (POST /v1/runs/{runId}:fork) and the modes served; upstream's replay-fork
+    scenarios read modes.
     """
 
     @staticmethod
     def from_dict(obj: Any) -> 'Capabilities':
         assert isinstance(obj, dict)
+        limits = Limits.from_dict(obj.get("limits"))
         protocol_version = from_str(obj.get("protocolVersion"))
+        schema_versions = from_dict(from_int, obj.get("schemaVersions"))
+        supported_envelopes = from_list(from_str, obj.get("supportedEnvelopes"))
         agents = from_union([AgentsCapability.from_dict, from_none], obj.get("agents"))
+        capabilities = from_union([lambda x: from_dict(lambda x: x, x), from_none], obj.get("capabilities"))
+        fixtures = from_union([lambda x: from_list(from_str, x), from_none], obj.get("fixtures"))
         host = from_union([HostInfo.from_dict, from_none], obj.get("host"))
-        limits = from_union([Limits.from_dict, from_none], obj.get("limits"))
         memory = from_union([MemoryCapability.from_dict, from_none], obj.get("memory"))
         multi_agent = from_union([MultiAgentCapability.from_dict, from_none], obj.get("multiAgent"))
-        schema_versions = from_union([lambda x: from_dict(from_int, x), from_none], obj.get("schemaVersions"))
-        supported_envelopes = from_union([lambda x: from_list(from_str, x), from_none], obj.get("supportedEnvelopes"))
-        return Capabilities(protocol_version, agents, host, limits, memory, multi_agent, schema_versions, supported_envelopes)
+        replay = from_union([ReplayCapability.from_dict, from_none], obj.get("replay"))
+        return Capabilities(limits, protocol_version, schema_versions, supported_envelopes, agents, capabilities, fixtures, host, memory, multi_agent, replay)
 
     def to_dict(self) -> dict:
         result: dict = {}
+        result["limits"] = to_class(Limits, self.limits)
         result["protocolVersion"] = from_str(self.protocol_version)
+        result["schemaVersions"] = from_dict(from_int, self.schema_versions)
+        result["supportedEnvelopes"] = from_list(from_str, self.supported_envelopes)
         if self.agents is not None:
             result["agents"] = from_union([lambda x: to_class(AgentsCapability, x), from_none], self.agents)
+        if self.capabilities is not None:
+            result["capabilities"] = from_union([lambda x: from_dict(lambda x: x, x), from_none], self.capabilities)
+        if self.fixtures is not None:
+            result["fixtures"] = from_union([lambda x: from_list(from_str, x), from_none], self.fixtures)
         if self.host is not None:
             result["host"] = from_union([lambda x: to_class(HostInfo, x), from_none], self.host)
-        if self.limits is not None:
-            result["limits"] = from_union([lambda x: to_class(Limits, x), from_none], self.limits)
         if self.memory is not None:
             result["memory"] = from_union([lambda x: to_class(MemoryCapability, x), from_none], self.memory)
         if self.multi_agent is not None:
             result["multiAgent"] = from_union([lambda x: to_class(MultiAgentCapability, x), from_none], self.multi_agent)
-        if self.schema_versions is not None:
-            result["schemaVersions"] = from_union([lambda x: from_dict(from_int, x), from_none], self.schema_versions)
-        if self.supported_envelopes is not None:
-            result["supportedEnvelopes"] = from_union([lambda x: from_list(from_str, x), from_none], self.supported_envelopes)
+        if self.replay is not None:
+            result["replay"] = from_union([lambda x: to_class(ReplayCapability, x), from_none], self.replay)
         return result
 
 
@@ -1300,9 +1367,11 @@ class ErrorEnvelope:
 
 
 class HostHealthReason(Enum):
-    """Why the host is not ready, in a few words naming no internals: store-unwritable, draining
-    or starting.
+    """Why the host is not ready, in a few words naming no internals: store-unwritable,
+    draining, starting, or credentials-retired (a credentials rotation of its fleet finished
+    without this host's credentials: restart it with the fleet's current file).
     """
+    CREDENTIALS_RETIRED = "credentials-retired"
     DRAINING = "draining"
     STARTING = "starting"
     STORE_UNWRITABLE = "store-unwritable"
@@ -1320,15 +1389,16 @@ class HostHealth:
     """Answer of GET /livez and GET /readyz of the wopkit reference host: content-free, served
     without a key, for supervisors and load balancers. /livez answers 200 while the process
     serves at all; /readyz answers 200 when the host may take requests and 503 (with
-    Retry-After) when it may not — its store cannot take writes (a full disk), or it is
-    draining before a stop. Closed.
+    Retry-After) when it may not — its store cannot take writes (a full disk), it is draining
+    before a stop, or its fleet's credentials changed without it. Closed.
     """
     status: HostHealthStatus
     """ok: alive (livez) or ready (readyz); unavailable: not ready now (readyz only)."""
 
     reason: Optional[HostHealthReason] = None
-    """Why the host is not ready, in a few words naming no internals: store-unwritable, draining
-    or starting.
+    """Why the host is not ready, in a few words naming no internals: store-unwritable,
+    draining, starting, or credentials-retired (a credentials rotation of its fleet finished
+    without this host's credentials: restart it with the fleet's current file).
     """
 
     @staticmethod
@@ -6803,6 +6873,71 @@ class MemoryWrittenPayload:
 
 
 @dataclass
+class Info:
+    """Title and version of the API the document describes."""
+
+    title: str
+    """Name of the API."""
+
+    version: str
+    """Version of the API (of this package), not of OpenAPI."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'Info':
+        assert isinstance(obj, dict)
+        title = from_str(obj.get("title"))
+        version = from_str(obj.get("version"))
+        return Info(title, version)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["title"] = from_str(self.title)
+        result["version"] = from_str(self.version)
+        return result
+
+
+@dataclass
+class OpenAPIDocument:
+    """Response of GET /v1/openapi.json: the host's self-description as an OpenAPI 3.1 document.
+    Upstream's discovery scenario requires the endpoint to answer 200 without authentication
+    with an openapi field of 3.1 or later; this schema checks that much of the envelope, and
+    a real OpenAPI 3.1 validator checks the rest (test/interop/openapi.test.ts). Open: the
+    OpenAPI specification defines the remaining fields.
+    """
+    info: Info
+    """Title and version of the API the document describes."""
+
+    openapi: str
+    """The OpenAPI version the document follows: 3.1 or a later 3.x."""
+
+    paths: Dict[str, Dict[str, Any]]
+    """Every path the host serves, each with its operations."""
+
+    components: Optional[Dict[str, Any]] = None
+    """Schemas, responses and security schemes the paths refer to; the document holds every
+    schema it refers to (no remote reference).
+    """
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'OpenAPIDocument':
+        assert isinstance(obj, dict)
+        info = Info.from_dict(obj.get("info"))
+        openapi = from_str(obj.get("openapi"))
+        paths = from_dict(lambda x: from_dict(lambda x: x, x), obj.get("paths"))
+        components = from_union([lambda x: from_dict(lambda x: x, x), from_none], obj.get("components"))
+        return OpenAPIDocument(info, openapi, paths, components)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["info"] = to_class(Info, self.info)
+        result["openapi"] = from_str(self.openapi)
+        result["paths"] = from_dict(lambda x: from_dict(lambda x: x, x), self.paths)
+        if self.components is not None:
+            result["components"] = from_union([lambda x: from_dict(lambda x: x, x), from_none], self.components)
+        return result
+
+
+@dataclass
 class PayloadTooLargeDetails:
     """The body exceeded the host's limit. Open."""
 
@@ -7448,16 +7583,6 @@ class RunFailedPayload:
         return result
 
 
-class RunForkRequestMode(Enum):
-    """replay (default): the fork re-runs from fromSeq and its memory reads see memory as of
-    fromSeq (MAE-3); branch: the fork continues from the same point and may diverge, starting
-    from the same memory as of fromSeq. Either way a snapshot the host cannot serve is a 422
-    replay_memory_snapshot_unavailable.
-    """
-    BRANCH = "branch"
-    REPLAY = "replay"
-
-
 @dataclass
 class RunForkRequest:
     """Body of POST /v1/runs/{runId}:fork: replay a run from a past event index. Closed."""
@@ -7466,7 +7591,7 @@ class RunForkRequest:
     """Event index to fork from. Memory reads of the fork before reaching it see memory as it
     was at that index in the original run (MAE-3).
     """
-    mode: Optional[RunForkRequestMode] = None
+    mode: Optional[ReplayCapabilityMode] = None
     """replay (default): the fork re-runs from fromSeq and its memory reads see memory as of
     fromSeq (MAE-3); branch: the fork continues from the same point and may diverge, starting
     from the same memory as of fromSeq. Either way a snapshot the host cannot serve is a 422
@@ -7477,14 +7602,14 @@ class RunForkRequest:
     def from_dict(obj: Any) -> 'RunForkRequest':
         assert isinstance(obj, dict)
         from_seq = from_int(obj.get("fromSeq"))
-        mode = from_union([RunForkRequestMode, from_none], obj.get("mode"))
+        mode = from_union([ReplayCapabilityMode, from_none], obj.get("mode"))
         return RunForkRequest(from_seq, mode)
 
     def to_dict(self) -> dict:
         result: dict = {}
         result["fromSeq"] = from_int(self.from_seq)
         if self.mode is not None:
-            result["mode"] = from_union([lambda x: to_enum(RunForkRequestMode, x), from_none], self.mode)
+            result["mode"] = from_union([lambda x: to_enum(ReplayCapabilityMode, x), from_none], self.mode)
         return result
 
 
@@ -8176,33 +8301,37 @@ class WorkerDispatchedPayload:
 
 @dataclass
 class WorkflowChainPackArtifact:
-    """Artefact of kind workflow-chain-pack: an RFC 0013 pack of chained workflows. Open for the
-    same reason as AgentPackArtifact.
+    """Artefact of kind workflow-chain-pack: an RFC 0013 pack of chained workflows. Only name is
+    required: the seed says the artefact's shape is selected by kind and names no member, and
+    upstream's own proposal test holds {name, version} up as a conforming workflow-chain-pack
+    artefact (docs/interop.md). Open for the same reason as AgentPackArtifact.
     """
     name: str
     """Human-readable artefact name, unique among the owner's artefacts of this kind."""
 
-    workflows: List[Dict[str, Any]]
-    """The workflow definitions in chain order (RFC 0013), each an object the host validates
-    against its own workflow schema.
-    """
     version: Optional[str] = None
     """Artefact version the host assigns, e.g. 1.0.0."""
+
+    workflows: Optional[List[Dict[str, Any]]] = None
+    """The workflow definitions in chain order (RFC 0013), each an object the host validates
+    against its own workflow schema; at least one when present.
+    """
 
     @staticmethod
     def from_dict(obj: Any) -> 'WorkflowChainPackArtifact':
         assert isinstance(obj, dict)
         name = from_str(obj.get("name"))
-        workflows = from_list(lambda x: from_dict(lambda x: x, x), obj.get("workflows"))
         version = from_union([from_str, from_none], obj.get("version"))
-        return WorkflowChainPackArtifact(name, workflows, version)
+        workflows = from_union([lambda x: from_list(lambda x: from_dict(lambda x: x, x), x), from_none], obj.get("workflows"))
+        return WorkflowChainPackArtifact(name, version, workflows)
 
     def to_dict(self) -> dict:
         result: dict = {}
         result["name"] = from_str(self.name)
-        result["workflows"] = from_list(lambda x: from_dict(lambda x: x, x), self.workflows)
         if self.version is not None:
             result["version"] = from_union([from_str, from_none], self.version)
+        if self.workflows is not None:
+            result["workflows"] = from_union([lambda x: from_list(lambda x: from_dict(lambda x: x, x), x), from_none], self.workflows)
         return result
 
 
@@ -9246,6 +9375,14 @@ def multi_agent_capability_to_dict(x: MultiAgentCapability) -> Any:
     return to_class(MultiAgentCapability, x)
 
 
+def open_api_document_from_dict(s: Any) -> OpenAPIDocument:
+    return OpenAPIDocument.from_dict(s)
+
+
+def open_api_document_to_dict(x: OpenAPIDocument) -> Any:
+    return to_class(OpenAPIDocument, x)
+
+
 def orchestrator_decision_from_dict(s: Any) -> OrchestratorDecision:
     return OrchestratorDecision.from_dict(s)
 
@@ -9372,6 +9509,14 @@ def quota_exceeded_details_from_dict(s: Any) -> QuotaExceededDetails:
 
 def quota_exceeded_details_to_dict(x: QuotaExceededDetails) -> Any:
     return to_class(QuotaExceededDetails, x)
+
+
+def replay_capability_from_dict(s: Any) -> ReplayCapability:
+    return ReplayCapability.from_dict(s)
+
+
+def replay_capability_to_dict(x: ReplayCapability) -> Any:
+    return to_class(ReplayCapability, x)
 
 
 def replay_memory_snapshot_unavailable_details_from_dict(s: Any) -> ReplayMemorySnapshotUnavailableDetails:

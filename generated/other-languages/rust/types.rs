@@ -7,7 +7,7 @@
 // - Fields a schema leaves open (additionalProperties: true) are dropped on deserialisation: extension data does not survive a round trip.
 // - if/then rules (e.g. "trigger is required when supported is true") and x-runtime-rules are not represented.
 //
-// Top-level types: 174.
+// Top-level types: 176.
 
 // Example code that deserializes and serializes the model.
 // extern crate serde;
@@ -149,15 +149,28 @@ pub struct PackedAgent {
 }
 
 /// The discovery document a host serves at GET /.well-known/openwop. Capability families
-/// (agents, memory, multiAgent, …) sit at the document root, not under a wrapper. Every
-/// advertised block is a claim the host must honour end to end; a block that is absent means
-/// the host does not do that thing, and conformance scenarios gated on it skip. Open: hosts
-/// advertise other families this slice does not model.
+/// (agents, memory, multiAgent, …) sit at the document root (a capabilities member may
+/// mirror it, RFC 0073). Upstream OpenWOP requires protocolVersion, supportedEnvelopes,
+/// schemaVersions and limits at the root, and so does this schema. Every advertised block is
+/// a claim the host must honour end to end; a block that is absent means the host does not
+/// do that thing, and conformance scenarios gated on it skip. Open: hosts advertise other
+/// families this slice does not model.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Capabilities {
     /// Agent-runtime behaviours (RFC 0004, RFC 0068, RFC 0096).
     pub agents: Option<AgentsCapability>,
+
+    /// A mirror of the root (RFC 0073): readers written against the older top-level capabilities
+    /// wrapper find the same families there. The root is normative; upstream tolerates the
+    /// mirror through v1 and retires it at v2. The reference host sends it, built from the same
+    /// document as the root.
+    pub capabilities: Option<HashMap<String, Option<serde_json::Value>>>,
+
+    /// Ids of the conformance fixture workflows the host has seeded and a client may start with
+    /// POST /v1/runs (upstream RFC 0003; a host seeds them under OPENWOP_CONFORMANCE_SEED=true).
+    /// Absent: the host advertises none.
+    pub fixtures: Option<Vec<String>>,
 
     /// Who is answering: the host's name and version, used to label interop results.
     pub host: Option<HostInfo>,
@@ -165,7 +178,7 @@ pub struct Capabilities {
     /// Engine-wide hard limits (required at the root by upstream OpenWOP). The three counters
     /// bound clarification rounds per task, schema-validation rounds per envelope and envelopes
     /// per chat turn; further limits upstream defines may appear.
-    pub limits: Option<Limits>,
+    pub limits: Limits,
 
     /// The memory adapter and its dimensions (RFC 0004, RFC 0012, RFC 0062, RFC 0080).
     pub memory: Option<MemoryCapability>,
@@ -176,13 +189,17 @@ pub struct Capabilities {
     /// OpenWOP protocol version the host implements, e.g. 1.1.
     pub protocol_version: String,
 
+    /// Forking a run (POST /v1/runs/{runId}:fork) and the modes served; upstream's replay-fork
+    /// scenarios read modes.
+    pub replay: Option<ReplayCapability>,
+
     /// The active schema version of each envelope type, by type name (required at the root by
     /// upstream OpenWOP; empty when no envelope is supported).
-    pub schema_versions: Option<HashMap<String, i64>>,
+    pub schema_versions: HashMap<String, i64>,
 
     /// Envelope `type` names the engine understands (upstream OpenWOP requires this list at the
     /// root; the reference host runs no LLM envelopes and sends an empty list).
-    pub supported_envelopes: Option<Vec<String>>,
+    pub supported_envelopes: Vec<String>,
 }
 
 /// The agents family. Open, because other RFCs add sibling blocks here. Consolidation
@@ -548,7 +565,7 @@ pub struct RetentionCapability {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct SearchCapability {
     /// Query modes: semantic and/or filter.
-    pub modes: Option<Vec<ModeElement>>,
+    pub modes: Option<Vec<SearchCapabilityMode>>,
 
     /// Whether query beyond list is offered.
     pub supported: bool,
@@ -557,7 +574,7 @@ pub struct SearchCapability {
 /// A search mode.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum ModeElement {
+pub enum SearchCapabilityMode {
     Filter,
 
     Semantic,
@@ -636,6 +653,36 @@ pub enum ExecutionModelCapabilityTier {
     Experimental,
 
     Stable,
+}
+
+/// Forking a run (POST /v1/runs/{runId}:fork) and the modes served; upstream's replay-fork
+/// scenarios read modes.
+///
+/// Forking a run (POST /v1/runs/{runId}:fork): which modes the host serves. Upstream's
+/// replay-fork scenarios read modes to decide which legs run. Open: upstream adds further
+/// members.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ReplayCapability {
+    /// The fork modes served: replay re-runs from fromSeq with memory as of that point; branch
+    /// may diverge from it.
+    pub modes: Option<Vec<ReplayCapabilityMode>>,
+
+    /// True when the host serves forks.
+    pub supported: bool,
+}
+
+/// A fork mode.
+///
+/// replay (default): the fork re-runs from fromSeq and its memory reads see memory as of
+/// fromSeq (MAE-3); branch: the fork continues from the same point and may diverge, starting
+/// from the same memory as of fromSeq. Either way a snapshot the host cannot serve is a 422
+/// replay_memory_snapshot_unavailable.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReplayCapabilityMode {
+    Branch,
+
+    Replay,
 }
 
 /// The request needs a capability the host does not advertise. Open.
@@ -767,23 +814,28 @@ pub struct ErrorEnvelope {
 /// Answer of GET /livez and GET /readyz of the wopkit reference host: content-free, served
 /// without a key, for supervisors and load balancers. /livez answers 200 while the process
 /// serves at all; /readyz answers 200 when the host may take requests and 503 (with
-/// Retry-After) when it may not — its store cannot take writes (a full disk), or it is
-/// draining before a stop. Closed.
+/// Retry-After) when it may not — its store cannot take writes (a full disk), it is draining
+/// before a stop, or its fleet's credentials changed without it. Closed.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct HostHealth {
-    /// Why the host is not ready, in a few words naming no internals: store-unwritable, draining
-    /// or starting.
+    /// Why the host is not ready, in a few words naming no internals: store-unwritable,
+    /// draining, starting, or credentials-retired (a credentials rotation of its fleet finished
+    /// without this host's credentials: restart it with the fleet's current file).
     pub reason: Option<HostHealthReason>,
 
     /// ok: alive (livez) or ready (readyz); unavailable: not ready now (readyz only).
     pub status: HostHealthStatus,
 }
 
-/// Why the host is not ready, in a few words naming no internals: store-unwritable, draining
-/// or starting.
+/// Why the host is not ready, in a few words naming no internals: store-unwritable,
+/// draining, starting, or credentials-retired (a credentials rotation of its fleet finished
+/// without this host's credentials: restart it with the fleet's current file).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum HostHealthReason {
+    #[serde(rename = "credentials-retired")]
+    CredentialsRetired,
+
     Draining,
 
     Starting,
@@ -4319,6 +4371,37 @@ pub enum MemoryWrittenPayloadOperation {
     Put,
 }
 
+/// Response of GET /v1/openapi.json: the host's self-description as an OpenAPI 3.1 document.
+/// Upstream's discovery scenario requires the endpoint to answer 200 without authentication
+/// with an openapi field of 3.1 or later; this schema checks that much of the envelope, and
+/// a real OpenAPI 3.1 validator checks the rest (test/interop/openapi.test.ts). Open: the
+/// OpenAPI specification defines the remaining fields.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct OpenApiDocument {
+    /// Schemas, responses and security schemes the paths refer to; the document holds every
+    /// schema it refers to (no remote reference).
+    pub components: Option<HashMap<String, Option<serde_json::Value>>>,
+
+    /// Title and version of the API the document describes.
+    pub info: Info,
+
+    /// The OpenAPI version the document follows: 3.1 or a later 3.x.
+    pub openapi: String,
+
+    /// Every path the host serves, each with its operations.
+    pub paths: HashMap<String, HashMap<String, Option<serde_json::Value>>>,
+}
+
+/// Title and version of the API the document describes.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Info {
+    /// Name of the API.
+    pub title: String,
+
+    /// Version of the API (of this package), not of OpenAPI.
+    pub version: String,
+}
+
 /// The body exceeded the host's limit. Open.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -4686,19 +4769,7 @@ pub struct RunForkRequest {
     /// fromSeq (MAE-3); branch: the fork continues from the same point and may diverge, starting
     /// from the same memory as of fromSeq. Either way a snapshot the host cannot serve is a 422
     /// replay_memory_snapshot_unavailable.
-    pub mode: Option<RunForkRequestMode>,
-}
-
-/// replay (default): the fork re-runs from fromSeq and its memory reads see memory as of
-/// fromSeq (MAE-3); branch: the fork continues from the same point and may diverge, starting
-/// from the same memory as of fromSeq. Either way a snapshot the host cannot serve is a 422
-/// replay_memory_snapshot_unavailable.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum RunForkRequestMode {
-    Branch,
-
-    Replay,
+    pub mode: Option<ReplayCapabilityMode>,
 }
 
 /// Response of a successful fork. Open.
@@ -5078,8 +5149,10 @@ pub struct WorkerDispatchedPayload {
     pub worker: Option<String>,
 }
 
-/// Artefact of kind workflow-chain-pack: an RFC 0013 pack of chained workflows. Open for the
-/// same reason as AgentPackArtifact.
+/// Artefact of kind workflow-chain-pack: an RFC 0013 pack of chained workflows. Only name is
+/// required: the seed says the artefact's shape is selected by kind and names no member, and
+/// upstream's own proposal test holds {name, version} up as a conforming workflow-chain-pack
+/// artefact (docs/interop.md). Open for the same reason as AgentPackArtifact.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct WorkflowChainPackArtifact {
     /// Human-readable artefact name, unique among the owner's artefacts of this kind.
@@ -5089,8 +5162,8 @@ pub struct WorkflowChainPackArtifact {
     pub version: Option<String>,
 
     /// The workflow definitions in chain order (RFC 0013), each an object the host validates
-    /// against its own workflow schema.
-    pub workflows: Vec<HashMap<String, Option<serde_json::Value>>>,
+    /// against its own workflow schema; at least one when present.
+    pub workflows: Option<Vec<HashMap<String, Option<serde_json::Value>>>>,
 }
 
 /// RFC 0059: a workspace file changed (e.g. the distillation index MEMORY-INDEX.json).

@@ -7,7 +7,7 @@
 // - Fields a schema leaves open (additionalProperties: true) are dropped on deserialisation: extension data does not survive a round trip.
 // - if/then rules (e.g. "trigger is required when supported is true") and x-runtime-rules are not represented.
 //
-// Top-level types: 174.
+// Top-level types: 176.
 
 // This file was generated from JSON Schema using quicktype, do not modify it directly.
 // To parse the JSON, add this file to your project and do:
@@ -138,6 +138,7 @@
 //   let memoryShape = try MemoryShape(json)
 //   let memoryWrittenPayload = try MemoryWrittenPayload(json)
 //   let multiAgentCapability = try MultiAgentCapability(json)
+//   let openAPIDocument = try OpenAPIDocument(json)
 //   let orchestratorDecision = try OrchestratorDecision(json)
 //   let packedAgent = try PackedAgent(json)
 //   let payloadTooLargeDetails = try PayloadTooLargeDetails(json)
@@ -154,6 +155,7 @@
 //   let proposalReviseRequest = try ProposalReviseRequest(json)
 //   let proposalsCapability = try ProposalsCapability(json)
 //   let quotaExceededDetails = try QuotaExceededDetails(json)
+//   let replayCapability = try ReplayCapability(json)
 //   let replayMemorySnapshotUnavailableDetails = try ReplayMemorySnapshotUnavailableDetails(json)
 //   let resumeValue = try ResumeValue(json)
 //   let retentionCapability = try RetentionCapability(json)
@@ -527,40 +529,57 @@ extension PackedAgent {
 }
 
 /// The discovery document a host serves at GET /.well-known/openwop. Capability families
-/// (agents, memory, multiAgent, …) sit at the document root, not under a wrapper. Every
-/// advertised block is a claim the host must honour end to end; a block that is absent means
-/// the host does not do that thing, and conformance scenarios gated on it skip. Open: hosts
-/// advertise other families this slice does not model.
+/// (agents, memory, multiAgent, …) sit at the document root (a capabilities member may
+/// mirror it, RFC 0073). Upstream OpenWOP requires protocolVersion, supportedEnvelopes,
+/// schemaVersions and limits at the root, and so does this schema. Every advertised block is
+/// a claim the host must honour end to end; a block that is absent means the host does not
+/// do that thing, and conformance scenarios gated on it skip. Open: hosts advertise other
+/// families this slice does not model.
 // MARK: - Capabilities
 struct Capabilities: Codable {
     /// Agent-runtime behaviours (RFC 0004, RFC 0068, RFC 0096).
     let agents: AgentsCapability?
+    /// A mirror of the root (RFC 0073): readers written against the older top-level capabilities
+    /// wrapper find the same families there. The root is normative; upstream tolerates the
+    /// mirror through v1 and retires it at v2. The reference host sends it, built from the same
+    /// document as the root.
+    let capabilities: [String: JSONAny]?
+    /// Ids of the conformance fixture workflows the host has seeded and a client may start with
+    /// POST /v1/runs (upstream RFC 0003; a host seeds them under OPENWOP_CONFORMANCE_SEED=true).
+    /// Absent: the host advertises none.
+    let fixtures: [String]?
     /// Who is answering: the host's name and version, used to label interop results.
     let host: HostInfo?
     /// Engine-wide hard limits (required at the root by upstream OpenWOP). The three counters
     /// bound clarification rounds per task, schema-validation rounds per envelope and envelopes
     /// per chat turn; further limits upstream defines may appear.
-    let limits: Limits?
+    let limits: Limits
     /// The memory adapter and its dimensions (RFC 0004, RFC 0012, RFC 0062, RFC 0080).
     let memory: MemoryCapability?
     /// Multi-agent execution (RFC 0037, RFC 0039).
     let multiAgent: MultiAgentCapability?
     /// OpenWOP protocol version the host implements, e.g. 1.1.
     let protocolVersion: String
+    /// Forking a run (POST /v1/runs/{runId}:fork) and the modes served; upstream's replay-fork
+    /// scenarios read modes.
+    let replay: ReplayCapability?
     /// The active schema version of each envelope type, by type name (required at the root by
     /// upstream OpenWOP; empty when no envelope is supported).
-    let schemaVersions: [String: Int]?
+    let schemaVersions: [String: Int]
     /// Envelope `type` names the engine understands (upstream OpenWOP requires this list at the
     /// root; the reference host runs no LLM envelopes and sends an empty list).
-    let supportedEnvelopes: [String]?
+    let supportedEnvelopes: [String]
 
     enum CodingKeys: String, CodingKey {
         case agents = "agents"
+        case capabilities = "capabilities"
+        case fixtures = "fixtures"
         case host = "host"
         case limits = "limits"
         case memory = "memory"
         case multiAgent = "multiAgent"
         case protocolVersion = "protocolVersion"
+        case replay = "replay"
         case schemaVersions = "schemaVersions"
         case supportedEnvelopes = "supportedEnvelopes"
     }
@@ -586,21 +605,27 @@ extension Capabilities {
 
     func with(
         agents: AgentsCapability?? = nil,
+        capabilities: [String: JSONAny]?? = nil,
+        fixtures: [String]?? = nil,
         host: HostInfo?? = nil,
-        limits: Limits?? = nil,
+        limits: Limits? = nil,
         memory: MemoryCapability?? = nil,
         multiAgent: MultiAgentCapability?? = nil,
         protocolVersion: String? = nil,
-        schemaVersions: [String: Int]?? = nil,
-        supportedEnvelopes: [String]?? = nil
+        replay: ReplayCapability?? = nil,
+        schemaVersions: [String: Int]? = nil,
+        supportedEnvelopes: [String]? = nil
     ) -> Capabilities {
         return Capabilities(
             agents: agents ?? self.agents,
+            capabilities: capabilities ?? self.capabilities,
+            fixtures: fixtures ?? self.fixtures,
             host: host ?? self.host,
             limits: limits ?? self.limits,
             memory: memory ?? self.memory,
             multiAgent: multiAgent ?? self.multiAgent,
             protocolVersion: protocolVersion ?? self.protocolVersion,
+            replay: replay ?? self.replay,
             schemaVersions: schemaVersions ?? self.schemaVersions,
             supportedEnvelopes: supportedEnvelopes ?? self.supportedEnvelopes
         )
@@ -1471,7 +1496,7 @@ extension RetentionCapability {
 // MARK: - SearchCapability
 struct SearchCapability: Codable {
     /// Query modes: semantic and/or filter.
-    let modes: [ModeElement]?
+    let modes: [SearchCapabilityMode]?
     /// Whether query beyond list is offered.
     let supported: Bool
 
@@ -1500,7 +1525,7 @@ extension SearchCapability {
     }
 
     func with(
-        modes: [ModeElement]?? = nil,
+        modes: [SearchCapabilityMode]?? = nil,
         supported: Bool? = nil
     ) -> SearchCapability {
         return SearchCapability(
@@ -1519,7 +1544,7 @@ extension SearchCapability {
 }
 
 /// A search mode.
-enum ModeElement: String, Codable {
+enum SearchCapabilityMode: String, Codable {
     case filter = "filter"
     case semantic = "semantic"
 }
@@ -1681,6 +1706,74 @@ enum CrossChildMemoryConcurrency: String, Codable {
 enum ExecutionModelCapabilityTier: String, Codable {
     case experimental = "experimental"
     case stable = "stable"
+}
+
+/// Forking a run (POST /v1/runs/{runId}:fork) and the modes served; upstream's replay-fork
+/// scenarios read modes.
+///
+/// Forking a run (POST /v1/runs/{runId}:fork): which modes the host serves. Upstream's
+/// replay-fork scenarios read modes to decide which legs run. Open: upstream adds further
+/// members.
+// MARK: - ReplayCapability
+struct ReplayCapability: Codable {
+    /// The fork modes served: replay re-runs from fromSeq with memory as of that point; branch
+    /// may diverge from it.
+    let modes: [ReplayCapabilityMode]?
+    /// True when the host serves forks.
+    let supported: Bool
+
+    enum CodingKeys: String, CodingKey {
+        case modes = "modes"
+        case supported = "supported"
+    }
+}
+
+// MARK: ReplayCapability convenience initializers and mutators
+
+extension ReplayCapability {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(ReplayCapability.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        modes: [ReplayCapabilityMode]?? = nil,
+        supported: Bool? = nil
+    ) -> ReplayCapability {
+        return ReplayCapability(
+            modes: modes ?? self.modes,
+            supported: supported ?? self.supported
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// A fork mode.
+///
+/// replay (default): the fork re-runs from fromSeq and its memory reads see memory as of
+/// fromSeq (MAE-3); branch: the fork continues from the same point and may diverge, starting
+/// from the same memory as of fromSeq. Either way a snapshot the host cannot serve is a 422
+/// replay_memory_snapshot_unavailable.
+enum ReplayCapabilityMode: String, Codable {
+    case branch = "branch"
+    case replay = "replay"
 }
 
 /// The request needs a capability the host does not advertise. Open.
@@ -2021,12 +2114,13 @@ extension ErrorEnvelope {
 /// Answer of GET /livez and GET /readyz of the wopkit reference host: content-free, served
 /// without a key, for supervisors and load balancers. /livez answers 200 while the process
 /// serves at all; /readyz answers 200 when the host may take requests and 503 (with
-/// Retry-After) when it may not — its store cannot take writes (a full disk), or it is
-/// draining before a stop. Closed.
+/// Retry-After) when it may not — its store cannot take writes (a full disk), it is draining
+/// before a stop, or its fleet's credentials changed without it. Closed.
 // MARK: - HostHealth
 struct HostHealth: Codable {
-    /// Why the host is not ready, in a few words naming no internals: store-unwritable, draining
-    /// or starting.
+    /// Why the host is not ready, in a few words naming no internals: store-unwritable,
+    /// draining, starting, or credentials-retired (a credentials rotation of its fleet finished
+    /// without this host's credentials: restart it with the fleet's current file).
     let reason: HostHealthReason?
     /// ok: alive (livez) or ready (readyz); unavailable: not ready now (readyz only).
     let status: HostHealthStatus
@@ -2074,9 +2168,11 @@ extension HostHealth {
     }
 }
 
-/// Why the host is not ready, in a few words naming no internals: store-unwritable, draining
-/// or starting.
+/// Why the host is not ready, in a few words naming no internals: store-unwritable,
+/// draining, starting, or credentials-retired (a credentials rotation of its fleet finished
+/// without this host's credentials: restart it with the fleet's current file).
 enum HostHealthReason: String, Codable {
+    case credentialsRetired = "credentials-retired"
     case draining = "draining"
     case starting = "starting"
     case storeUnwritable = "store-unwritable"
@@ -10431,6 +10527,123 @@ enum MemoryWrittenPayloadOperation: String, Codable {
     case put = "put"
 }
 
+/// Response of GET /v1/openapi.json: the host's self-description as an OpenAPI 3.1 document.
+/// Upstream's discovery scenario requires the endpoint to answer 200 without authentication
+/// with an openapi field of 3.1 or later; this schema checks that much of the envelope, and
+/// a real OpenAPI 3.1 validator checks the rest (test/interop/openapi.test.ts). Open: the
+/// OpenAPI specification defines the remaining fields.
+// MARK: - OpenAPIDocument
+struct OpenAPIDocument: Codable {
+    /// Schemas, responses and security schemes the paths refer to; the document holds every
+    /// schema it refers to (no remote reference).
+    let components: [String: JSONAny]?
+    /// Title and version of the API the document describes.
+    let info: Info
+    /// The OpenAPI version the document follows: 3.1 or a later 3.x.
+    let openapi: String
+    /// Every path the host serves, each with its operations.
+    let paths: [String: [String: JSONAny]]
+
+    enum CodingKeys: String, CodingKey {
+        case components = "components"
+        case info = "info"
+        case openapi = "openapi"
+        case paths = "paths"
+    }
+}
+
+// MARK: OpenAPIDocument convenience initializers and mutators
+
+extension OpenAPIDocument {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(OpenAPIDocument.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        components: [String: JSONAny]?? = nil,
+        info: Info? = nil,
+        openapi: String? = nil,
+        paths: [String: [String: JSONAny]]? = nil
+    ) -> OpenAPIDocument {
+        return OpenAPIDocument(
+            components: components ?? self.components,
+            info: info ?? self.info,
+            openapi: openapi ?? self.openapi,
+            paths: paths ?? self.paths
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// Title and version of the API the document describes.
+// MARK: - Info
+struct Info: Codable {
+    /// Name of the API.
+    let title: String
+    /// Version of the API (of this package), not of OpenAPI.
+    let version: String
+
+    enum CodingKeys: String, CodingKey {
+        case title = "title"
+        case version = "version"
+    }
+}
+
+// MARK: Info convenience initializers and mutators
+
+extension Info {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(Info.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        title: String? = nil,
+        version: String? = nil
+    ) -> Info {
+        return Info(
+            title: title ?? self.title,
+            version: version ?? self.version
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
 /// The body exceeded the host's limit. Open.
 // MARK: - PayloadTooLargeDetails
 struct PayloadTooLargeDetails: Codable {
@@ -11482,7 +11695,7 @@ struct RunForkRequest: Codable {
     /// fromSeq (MAE-3); branch: the fork continues from the same point and may diverge, starting
     /// from the same memory as of fromSeq. Either way a snapshot the host cannot serve is a 422
     /// replay_memory_snapshot_unavailable.
-    let mode: RunForkRequestMode?
+    let mode: ReplayCapabilityMode?
 
     enum CodingKeys: String, CodingKey {
         case fromSeq = "fromSeq"
@@ -11510,7 +11723,7 @@ extension RunForkRequest {
 
     func with(
         fromSeq: Int? = nil,
-        mode: RunForkRequestMode?? = nil
+        mode: ReplayCapabilityMode?? = nil
     ) -> RunForkRequest {
         return RunForkRequest(
             fromSeq: fromSeq ?? self.fromSeq,
@@ -11525,15 +11738,6 @@ extension RunForkRequest {
     func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
         return String(data: try self.jsonData(), encoding: encoding)
     }
-}
-
-/// replay (default): the fork re-runs from fromSeq and its memory reads see memory as of
-/// fromSeq (MAE-3); branch: the fork continues from the same point and may diverge, starting
-/// from the same memory as of fromSeq. Either way a snapshot the host cannot serve is a 422
-/// replay_memory_snapshot_unavailable.
-enum RunForkRequestMode: String, Codable {
-    case branch = "branch"
-    case replay = "replay"
 }
 
 /// Response of a successful fork. Open.
@@ -12763,8 +12967,10 @@ extension WorkerDispatchedPayload {
     }
 }
 
-/// Artefact of kind workflow-chain-pack: an RFC 0013 pack of chained workflows. Open for the
-/// same reason as AgentPackArtifact.
+/// Artefact of kind workflow-chain-pack: an RFC 0013 pack of chained workflows. Only name is
+/// required: the seed says the artefact's shape is selected by kind and names no member, and
+/// upstream's own proposal test holds {name, version} up as a conforming workflow-chain-pack
+/// artefact (docs/interop.md). Open for the same reason as AgentPackArtifact.
 // MARK: - WorkflowChainPackArtifact
 struct WorkflowChainPackArtifact: Codable {
     /// Human-readable artefact name, unique among the owner's artefacts of this kind.
@@ -12772,8 +12978,8 @@ struct WorkflowChainPackArtifact: Codable {
     /// Artefact version the host assigns, e.g. 1.0.0.
     let version: String?
     /// The workflow definitions in chain order (RFC 0013), each an object the host validates
-    /// against its own workflow schema.
-    let workflows: [[String: JSONAny]]
+    /// against its own workflow schema; at least one when present.
+    let workflows: [[String: JSONAny]]?
 
     enum CodingKeys: String, CodingKey {
         case name = "name"
@@ -12803,7 +13009,7 @@ extension WorkflowChainPackArtifact {
     func with(
         name: String? = nil,
         version: String?? = nil,
-        workflows: [[String: JSONAny]]? = nil
+        workflows: [[String: JSONAny]]?? = nil
     ) -> WorkflowChainPackArtifact {
         return WorkflowChainPackArtifact(
             name: name ?? self.name,

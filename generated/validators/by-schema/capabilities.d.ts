@@ -99,6 +99,12 @@ export declare const validateProposalsCapability: Validator<T.ProposalsCapabilit
 export declare function __check_ProposalsCapability(data: unknown): boolean;
 /** The diagnostic node of ProposalsCapability, for the modules that reference it. */
 export declare function __node_ProposalsCapability(): unknown;
+/** Validator for ReplayCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/ReplayCapability). */
+export declare const validateReplayCapability: Validator<T.ReplayCapability>;
+/** The fast check of ReplayCapability, for the modules that reference it. */
+export declare function __check_ReplayCapability(data: unknown): boolean;
+/** The diagnostic node of ReplayCapability, for the modules that reference it. */
+export declare function __node_ReplayCapability(): unknown;
 /** Validator for RetentionCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/RetentionCapability). */
 export declare const validateRetentionCapability: Validator<T.RetentionCapability>;
 /** The fast check of RetentionCapability, for the modules that reference it. */

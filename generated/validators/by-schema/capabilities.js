@@ -96,51 +96,66 @@ function __c47(d) {
     if (!__c50(x20)) return false;
   }
   const x21 = d.supportedEnvelopes;
-  if (x21 !== undefined) {
-    if (!(Array.isArray(x21))) return false;
-    for (let i22 = 0; i22 < x21.length; i22++) {
-      const x23 = x21[i22];
-      if (!(typeof x23 === "string")) return false;
-      if (x23.length === 0) return false;
-    }
+  if (x21 === undefined) return false;
+  if (!(Array.isArray(x21))) return false;
+  for (let i22 = 0; i22 < x21.length; i22++) {
+    const x23 = x21[i22];
+    if (!(typeof x23 === "string")) return false;
+    if (x23.length === 0) return false;
   }
   const x24 = d.schemaVersions;
-  if (x24 !== undefined) {
-    if (!(typeof x24 === "object" && x24 !== null && !Array.isArray(x24))) return false;
-    for (const k25 in x24) {
-      if (false) continue;
-      const x26 = x24[k25];
-      if (!(Number.isInteger(x26))) return false;
-      if (x26 < 0) return false;
-    }
+  if (x24 === undefined) return false;
+  if (!(typeof x24 === "object" && x24 !== null && !Array.isArray(x24))) return false;
+  for (const k25 in x24) {
+    if (false) continue;
+    const x26 = x24[k25];
+    if (!(Number.isInteger(x26))) return false;
+    if (x26 < 0) return false;
   }
   const x27 = d.limits;
-  if (x27 !== undefined) {
-    if (!(typeof x27 === "object" && x27 !== null && !Array.isArray(x27))) return false;
-    const x28 = x27.clarificationRounds;
-    if (x28 === undefined) return false;
-    if (!(Number.isInteger(x28))) return false;
-    if (x28 < 0) return false;
-    const x29 = x27.schemaRounds;
-    if (x29 === undefined) return false;
-    if (!(Number.isInteger(x29))) return false;
-    if (x29 < 0) return false;
-    const x30 = x27.envelopesPerTurn;
-    if (x30 === undefined) return false;
-    if (!(Number.isInteger(x30))) return false;
-    if (x30 < 0) return false;
-  }
-  const x31 = d.agents;
+  if (x27 === undefined) return false;
+  if (!(typeof x27 === "object" && x27 !== null && !Array.isArray(x27))) return false;
+  const x28 = x27.clarificationRounds;
+  if (x28 === undefined) return false;
+  if (!(Number.isInteger(x28))) return false;
+  if (x28 < 0) return false;
+  const x29 = x27.schemaRounds;
+  if (x29 === undefined) return false;
+  if (!(Number.isInteger(x29))) return false;
+  if (x29 < 0) return false;
+  const x30 = x27.envelopesPerTurn;
+  if (x30 === undefined) return false;
+  if (!(Number.isInteger(x30))) return false;
+  if (x30 < 0) return false;
+  const x31 = d.fixtures;
   if (x31 !== undefined) {
-    if (!__c0(x31)) return false;
+    if (!(Array.isArray(x31))) return false;
+    if (x31.length > 1 && __dup(x31, ["string"]) !== null) return false;
+    for (let i32 = 0; i32 < x31.length; i32++) {
+      const x33 = x31[i32];
+      if (!(typeof x33 === "string")) return false;
+      if (x33.length === 0) return false;
+    }
   }
-  const x32 = d.memory;
-  if (x32 !== undefined) {
-    if (!__c65(x32)) return false;
+  const x34 = d.replay;
+  if (x34 !== undefined) {
+    if (!__c66(x34)) return false;
   }
-  const x33 = d.multiAgent;
-  if (x33 !== undefined) {
-    if (!__c110(x33)) return false;
+  const x35 = d.capabilities;
+  if (x35 !== undefined) {
+    if (!(typeof x35 === "object" && x35 !== null && !Array.isArray(x35))) return false;
+  }
+  const x36 = d.agents;
+  if (x36 !== undefined) {
+    if (!__c0(x36)) return false;
+  }
+  const x37 = d.memory;
+  if (x37 !== undefined) {
+    if (!__c75(x37)) return false;
+  }
+  const x38 = d.multiAgent;
+  if (x38 !== undefined) {
+    if (!__c120(x38)) return false;
   }
   return true;
 }
@@ -150,59 +165,59 @@ function __c15(d) {
 }
 function __c11(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x34 = d.supported;
-  if (x34 === undefined) return false;
-  if (!(typeof x34 === "boolean")) return false;
-  const x35 = d.fireConditions;
-  if (x35 !== undefined) {
-    if (!(Array.isArray(x35))) return false;
-    if (x35.length > 1 && __dup(x35, null) !== null) return false;
-    for (let i36 = 0; i36 < x35.length; i36++) {
-      const x37 = x35[i36];
-      if (!__c15(x37)) return false;
+  const x39 = d.supported;
+  if (x39 === undefined) return false;
+  if (!(typeof x39 === "boolean")) return false;
+  const x40 = d.fireConditions;
+  if (x40 !== undefined) {
+    if (!(Array.isArray(x40))) return false;
+    if (x40.length > 1 && __dup(x40, null) !== null) return false;
+    for (let i41 = 0; i41 < x40.length; i41++) {
+      const x42 = x40[i41];
+      if (!__c15(x42)) return false;
     }
   }
-  for (const k38 in d) if (!(k38 === "supported" || k38 === "fireConditions")) return false;
+  for (const k43 in d) if (!(k43 === "supported" || k43 === "fireConditions")) return false;
   return true;
 }
-function __c71(d) {
+function __c81(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok39 = false;
-  L40: {
+  let ok44 = false;
+  L45: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x41 = d.supported;
-      if (x41 === undefined) break L40;
-      if (x41 !== true) break L40;
+      const x46 = d.supported;
+      if (x46 === undefined) break L45;
+      if (x46 !== true) break L45;
     }
-    ok39 = true;
+    ok44 = true;
   }
-  if (ok39) {
+  if (ok44) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x42 = d.trigger;
-      if (x42 === undefined) return false;
+      const x47 = d.trigger;
+      if (x47 === undefined) return false;
     }
   }
-  const x43 = d.supported;
-  if (x43 === undefined) return false;
-  if (!(typeof x43 === "boolean")) return false;
-  const x44 = d.trigger;
-  if (x44 !== undefined) {
-    if (!__c74(x44)) return false;
+  const x48 = d.supported;
+  if (x48 === undefined) return false;
+  if (!(typeof x48 === "boolean")) return false;
+  const x49 = d.trigger;
+  if (x49 !== undefined) {
+    if (!__c84(x49)) return false;
   }
-  const x45 = d.maxInputEntries;
-  if (x45 !== undefined) {
-    if (!(Number.isInteger(x45))) return false;
-    if (x45 < 1) return false;
+  const x50 = d.maxInputEntries;
+  if (x50 !== undefined) {
+    if (!(Number.isInteger(x50))) return false;
+    if (x50 < 1) return false;
   }
-  const x46 = d.maxOutputBytes;
-  if (x46 !== undefined) {
-    if (!(Number.isInteger(x46))) return false;
-    if (x46 < 0) return false;
+  const x51 = d.maxOutputBytes;
+  if (x51 !== undefined) {
+    if (!(Number.isInteger(x51))) return false;
+    if (x51 < 0) return false;
   }
-  for (const k47 in d) if (!(k47 === "supported" || k47 === "trigger" || k47 === "maxInputEntries" || k47 === "maxOutputBytes")) return false;
+  for (const k52 in d) if (!(k52 === "supported" || k52 === "trigger" || k52 === "maxInputEntries" || k52 === "maxOutputBytes")) return false;
   return true;
 }
-function __c74(d) {
+function __c84(d) {
   if (!(d === "host-managed" || d === "client-requested" || d === "both")) return false;
   return true;
 }
@@ -210,270 +225,286 @@ function __c8(d) {
   if (!(d === "host-managed" || d === "scheduled" || d === "on-demand")) return false;
   return true;
 }
-function __c83(d) {
+function __c93(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok48 = false;
-  L49: {
+  let ok53 = false;
+  L54: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x50 = d.supported;
-      if (x50 === undefined) break L49;
-      if (x50 !== true) break L49;
+      const x55 = d.supported;
+      if (x55 === undefined) break L54;
+      if (x55 !== true) break L54;
     }
-    ok48 = true;
+    ok53 = true;
   }
-  if (ok48) {
+  if (ok53) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x51 = d.maxTokenBudget;
-      if (x51 === undefined) return false;
-      if (!(Number.isInteger(x51))) return false;
-      const x52 = d.tokenizerName;
-      if (x52 === undefined) return false;
-      if (!(typeof x52 === "string")) return false;
+      const x56 = d.maxTokenBudget;
+      if (x56 === undefined) return false;
+      if (!(Number.isInteger(x56))) return false;
+      const x57 = d.tokenizerName;
+      if (x57 === undefined) return false;
+      if (!(typeof x57 === "string")) return false;
     }
   }
-  const x53 = d.supported;
-  if (x53 === undefined) return false;
-  if (!(typeof x53 === "boolean")) return false;
-  const x54 = d.maxTokenBudget;
-  if (x54 !== undefined) {
-    if (!(Number.isInteger(x54))) return false;
-    if (x54 < 1) return false;
+  const x58 = d.supported;
+  if (x58 === undefined) return false;
+  if (!(typeof x58 === "boolean")) return false;
+  const x59 = d.maxTokenBudget;
+  if (x59 !== undefined) {
+    if (!(Number.isInteger(x59))) return false;
+    if (x59 < 1) return false;
   }
-  const x55 = d.scheduled;
-  if (x55 !== undefined) {
-    if (!(typeof x55 === "boolean")) return false;
+  const x60 = d.scheduled;
+  if (x60 !== undefined) {
+    if (!(typeof x60 === "boolean")) return false;
   }
-  const x56 = d.indexEmitted;
-  if (x56 !== undefined) {
-    if (!(typeof x56 === "boolean")) return false;
-  }
-  const x57 = d.tokenizerName;
-  if (x57 !== undefined) {
-    if (!(typeof x57 === "string")) return false;
-    if (x57.length === 0) return false;
-  }
-  const x58 = d.archiveRetention;
-  if (x58 !== undefined) {
-    if (!(typeof x58 === "string")) return false;
-    if (!__fmtDuration(x58)) return false;
-  }
-  for (const k59 in d) if (!(k59 === "supported" || k59 === "maxTokenBudget" || k59 === "scheduled" || k59 === "indexEmitted" || k59 === "tokenizerName" || k59 === "archiveRetention")) return false;
-  return true;
-}
-function __c112(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x60 = d.supported;
-  if (x60 === undefined) return false;
-  if (!(typeof x60 === "boolean")) return false;
-  const x61 = d.version;
+  const x61 = d.indexEmitted;
   if (x61 !== undefined) {
-    if (!(Number.isInteger(x61))) return false;
-    if (x61 < 1) return false;
+    if (!(typeof x61 === "boolean")) return false;
   }
-  const x62 = d.tier;
+  const x62 = d.tokenizerName;
   if (x62 !== undefined) {
-    if (!(x62 === "stable" || x62 === "experimental")) return false;
+    if (!(typeof x62 === "string")) return false;
+    if (x62.length === 0) return false;
   }
-  const x63 = d.experimentalUntil;
+  const x63 = d.archiveRetention;
   if (x63 !== undefined) {
     if (!(typeof x63 === "string")) return false;
-    if (!__RE1.test(x63)) return false;
+    if (!__fmtDuration(x63)) return false;
   }
-  const x64 = d.confidenceEscalationFloor;
-  if (x64 !== undefined) {
-    if (!(Number.isFinite(x64))) return false;
-    if (x64 > 1) return false;
-    if (x64 < 0.5) return false;
-  }
-  const x65 = d.confidenceEscalationInterruptKind;
-  if (x65 !== undefined) {
-    if (!(typeof x65 === "string")) return false;
-    if (x65.length === 0) return false;
-  }
-  const x66 = d.interruptResolveEndpoint;
+  for (const k64 in d) if (!(k64 === "supported" || k64 === "maxTokenBudget" || k64 === "scheduled" || k64 === "indexEmitted" || k64 === "tokenizerName" || k64 === "archiveRetention")) return false;
+  return true;
+}
+function __c122(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x65 = d.supported;
+  if (x65 === undefined) return false;
+  if (!(typeof x65 === "boolean")) return false;
+  const x66 = d.version;
   if (x66 !== undefined) {
-    if (!(typeof x66 === "string")) return false;
-    if (!__RE2.test(x66)) return false;
+    if (!(Number.isInteger(x66))) return false;
+    if (x66 < 1) return false;
   }
-  const x67 = d.crossChildMemoryConcurrency;
+  const x67 = d.tier;
   if (x67 !== undefined) {
-    if (!(x67 === "strict" || x67 === "advisory")) return false;
+    if (!(x67 === "stable" || x67 === "experimental")) return false;
+  }
+  const x68 = d.experimentalUntil;
+  if (x68 !== undefined) {
+    if (!(typeof x68 === "string")) return false;
+    if (!__RE1.test(x68)) return false;
+  }
+  const x69 = d.confidenceEscalationFloor;
+  if (x69 !== undefined) {
+    if (!(Number.isFinite(x69))) return false;
+    if (x69 > 1) return false;
+    if (x69 < 0.5) return false;
+  }
+  const x70 = d.confidenceEscalationInterruptKind;
+  if (x70 !== undefined) {
+    if (!(typeof x70 === "string")) return false;
+    if (x70.length === 0) return false;
+  }
+  const x71 = d.interruptResolveEndpoint;
+  if (x71 !== undefined) {
+    if (!(typeof x71 === "string")) return false;
+    if (!__RE2.test(x71)) return false;
+  }
+  const x72 = d.crossChildMemoryConcurrency;
+  if (x72 !== undefined) {
+    if (!(x72 === "strict" || x72 === "advisory")) return false;
   }
   return true;
 }
 function __c50(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x68 = d.name;
-  if (x68 === undefined) return false;
-  if (!(typeof x68 === "string")) return false;
-  if (x68.length > 200 && __len(x68) > 200) return false;
-  if (x68.length === 0) return false;
-  const x69 = d.version;
-  if (x69 === undefined) return false;
-  if (!(typeof x69 === "string")) return false;
-  if (x69.length > 100 && __len(x69) > 100) return false;
-  if (x69.length === 0) return false;
+  const x73 = d.name;
+  if (x73 === undefined) return false;
+  if (!(typeof x73 === "string")) return false;
+  if (x73.length > 200 && __len(x73) > 200) return false;
+  if (x73.length === 0) return false;
+  const x74 = d.version;
+  if (x74 === undefined) return false;
+  if (!(typeof x74 === "string")) return false;
+  if (x74.length > 100 && __len(x74) > 100) return false;
+  if (x74.length === 0) return false;
   return true;
 }
 function __c33(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x70 = d.supported;
-  if (x70 === undefined) return false;
-  if (!(typeof x70 === "boolean")) return false;
+  const x75 = d.supported;
+  if (x75 === undefined) return false;
+  if (!(typeof x75 === "boolean")) return false;
   return true;
 }
-function __c65(d) {
+function __c75(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x71 = d.supported;
-  if (x71 !== undefined) {
-    if (!(typeof x71 === "boolean")) return false;
-  }
-  const x72 = d.maxEntrySizeBytes;
-  if (x72 !== undefined) {
-    if (!(Number.isInteger(x72))) return false;
-    if (x72 < 1) return false;
-  }
-  const x73 = d.ttlSupported;
-  if (x73 !== undefined) {
-    if (!(typeof x73 === "boolean")) return false;
-  }
-  const x74 = d.writable;
-  if (x74 !== undefined) {
-    if (!(typeof x74 === "boolean")) return false;
-  }
-  const x75 = d.compaction;
-  if (x75 !== undefined) {
-    if (!__c71(x75)) return false;
-  }
-  const x76 = d.distillation;
+  const x76 = d.supported;
   if (x76 !== undefined) {
-    if (!__c83(x76)) return false;
+    if (!(typeof x76 === "boolean")) return false;
   }
-  const x77 = d.attribution;
+  const x77 = d.maxEntrySizeBytes;
   if (x77 !== undefined) {
-    if (!__c43(x77)) return false;
+    if (!(Number.isInteger(x77))) return false;
+    if (x77 < 1) return false;
   }
-  const x78 = d.search;
+  const x78 = d.ttlSupported;
   if (x78 !== undefined) {
-    if (!__c98(x78)) return false;
+    if (!(typeof x78 === "boolean")) return false;
   }
-  const x79 = d.retention;
+  const x79 = d.writable;
   if (x79 !== undefined) {
-    if (!__c104(x79)) return false;
+    if (!(typeof x79 === "boolean")) return false;
+  }
+  const x80 = d.compaction;
+  if (x80 !== undefined) {
+    if (!__c81(x80)) return false;
+  }
+  const x81 = d.distillation;
+  if (x81 !== undefined) {
+    if (!__c93(x81)) return false;
+  }
+  const x82 = d.attribution;
+  if (x82 !== undefined) {
+    if (!__c43(x82)) return false;
+  }
+  const x83 = d.search;
+  if (x83 !== undefined) {
+    if (!__c108(x83)) return false;
+  }
+  const x84 = d.retention;
+  if (x84 !== undefined) {
+    if (!__c114(x84)) return false;
   }
   return true;
 }
 function __c5(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x80 = d.supported;
-  if (x80 === undefined) return false;
-  if (!(typeof x80 === "boolean")) return false;
-  const x81 = d.schedule;
-  if (x81 !== undefined) {
-    if (!__c8(x81)) return false;
+  const x85 = d.supported;
+  if (x85 === undefined) return false;
+  if (!(typeof x85 === "boolean")) return false;
+  const x86 = d.schedule;
+  if (x86 !== undefined) {
+    if (!__c8(x86)) return false;
   }
-  for (const k82 in d) if (!(k82 === "supported" || k82 === "schedule")) return false;
+  for (const k87 in d) if (!(k87 === "supported" || k87 === "schedule")) return false;
   return true;
 }
-function __c110(d) {
+function __c120(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x83 = d.executionModel;
-  if (x83 !== undefined) {
-    if (!__c112(x83)) return false;
+  const x88 = d.executionModel;
+  if (x88 !== undefined) {
+    if (!__c122(x88)) return false;
   }
   return true;
 }
 function __c18(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  let ok84 = false;
-  L85: {
+  let ok89 = false;
+  L90: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x86 = d.activation;
-      if (x86 === undefined) break L85;
-      if (x86 !== "direct-rbac") break L85;
+      const x91 = d.activation;
+      if (x91 === undefined) break L90;
+      if (x91 !== "direct-rbac") break L90;
     }
-    ok84 = true;
+    ok89 = true;
   }
-  if (ok84) {
+  if (ok89) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x87 = d.activationScope;
-      if (x87 === undefined) return false;
-      if (!(typeof x87 === "string")) return false;
+      const x92 = d.activationScope;
+      if (x92 === undefined) return false;
+      if (!(typeof x92 === "string")) return false;
     }
   }
-  const x88 = d.supported;
-  if (x88 !== undefined) {
-    if (!(typeof x88 === "boolean")) return false;
+  const x93 = d.supported;
+  if (x93 !== undefined) {
+    if (!(typeof x93 === "boolean")) return false;
   }
-  const x89 = d.artifactKinds;
-  if (x89 === undefined) return false;
-  if (!(Array.isArray(x89))) return false;
-  if (x89.length < 1) return false;
-  if (x89.length > 1 && __dup(x89, null) !== null) return false;
-  for (let i90 = 0; i90 < x89.length; i90++) {
-    const x91 = x89[i90];
-    if (!__check_ProposalKind(x91)) return false;
+  const x94 = d.artifactKinds;
+  if (x94 === undefined) return false;
+  if (!(Array.isArray(x94))) return false;
+  if (x94.length < 1) return false;
+  if (x94.length > 1 && __dup(x94, null) !== null) return false;
+  for (let i95 = 0; i95 < x94.length; i95++) {
+    const x96 = x94[i95];
+    if (!__check_ProposalKind(x96)) return false;
   }
-  const x92 = d.duplicationDetection;
-  if (x92 !== undefined) {
-    if (!(typeof x92 === "boolean")) return false;
+  const x97 = d.duplicationDetection;
+  if (x97 !== undefined) {
+    if (!(typeof x97 === "boolean")) return false;
   }
-  const x93 = d.activation;
-  if (x93 === undefined) return false;
-  if (!__check_ProposalActivation(x93)) return false;
-  const x94 = d.activationScope;
-  if (x94 !== undefined) {
-    if (!(typeof x94 === "string")) return false;
-    if (x94.length === 0) return false;
-  }
-  return true;
-}
-function __c104(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x95 = d.ttl;
-  if (x95 !== undefined) {
-    if (!(typeof x95 === "boolean")) return false;
-  }
-  const x96 = d.forget;
-  if (x96 !== undefined) {
-    if (!(typeof x96 === "boolean")) return false;
-  }
-  for (const k97 in d) if (!(k97 === "ttl" || k97 === "forget")) return false;
-  return true;
-}
-function __c98(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x98 = d.supported;
+  const x98 = d.activation;
   if (x98 === undefined) return false;
-  if (!(typeof x98 === "boolean")) return false;
-  const x99 = d.modes;
+  if (!__check_ProposalActivation(x98)) return false;
+  const x99 = d.activationScope;
   if (x99 !== undefined) {
-    if (!(Array.isArray(x99))) return false;
-    if (x99.length > 1 && __dup(x99, null) !== null) return false;
-    for (let i100 = 0; i100 < x99.length; i100++) {
-      const x101 = x99[i100];
-      if (!(x101 === "semantic" || x101 === "filter")) return false;
+    if (!(typeof x99 === "string")) return false;
+    if (x99.length === 0) return false;
+  }
+  return true;
+}
+function __c66(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x100 = d.supported;
+  if (x100 === undefined) return false;
+  if (!(typeof x100 === "boolean")) return false;
+  const x101 = d.modes;
+  if (x101 !== undefined) {
+    if (!(Array.isArray(x101))) return false;
+    if (x101.length > 1 && __dup(x101, null) !== null) return false;
+    for (let i102 = 0; i102 < x101.length; i102++) {
+      const x103 = x101[i102];
+      if (!(x103 === "replay" || x103 === "branch")) return false;
     }
   }
-  for (const k102 in d) if (!(k102 === "supported" || k102 === "modes")) return false;
+  return true;
+}
+function __c114(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x104 = d.ttl;
+  if (x104 !== undefined) {
+    if (!(typeof x104 === "boolean")) return false;
+  }
+  const x105 = d.forget;
+  if (x105 !== undefined) {
+    if (!(typeof x105 === "boolean")) return false;
+  }
+  for (const k106 in d) if (!(k106 === "ttl" || k106 === "forget")) return false;
+  return true;
+}
+function __c108(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x107 = d.supported;
+  if (x107 === undefined) return false;
+  if (!(typeof x107 === "boolean")) return false;
+  const x108 = d.modes;
+  if (x108 !== undefined) {
+    if (!(Array.isArray(x108))) return false;
+    if (x108.length > 1 && __dup(x108, null) !== null) return false;
+    for (let i109 = 0; i109 < x108.length; i109++) {
+      const x110 = x108[i109];
+      if (!(x110 === "semantic" || x110 === "filter")) return false;
+    }
+  }
+  for (const k111 in d) if (!(k111 === "supported" || k111 === "modes")) return false;
   return true;
 }
 function __c37(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x103 = d.memoryConsolidation;
-    if (x103 === undefined) return false;
-    if (!(typeof x103 === "object" && x103 !== null && !Array.isArray(x103))) return false;
-    const x104 = x103.supported;
-    if (x104 === undefined) return false;
-    if (x104 !== true) return false;
+    const x112 = d.memoryConsolidation;
+    if (x112 === undefined) return false;
+    if (!(typeof x112 === "object" && x112 !== null && !Array.isArray(x112))) return false;
+    const x113 = x112.supported;
+    if (x113 === undefined) return false;
+    if (x113 !== true) return false;
   }
   return true;
 }
 function __c28(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x105 = d.activation;
-    if (x105 === undefined) return false;
-    if (x105 !== "direct-rbac") return false;
+    const x114 = d.activation;
+    if (x114 === undefined) return false;
+    if (x114 !== "direct-rbac") return false;
   }
   return true;
 }
@@ -481,19 +512,19 @@ function __c42(d) {
   if (d !== "long-term") return false;
   return true;
 }
-function __c78(d) {
+function __c88(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x106 = d.supported;
-    if (x106 === undefined) return false;
-    if (x106 !== true) return false;
+    const x115 = d.supported;
+    if (x115 === undefined) return false;
+    if (x115 !== true) return false;
   }
   return true;
 }
-function __c91(d) {
+function __c101(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x107 = d.supported;
-    if (x107 === undefined) return false;
-    if (x107 !== true) return false;
+    const x116 = d.supported;
+    if (x116 === undefined) return false;
+    if (x116 !== true) return false;
   }
   return true;
 }
@@ -547,7 +578,7 @@ const __S = __link([
   { f: __F0, p: "/$defs/AttributionCapability/properties/supported", g: [[0,[1]]], k: { "const": true } },
   { f: __F0, p: "/$defs/AttributionCapability/properties/emitsWriteEvents", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: __F0, p: "/$defs/AttributionCapability/additionalProperties", av: 1, b: true },
-  { f: __F0, p: "", c: __c47, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["protocolVersion"] }, pr: [["protocolVersion", "protocolVersion", 48], ["host", "host", 49], ["supportedEnvelopes", "supportedEnvelopes", 54], ["schemaVersions", "schemaVersions", 56], ["limits", "limits", 58], ["agents", "agents", 63], ["memory", "memory", 64], ["multiAgent", "multiAgent", 109]], ap: 123, kn: new Set(["protocolVersion","host","supportedEnvelopes","schemaVersions","limits","agents","memory","multiAgent"]) },
+  { f: __F0, p: "", c: __c47, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["protocolVersion","supportedEnvelopes","schemaVersions","limits"] }, pr: [["protocolVersion", "protocolVersion", 48], ["host", "host", 49], ["supportedEnvelopes", "supportedEnvelopes", 54], ["schemaVersions", "schemaVersions", 56], ["limits", "limits", 58], ["fixtures", "fixtures", 63], ["replay", "replay", 65], ["capabilities", "capabilities", 71], ["agents", "agents", 73], ["memory", "memory", 74], ["multiAgent", "multiAgent", 119]], ap: 133, kn: new Set(["protocolVersion","host","supportedEnvelopes","schemaVersions","limits","fixtures","replay","capabilities","agents","memory","multiAgent"]) },
   { f: __F0, p: "/properties/protocolVersion", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[0-9]+\\.[0-9]+(\\.[0-9]+)?$" }, re: __RE0 },
   { f: __F0, p: "/properties/host", c: __c50, r: 50, ro: 1, g: [[0,[0]]] },
   { f: __F0, p: "/$defs/HostInfo", c: __c50, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["name","version"] }, pr: [["name", "name", 51], ["version", "version", 52]], ap: 53, kn: new Set(["name","version"]) },
@@ -563,27 +594,37 @@ const __S = __link([
   { f: __F0, p: "/properties/limits/properties/schemaRounds", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: __F0, p: "/properties/limits/properties/envelopesPerTurn", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: __F0, p: "/properties/limits/additionalProperties", av: 1, b: true },
+  { f: __F0, p: "/properties/fixtures", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 64, uq: ["string"] },
+  { f: __F0, p: "/properties/fixtures/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: __F0, p: "/properties/replay", c: __c66, r: 66, ro: 1, g: [[0,[0]]] },
+  { f: __F0, p: "/$defs/ReplayCapability", c: __c66, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 67], ["modes", "modes", 68]], ap: 70, kn: new Set(["supported","modes"]) },
+  { f: __F0, p: "/$defs/ReplayCapability/properties/supported", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: __F0, p: "/$defs/ReplayCapability/properties/modes", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 69, uq: null },
+  { f: __F0, p: "/$defs/ReplayCapability/properties/modes/items", g: [[0,[2]]], k: { "enum": ["replay","branch"] } },
+  { f: __F0, p: "/$defs/ReplayCapability/additionalProperties", av: 1, b: true },
+  { f: __F0, p: "/properties/capabilities", t: ["object"], tv: "object", g: [[4,[25]]], ap: 72, kn: new Set([]) },
+  { f: __F0, p: "/properties/capabilities/additionalProperties", av: 1, b: true },
   { f: __F0, p: "/properties/agents", c: __c0, r: 0, ro: 1, g: [[0,[0]]] },
-  { f: __F0, p: "/properties/memory", c: __c65, r: 65, ro: 1, g: [[0,[0]]] },
-  { f: __F0, p: "/$defs/MemoryCapability", c: __c65, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["supported", "supported", 66], ["maxEntrySizeBytes", "maxEntrySizeBytes", 67], ["ttlSupported", "ttlSupported", 68], ["writable", "writable", 69], ["compaction", "compaction", 70], ["distillation", "distillation", 82], ["attribution", "attribution", 96], ["search", "search", 97], ["retention", "retention", 103]], ap: 108, kn: new Set(["supported","maxEntrySizeBytes","ttlSupported","writable","compaction","distillation","attribution","search","retention"]) },
+  { f: __F0, p: "/properties/memory", c: __c75, r: 75, ro: 1, g: [[0,[0]]] },
+  { f: __F0, p: "/$defs/MemoryCapability", c: __c75, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["supported", "supported", 76], ["maxEntrySizeBytes", "maxEntrySizeBytes", 77], ["ttlSupported", "ttlSupported", 78], ["writable", "writable", 79], ["compaction", "compaction", 80], ["distillation", "distillation", 92], ["attribution", "attribution", 106], ["search", "search", 107], ["retention", "retention", 113]], ap: 118, kn: new Set(["supported","maxEntrySizeBytes","ttlSupported","writable","compaction","distillation","attribution","search","retention"]) },
   { f: __F0, p: "/$defs/MemoryCapability/properties/supported", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: __F0, p: "/$defs/MemoryCapability/properties/maxEntrySizeBytes", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
   { f: __F0, p: "/$defs/MemoryCapability/properties/ttlSupported", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: __F0, p: "/$defs/MemoryCapability/properties/writable", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: __F0, p: "/$defs/MemoryCapability/properties/compaction", c: __c71, r: 71, ro: 1, g: [[0,[0]]] },
-  { f: __F0, p: "/$defs/CompactionCapability", c: __c71, t: ["object"], tv: "object", g: [[0,[7]],[4,[23,25,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 72], ["trigger", "trigger", 73], ["maxInputEntries", "maxInputEntries", 75], ["maxOutputBytes", "maxOutputBytes", 76]], ap: 77, kn: new Set(["supported","trigger","maxInputEntries","maxOutputBytes"]), if: 78, th: 80 },
+  { f: __F0, p: "/$defs/MemoryCapability/properties/compaction", c: __c81, r: 81, ro: 1, g: [[0,[0]]] },
+  { f: __F0, p: "/$defs/CompactionCapability", c: __c81, t: ["object"], tv: "object", g: [[0,[7]],[4,[23,25,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 82], ["trigger", "trigger", 83], ["maxInputEntries", "maxInputEntries", 85], ["maxOutputBytes", "maxOutputBytes", 86]], ap: 87, kn: new Set(["supported","trigger","maxInputEntries","maxOutputBytes"]), if: 88, th: 90 },
   { f: __F0, p: "/$defs/CompactionCapability/properties/supported", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: __F0, p: "/$defs/CompactionCapability/properties/trigger", c: __c74, r: 74, ro: 1, g: [[0,[0]]] },
-  { f: __F0, p: "/$defs/CompactionTrigger", c: __c74, g: [[0,[2]]], k: { "enum": ["host-managed","client-requested","both"] } },
+  { f: __F0, p: "/$defs/CompactionCapability/properties/trigger", c: __c84, r: 84, ro: 1, g: [[0,[0]]] },
+  { f: __F0, p: "/$defs/CompactionTrigger", c: __c84, g: [[0,[2]]], k: { "enum": ["host-managed","client-requested","both"] } },
   { f: __F0, p: "/$defs/CompactionCapability/properties/maxInputEntries", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
   { f: __F0, p: "/$defs/CompactionCapability/properties/maxOutputBytes", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: __F0, p: "/$defs/CompactionCapability/additionalProperties", b: false },
-  { f: __F0, p: "/$defs/CompactionCapability/if", c: __c78, g: [[4,[23,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 79]] },
+  { f: __F0, p: "/$defs/CompactionCapability/if", c: __c88, g: [[4,[23,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 89]] },
   { f: __F0, p: "/$defs/CompactionCapability/if/properties/supported", g: [[0,[1]]], k: { "const": true } },
-  { f: __F0, p: "/$defs/CompactionCapability/then", g: [[4,[23,26]]], k: { "required": ["trigger"] }, pr: [["trigger", "trigger", 81]] },
+  { f: __F0, p: "/$defs/CompactionCapability/then", g: [[4,[23,26]]], k: { "required": ["trigger"] }, pr: [["trigger", "trigger", 91]] },
   { f: __F0, p: "/$defs/CompactionCapability/then/properties/trigger", av: 1, g: [] },
-  { f: __F0, p: "/$defs/MemoryCapability/properties/distillation", c: __c83, r: 83, ro: 1, g: [[0,[0]]] },
-  { f: __F0, p: "/$defs/DistillationCapability", c: __c83, t: ["object"], tv: "object", g: [[0,[7]],[4,[23,25,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 84], ["maxTokenBudget", "maxTokenBudget", 85], ["scheduled", "scheduled", 86], ["indexEmitted", "indexEmitted", 87], ["tokenizerName", "tokenizerName", 88], ["archiveRetention", "archiveRetention", 89]], ap: 90, kn: new Set(["supported","maxTokenBudget","scheduled","indexEmitted","tokenizerName","archiveRetention"]), if: 91, th: 93 },
+  { f: __F0, p: "/$defs/MemoryCapability/properties/distillation", c: __c93, r: 93, ro: 1, g: [[0,[0]]] },
+  { f: __F0, p: "/$defs/DistillationCapability", c: __c93, t: ["object"], tv: "object", g: [[0,[7]],[4,[23,25,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 94], ["maxTokenBudget", "maxTokenBudget", 95], ["scheduled", "scheduled", 96], ["indexEmitted", "indexEmitted", 97], ["tokenizerName", "tokenizerName", 98], ["archiveRetention", "archiveRetention", 99]], ap: 100, kn: new Set(["supported","maxTokenBudget","scheduled","indexEmitted","tokenizerName","archiveRetention"]), if: 101, th: 103 },
   { f: __F0, p: "/$defs/DistillationCapability/properties/supported", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: __F0, p: "/$defs/DistillationCapability/properties/maxTokenBudget", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
   { f: __F0, p: "/$defs/DistillationCapability/properties/scheduled", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
@@ -591,28 +632,28 @@ const __S = __link([
   { f: __F0, p: "/$defs/DistillationCapability/properties/tokenizerName", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: __F0, p: "/$defs/DistillationCapability/properties/archiveRetention", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "duration" }, fm: __fmtDuration },
   { f: __F0, p: "/$defs/DistillationCapability/additionalProperties", b: false },
-  { f: __F0, p: "/$defs/DistillationCapability/if", c: __c91, g: [[4,[23,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 92]] },
+  { f: __F0, p: "/$defs/DistillationCapability/if", c: __c101, g: [[4,[23,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 102]] },
   { f: __F0, p: "/$defs/DistillationCapability/if/properties/supported", g: [[0,[1]]], k: { "const": true } },
-  { f: __F0, p: "/$defs/DistillationCapability/then", g: [[4,[23,26]]], k: { "required": ["maxTokenBudget","tokenizerName"] }, pr: [["maxTokenBudget", "maxTokenBudget", 94], ["tokenizerName", "tokenizerName", 95]] },
+  { f: __F0, p: "/$defs/DistillationCapability/then", g: [[4,[23,26]]], k: { "required": ["maxTokenBudget","tokenizerName"] }, pr: [["maxTokenBudget", "maxTokenBudget", 104], ["tokenizerName", "tokenizerName", 105]] },
   { f: __F0, p: "/$defs/DistillationCapability/then/properties/maxTokenBudget", t: ["integer"], tv: "integer", ut: 1, g: [] },
   { f: __F0, p: "/$defs/DistillationCapability/then/properties/tokenizerName", t: ["string"], tv: "string", ut: 1, g: [] },
   { f: __F0, p: "/$defs/MemoryCapability/properties/attribution", c: __c43, r: 43, ro: 1, g: [[0,[0]]] },
-  { f: __F0, p: "/$defs/MemoryCapability/properties/search", c: __c98, r: 98, ro: 1, g: [[0,[0]]] },
-  { f: __F0, p: "/$defs/SearchCapability", c: __c98, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 99], ["modes", "modes", 100]], ap: 102, kn: new Set(["supported","modes"]) },
+  { f: __F0, p: "/$defs/MemoryCapability/properties/search", c: __c108, r: 108, ro: 1, g: [[0,[0]]] },
+  { f: __F0, p: "/$defs/SearchCapability", c: __c108, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 109], ["modes", "modes", 110]], ap: 112, kn: new Set(["supported","modes"]) },
   { f: __F0, p: "/$defs/SearchCapability/properties/supported", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: __F0, p: "/$defs/SearchCapability/properties/modes", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 101, uq: null },
+  { f: __F0, p: "/$defs/SearchCapability/properties/modes", t: ["array"], tv: "array", g: [[3,[18,20]]], k: { "uniqueItems": true }, it: 111, uq: null },
   { f: __F0, p: "/$defs/SearchCapability/properties/modes/items", g: [[0,[2]]], k: { "enum": ["semantic","filter"] } },
   { f: __F0, p: "/$defs/SearchCapability/additionalProperties", b: false },
-  { f: __F0, p: "/$defs/MemoryCapability/properties/retention", c: __c104, r: 104, ro: 1, g: [[0,[0]]] },
-  { f: __F0, p: "/$defs/RetentionCapability", c: __c104, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["ttl", "ttl", 105], ["forget", "forget", 106]], ap: 107, kn: new Set(["ttl","forget"]) },
+  { f: __F0, p: "/$defs/MemoryCapability/properties/retention", c: __c114, r: 114, ro: 1, g: [[0,[0]]] },
+  { f: __F0, p: "/$defs/RetentionCapability", c: __c114, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["ttl", "ttl", 115], ["forget", "forget", 116]], ap: 117, kn: new Set(["ttl","forget"]) },
   { f: __F0, p: "/$defs/RetentionCapability/properties/ttl", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: __F0, p: "/$defs/RetentionCapability/properties/forget", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: __F0, p: "/$defs/RetentionCapability/additionalProperties", b: false },
   { f: __F0, p: "/$defs/MemoryCapability/additionalProperties", av: 1, b: true },
-  { f: __F0, p: "/properties/multiAgent", c: __c110, r: 110, ro: 1, g: [[0,[0]]] },
-  { f: __F0, p: "/$defs/MultiAgentCapability", c: __c110, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["executionModel", "executionModel", 111]], ap: 122, kn: new Set(["executionModel"]) },
-  { f: __F0, p: "/$defs/MultiAgentCapability/properties/executionModel", c: __c112, r: 112, ro: 1, g: [[0,[0]]] },
-  { f: __F0, p: "/$defs/ExecutionModelCapability", c: __c112, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 113], ["version", "version", 114], ["tier", "tier", 115], ["experimentalUntil", "experimentalUntil", 116], ["confidenceEscalationFloor", "confidenceEscalationFloor", 117], ["confidenceEscalationInterruptKind", "confidenceEscalationInterruptKind", 118], ["interruptResolveEndpoint", "interruptResolveEndpoint", 119], ["crossChildMemoryConcurrency", "crossChildMemoryConcurrency", 120]], ap: 121, kn: new Set(["supported","version","tier","experimentalUntil","confidenceEscalationFloor","confidenceEscalationInterruptKind","interruptResolveEndpoint","crossChildMemoryConcurrency"]) },
+  { f: __F0, p: "/properties/multiAgent", c: __c120, r: 120, ro: 1, g: [[0,[0]]] },
+  { f: __F0, p: "/$defs/MultiAgentCapability", c: __c120, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["executionModel", "executionModel", 121]], ap: 132, kn: new Set(["executionModel"]) },
+  { f: __F0, p: "/$defs/MultiAgentCapability/properties/executionModel", c: __c122, r: 122, ro: 1, g: [[0,[0]]] },
+  { f: __F0, p: "/$defs/ExecutionModelCapability", c: __c122, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 123], ["version", "version", 124], ["tier", "tier", 125], ["experimentalUntil", "experimentalUntil", 126], ["confidenceEscalationFloor", "confidenceEscalationFloor", 127], ["confidenceEscalationInterruptKind", "confidenceEscalationInterruptKind", 128], ["interruptResolveEndpoint", "interruptResolveEndpoint", 129], ["crossChildMemoryConcurrency", "crossChildMemoryConcurrency", 130]], ap: 131, kn: new Set(["supported","version","tier","experimentalUntil","confidenceEscalationFloor","confidenceEscalationInterruptKind","interruptResolveEndpoint","crossChildMemoryConcurrency"]) },
   { f: __F0, p: "/$defs/ExecutionModelCapability/properties/supported", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: __F0, p: "/$defs/ExecutionModelCapability/properties/version", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
   { f: __F0, p: "/$defs/ExecutionModelCapability/properties/tier", g: [[0,[2]]], k: { "enum": ["stable","experimental"] } },
@@ -659,16 +700,16 @@ export { __c11 as __check_CommitmentsCapability };
 export function __node_CommitmentsCapability() { return __S[11]; }
 const __s5 = __state();
 /** Validator for CompactionCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/CompactionCapability). */
-export function validateCompactionCapability(data) { return __c71(data) ? __ok(__s5) : __no(__s5, data); }
-__errorsOf(validateCompactionCapability, __s5, __S[71], __F0);
-export { __c71 as __check_CompactionCapability };
-export function __node_CompactionCapability() { return __S[71]; }
+export function validateCompactionCapability(data) { return __c81(data) ? __ok(__s5) : __no(__s5, data); }
+__errorsOf(validateCompactionCapability, __s5, __S[81], __F0);
+export { __c81 as __check_CompactionCapability };
+export function __node_CompactionCapability() { return __S[81]; }
 const __s6 = __state();
 /** Validator for CompactionTrigger (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/CompactionTrigger). */
-export function validateCompactionTrigger(data) { return __c74(data) ? __ok(__s6) : __no(__s6, data); }
-__errorsOf(validateCompactionTrigger, __s6, __S[74], __F0);
-export { __c74 as __check_CompactionTrigger };
-export function __node_CompactionTrigger() { return __S[74]; }
+export function validateCompactionTrigger(data) { return __c84(data) ? __ok(__s6) : __no(__s6, data); }
+__errorsOf(validateCompactionTrigger, __s6, __S[84], __F0);
+export { __c84 as __check_CompactionTrigger };
+export function __node_CompactionTrigger() { return __S[84]; }
 const __s7 = __state();
 /** Validator for ConsolidationSchedule (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/ConsolidationSchedule). */
 export function validateConsolidationSchedule(data) { return __c8(data) ? __ok(__s7) : __no(__s7, data); }
@@ -677,16 +718,16 @@ export { __c8 as __check_ConsolidationSchedule };
 export function __node_ConsolidationSchedule() { return __S[8]; }
 const __s8 = __state();
 /** Validator for DistillationCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/DistillationCapability). */
-export function validateDistillationCapability(data) { return __c83(data) ? __ok(__s8) : __no(__s8, data); }
-__errorsOf(validateDistillationCapability, __s8, __S[83], __F0);
-export { __c83 as __check_DistillationCapability };
-export function __node_DistillationCapability() { return __S[83]; }
+export function validateDistillationCapability(data) { return __c93(data) ? __ok(__s8) : __no(__s8, data); }
+__errorsOf(validateDistillationCapability, __s8, __S[93], __F0);
+export { __c93 as __check_DistillationCapability };
+export function __node_DistillationCapability() { return __S[93]; }
 const __s9 = __state();
 /** Validator for ExecutionModelCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/ExecutionModelCapability). */
-export function validateExecutionModelCapability(data) { return __c112(data) ? __ok(__s9) : __no(__s9, data); }
-__errorsOf(validateExecutionModelCapability, __s9, __S[112], __F0);
-export { __c112 as __check_ExecutionModelCapability };
-export function __node_ExecutionModelCapability() { return __S[112]; }
+export function validateExecutionModelCapability(data) { return __c122(data) ? __ok(__s9) : __no(__s9, data); }
+__errorsOf(validateExecutionModelCapability, __s9, __S[122], __F0);
+export { __c122 as __check_ExecutionModelCapability };
+export function __node_ExecutionModelCapability() { return __S[122]; }
 const __s10 = __state();
 /** Validator for HostInfo (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/HostInfo). */
 export function validateHostInfo(data) { return __c50(data) ? __ok(__s10) : __no(__s10, data); }
@@ -701,10 +742,10 @@ export { __c33 as __check_ManifestRuntimeCapability };
 export function __node_ManifestRuntimeCapability() { return __S[33]; }
 const __s12 = __state();
 /** Validator for MemoryCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/MemoryCapability). */
-export function validateMemoryCapability(data) { return __c65(data) ? __ok(__s12) : __no(__s12, data); }
-__errorsOf(validateMemoryCapability, __s12, __S[65], __F0);
-export { __c65 as __check_MemoryCapability };
-export function __node_MemoryCapability() { return __S[65]; }
+export function validateMemoryCapability(data) { return __c75(data) ? __ok(__s12) : __no(__s12, data); }
+__errorsOf(validateMemoryCapability, __s12, __S[75], __F0);
+export { __c75 as __check_MemoryCapability };
+export function __node_MemoryCapability() { return __S[75]; }
 const __s13 = __state();
 /** Validator for MemoryConsolidationCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/MemoryConsolidationCapability). */
 export function validateMemoryConsolidationCapability(data) { return __c5(data) ? __ok(__s13) : __no(__s13, data); }
@@ -713,10 +754,10 @@ export { __c5 as __check_MemoryConsolidationCapability };
 export function __node_MemoryConsolidationCapability() { return __S[5]; }
 const __s14 = __state();
 /** Validator for MultiAgentCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/MultiAgentCapability). */
-export function validateMultiAgentCapability(data) { return __c110(data) ? __ok(__s14) : __no(__s14, data); }
-__errorsOf(validateMultiAgentCapability, __s14, __S[110], __F0);
-export { __c110 as __check_MultiAgentCapability };
-export function __node_MultiAgentCapability() { return __S[110]; }
+export function validateMultiAgentCapability(data) { return __c120(data) ? __ok(__s14) : __no(__s14, data); }
+__errorsOf(validateMultiAgentCapability, __s14, __S[120], __F0);
+export { __c120 as __check_MultiAgentCapability };
+export function __node_MultiAgentCapability() { return __S[120]; }
 const __s15 = __state();
 /** Validator for ProposalsCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/ProposalsCapability). */
 export function validateProposalsCapability(data) { return __c18(data) ? __ok(__s15) : __no(__s15, data); }
@@ -724,14 +765,20 @@ __errorsOf(validateProposalsCapability, __s15, __S[18], __F0);
 export { __c18 as __check_ProposalsCapability };
 export function __node_ProposalsCapability() { return __S[18]; }
 const __s16 = __state();
-/** Validator for RetentionCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/RetentionCapability). */
-export function validateRetentionCapability(data) { return __c104(data) ? __ok(__s16) : __no(__s16, data); }
-__errorsOf(validateRetentionCapability, __s16, __S[104], __F0);
-export { __c104 as __check_RetentionCapability };
-export function __node_RetentionCapability() { return __S[104]; }
+/** Validator for ReplayCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/ReplayCapability). */
+export function validateReplayCapability(data) { return __c66(data) ? __ok(__s16) : __no(__s16, data); }
+__errorsOf(validateReplayCapability, __s16, __S[66], __F0);
+export { __c66 as __check_ReplayCapability };
+export function __node_ReplayCapability() { return __S[66]; }
 const __s17 = __state();
+/** Validator for RetentionCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/RetentionCapability). */
+export function validateRetentionCapability(data) { return __c114(data) ? __ok(__s17) : __no(__s17, data); }
+__errorsOf(validateRetentionCapability, __s17, __S[114], __F0);
+export { __c114 as __check_RetentionCapability };
+export function __node_RetentionCapability() { return __S[114]; }
+const __s18 = __state();
 /** Validator for SearchCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/SearchCapability). */
-export function validateSearchCapability(data) { return __c98(data) ? __ok(__s17) : __no(__s17, data); }
-__errorsOf(validateSearchCapability, __s17, __S[98], __F0);
-export { __c98 as __check_SearchCapability };
-export function __node_SearchCapability() { return __S[98]; }
+export function validateSearchCapability(data) { return __c108(data) ? __ok(__s18) : __no(__s18, data); }
+__errorsOf(validateSearchCapability, __s18, __S[108], __F0);
+export { __c108 as __check_SearchCapability };
+export function __node_SearchCapability() { return __S[108]; }

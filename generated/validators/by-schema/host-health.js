@@ -14,7 +14,7 @@ function __c0(d) {
   if (!(x0 === "ok" || x0 === "unavailable")) return false;
   const x1 = d.reason;
   if (x1 !== undefined) {
-    if (!(x1 === "store-unwritable" || x1 === "draining" || x1 === "starting")) return false;
+    if (!(x1 === "store-unwritable" || x1 === "draining" || x1 === "starting" || x1 === "credentials-retired")) return false;
   }
   for (const k2 in d) if (!(k2 === "status" || k2 === "reason")) return false;
   return true;
@@ -24,7 +24,7 @@ function __c0(d) {
 const __S = __link([
   { f: __F0, p: "", c: __c0, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["status"] }, pr: [["status", "status", 1], ["reason", "reason", 2]], ap: 3, kn: new Set(["status","reason"]) },
   { f: __F0, p: "/properties/status", g: [[0,[2]]], k: { "enum": ["ok","unavailable"] } },
-  { f: __F0, p: "/properties/reason", g: [[0,[2]]], k: { "enum": ["store-unwritable","draining","starting"] } },
+  { f: __F0, p: "/properties/reason", g: [[0,[2]]], k: { "enum": ["store-unwritable","draining","starting","credentials-retired"] } },
   { f: __F0, p: "/additionalProperties", b: false },
 ].map((o) => new __Node(o)));
 

@@ -309,12 +309,13 @@ function __c61(d) {
     if (x61.length === 0) return false;
   }
   const x62 = d.workflows;
-  if (x62 === undefined) return false;
-  if (!(Array.isArray(x62))) return false;
-  if (x62.length < 1) return false;
-  for (let i63 = 0; i63 < x62.length; i63++) {
-    const x64 = x62[i63];
-    if (!(typeof x64 === "object" && x64 !== null && !Array.isArray(x64))) return false;
+  if (x62 !== undefined) {
+    if (!(Array.isArray(x62))) return false;
+    if (x62.length < 1) return false;
+    for (let i63 = 0; i63 < x62.length; i63++) {
+      const x64 = x62[i63];
+      if (!(typeof x64 === "object" && x64 !== null && !Array.isArray(x64))) return false;
+    }
   }
   return true;
 }
@@ -414,7 +415,7 @@ const __S = __link([
   { f: __F0, p: "/allOf/1/if/properties/kind", g: [[0,[1]]], k: { "const": "workflow-chain-pack" } },
   { f: __F0, p: "/allOf/1/then", g: [[4,[26]]], pr: [["artifact", "artifact", 60]] },
   { f: __F0, p: "/allOf/1/then/properties/artifact", c: __c61, r: 61, ro: 1, g: [[0,[0]]] },
-  { f: __F0, p: "/$defs/WorkflowChainPackArtifact", c: __c61, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["name","workflows"] }, pr: [["name", "name", 62], ["version", "version", 63], ["workflows", "workflows", 64]], ap: 67, kn: new Set(["name","version","workflows"]) },
+  { f: __F0, p: "/$defs/WorkflowChainPackArtifact", c: __c61, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["name"] }, pr: [["name", "name", 62], ["version", "version", 63], ["workflows", "workflows", 64]], ap: 67, kn: new Set(["name","version","workflows"]) },
   { f: __F0, p: "/$defs/WorkflowChainPackArtifact/properties/name", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
   { f: __F0, p: "/$defs/WorkflowChainPackArtifact/properties/version", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 50, "minLength": 1 } },
   { f: __F0, p: "/$defs/WorkflowChainPackArtifact/properties/workflows", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 65 },

@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { HttpError } from '../errors.ts';
-import { bodyOf, queryOf, serve } from '../route-helpers.ts';
+import { actingTenant, bodyOf, queryOf, serve } from '../route-helpers.ts';
 import { ROUTES } from '../seam-catalogue.ts';
 import type { HostRuntime } from '../host-runtime.ts';
 import { outcomeRecord, type DistillationSchedule, type RecordedOutcome, type ScheduledRunOutcome } from '../../distillation/schedule.ts';
@@ -64,7 +64,7 @@ export function registerDistillSchedules(app: FastifyInstance, host: HostRuntime
     wired();
     const found = q.id === undefined ? undefined : await host.schedule(q.id);
     // CTI-1: another tenant's schedule is indistinguishable from a missing one.
-    if (found === undefined || found.schedule.tenant !== q.tenant) throw new HttpError('not_found', 'no such schedule');
+    if (found === undefined || found.schedule.tenant !== actingTenant(req, q.tenant)) throw new HttpError('not_found', 'no such schedule');
     return scheduleView(found.schedule, found.last);
   });
 

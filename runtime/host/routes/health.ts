@@ -12,12 +12,24 @@ import type { HostRuntime } from '../host-runtime.ts';
 export interface Readiness {
   /** Set once the host stops taking requests (SIGTERM): /readyz answers 503 from then on. */
   draining: boolean;
+  /**
+   * Set once a credentials rotation finished without this host's credentials (fleet-credentials.ts): /readyz and
+   * every other request but /livez answer 503 from then on.
+   */
+  retired?: boolean;
+}
+
+/** Why the host may not take requests now, or undefined when it may. */
+export async function notReady(host: HostRuntime, readiness: Readiness): Promise<'draining' | 'credentials-retired' | 'store-unwritable' | undefined> {
+  if (readiness.retired === true) return 'credentials-retired';
+  if (readiness.draining) return 'draining';
+  return (await host.health()).writable ? undefined : 'store-unwritable';
 }
 
 export function registerHealth(app: FastifyInstance, host: HostRuntime, readiness: Readiness): void {
   serve(app, ROUTES.liveness, async () => ({ status: 'ok' }));
   serve(app, ROUTES.readiness, async (_req, reply) => {
-    const reason = readiness.draining ? 'draining' : host.health().writable ? undefined : 'store-unwritable';
+    const reason = await notReady(host, readiness);
     if (reason === undefined) return { status: 'ok' };
     reply.code(503).header('retry-after', '1');
     return { status: 'unavailable', reason };

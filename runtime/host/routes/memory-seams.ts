@@ -58,6 +58,8 @@ export function registerMemorySeams(app: FastifyInstance, host: HostRuntime): vo
     if (body.condition === 'predicate') await host.satisfyPredicate(tenant, predicateId);
     const fired: CommitmentFiredPayload[] = [];
     for (let i = 0; i < 3; i++) fired.push(...(await host.evaluateCommitments()).filter((p) => p.commitmentId === commitmentId));
+    // Another host sharing the store may have fired it first (every host does the background work): the ledger says.
+    if (fired.length === 0) fired.push(...(await host.commitmentFires(tenant, commitmentId)));
     if (fired.length === 0) throw new HttpError('internal_error', 'the satisfied commitment did not fire');
     return { event: fired[0]!, fireCount: fired.length, ...(canary !== undefined ? { intentionCanary: canary } : {}) };
   };

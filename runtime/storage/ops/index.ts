@@ -8,7 +8,7 @@ import type { SqlSession } from '../sql/session.ts';
 import { armCommitment, cancelCommitment, cleanPredicate, fireCommitment, releasePredicate, setPredicate } from './commitments.ts';
 import { clearRef, deleteEntry, forgetTagged, pruneJournal, purgeExpired, putEntry } from './memory.ts';
 import { expectVersion, claimRegistry, dropIdleRegistries, endRegistry, resealSecrets, storeSecrets, useRegistry } from './secrets.ts';
-import { appendDoc, addFixture, claim, installArtifact, pruneClaims, pruneDocs, putGate, putProposal, putWorkspaceFile, recordPass, replaceDoc } from './records.ts';
+import { appendDoc, addFixture, claim, installArtifact, pruneClaims, pruneDocs, putGate, putProposal, putWorkspaceFile, recordPass, replaceDoc, setMeta } from './records.ts';
 import { openQuestion, transitionQuestion } from './questions.ts';
 import { appendEvent, createRun, dropEvents, removeRuns, updateRun } from './runs.ts';
 import { putSchedule, recordOutcome, removeSchedule, takeSlot } from './schedules.ts';
@@ -55,6 +55,7 @@ export const OPS = {
   'claim.take': claim,
   'claim.prune': pruneClaims,
   'fixture.add': addFixture,
+  'meta.set': setMeta,
 } as const satisfies Record<string, (s: SqlSession, args: never) => Promise<unknown>>;
 
 export type OpName = keyof typeof OPS;

@@ -4,7 +4,7 @@
  * memoryRef; once-only claims by key; and test fixtures (retired oldest first past their bound).
  */
 import type { JsonDoc } from '../port.ts';
-import { StoreRefusal } from '../refusal.ts';
+import { fromWireRefusal, StoreRefusal, type WireRefusal } from '../refusal.ts';
 import type { SqlSession } from '../sql/session.ts';
 import { claimTaken } from './commitments.ts';
 import { clearRef } from './memory.ts';
@@ -90,12 +90,15 @@ export async function recordPass(s: SqlSession, a: { readonly tenant: string; re
   await s.run('INSERT INTO consolidation_passes (tenant, memory_ref, doc) VALUES (?, ?, ?) ON CONFLICT (tenant, memory_ref) DO UPDATE SET doc = excluded.doc', [a.tenant, a.memoryRef, JSON.stringify(a.pass)]);
 }
 
-/** Take a once-only claim; refused (`claim_taken`) when someone took it first — unless `ifTaken: 'ignore'` (then false). */
-export async function claim(s: SqlSession, a: { readonly key: string; readonly tenant?: string; readonly atMs: number; readonly ifTaken?: 'refuse' | 'ignore' }): Promise<boolean> {
+/**
+ * Take a once-only claim; refused when someone took it first — with `refuseAs` when given (the caller's own error,
+ * as data so it crosses the writer thread), `claim_taken` otherwise — unless `ifTaken: 'ignore'` (then false).
+ */
+export async function claim(s: SqlSession, a: { readonly key: string; readonly tenant?: string; readonly atMs: number; readonly ifTaken?: 'refuse' | 'ignore'; readonly refuseAs?: WireRefusal }): Promise<boolean> {
   const n = await s.run('INSERT INTO claims (claim_key, tenant, at_ms) VALUES (?, ?, ?) ON CONFLICT DO NOTHING', [a.key, a.tenant ?? null, a.atMs]);
   if (n === 1) return true;
   if (a.ifTaken === 'ignore') return false;
-  throw claimTaken();
+  throw a.refuseAs !== undefined ? fromWireRefusal(a.refuseAs) : claimTaken();
 }
 
 export interface AddFixtureArgs {
@@ -130,3 +133,26 @@ export async function pruneClaims(s: SqlSession, a: { readonly beforeMs: number;
   for (const r of rows) await s.run('DELETE FROM claims WHERE claim_key = ?', [r.claim_key]);
   return rows.length;
 }
+
+/**
+ * Set one of the store's own settings (`meta`): a probe write after the disk was full, the fleet's credential
+ * fingerprints. Only the keys below may be set.
+ */
+export async function setMeta(s: SqlSession, a: { readonly key: string; readonly value: string; readonly when?: MetaCondition }): Promise<boolean> {
+  if (!META_KEYS.test(a.key)) throw new StoreRefusal('invalid_meta_key', `meta key ${JSON.stringify(a.key.slice(0, 40))} is not one a caller may set`);
+  const when = a.when ?? { always: true };
+  if ('absent' in when) return (await s.run('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING', [a.key, a.value])) === 1;
+  if ('was' in when) {
+    if ((await s.run('UPDATE meta SET value = ? WHERE key = ? AND value = ?', [a.value, a.key, when.was])) === 1) return true;
+    throw new StoreRefusal('stale_read', `meta ${a.key} changed since it was read`);
+  }
+  await s.run('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value', [a.key, a.value]);
+  return true;
+}
+
+/** When a meta value is set: always, only when the key has none yet (whether it did: the result), or only over `was`. */
+export type MetaCondition = { readonly always: true } | { readonly absent: true } | { readonly was: string };
+
+/** The meta keys callers may set: `probe`, and the `fleet.` namespace. */
+const META_KEYS = /^(probe|fleet\.[a-z0-9_.-]{1,60})$/;
+

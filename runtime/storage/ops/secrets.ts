@@ -21,7 +21,7 @@ export class SecretRegistryUnavailableError extends WopkitError<'secret_registry
   readonly reason: 'dropped' | 'idle' | 'unreadable';
   constructor(reason: 'dropped' | 'idle' | 'unreadable') {
     const message = reason === 'unreadable'
-      ? 'the secret registry of this run (or of a live run of its tenant) cannot be read with the configured keys; no memory write can be redacted, so none is accepted'
+      ? 'the secret registry of this run cannot be opened with the keys this host was given (WOPKIT_SECRET_KEYS); the run can no longer write memory (SR-1 could not be honoured)'
       : `the secret registry of this run was ${reason === 'idle' ? 'dropped after its idle lifetime' : 'dropped'}; the run can no longer write memory (SR-1 could not be honoured)`;
     super('secret_registry_unavailable', message, { error: 'secret_registry_unavailable', message, details: { reason } });
     this.reason = reason;
@@ -117,8 +117,11 @@ export async function storeSecrets(s: SqlSession, a: StoreSecretsArgs): Promise<
 }
 
 /** Re-seal a registry under another key (rotation): the same secrets, so the tenant's version does not move. */
-export async function resealSecrets(s: SqlSession, a: { readonly runId: string; readonly expectRowVersion: number; readonly keyId: string; readonly sealed: string }): Promise<boolean> {
-  return (await s.run("UPDATE secret_registries SET key_id = ?, sealed = ?, row_version = row_version + 1 WHERE run_id = ? AND state = 'live' AND row_version = ?", [a.keyId, a.sealed, a.runId, a.expectRowVersion])) === 1;
+export async function resealSecrets(s: SqlSession, a: { readonly runId: string; readonly tenant: string; readonly expectRowVersion: number; readonly keyId: string; readonly sealed: string }): Promise<boolean> {
+  const moved = (await s.run("UPDATE secret_registries SET key_id = ?, sealed = ?, row_version = row_version + 1 WHERE run_id = ? AND tenant = ? AND state = 'live' AND row_version = ?", [a.keyId, a.sealed, a.runId, a.tenant, a.expectRowVersion])) === 1;
+  // The row moved on: views of the tenant taken before must be read again (their row versions are stale).
+  if (moved) await bumpVersion(s, a.tenant);
+  return moved;
 }
 
 /**

@@ -15,7 +15,8 @@
  * acknowledged request survives a crash of the host and of the database server.
  */
 import pg from 'pg';
-import { StoreClosedError, StoreCorruptError, StoreUnavailableError, type StoragePort, type StoreHealth, type WritePlan } from '../port.ts';
+import { WAKE_CHANNEL, WakeListeners, wakes } from '../wake.ts';
+import { CORRUPT_REASON, StoreClosedError, StoreCorruptError, StoreUnavailableError, type StoragePort, type StoreHealth, type WritePlan } from '../port.ts';
 import { runOp } from '../ops/index.ts';
 import { applyMigrations } from '../sql/migrate.ts';
 import { schemaDdl } from '../sql/schema.ts';
@@ -36,9 +37,15 @@ export interface PostgresStoreOptions {
   readonly idleInTransactionTimeoutMs?: number;
   /** Times a transaction that lost a race is run again (default 3). */
   readonly retries?: number;
+  /**
+   * Hear other hosts' commits that create work (LISTEN on one connection of its own, default true). Off behind a
+   * pooler in transaction mode, where LISTEN cannot work: the background work then finds new work at its next
+   * look at the agenda (every second when idle).
+   */
+  readonly listen?: boolean;
 }
 
-export const DEFAULT_POSTGRES_OPTIONS: Required<PostgresStoreOptions> = { poolSize: 10, statementTimeoutMs: 10_000, lockTimeoutMs: 2_000, idleInTransactionTimeoutMs: 5_000, retries: 3 };
+export const DEFAULT_POSTGRES_OPTIONS: Required<PostgresStoreOptions> = { poolSize: 10, statementTimeoutMs: 10_000, lockTimeoutMs: 2_000, idleInTransactionTimeoutMs: 5_000, retries: 3, listen: true };
 
 /** The URL with its password masked, for the start line and error messages. */
 export function redactedUrl(url: string): string {
@@ -86,7 +93,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     if (isPgUnavailable(err)) throw new StoreUnavailableError(`cannot reach PostgreSQL at ${location} (${(err as { code?: string }).code ?? (err as Error).message})`);
     throw err;
   }
-  return new PostgresStore(pool, location, o.retries);
+  return new PostgresStore(pool, location, o.retries, o.listen ? url : undefined);
 }
 
 /** Run `f` in one transaction on one pooled connection: COMMIT when it resolves, ROLLBACK when it throws. */
@@ -121,11 +128,29 @@ class PostgresStore implements StoragePort {
   #fatalError: StoreCorruptError | undefined;
   #closed: Promise<void> | undefined;
 
-  constructor(pool: pg.Pool, location: string, retries: number) {
+  readonly #wake = new WakeListeners();
+  /** Where to LISTEN (undefined: not at all), and the listening connection while there are listeners. */
+  readonly #listenUrl: string | undefined;
+  #listener: WakeConnection | undefined;
+
+  constructor(pool: pg.Pool, location: string, retries: number, listenUrl: string | undefined) {
     this.#pool = pool;
     this.location = location;
     this.#retries = retries;
+    this.#listenUrl = listenUrl;
     this.reads = new PgSession(pool);
+  }
+
+  onWake(listener: () => void): () => void {
+    const remove = this.#wake.add(listener);
+    if (this.#listenUrl !== undefined && this.#listener === undefined && this.#closed === undefined) this.#listener = new WakeConnection(this.#listenUrl, () => this.#wake.notify());
+    return () => {
+      remove();
+      if (this.#wake.size === 0) {
+        void this.#listener?.close();
+        this.#listener = undefined;
+      }
+    };
   }
 
   async commit(plan: WritePlan): Promise<readonly unknown[]> {
@@ -137,6 +162,8 @@ class PostgresStore implements StoragePort {
           const s = new PgSession(client);
           const out: unknown[] = [];
           for (const op of plan) out.push(await runOp(s, op));
+          // Delivered to every listening host when (and only if) this transaction commits.
+          if (wakes(plan)) await client.query(`SELECT pg_notify('${WAKE_CHANNEL}', '')`);
           return out;
         });
         this.#health = { writable: true };
@@ -162,7 +189,7 @@ class PostgresStore implements StoragePort {
   #raiseFatal(message: string): void {
     if (this.#fatalError !== undefined) return;
     this.#fatalError = new StoreCorruptError(this.location, message.slice(0, 300));
-    this.#health = { writable: false, reason: 'the store is corrupt' };
+    this.#health = { writable: false, reason: CORRUPT_REASON };
     for (const l of this.#fatal) l(this.#fatalError);
   }
 
@@ -181,7 +208,63 @@ class PostgresStore implements StoragePort {
   }
 
   close(): Promise<void> {
-    this.#closed ??= this.#pool.end();
+    if (this.#closed === undefined) {
+      const listener = this.#listener;
+      this.#listener = undefined;
+      this.#closed = Promise.all([listener?.close(), this.#pool.end()]).then(() => undefined);
+    }
     return this.#closed;
+  }
+}
+
+/**
+ * The one connection a host LISTENs on (outside the pool: a pooled connection would be handed to requests). Lost
+ * (a server restart, a network break), it is opened again after a pause that doubles up to 30 s; meanwhile the
+ * background work's own look at the agenda finds the work.
+ */
+class WakeConnection {
+  #client: pg.Client | undefined;
+  #closed = false;
+  #pauseMs = 500;
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly url: string, private readonly onNotice: () => void) {
+    void this.#open();
+  }
+
+  async #open(): Promise<void> {
+    if (this.#closed) return;
+    const client = new pg.Client({ connectionString: this.url, keepAlive: true });
+    this.#client = client;
+    const retry = () => {
+      if (this.#client !== client || this.#closed) return;
+      this.#client = undefined;
+      void client.end().catch(() => undefined);
+      this.#timer = setTimeout(() => void this.#open(), this.#pauseMs);
+      this.#timer.unref();
+      this.#pauseMs = Math.min(this.#pauseMs * 2, 30_000);
+    };
+    client.on('error', retry);
+    client.on('end', retry);
+    client.on('notification', (n) => {
+      if (n.channel === WAKE_CHANNEL) this.onNotice();
+    });
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${WAKE_CHANNEL}`);
+      this.#pauseMs = 500;
+      // Work committed while no connection listened is found now rather than at the next look.
+      this.onNotice();
+    } catch {
+      retry();
+    }
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    clearTimeout(this.#timer);
+    const client = this.#client;
+    this.#client = undefined;
+    await client?.end().catch(() => undefined);
   }
 }

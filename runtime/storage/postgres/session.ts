@@ -54,8 +54,12 @@ const codeOf = (err: unknown): string => String((err as { code?: unknown } | nul
 /** The data is damaged (data_corrupted, index_corrupted). */
 export const isPgCorrupt = (err: unknown): boolean => ['XX001', 'XX002'].includes(codeOf(err));
 
-/** The transaction lost a race (serialization failure, deadlock): running it again is safe. */
-export const isPgRetryable = (err: unknown): boolean => ['40001', '40P01'].includes(codeOf(err));
+/**
+ * The transaction lost a race (serialization failure, deadlock, or a unique key another transaction inserted between
+ * an operation's look and its insert — every operation looks first): running it again is safe, and it then sees the
+ * other transaction's row.
+ */
+export const isPgRetryable = (err: unknown): boolean => ['40001', '40P01', '23505'].includes(codeOf(err));
 
 /**
  * The server cannot take the write now, and the client should come back: a full disk or memory, a shutdown, a lost

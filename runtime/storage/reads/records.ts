@@ -80,3 +80,8 @@ export async function claimTaken(s: SqlSession, key: string): Promise<boolean> {
 export async function quotaCount(s: SqlSession, a: { readonly tenant: string; readonly resource: string; readonly scope?: string }): Promise<number> {
   return (await s.get<{ n: number }>('SELECT n FROM quotas WHERE tenant = ? AND resource = ? AND scope = ?', [a.tenant, a.resource, a.scope ?? '']))?.n ?? 0;
 }
+
+/** One of the store's own settings (`meta`), if set. */
+export async function metaValue(s: SqlSession, key: string): Promise<string | undefined> {
+  return (await s.get<{ value: string }>('SELECT value FROM meta WHERE key = ?', [key]))?.value;
+}

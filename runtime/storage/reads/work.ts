@@ -178,6 +178,8 @@ export interface Agenda {
   readonly ended: number | null;
   readonly liveSince: number | null;
   readonly claim: number | null;
+  /** The fleet's record of accepted credentials (`meta` fleet.credentials, JSON), or null. */
+  readonly fleet: string | null;
 }
 
 /**
@@ -185,7 +187,7 @@ export interface Agenda {
  * the first row of an index, so an idle host costs its database one cheap query per wake-up.
  */
 export async function agenda(s: SqlSession): Promise<Agenda> {
-  const row = await s.get<Record<keyof Agenda, number | null>>(`SELECT
+  const row = await s.get<Record<Exclude<keyof Agenda, 'fleet'>, number | null> & { fleet: string | null }>(`SELECT
     (SELECT min(due_ms) FROM commitments WHERE state = 'armed' AND kind = 'time') AS commitment,
     (SELECT min(next_at) FROM schedules) AS schedule,
     (SELECT min(deadline_ms) FROM questions WHERE state = 'pending') AS question,
@@ -195,6 +197,13 @@ export async function agenda(s: SqlSession): Promise<Agenda> {
     (SELECT min(last_used_ms) FROM secret_registries WHERE state = 'live') AS registry,
     (SELECT min(ended_ms) FROM runs WHERE ended_ms IS NOT NULL) AS ended,
     (SELECT min(created_ms) FROM runs WHERE ended_ms IS NULL AND kind IN ('fork', 'follow-up')) AS "liveSince",
-    (SELECT min(at_ms) FROM claims) AS claim`);
-  return { ...row!, predicates: Number(row!.predicates ?? 0) };
+    (SELECT min(at_ms) FROM claims) AS claim,
+    (SELECT value FROM meta WHERE key = 'fleet.credentials') AS fleet`);
+  return { ...(row as Omit<Agenda, 'fleet'>), predicates: Number(row!.predicates ?? 0), fleet: (row as { fleet: string | null }).fleet };
+}
+
+/** The condition instances of a commitment in the fired ledger, oldest first, with the run each fire started. */
+export async function firesOf(s: SqlSession, a: { readonly tenant: string; readonly commitmentId: string; readonly limit: number }): Promise<{ readonly instance: string; readonly runId: string | undefined }[]> {
+  const rows = await s.all<{ instance: string; run_id: string | null }>('SELECT instance, run_id FROM commitment_fires WHERE tenant = ? AND commitment_id = ? ORDER BY fired_ms, instance', [a.tenant, a.commitmentId], a.limit);
+  return rows.map((r) => ({ instance: r.instance, runId: r.run_id ?? undefined }));
 }

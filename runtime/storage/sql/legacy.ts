@@ -82,14 +82,18 @@ async function moveEntries(s: SqlSession): Promise<void> {
 
 /** Runs and event logs; the tenant of every run (for the commitments' announcements). */
 async function moveRuns(s: SqlSession, dialect: 'sqlite' | 'postgres'): Promise<Map<string, string>> {
+  const upgradedMs = Date.now();
   const tenantOfRun = new Map<string, string>();
   await eachPage<{ run_id: string; tenant: string; doc: string }>(s, old('runs'), 'run_id, tenant, doc', ['run_id'], async (rows) => {
     for (const r of rows) {
       const rec = JSON.parse(r.doc) as { forkedFrom?: { runId: string; fromSeq: number } };
       const anchor = rec.forkedFrom === undefined ? undefined : await s.get<{ jseq: number; at: number }>(`SELECT jseq, at FROM ${old('replay_watermarks')} WHERE run_id = ? AND seq = ?`, [rec.forkedFrom.runId, rec.forkedFrom.fromSeq]);
+      // A fork stays open (it may still be replayed); any other run is over — 0.2 kept a run's progress in memory, so
+      // after a restart it answered every run as completed, and so does the upgraded store (retention retires it).
+      const fork = rec.forkedFrom !== undefined;
       await s.run(
-        "INSERT INTO runs (run_id, tenant, kind, status, created_ms, ended_ms, next_seq, parent_run_id, anchor_jseq, anchor_at_ms, fixture_ref, doc) VALUES (?, ?, ?, 'running', 0, NULL, 0, NULL, ?, ?, NULL, ?)",
-        [r.run_id, r.tenant, rec.forkedFrom !== undefined ? 'fork' : 'run', anchor?.jseq ?? null, anchor?.at ?? null, r.doc],
+        'INSERT INTO runs (run_id, tenant, kind, status, created_ms, ended_ms, next_seq, parent_run_id, anchor_jseq, anchor_at_ms, fixture_ref, doc) VALUES (?, ?, ?, ?, 0, ?, 0, NULL, ?, ?, NULL, ?)',
+        [r.run_id, r.tenant, fork ? 'fork' : 'run', fork ? 'created' : 'completed', fork ? null : upgradedMs, anchor?.jseq ?? null, anchor?.at ?? null, r.doc],
       );
       tenantOfRun.set(r.run_id, r.tenant);
     }
@@ -103,7 +107,7 @@ async function moveRuns(s: SqlSession, dialect: 'sqlite' | 'postgres'): Promise<
         const first = await s.get<{ doc: string }>(`SELECT doc FROM ${old(eventTable)} WHERE run_id = ? ORDER BY seq LIMIT 1`, [log.run_id]);
         const ref = (JSON.parse(first?.doc ?? '{}') as { payload?: { memoryRef?: unknown } }).payload?.memoryRef;
         const tenant = typeof ref === 'string' ? tenantOfRef(ref) : '';
-        await s.run("INSERT INTO runs (run_id, tenant, kind, status, created_ms, ended_ms, next_seq, parent_run_id, anchor_jseq, anchor_at_ms, fixture_ref, doc) VALUES (?, ?, 'task', 'completed', 0, ?, 0, NULL, NULL, NULL, NULL, ?)", [log.run_id, tenant, Date.now(), JSON.stringify({ runId: log.run_id, tenant })]);
+        await s.run("INSERT INTO runs (run_id, tenant, kind, status, created_ms, ended_ms, next_seq, parent_run_id, anchor_jseq, anchor_at_ms, fixture_ref, doc) VALUES (?, ?, 'task', 'completed', 0, ?, 0, NULL, NULL, NULL, NULL, ?)", [log.run_id, tenant, upgradedMs, JSON.stringify({ runId: log.run_id, tenant })]);
         tenantOfRun.set(log.run_id, tenant);
       }
       await s.run('UPDATE runs SET next_seq = ? WHERE run_id = ?', [log.next_seq, log.run_id]);
@@ -144,9 +148,10 @@ async function moveJournal(s: SqlSession): Promise<void> {
   else await s.get("SELECT setval(pg_get_serial_sequence('journal', 'jseq'), ?, true)", [Math.max(1, head)]);
 }
 
+/** 0.2 named the predicate columns differently per back-end (pred_* in SQLite, predicate_* in PostgreSQL). */
 async function moveCommitments(s: SqlSession, tenantOfRun: Map<string, string>): Promise<void> {
   await eachPage<{ tenant: string; commitment_id: string; doc: string; pred_last: number | null; pred_transitions: number | null }>(
-    s, old('commitments_armed'), 'tenant, commitment_id, doc, pred_last, pred_transitions', ['tenant', 'commitment_id'], async (rows) => {
+    s, old('commitments_armed'), s.dialect === 'sqlite' ? 'tenant, commitment_id, doc, pred_last, pred_transitions' : 'tenant, commitment_id, doc, predicate_last AS pred_last, predicate_transitions AS pred_transitions', ['tenant', 'commitment_id'], async (rows) => {
       for (const r of rows) {
         const c = JSON.parse(r.doc) as { condition: { kind: 'time'; at: number } | { kind: 'predicate'; predicateId: string } };
         await s.run(

@@ -20,7 +20,8 @@ import { dirname, resolve } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { WopkitError } from '../../shared/errors.ts';
 import { acquireWriterLock, describeHolder, LogLockedError, type LockHolder, type WriterLock } from '../../shared/writer-lock.ts';
-import { StoreClosedError, StoreCorruptError, type Migration, type StoragePort, type StoreHealth, type StoreKind, type WritePlan } from '../port.ts';
+import { WakeListeners, wakes } from '../wake.ts';
+import { CORRUPT_REASON, StoreClosedError, StoreCorruptError, type Migration, type StoragePort, type StoreHealth, type StoreKind, type WritePlan } from '../port.ts';
 import { applyMigrations } from '../sql/migrate.ts';
 import { schemaDdl } from '../sql/schema.ts';
 import type { SqlSession } from '../sql/session.ts';
@@ -102,7 +103,7 @@ export async function openSqliteStore(path: string, options: SqliteStoreOptions 
 
 function quickCheck(db: DatabaseSync, file: string): void {
   const rows = db.prepare('PRAGMA quick_check').all() as { quick_check: string }[];
-  const problems = rows.map((r) => r.quick_check).filter((v) => v !== 'ok');
+  const problems = rows.map((r) => r.quick_check.replace(/\s+/g, ' ').trim()).filter((v) => v !== 'ok');
   if (problems.length > 0) throw new StoreCorruptError(file, `quick_check: ${problems.slice(0, 3).join('; ').slice(0, 300)}`);
 }
 
@@ -135,6 +136,7 @@ class SqliteStore implements StoragePort {
   #health: StoreHealth = { writable: true };
   #fatalError: StoreCorruptError | undefined;
   #closed = false;
+  readonly #wake = new WakeListeners();
 
   constructor(location: string, readonly kind: StoreKind, db: DatabaseSync, main: SqliteSession, busyTimeoutMs: number, lock: WriterLock | undefined) {
     this.location = location;
@@ -178,14 +180,20 @@ class SqliteStore implements StoragePort {
   #raiseFatal(message: string): void {
     if (this.#fatalError !== undefined) return;
     this.#fatalError = new StoreCorruptError(this.location, message.slice(0, 300));
-    this.#health = { writable: false, reason: 'the store is corrupt' };
+    this.#health = { writable: false, reason: CORRUPT_REASON };
     for (const l of this.#fatal) l(this.#fatalError);
   }
 
-  commit(plan: WritePlan): Promise<readonly unknown[]> {
-    if (this.#closed) return Promise.reject(new StoreClosedError());
-    if (this.#fatalError !== undefined) return Promise.reject(this.#fatalError);
-    return this.#writer.commit(plan);
+  async commit(plan: WritePlan): Promise<readonly unknown[]> {
+    if (this.#closed) throw new StoreClosedError();
+    if (this.#fatalError !== undefined) throw this.#fatalError;
+    const results = await this.#writer.commit(plan);
+    if (wakes(plan)) this.#wake.notify(); // one process per file: its own commits are all there is to hear
+    return results;
+  }
+
+  onWake(listener: () => void): () => void {
+    return this.#wake.add(listener);
   }
 
   health(): StoreHealth {

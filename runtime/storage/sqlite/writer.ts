@@ -4,6 +4,8 @@
  * lives on the main thread, commits through the same group queue inline — and its reads wait while a group is open,
  * so a read never sees a plan that may still roll back.
  */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { WopkitError } from '../../shared/errors.ts';
 import type { WriteOp } from '../ops/index.ts';
@@ -99,8 +101,16 @@ type Outgoing =
   | { readonly fatal: string }
   | { readonly closed: true };
 
-/** The writer thread's module: `.ts` when this runs from source, `.js` from the built package. */
-const workerUrl = (): URL => new URL(`./writer-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
+/**
+ * The writer thread's module, next to this one: `.ts` when this runs from source, `.js` from the built package or a
+ * bundle (which must ship `writer-worker.js` beside itself).
+ */
+function workerUrl(): URL {
+  const candidates = ['./writer-worker.ts', './writer-worker.js'].map((p) => new URL(p, import.meta.url));
+  const found = candidates.find((u) => existsSync(fileURLToPath(u)));
+  if (found === undefined) throw new Error(`the SQLite writer thread's module is missing next to ${fileURLToPath(import.meta.url)} (writer-worker.ts or .js)`);
+  return found;
+}
 
 /** Writes of a store on a file, through its writer thread. */
 export function threadWriter(path: string, busyTimeoutMs: number, events: WriterEvents): SqliteWriter {

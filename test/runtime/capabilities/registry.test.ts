@@ -1,16 +1,16 @@
 /** CapabilityRegistry: the discovery document is computed once per set of contributions and cannot be changed by callers. */
 import { describe, expect, it } from 'vitest';
-import { CapabilityRegistry, ConflictingCapabilityError, type CapabilityFragment } from '../../../runtime/capabilities/registry.ts';
+import { CapabilityRegistry, ConflictingCapabilityError, DISCOVERY_ROOT, type CapabilityFragment } from '../../../runtime/capabilities/registry.ts';
 
-const registry = () => new CapabilityRegistry({ protocolVersion: '1.1' }).contribute('memory', { memory: { supported: true } });
+const registry = () => new CapabilityRegistry().contribute('memory', { memory: { supported: true } });
 
 describe('CapabilityRegistry document cache', () => {
   it('a contribution after a read changes the next document (and its JSON)', () => {
     const reg = registry();
-    expect(reg.document()).toEqual({ protocolVersion: '1.1', memory: { supported: true } });
-    expect(reg.documentJson()).toBe(JSON.stringify({ protocolVersion: '1.1', memory: { supported: true } }));
+    expect(reg.document()).toEqual({ ...DISCOVERY_ROOT, memory: { supported: true } });
+    expect(reg.documentJson()).toBe(JSON.stringify({ ...DISCOVERY_ROOT, memory: { supported: true } }));
     reg.contribute('ttl', { memory: { ttlSupported: true } });
-    expect(reg.document()).toEqual({ protocolVersion: '1.1', memory: { supported: true, ttlSupported: true } });
+    expect(reg.document()).toEqual({ ...DISCOVERY_ROOT, memory: { supported: true, ttlSupported: true } });
     expect(JSON.parse(reg.documentJson())).toEqual(reg.document());
   });
 
@@ -29,8 +29,8 @@ describe('CapabilityRegistry document cache', () => {
     expect(() => {
       first.extra = 1;
     }).toThrow(TypeError);
-    expect(reg.document()).toEqual({ protocolVersion: '1.1', memory: { supported: true } });
-    expect(reg.documentJson()).toBe(JSON.stringify({ protocolVersion: '1.1', memory: { supported: true } }));
+    expect(reg.document()).toEqual({ ...DISCOVERY_ROOT, memory: { supported: true } });
+    expect(reg.documentJson()).toBe(JSON.stringify({ ...DISCOVERY_ROOT, memory: { supported: true } }));
   });
 
   it('changing a fragment object after contributing it changes nothing', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { validateRunEvent as generatedValidate } from '../../../generated/run-events/index.ts';
 import { validateCapabilities } from '../../../generated/validators/validators.js';
-import { CapabilityRegistry, ConflictingCapabilityError, InvalidCapabilitiesError } from '../../../runtime/capabilities/registry.ts';
+import { CapabilityRegistry, ConflictingCapabilityError, DISCOVERY_ROOT, InvalidCapabilitiesError } from '../../../runtime/capabilities/registry.ts';
 import { CompactionError } from '../../../runtime/compaction/compactor.ts';
 import { DistillationError } from '../../../runtime/distillation/distiller.ts';
 import { createOpenwopRuntime } from '../../../runtime/openwop/index.ts';
@@ -81,7 +81,7 @@ describe('capability advertisement', () => {
   });
   it('the registry merges module fragments, refuses conflicting claims and invalid documents', () => {
     const reg = new CapabilityRegistry().contribute('m1', { memory: { supported: true } }).contribute('m2', { memory: { ttlSupported: true } });
-    expect(reg.document()).toEqual({ protocolVersion: '1.1', memory: { supported: true, ttlSupported: true } });
+    expect(reg.document()).toEqual({ ...DISCOVERY_ROOT, memory: { supported: true, ttlSupported: true } });
     expect(reg.sources()).toEqual(['m1', 'm2']);
     expect(() => new CapabilityRegistry().contribute('a', { memory: { supported: true } }).contribute('b', { memory: { supported: false } }).document()).toThrow(ConflictingCapabilityError);
     // compaction supported without its required trigger is not a valid claim

@@ -9,12 +9,35 @@
  * CRASH_HOST_TSX=1 runs the entry through tsx instead, exactly as `npm start` does.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { childEnv } from '../../support/child-env.ts';
 
 /** The operator token every crash-test host is started with (OPENWOP_HOST_TOKEN, a development key). */
 export const CRASH_TOKEN = 'crash-test-operator-token';
+/**
+ * The credentials file every test host is started with: the key it seals SR-1 registries with and the key it signs
+ * cursors with (so a restarted host opens what the killed one sealed, and hosts of one database are one fleet), and
+ * one more operator key (the client uses the development token).
+ */
+export const CRASH_CREDENTIALS = {
+  keys: [{ id: 'crash-ops', role: 'operator', key: 'crash-test-file-operator-key' }],
+  secretKeys: [{ id: 'crash', key: Buffer.alloc(32, 7).toString('base64') }],
+  cursorKey: Buffer.alloc(32, 9).toString('base64'),
+};
+
+let credentialsFile: string | undefined;
+/** CRASH_CREDENTIALS written to a file of this process (once). */
+export function crashCredentialsFile(): string {
+  if (credentialsFile === undefined) {
+    const dir = mkdtempSync(join(tmpdir(), 'wopkit-crash-credentials-'));
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    credentialsFile = join(dir, 'credentials.json');
+    writeFileSync(credentialsFile, JSON.stringify(CRASH_CREDENTIALS));
+  }
+  return credentialsFile;
+}
 
 export interface HostSpec {
   /** `npm start` arguments after `--` (e.g. `--store sqlite --data-dir DIR`). */
@@ -34,6 +57,18 @@ export interface RunningHost {
   stop(): Promise<void>;
   /** Everything the process wrote so far (stdout + stderr), for failure messages. */
   output(): string;
+  /** What the process wrote to stderr so far. */
+  stderr(): string;
+  /** Resolves when the process exits, however it ends. */
+  readonly exit: Promise<HostExit>;
+}
+
+/** How a host process ended. */
+export interface HostExit {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stderr: string;
+  readonly output: string;
 }
 
 const READY = /listening on (http:\/\/[^\s)]+)/;
@@ -58,6 +93,8 @@ async function entryArgs(entry: string): Promise<string[]> {
       mkdirSync(bundleDir, { recursive: true });
       const outfile = resolve(bundleDir, `${basename(entry, '.ts')}.mjs`);
       await build({ entryPoints: [entry], outfile, bundle: true, platform: 'node', format: 'esm', target: 'node24', packages: 'external', logLevel: 'warning' });
+      // The SQLite writer thread runs its own module, which the host finds next to itself.
+      await build({ entryPoints: ['runtime/storage/sqlite/writer-worker.ts'], outfile: join(bundleDir, 'writer-worker.js'), bundle: true, platform: 'node', format: 'esm', target: 'node24', packages: 'external', logLevel: 'warning' });
       return outfile;
     })();
     bundles.set(entry, built);
@@ -67,11 +104,21 @@ async function entryArgs(entry: string): Promise<string[]> {
 
 /** Start the host and resolve once it prints its ready line (reject with its output if it exits or times out first). */
 export async function startHost(spec: HostSpec, timeoutMs = 60_000): Promise<RunningHost> {
+  const started = await startOrExit(spec, timeoutMs);
+  if ('url' in started) return started;
+  throw new Error(`host exited before it was ready (code ${started.code}, signal ${started.signal}):\n${started.output}`);
+}
+
+/** Start the host: the running host once it prints its ready line, or how it ended if it exits first. */
+export async function startOrExit(spec: HostSpec, timeoutMs = 60_000): Promise<RunningHost | HostExit> {
   const child = spawn(process.execPath, [...(await entryArgs(spec.entry ?? 'runtime/host/main.ts')), ...spec.args], {
-    env: childEnv({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', OPENWOP_HOST_TOKEN: CRASH_TOKEN, ...spec.env }),
+    env: childEnv({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', OPENWOP_HOST_TOKEN: CRASH_TOKEN, WOPKIT_CREDENTIALS_FILE: crashCredentialsFile(), ...spec.env }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
+  let err = '';
+  child.stderr!.on('data', (chunk: Buffer) => { err += chunk.toString('utf8'); });
+  const exit = new Promise<HostExit>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal, stderr: err, output: out })));
   const host = (url: string): RunningHost => ({
     url,
     pid: child.pid ?? -1,
@@ -84,6 +131,8 @@ export async function startHost(spec: HostSpec, timeoutMs = 60_000): Promise<Run
       await exited(child);
     },
     output: () => out,
+    stderr: () => err,
+    exit,
   });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -100,9 +149,9 @@ export async function startHost(spec: HostSpec, timeoutMs = 60_000): Promise<Run
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', onData);
-    child.once('exit', (code, signal) => {
+    void exit.then((ended) => {
       clearTimeout(timer);
-      reject(new Error(`host exited before it was ready (code ${code}, signal ${signal}):\n${out}`));
+      resolve(ended); // (after the ready line this changes nothing: a promise settles once)
     });
   });
 }

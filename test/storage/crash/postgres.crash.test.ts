@@ -1,9 +1,10 @@
 /**
  * kill -9 ×50 under load on PostgreSQL, with the same checks as the SQLite campaign (harness.ts): one host process
- * killed and restarted; then two host processes on one database, each under its own load and its own kill/restart
- * cycle. With two, one is the active host and the other forwards to it (runtime/host/cluster/), so a kill of the
- * active host is a takeover under load. Optional toolchain `postgres`: skipped with the reason when no server can
- * be reached, required under WOPKIT_REQUIRE_TOOLCHAINS=1. Prints the seed; CRASH_SEED / CRASH_KILLS as there.
+ * killed and restarted; then three host processes on one database, each serving every request it gets (no leader,
+ * no forwarding), each under its own load and its own kill/restart cycle — while one is down the others keep
+ * serving, and every due commitment and schedule slot is done exactly once by whichever host gets there first.
+ * Optional toolchain `postgres`: skipped with the reason when no server can be reached, required under
+ * WOPKIT_REQUIRE_TOOLCHAINS=1. Prints the seed; CRASH_SEED / CRASH_KILLS as there.
  */
 import { afterAll, beforeAll, it } from 'vitest';
 import { openStore } from '../../../runtime/storage/open-store.ts';
@@ -36,4 +37,4 @@ async function campaign(name: string, hosts: number, workersPerHost: number): Pr
 
 it.skipIf(pg.skip)('PostgreSQL, one host: kill -9 ×50 under load loses nothing acknowledged and fires nothing twice', () => campaign('postgres (one host)', 1, 4), 400_000);
 
-it.skipIf(pg.skip)('PostgreSQL, two hosts on one database: kill -9 ×50 under load loses nothing acknowledged, fires nothing twice, keeps every run gap-free', () => campaign('postgres (two hosts)', 2, 3), 400_000);
+it.skipIf(pg.skip)('PostgreSQL, three hosts on one database: kill -9 ×50 under load loses nothing acknowledged, fires nothing twice, keeps every run gap-free', () => campaign('postgres (three hosts)', 3, 2), 400_000);

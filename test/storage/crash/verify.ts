@@ -10,6 +10,8 @@
 import type { RunEvent } from '../../../generated/ts/index.ts';
 import { ROUTES, urlOf } from '../../../runtime/host/seam-catalogue.ts';
 import type { StoragePort } from '../../../runtime/storage/port.ts';
+import { entryGet } from '../../../runtime/storage/reads/memory.ts';
+import { eventPage } from '../../../runtime/storage/reads/runs.ts';
 import { CRASH_TOKEN } from './host-process.ts';
 import { runIdsOf, TENANTS, type AckLedger } from './load.ts';
 
@@ -79,14 +81,30 @@ export async function verifyOverHttp(baseUrl: string, ledger: AckLedger, resumed
 
 const crashTenant = (tenant: string): boolean => (TENANTS as readonly string[]).includes(tenant);
 
+/** Every row of a store query (the store's own reads take a limit; a finished campaign's store is small). */
+const rows = <R extends Record<string, string | number | null>>(store: StoragePort, sql: string, params: (string | number)[] = []) => store.reads.all<R>(sql, params, 1_000_000);
+
+/** Every event of a run's log, page by page. */
+async function allEvents(store: StoragePort, runId: string): Promise<RunEvent[]> {
+  const out: RunEvent[] = [];
+  for (let from = 0; ; ) {
+    const page = await eventPage(store.reads, { runId, fromSeq: from, limit: 1000 });
+    out.push(...page.events);
+    if (page.nextSeq === undefined) return out;
+    from = page.nextSeq;
+  }
+}
+
 export async function verifyStore(store: StoragePort, ledger: AckLedger): Promise<string[]> {
   const findings: string[] = [];
   const fired = new Map<string, number>();
   const compactedPerRef = new Map<string, number>();
   const deleted = new Set<string>();
-  for (const runId of await store.runs.eventRunIds()) {
-    const events = await store.runs.readEvents(runId);
-    findings.push(...sequenceFindings(runId, events));
+  for (const { run_id: runId, kind } of await rows<{ run_id: string; kind: string }>(store, 'SELECT run_id, kind FROM runs ORDER BY run_id')) {
+    const events = await allEvents(store, runId);
+    // A tenant's background log keeps its newest events only: gap-free from its oldest kept event on.
+    const from = kind === 'background' ? (events[0]?.sequence ?? 0) : 0;
+    findings.push(...sequenceFindings(runId, events.map((e) => ({ ...e, sequence: e.sequence - from }))));
     for (const e of events) {
       if (e.type === 'memory.written' && e.payload.operation === 'delete') deleted.add(`${String(e.payload.memoryRef)}#${String(e.payload.memoryId)}`);
       if (e.type === 'commitment.fired') fired.set(String(e.payload.commitmentId), (fired.get(String(e.payload.commitmentId)) ?? 0) + 1);
@@ -94,36 +112,33 @@ export async function verifyStore(store: StoragePort, ledger: AckLedger): Promis
     }
   }
   for (const w of ledger.writes.filter((x) => x.transactional)) {
-    const stored = await store.memory.get(w.tenant, w.memoryRef, w.id);
+    const stored = await entryGet(store.reads, { tenant: w.tenant, memoryRef: w.memoryRef, id: w.id });
     if (stored === undefined && !deleted.has(`${w.memoryRef}#${w.id}`)) findings.push(`lost write: transactional ${w.memoryRef} ${w.id} is gone with no recorded delete`);
     if (stored !== undefined && JSON.stringify(stored) !== w.json) findings.push(`torn write: ${w.memoryRef} ${w.id} stored as ${JSON.stringify(stored)}, acknowledged ${w.json}`);
   }
   for (const [commitmentId, n] of fired) if (n > 1) findings.push(`double fire: commitment ${commitmentId} has ${n} commitment.fired events`);
   for (const c of ledger.commitments) if (!fired.has(c.commitmentId)) findings.push(`lost fire: acknowledged commitment ${c.commitmentId} has no commitment.fired event`);
 
-  const claims = (await store.commitments.listFired()).filter((f) => crashTenant(f.tenant));
-  const claimKeys = new Set<string>();
+  const claims = (await rows<{ tenant: string; commitment_id: string; instance: string }>(store, 'SELECT tenant, commitment_id, instance FROM commitment_fires')).filter((f) => crashTenant(f.tenant));
   for (const f of claims) {
-    const key = `${f.tenant}/${f.commitmentId}/${f.instance}`;
-    if (claimKeys.has(key)) findings.push(`double claim in the fired ledger: ${key}`);
-    claimKeys.add(key);
-    if (!fired.has(f.commitmentId)) findings.push(`lost fire: commitment ${f.commitmentId} was claimed (${f.instance}) but no commitment.fired event exists`);
+    if (!fired.has(f.commitment_id)) findings.push(`lost fire: commitment ${f.commitment_id} was claimed (${f.instance}) but no commitment.fired event exists`);
   }
-  const claimedIds = new Set(claims.map((f) => f.commitmentId));
-  for (const a of await store.commitments.listArmed()) {
-    if (crashTenant(a.tenant) && !claimedIds.has(a.commitmentId)) findings.push(`lost fire: commitment ${a.commitmentId} is armed and due but never fired`);
+  const now = Date.now();
+  for (const a of await rows<{ tenant: string; commitment_id: string; due_ms: number | null }>(store, "SELECT tenant, commitment_id, due_ms FROM commitments WHERE state = 'armed' AND kind = 'time'")) {
+    if (crashTenant(a.tenant) && a.due_ms !== null && a.due_ms < now - 5_000) findings.push(`lost fire: commitment ${a.commitment_id} is armed and was due ${now - a.due_ms} ms ago but never fired`);
   }
 
+  // Each slot runs at most once: a schedule's distillations are at most the instants between its creation and the
+  // last slot it took (its ledger keeps only its newest slots, so it cannot be counted directly).
   const slotsPerRef = new Map<string, number>();
-  const schedules = await store.schedules.list();
+  const schedules = await rows<{ schedule_id: string; tenant: string; memory_ref: string; created_ms: number; last_slot: number | null; doc: string }>(store, 'SELECT schedule_id, tenant, memory_ref, created_ms, last_slot, doc FROM schedules');
   for (const s of ledger.schedules) {
-    if (!schedules.some((row) => row.scheduleId === s.scheduleId)) findings.push(`lost schedule: ${s.scheduleId} is not in the store`);
+    if (!schedules.some((row) => row.schedule_id === s.scheduleId)) findings.push(`lost schedule: ${s.scheduleId} is not in the store`);
   }
   for (const row of schedules.filter((r) => crashTenant(r.tenant))) {
-    const slots = (await store.schedules.runs(row.scheduleId)).map((r) => r.slot);
-    if (new Set(slots).size !== slots.length) findings.push(`double run: schedule ${row.scheduleId} claimed a slot twice`);
-    const memoryRef = String(row.schedule.memoryRef);
-    slotsPerRef.set(memoryRef, (slotsPerRef.get(memoryRef) ?? 0) + slots.length);
+    const periodMs = (JSON.parse(row.doc) as { periodMs: number }).periodMs;
+    const instants = row.last_slot === null ? 0 : Math.floor((row.last_slot - row.created_ms) / periodMs) + 1;
+    slotsPerRef.set(row.memory_ref, (slotsPerRef.get(row.memory_ref) ?? 0) + instants);
   }
   for (const [memoryRef, n] of compactedPerRef) {
     if (!memoryRef.startsWith('mem://crash-')) continue;

@@ -8,7 +8,7 @@
 // - if/then rules (e.g. "trigger is required when supported is true") and x-runtime-rules are not represented.
 // - Optional scalar fields use pointers with omitempty; absent optional arrays and objects are written back as null (post-processing keeps empty [] and {} instead of dropping them).
 //
-// Top-level types: 174.
+// Top-level types: 176.
 
 // Code generated from JSON Schema using quicktype. DO NOT EDIT.
 // To parse and unparse this JSON data, add this code to your project and do:
@@ -391,6 +391,9 @@
 //    multiAgentCapability, err := UnmarshalMultiAgentCapability(bytes)
 //    bytes, err = multiAgentCapability.Marshal()
 //
+//    openAPIDocument, err := UnmarshalOpenAPIDocument(bytes)
+//    bytes, err = openAPIDocument.Marshal()
+//
 //    orchestratorDecision, err := UnmarshalOrchestratorDecision(bytes)
 //    bytes, err = orchestratorDecision.Marshal()
 //
@@ -438,6 +441,9 @@
 //
 //    quotaExceededDetails, err := UnmarshalQuotaExceededDetails(bytes)
 //    bytes, err = quotaExceededDetails.Marshal()
+//
+//    replayCapability, err := UnmarshalReplayCapability(bytes)
+//    bytes, err = replayCapability.Marshal()
 //
 //    replayMemorySnapshotUnavailableDetails, err := UnmarshalReplayMemorySnapshotUnavailableDetails(bytes)
 //    bytes, err = replayMemorySnapshotUnavailableDetails.Marshal()
@@ -1803,6 +1809,16 @@ func (r *MultiAgentCapability) Marshal() ([]byte, error) {
 	return json.Marshal(r)
 }
 
+func UnmarshalOpenAPIDocument(data []byte) (OpenAPIDocument, error) {
+	var r OpenAPIDocument
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *OpenAPIDocument) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
 func UnmarshalOrchestratorDecision(data []byte) (OrchestratorDecision, error) {
 	var r OrchestratorDecision
 	err := json.Unmarshal(data, &r)
@@ -1960,6 +1976,16 @@ func UnmarshalQuotaExceededDetails(data []byte) (QuotaExceededDetails, error) {
 }
 
 func (r *QuotaExceededDetails) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
+func UnmarshalReplayCapability(data []byte) (ReplayCapability, error) {
+	var r ReplayCapability
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *ReplayCapability) Marshal() ([]byte, error) {
 	return json.Marshal(r)
 }
 
@@ -2359,31 +2385,45 @@ type PackedAgent struct {
 }
 
 // The discovery document a host serves at GET /.well-known/openwop. Capability families
-// (agents, memory, multiAgent, …) sit at the document root, not under a wrapper. Every
-// advertised block is a claim the host must honour end to end; a block that is absent means
-// the host does not do that thing, and conformance scenarios gated on it skip. Open: hosts
-// advertise other families this slice does not model.
+// (agents, memory, multiAgent, …) sit at the document root (a capabilities member may
+// mirror it, RFC 0073). Upstream OpenWOP requires protocolVersion, supportedEnvelopes,
+// schemaVersions and limits at the root, and so does this schema. Every advertised block is
+// a claim the host must honour end to end; a block that is absent means the host does not
+// do that thing, and conformance scenarios gated on it skip. Open: hosts advertise other
+// families this slice does not model.
 type Capabilities struct {
-	// Agent-runtime behaviours (RFC 0004, RFC 0068, RFC 0096).                                                      
-	Agents                                                                                     *AgentsCapability     `json:"agents,omitempty"`
-	// Who is answering: the host's name and version, used to label interop results.                                 
-	Host                                                                                       *HostInfo             `json:"host,omitempty"`
-	// Engine-wide hard limits (required at the root by upstream OpenWOP). The three counters                        
-	// bound clarification rounds per task, schema-validation rounds per envelope and envelopes                      
-	// per chat turn; further limits upstream defines may appear.                                                    
-	Limits                                                                                     *Limits               `json:"limits,omitempty"`
-	// The memory adapter and its dimensions (RFC 0004, RFC 0012, RFC 0062, RFC 0080).                               
-	Memory                                                                                     *MemoryCapability     `json:"memory,omitempty"`
-	// Multi-agent execution (RFC 0037, RFC 0039).                                                                   
-	MultiAgent                                                                                 *MultiAgentCapability `json:"multiAgent,omitempty"`
-	// OpenWOP protocol version the host implements, e.g. 1.1.                                                       
-	ProtocolVersion                                                                            string                `json:"protocolVersion"`
-	// The active schema version of each envelope type, by type name (required at the root by                        
-	// upstream OpenWOP; empty when no envelope is supported).                                                       
-	SchemaVersions                                                                             map[string]int64      `json:"schemaVersions"`
-	// Envelope `type` names the engine understands (upstream OpenWOP requires this list at the                      
-	// root; the reference host runs no LLM envelopes and sends an empty list).                                      
-	SupportedEnvelopes                                                                         []string              `json:"supportedEnvelopes"`
+	// Agent-runtime behaviours (RFC 0004, RFC 0068, RFC 0096).                                                        
+	Agents                                                                                      *AgentsCapability      `json:"agents,omitempty"`
+	// A mirror of the root (RFC 0073): readers written against the older top-level capabilities                       
+	// wrapper find the same families there. The root is normative; upstream tolerates the                             
+	// mirror through v1 and retires it at v2. The reference host sends it, built from the same                        
+	// document as the root.                                                                                           
+	Capabilities                                                                                map[string]interface{} `json:"capabilities"`
+	// Ids of the conformance fixture workflows the host has seeded and a client may start with                        
+	// POST /v1/runs (upstream RFC 0003; a host seeds them under OPENWOP_CONFORMANCE_SEED=true).                       
+	// Absent: the host advertises none.                                                                               
+	Fixtures                                                                                    []string               `json:"fixtures"`
+	// Who is answering: the host's name and version, used to label interop results.                                   
+	Host                                                                                        *HostInfo              `json:"host,omitempty"`
+	// Engine-wide hard limits (required at the root by upstream OpenWOP). The three counters                          
+	// bound clarification rounds per task, schema-validation rounds per envelope and envelopes                        
+	// per chat turn; further limits upstream defines may appear.                                                      
+	Limits                                                                                      Limits                 `json:"limits"`
+	// The memory adapter and its dimensions (RFC 0004, RFC 0012, RFC 0062, RFC 0080).                                 
+	Memory                                                                                      *MemoryCapability      `json:"memory,omitempty"`
+	// Multi-agent execution (RFC 0037, RFC 0039).                                                                     
+	MultiAgent                                                                                  *MultiAgentCapability  `json:"multiAgent,omitempty"`
+	// OpenWOP protocol version the host implements, e.g. 1.1.                                                         
+	ProtocolVersion                                                                             string                 `json:"protocolVersion"`
+	// Forking a run (POST /v1/runs/{runId}:fork) and the modes served; upstream's replay-fork                         
+	// scenarios read modes.                                                                                           
+	Replay                                                                                      *ReplayCapability      `json:"replay,omitempty"`
+	// The active schema version of each envelope type, by type name (required at the root by                          
+	// upstream OpenWOP; empty when no envelope is supported).                                                         
+	SchemaVersions                                                                              map[string]int64       `json:"schemaVersions"`
+	// Envelope `type` names the engine understands (upstream OpenWOP requires this list at the                        
+	// root; the reference host runs no LLM envelopes and sends an empty list).                                        
+	SupportedEnvelopes                                                                          []string               `json:"supportedEnvelopes"`
 }
 
 // The agents family. Open, because other RFCs add sibling blocks here. Consolidation
@@ -2583,10 +2623,10 @@ type RetentionCapability struct {
 //
 // RFC 0080 search dimension. Closed.
 type SearchCapability struct {
-	// Query modes: semantic and/or filter.               
-	Modes                                   []ModeElement `json:"modes"`
-	// Whether query beyond list is offered.              
-	Supported                               bool          `json:"supported"`
+	// Query modes: semantic and/or filter.                        
+	Modes                                   []SearchCapabilityMode `json:"modes"`
+	// Whether query beyond list is offered.                       
+	Supported                               bool                   `json:"supported"`
 }
 
 // Multi-agent execution (RFC 0037, RFC 0039).
@@ -2630,6 +2670,20 @@ type ExecutionModelCapability struct {
 	// escalation and the memory lifecycle. No upper bound: upstream has defined phases beyond                                
 	// 4, and a newer phase still carries every phase-2 rule.                                                                 
 	Version                                                                                     *int64                        `json:"version,omitempty"`
+}
+
+// Forking a run (POST /v1/runs/{runId}:fork) and the modes served; upstream's replay-fork
+// scenarios read modes.
+//
+// Forking a run (POST /v1/runs/{runId}:fork): which modes the host serves. Upstream's
+// replay-fork scenarios read modes to decide which legs run. Open: upstream adds further
+// members.
+type ReplayCapability struct {
+	// The fork modes served: replay re-runs from fromSeq with memory as of that point; branch                       
+	// may diverge from it.                                                                                          
+	Modes                                                                                     []ReplayCapabilityMode `json:"modes"`
+	// True when the host serves forks.                                                                              
+	Supported                                                                                 bool                   `json:"supported"`
 }
 
 // The request needs a capability the host does not advertise. Open.
@@ -2715,14 +2769,15 @@ type ErrorEnvelope struct {
 // Answer of GET /livez and GET /readyz of the wopkit reference host: content-free, served
 // without a key, for supervisors and load balancers. /livez answers 200 while the process
 // serves at all; /readyz answers 200 when the host may take requests and 503 (with
-// Retry-After) when it may not — its store cannot take writes (a full disk), or it is
-// draining before a stop. Closed.
+// Retry-After) when it may not — its store cannot take writes (a full disk), it is draining
+// before a stop, or its fleet's credentials changed without it. Closed.
 type HostHealth struct {
-	// Why the host is not ready, in a few words naming no internals: store-unwritable, draining                  
-	// or starting.                                                                                               
-	Reason                                                                                      *HostHealthReason `json:"reason,omitempty"`
-	// ok: alive (livez) or ready (readyz); unavailable: not ready now (readyz only).                             
-	Status                                                                                      HostHealthStatus  `json:"status"`
+	// Why the host is not ready, in a few words naming no internals: store-unwritable,                          
+	// draining, starting, or credentials-retired (a credentials rotation of its fleet finished                  
+	// without this host's credentials: restart it with the fleet's current file).                               
+	Reason                                                                                     *HostHealthReason `json:"reason,omitempty"`
+	// ok: alive (livez) or ready (readyz); unavailable: not ready now (readyz only).                            
+	Status                                                                                     HostHealthStatus  `json:"status"`
 }
 
 // Body of POST /v1/host/sample/commitment/fire, the RFC 0068 test seam: infer a commitment
@@ -4693,6 +4748,31 @@ type MemoryWrittenPayload struct {
 	Operation                                                                              *MemoryWrittenPayloadOperation `json:"operation,omitempty"`
 }
 
+// Response of GET /v1/openapi.json: the host's self-description as an OpenAPI 3.1 document.
+// Upstream's discovery scenario requires the endpoint to answer 200 without authentication
+// with an openapi field of 3.1 or later; this schema checks that much of the envelope, and
+// a real OpenAPI 3.1 validator checks the rest (test/interop/openapi.test.ts). Open: the
+// OpenAPI specification defines the remaining fields.
+type OpenAPIDocument struct {
+	// Schemas, responses and security schemes the paths refer to; the document holds every                                  
+	// schema it refers to (no remote reference).                                                                            
+	Components                                                                             map[string]interface{}            `json:"components"`
+	// Title and version of the API the document describes.                                                                  
+	Info                                                                                   Info                              `json:"info"`
+	// The OpenAPI version the document follows: 3.1 or a later 3.x.                                                         
+	Openapi                                                                                string                            `json:"openapi"`
+	// Every path the host serves, each with its operations.                                                                 
+	Paths                                                                                  map[string]map[string]interface{} `json:"paths"`
+}
+
+// Title and version of the API the document describes.
+type Info struct {
+	// Name of the API.                                            
+	Title                                                   string `json:"title"`
+	// Version of the API (of this package), not of OpenAPI.       
+	Version                                                 string `json:"version"`
+}
+
 // The body exceeded the host's limit. Open.
 type PayloadTooLargeDetails struct {
 	// The limit in bytes.       
@@ -4938,14 +5018,14 @@ type RunFailureError struct {
 
 // Body of POST /v1/runs/{runId}:fork: replay a run from a past event index. Closed.
 type RunForkRequest struct {
-	// Event index to fork from. Memory reads of the fork before reaching it see memory as it                       
-	// was at that index in the original run (MAE-3).                                                               
-	FromSeq                                                                                     int64               `json:"fromSeq"`
-	// replay (default): the fork re-runs from fromSeq and its memory reads see memory as of                        
-	// fromSeq (MAE-3); branch: the fork continues from the same point and may diverge, starting                    
-	// from the same memory as of fromSeq. Either way a snapshot the host cannot serve is a 422                     
-	// replay_memory_snapshot_unavailable.                                                                          
-	Mode                                                                                        *RunForkRequestMode `json:"mode,omitempty"`
+	// Event index to fork from. Memory reads of the fork before reaching it see memory as it                         
+	// was at that index in the original run (MAE-3).                                                                 
+	FromSeq                                                                                     int64                 `json:"fromSeq"`
+	// replay (default): the fork re-runs from fromSeq and its memory reads see memory as of                          
+	// fromSeq (MAE-3); branch: the fork continues from the same point and may diverge, starting                      
+	// from the same memory as of fromSeq. Either way a snapshot the host cannot serve is a 422                       
+	// replay_memory_snapshot_unavailable.                                                                            
+	Mode                                                                                        *ReplayCapabilityMode `json:"mode,omitempty"`
 }
 
 // Response of a successful fork. Open.
@@ -5185,15 +5265,17 @@ type WorkerDispatchedPayload struct {
 	Worker                                                      *string          `json:"worker,omitempty"`
 }
 
-// Artefact of kind workflow-chain-pack: an RFC 0013 pack of chained workflows. Open for the
-// same reason as AgentPackArtifact.
+// Artefact of kind workflow-chain-pack: an RFC 0013 pack of chained workflows. Only name is
+// required: the seed says the artefact's shape is selected by kind and names no member, and
+// upstream's own proposal test holds {name, version} up as a conforming workflow-chain-pack
+// artefact (docs/interop.md). Open for the same reason as AgentPackArtifact.
 type WorkflowChainPackArtifact struct {
 	// Human-readable artefact name, unique among the owner's artefacts of this kind.                                
 	Name                                                                                    string                   `json:"name"`
 	// Artefact version the host assigns, e.g. 1.0.0.                                                                
 	Version                                                                                 *string                  `json:"version,omitempty"`
 	// The workflow definitions in chain order (RFC 0013), each an object the host validates                         
-	// against its own workflow schema.                                                                              
+	// against its own workflow schema; at least one when present.                                                   
 	Workflows                                                                               []map[string]interface{} `json:"workflows"`
 }
 
@@ -5318,11 +5400,11 @@ const (
 )
 
 // A search mode.
-type ModeElement string
+type SearchCapabilityMode string
 
 const (
-	Filter   ModeElement = "filter"
-	Semantic ModeElement = "semantic"
+	Filter   SearchCapabilityMode = "filter"
+	Semantic SearchCapabilityMode = "semantic"
 )
 
 // strict: sibling child writes are serialised per parent run. advisory: opt out of
@@ -5342,6 +5424,19 @@ type ExecutionModelCapabilityTier string
 const (
 	Experimental ExecutionModelCapabilityTier = "experimental"
 	Stable       ExecutionModelCapabilityTier = "stable"
+)
+
+// A fork mode.
+//
+// replay (default): the fork re-runs from fromSeq and its memory reads see memory as of
+// fromSeq (MAE-3); branch: the fork continues from the same point and may diverge, starting
+// from the same memory as of fromSeq. Either way a snapshot the host cannot serve is a 422
+// replay_memory_snapshot_unavailable.
+type ReplayCapabilityMode string
+
+const (
+	Branch ReplayCapabilityMode = "branch"
+	Replay ReplayCapabilityMode = "replay"
 )
 
 // clarify (preferred: the user confirms or adjusts) or escalate (an approval interrupt).
@@ -5364,14 +5459,16 @@ const (
 	PurpleTerminate  DecisionKindEnum = "terminate"
 )
 
-// Why the host is not ready, in a few words naming no internals: store-unwritable, draining
-// or starting.
+// Why the host is not ready, in a few words naming no internals: store-unwritable,
+// draining, starting, or credentials-retired (a credentials rotation of its fleet finished
+// without this host's credentials: restart it with the fleet's current file).
 type HostHealthReason string
 
 const (
-	Draining        HostHealthReason = "draining"
-	Starting        HostHealthReason = "starting"
-	StoreUnwritable HostHealthReason = "store-unwritable"
+	CredentialsRetired HostHealthReason = "credentials-retired"
+	Draining           HostHealthReason = "draining"
+	Starting           HostHealthReason = "starting"
+	StoreUnwritable    HostHealthReason = "store-unwritable"
 )
 
 // ok: alive (livez) or ready (readyz); unavailable: not ready now (readyz only).
@@ -6088,17 +6185,6 @@ type RunFailedPayloadStatus string
 
 const (
 	FluffyFailed RunFailedPayloadStatus = "failed"
-)
-
-// replay (default): the fork re-runs from fromSeq and its memory reads see memory as of
-// fromSeq (MAE-3); branch: the fork continues from the same point and may diverge, starting
-// from the same memory as of fromSeq. Either way a snapshot the host cannot serve is a 422
-// replay_memory_snapshot_unavailable.
-type RunForkRequestMode string
-
-const (
-	Branch RunForkRequestMode = "branch"
-	Replay RunForkRequestMode = "replay"
 )
 
 // State of the new run.

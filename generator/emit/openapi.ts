@@ -1,0 +1,195 @@
+/**
+ * Emitter: `generated/openapi/openapi.json` — the reference host's OpenAPI 3.1 document, built from the route table
+ * (runtime/host/route-table.ts, pure data) and the corpus: one operation per row with its path and query parameters,
+ * request body, success answer and every error status the row can answer (each with the error envelope), the Bearer
+ * scheme (`security: []` on the public rows), and `components/schemas` holding every schema the operations reach,
+ * each `$ref` rewritten to `#/components/schemas/<Title>` so the document refers to nothing outside itself.
+ *
+ * The host serves this file as it is (GET /v1/openapi.json), so its ETag, a hash of these bytes, is the same on
+ * every host of one version.
+ */
+import type { EmittedFile, Json, JsonObject, SchemaFile } from '../model.ts';
+import { isObject, type Resolved, type TypeInfo } from '../resolve.ts';
+import { GENERATED } from '../naming.ts';
+import { CorpusError } from '../errors.ts';
+import { errorStatusesOf, pathParametersOf, PARAMETERS, ROUTE_TABLE, type ErrorStatus, type ParameterName, type ParameterSpec, type RouteRow } from '../../runtime/host/route-table.ts';
+
+/** Files outside generator/ and schemas/ this emitter reads: part of `gen`'s inputs (gen-hash.ts). */
+export const OPENAPI_SOURCES: readonly string[] = ['runtime/host/route-table.ts'];
+
+/** The schema title of the error envelope every error status answers with. */
+export const ERROR_ENVELOPE = 'ErrorEnvelope';
+const SECURITY_SCHEME = 'bearerAuth';
+
+/** What each error status means on this host (the response description). */
+const ERROR_MEANING: Readonly<Record<ErrorStatus, string>> = {
+  400: 'The request is malformed: invalid JSON, a body or parameter that does not match its schema (validation_failed names the pointers), a cursor minted for another list (invalid_cursor), or a refusal the client can fix (bad_request).',
+  401: 'No Bearer token, or one the host does not know (unauthorized).',
+  403: "The key may not do this: a tenant key on an operator route, or an input naming another tenant's resource (forbidden).",
+  404: "No such resource, or one of another tenant (not_found; interrupt_not_found for an interrupt the run does not have open).",
+  408: 'The request did not arrive in time (request_timeout).',
+  409: 'The resource is not in a state that allows this (conflict; interrupt_already_resolved when another answer won; secret_registry_unavailable when the run\'s SR-1 registry is gone).',
+  413: 'The body is larger than the host accepts (payload_too_large).',
+  415: 'The body is not JSON (unsupported_media_type).',
+  422: 'Understood but not servable: replay_memory_snapshot_unavailable, token_budget_exceeded or compaction_redaction_failed, with content-free details.',
+  429: 'A per-tenant bound was reached (quota_exceeded, with the resource and its limit).',
+  500: 'A server fault (internal_error); the message names nothing internal.',
+  501: 'This host was built without the module the route needs (capability_not_provided).',
+  503: 'The host cannot take the request now — its store cannot write (a full disk), a lock was not granted in time, it is draining before a stop, or its credentials were retired (runner_unavailable); Retry-After says when to try again.',
+};
+
+/** Schema keywords the corpus uses for its own bookkeeping, left out of the document. */
+const CORPUS_KEYWORDS = new Set(['$schema', '$id', '$defs', 'x-direction', 'x-source', 'x-runtime-rules', 'x-type-index']);
+
+const componentRef = (title: string): JsonObject => ({ $ref: `#/components/schemas/${title}` });
+
+/** Builds `components/schemas` on demand: each titled type once, its `$ref`s rewritten to components. */
+class Components {
+  readonly schemas = new Map<string, Json>();
+  readonly #r: Resolved;
+
+  constructor(r: Resolved) {
+    this.#r = r;
+  }
+
+  /** A `$ref` to the component of `title`, adding it (and everything it reaches) when first named. */
+  refTo(title: string, where: string): JsonObject {
+    const t = this.#r.typeByTitle(title);
+    if (t === undefined) throw new CorpusError(`the route table names schema title "${title}", which no schema defines`, 'runtime/host/route-table.ts', where);
+    this.#add(t);
+    return componentRef(title);
+  }
+
+  #add(t: TypeInfo): void {
+    if (this.schemas.has(t.title)) return;
+    this.schemas.set(t.title, {}); // placeholder first: a type that reaches itself refers to its own component
+    this.schemas.set(t.title, this.#copy(t.schema, t.file, t.pointer, 0));
+  }
+
+  /**
+   * A copy of `node` (at `pointer` in `file`) without corpus keywords, each `$ref` to a titled type pointing at its
+   * component; a `$ref` to an untitled node (a helper inside `$defs`) is replaced by a copy of that node, merged with
+   * the keywords beside the `$ref`. `depth` counts those inlinings, which stop a cycle of untitled nodes.
+   */
+  #copy(node: Json, file: SchemaFile, pointer: string, depth: number): Json {
+    if (Array.isArray(node)) return node.map((v, i) => this.#copy(v, file, `${pointer}/${i}`, depth));
+    if (!isObject(node)) return node;
+    let out: JsonObject = {};
+    for (const [k, v] of Object.entries(node)) {
+      if (CORPUS_KEYWORDS.has(k)) continue;
+      if (k === '$ref' && typeof v === 'string') {
+        const target = this.#r.resolve(file, v, pointer);
+        const entry = this.#r.entryAt(target.file, target.pointer);
+        if (entry !== undefined && entry.title !== '' && entry.isType) {
+          this.#add(entry);
+          out.$ref = `#/components/schemas/${entry.title}`;
+        } else {
+          if (depth > 16) throw new CorpusError(`$ref "${v}" starts a cycle of untitled schemas`, file.path, `${pointer}/$ref`);
+          const inlined = this.#copy(target.node, target.file, target.pointer, depth + 1);
+          out = { ...(isObject(inlined) ? inlined : {}), ...out };
+        }
+        continue;
+      }
+      // `const`, `enum`, `default` and `examples` hold instances, not schemas: copied as they are.
+      out[k] = k === 'const' || k === 'enum' || k === 'default' || k === 'examples' ? v : this.#copy(v, file, `${pointer}/${k}`, depth);
+    }
+    return out;
+  }
+}
+
+function parameterSchema(spec: ParameterSpec, components: Components, where: string): JsonObject {
+  return 'title' in spec.schema ? components.refTo(spec.schema.title, where) : { ...spec.schema };
+}
+
+function parameter(name: string, where: 'path' | 'query', components: Components, at: string): JsonObject {
+  const spec: ParameterSpec | undefined = (PARAMETERS as Readonly<Record<string, ParameterSpec>>)[name];
+  if (spec === undefined) throw new CorpusError(`parameter "${name}" is not in PARAMETERS`, 'runtime/host/route-table.ts', at);
+  return { name, in: where, required: where === 'path', description: spec.description, schema: parameterSchema(spec, components, at) };
+}
+
+const json = (schema: JsonObject): JsonObject => ({ 'application/json': { schema } });
+
+function operation(name: string, row: RouteRow, components: Components): JsonObject {
+  const at = `/ROUTE_TABLE/${name}`;
+  const parameters = [
+    ...pathParametersOf(row.path).map((p) => parameter(p, 'path', components, `${at}/path`)),
+    ...(row.query ?? []).map((q: ParameterName) => parameter(q, 'query', components, `${at}/query`)),
+  ];
+  const success = [row.response, ...(row.alsoResponds ?? [])].map((title) => components.refTo(title, at));
+  const ok: JsonObject = { description: row.summary, content: json(success.length === 1 ? success[0]! : { oneOf: success }) };
+  if (row.cached !== undefined) {
+    ok.headers = {
+      ETag: { description: 'Strong validator: a hash of the body, the same on every host serving the same document.', schema: { type: 'string' } },
+      'Cache-Control': { description: 'How long a client may reuse the document without asking again.', schema: { type: 'string' } },
+    };
+  }
+  const responses: JsonObject = { [String(row.status ?? 200)]: ok };
+  if (row.cached !== undefined) responses['304'] = { description: 'Not modified: the If-None-Match header named the current ETag.' };
+  for (const status of errorStatusesOf(row)) responses[String(status)] = { $ref: `#/components/responses/Error${status}` };
+  return {
+    operationId: name,
+    summary: row.summary,
+    tags: [row.kind],
+    ...(row.public === true ? { security: [] } : {}),
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(row.request !== undefined ? { requestBody: { required: true, content: json(components.refTo(row.request, at)) } } : {}),
+    responses,
+  };
+}
+
+/** The OpenAPI document as a JSON value (the emitter writes it; tests read it through this too). */
+export function openApiDocument(r: Resolved): JsonObject {
+  const components = new Components(r);
+  const paths: Record<string, JsonObject> = {};
+  const rows = describedRows(r);
+  for (const [name, row] of rows) {
+    const item = (paths[row.path] ??= {});
+    item[row.method.toLowerCase()] = operation(name, row, components);
+  }
+  const used = [...new Set(rows.flatMap(([, row]) => errorStatusesOf(row)))].sort((a, b) => a - b);
+  const envelope = components.refTo(ERROR_ENVELOPE, '/components/responses');
+  const responses = Object.fromEntries(used.map((s) => [`Error${s}`, { description: ERROR_MEANING[s], content: json(envelope) }]));
+  const schemas = Object.fromEntries([...components.schemas.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'wopkit reference host',
+      version: 'v1',
+      description: 'The OpenWOP agent-memory slice and Orbiplex Inquirium (P066) as the wopkit reference host serves them: protocol routes, the test seams under /v1/host/sample/ and the seams at upstream\'s /v1/test/ paths. Generated from runtime/host/route-table.ts and schemas/ by `npm run gen`.',
+      license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
+    },
+    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+    security: [{ [SECURITY_SCHEME]: [] }],
+    tags: [
+      { name: 'protocol', description: 'OpenWOP and P066 routes a client uses.' },
+      { name: 'seam', description: 'Test fixtures under /v1/host/sample/ that drive the runtime.' },
+      { name: 'upstream-seam', description: "Test seams at the paths upstream OpenWOP's conformance suite calls." },
+    ],
+    paths,
+    components: {
+      securitySchemes: { [SECURITY_SCHEME]: { type: 'http', scheme: 'bearer', description: 'An API key of the host (docs/host.md, "Credentials"); the scheme name is case-insensitive.' } },
+      responses,
+      schemas,
+    },
+  };
+}
+
+/** Every schema title a row names: its bodies and the titled schemas of its parameters. */
+function titlesOf(row: RouteRow): string[] {
+  const params = [...pathParametersOf(row.path), ...(row.query ?? [])].map((p) => (PARAMETERS as Readonly<Record<string, ParameterSpec>>)[p]?.schema);
+  return [row.response, ...(row.alsoResponds ?? []), ...(row.request !== undefined ? [row.request] : []), ...params.flatMap((p) => (p !== undefined && 'title' in p ? [p.title] : []))];
+}
+
+/**
+ * The rows the corpus can describe: those whose every schema title it defines. On this repository's corpus that is
+ * every row (test/interop/openapi.test.ts fails otherwise); a smaller corpus (the golden case) describes fewer.
+ */
+function describedRows(r: Resolved): [string, RouteRow][] {
+  return (Object.entries(ROUTE_TABLE) as [string, RouteRow][]).filter(([, row]) => titlesOf(row).every((t) => r.typeByTitle(t) !== undefined));
+}
+
+/** The document, for a corpus that defines the schemas of at least one row (else no file: another project's corpus). */
+export function emitOpenApi(r: Resolved): readonly EmittedFile[] {
+  if (describedRows(r).length === 0) return [];
+  return [{ path: GENERATED.openapi, contents: `${JSON.stringify(openApiDocument(r), null, 2)}\n` }];
+}
