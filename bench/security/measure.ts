@@ -1,5 +1,6 @@
 /** Measuring helpers of the security benchmarks: median timings of interleaved peers, heap after GC, the JSON file. */
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import type { BenchRow } from '../summary.ts';
 
 /** Median milliseconds per call of `op` over `rounds` batches of `batch` calls, each peer's batches interleaved. */
@@ -41,10 +42,14 @@ export function ratio(name: string, value: number, bound: number, peer: string):
 /** A check as a row of the benchmark table (bench/README.md): a cost ratio, so the goal is an upper bound. */
 export const checkRow = (c: ReturnType<typeof ratio>): BenchRow => ({ row: c.name, ratio: c.value, peer: c.peer, goal: `≤ ${c.bound}× (a cost ratio: at most ${c.bound}× the peer's)` });
 
-/** Write bench/results/<file> (its summary: one row per check) and print each check; exit 1 when one fails. */
+/**
+ * Write bench/results/<file> (its summary: one row per check, and the machine's load when it ended: ratios are
+ * measured interleaved, but a loaded machine widens them) and print each check; exit 1 when one fails.
+ */
 export function report(file: string, body: Record<string, unknown> & { checks: readonly ReturnType<typeof ratio>[] }): void {
   mkdirSync('bench/results', { recursive: true });
-  writeFileSync(`bench/results/${file}`, `${JSON.stringify({ node: process.version, ...body, summary: body.checks.map(checkRow) }, null, 2)}\n`);
+  const machine = { cores: cpus().length, loadAverage: loadavg().map((l) => round(l, 2)) };
+  writeFileSync(`bench/results/${file}`, `${JSON.stringify({ node: process.version, machine, ...body, summary: body.checks.map(checkRow) }, null, 2)}\n`);
   for (const c of body.checks) console.log(`${c.pass ? 'ok  ' : 'FAIL'} ${c.name}: ${c.value} (bound ${c.bound}, against ${c.peer})`);
   if (body.checks.some((c) => !c.pass)) process.exitCode = 1;
 }

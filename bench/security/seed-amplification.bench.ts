@@ -1,7 +1,8 @@
 /**
  * Issue 12, item 2: does per-request cost grow with history? (It did: 3,000 seeds with a secret took the host from
  * 122 MB to 572 MB, never freed, and writes from 5 ms to 38 ms; one library write from 0.2 ms to 177 ms after
- * 20,000 runs.) Peers are measured in the same run:
+ * 20,000 runs.) Since issue 22 the history is in the store, never in the process: what is measured is that neither
+ * the process nor a write's cost grows with it. Peers are measured in the same run:
  *
  * - Host memory: a host after 10,000 seed-with-secret requests against a peer host after the same 10,000 seeds
  *   without a secret, each in its own child process (heap after GC and resident set). Every seed stores an entry,
@@ -9,8 +10,9 @@
  *   of the same host fresh is reported beside it.
  * - Host write latency (in-process `app.inject`): a host after 10,000 seeds with a secret against a fresh host,
  *   interleaved.
- * - Library: one write through the SR-1 chokepoint after 20,000 finished runs (ended), and after 20,000 runs
- *   abandoned without an end (dropped by the idle TTL on an injected clock), against a fresh runtime.
+ * - Library: one write through the SR-1 chokepoint (one request, committed) after 20,000 finished runs (ended), and
+ *   after 20,000 runs abandoned without an end (dropped by the idle rule on an injected clock), against a fresh
+ *   runtime — each on its own in-memory store.
  *
  * Run: npm run bench:security   → bench/results/seed-amplification.json
  */
@@ -21,11 +23,15 @@ import { ROUTES } from '../../runtime/host/seam-catalogue.ts';
 import { createOpenwopRuntime } from '../../runtime/openwop/index.ts';
 import { DEFAULT_SECRET_REGISTRY_LIMITS } from '../../runtime/redaction/secret-registry.ts';
 import { ManualClock } from '../../runtime/shared/clock.ts';
+import { openMemoryStore } from '../../runtime/storage/memory/index.ts';
+import { Plan } from '../../runtime/storage/plan.ts';
 import { rng } from '../rng.ts';
 import { interleavedMedians, memoryAfterGc, ratio, report, round } from './measure.ts';
 
-const SEEDS = 10_000;
-const FINISHED_RUNS = 20_000;
+/** Seeds and finished runs of the peers (BENCH_SCALE divides both, for a quick look). */
+const SCALE = Number(process.env.BENCH_SCALE ?? 1);
+const SEEDS = 10_000 / SCALE;
+const FINISHED_RUNS = 20_000 / SCALE;
 const TOKEN = 'security-bench-token-0123456789';
 const HEADERS = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
 const random = rng(12);
@@ -83,31 +89,57 @@ await Promise.all([fresh.close(), afterSeeds.close()]);
 // ── Library ─────────────────────────────────────────────────────────────────────────────────────────────────────
 const CONTENT = `Customer note. ${'The refund window is thirty days and shipping is free above fifty euros. '.repeat(13)}`;
 
-/** A runtime whose tenant has seen `runs` runs, each resolving a secret, writing and then ending or being abandoned. */
-function libraryRuntime(runs: number, ending: 'ended' | 'abandoned') {
+/**
+ * A runtime over an in-memory store whose tenant has seen `runs` runs, each resolving a secret and writing in one
+ * request, then ending (another request) or being abandoned (its registry dropped by the idle rule as the clock
+ * moves, as the host's background work does); and the measured write: a live run with its own secret, writing
+ * 1 KiB that carries it, in one request.
+ */
+async function libraryRuntime(runs: number, ending: 'ended' | 'abandoned') {
   const clock = new ManualClock();
-  const rt = createOpenwopRuntime({ clock });
-  const step = Math.ceil(DEFAULT_SECRET_REGISTRY_LIMITS.idleTtlMs / 200); // abandoned runs go idle over time: ~200 live at once
+  const port = await openMemoryStore();
+  const rt = createOpenwopRuntime({ port, clock, runBounds: { endedRunsPerTenant: 10 * FINISHED_RUNS } });
+  const request = async <T>(f: (plan: Plan) => Promise<T> | T): Promise<T> => {
+    const plan = new Plan();
+    const out = await f(plan);
+    await plan.commit(port);
+    return out;
+  };
+  const idle = DEFAULT_SECRET_REGISTRY_LIMITS.idleTtlMs;
+  const step = Math.ceil(idle / 200); // abandoned runs go idle over time: ~200 live at once
   for (let i = 0; i < runs; i++) {
     const secret = freshSecret();
     rt.byok.store(`k${i}`, secret, 'run');
-    rt.byok.resolve(`run-${i}`, 'acme', `k${i}`);
-    rt.writer.put('mem://acme/history', { content: `run ${i} used ${secret}` }, { runId: `run-${i}`, tenant: 'acme' });
-    if (ending === 'ended') rt.registries.endRun(`run-${i}`);
-    else clock.advance(step);
+    await request(async (plan) => {
+      const scope = await rt.secretsOf(plan, 'acme');
+      scope.claimRun(`run-${i}`);
+      await rt.byok.resolve(scope, `run-${i}`, `k${i}`);
+      await rt.writer.put(plan, 'mem://acme/history', { content: `run ${i} used ${secret}` }, { runId: `run-${i}`, tenant: 'acme' });
+    });
+    if (ending === 'ended') await request(async (plan) => (await rt.secretsOf(plan, 'acme')).endRun(`run-${i}`));
+    else {
+      clock.advance(step);
+      await request((plan) => void plan.add('secrets.dropIdle', { cutoffMs: clock.now() - idle, limit: 500 }));
+    }
   }
-  clock.advance(DEFAULT_SECRET_REGISTRY_LIMITS.idleTtlMs);
-  // The measured writer: a live run with its own secret, writing 1 KiB that carries it.
+  clock.advance(idle);
+  await request((plan) => void plan.add('secrets.dropIdle', { cutoffMs: clock.now() - idle, limit: 1_000_000 }));
   const secret = freshSecret();
-  rt.registries.forRun('current', 'acme').register('k-current', secret, 'run');
+  await request(async (plan) => {
+    const scope = await rt.secretsOf(plan, 'acme');
+    scope.claimRun('current');
+    await scope.register('current', 'k-current', secret, 'run');
+  });
   const content = `${CONTENT} key ${secret}.`;
-  return { rt, write: () => rt.writer.put('mem://acme/measure', { content }, { runId: 'current', tenant: 'acme' }), live: rt.registries.liveForTenant('acme').length };
+  const live = (await port.reads.get<{ n: number }>("SELECT count(*) AS n FROM secret_registries WHERE tenant = 'acme' AND state = 'live'"))!.n;
+  return { write: () => request((plan) => rt.writer.put(plan, 'mem://acme/measure', { content }, { runId: 'current', tenant: 'acme' })), live, close: () => port.close() };
 }
 
-const lib0 = libraryRuntime(0, 'ended');
-const libEnded = libraryRuntime(FINISHED_RUNS, 'ended');
-const libAbandoned = libraryRuntime(FINISHED_RUNS, 'abandoned');
+const lib0 = await libraryRuntime(0, 'ended');
+const libEnded = await libraryRuntime(FINISHED_RUNS, 'ended');
+const libAbandoned = await libraryRuntime(FINISHED_RUNS, 'abandoned');
 const library = await interleavedMedians({ fresh: lib0.write, ended: libEnded.write, abandoned: libAbandoned.write }, { rounds: 9, batch: 500 });
+await Promise.all([lib0.close(), libEnded.close(), libAbandoned.close()]);
 
 report('seed-amplification.json', {
   benchmark: 'seed-amplification',

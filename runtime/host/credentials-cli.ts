@@ -19,7 +19,12 @@ import { hostKeys } from './host-keys.ts';
 
 const USAGE = 'usage: npm run credentials -- status [--credentials FILE] | begin --credentials FILE | finish --credentials FILE';
 
-class UsageError extends Error {}
+/** A command line the credentials CLI cannot act on (printed with the usage line). */
+class UsageError extends WopkitError<'credentials_cli_usage'> {
+  constructor(message: string) {
+    super('credentials_cli_usage', message);
+  }
+}
 
 /** The host credentials a file describes (it must carry its secret keys and cursor key). */
 export function credentialsOfFile(path: string, text: string): HostCredentials {

@@ -17,7 +17,7 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { ErrorCode } from '../../generated/ts/index.ts';
 import { createInquiriumRuntime } from '../inquirium/index.ts';
-import { createOpenwopRuntime } from '../openwop/index.ts';
+import { createOpenwopRuntime, type OpenwopRuntimeOptions } from '../openwop/index.ts';
 import type { SecretKeyRing } from '../redaction/sealing.ts';
 import { openMemoryStore } from '../storage/memory/index.ts';
 import type { StoragePort, StoreCorruptError } from '../storage/port.ts';
@@ -92,6 +92,11 @@ export interface HostOptions {
   readonly cursorKey?: Buffer;
   /** How applying an RFC 0096 proposal is authorised (default: an approval gate). */
   readonly proposalActivation?: ProposalActivationPolicy;
+  /**
+   * Which optional OpenWOP modules the host wires (each default true); an unwired module is neither advertised in
+   * discovery nor served (its seams answer 501 `capability_not_provided`).
+   */
+  readonly modules?: Readonly<Pick<OpenwopRuntimeOptions, 'compaction' | 'distillation' | 'scheduledDistillation'>>;
   /** Called once if the store finds its data corrupt (`npm start` prints one line and exits 2); the host then answers 503. */
   readonly onFatal?: (err: StoreCorruptError) => void;
   /**
@@ -159,6 +164,7 @@ export async function createHost(o: HostOptions): Promise<Host> {
     ...(o.secretKeys !== undefined ? { secretKeys: o.secretKeys } : {}),
     ...(o.cursorKey !== undefined ? { cursorKey: o.cursorKey } : {}),
     ...(o.proposalActivation !== undefined ? { proposalActivation: o.proposalActivation } : {}),
+    ...o.modules,
     clock, ...(o.ids ? { ids: o.ids } : {}),
   });
   const inquirium = createInquiriumRuntime({

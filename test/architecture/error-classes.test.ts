@@ -2,9 +2,19 @@
  * Every error the runtime throws on purpose is a WopkitError (runtime/shared/errors.ts), so the host maps errors
  * with one `instanceof` and each error says itself how it answers on the wire. Only WopkitError extends a built-in
  * error class; every other `…Error` class under runtime/ descends from it.
+ *
+ * A store refusal made without a wire answer (`new StoreRefusal(code, message)`) would reach a client as a 500: it
+ * is control flow, and some runtime module outside the store's operations must handle it by its code (retry a stale
+ * read, map a lost claim to its domain error). A code nothing handles is listed below with why a 500 is right.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { declaredClasses, tsFilesUnder } from './sources.ts';
+
+/** Wire-less refusal codes that are programming errors (a 500 is the right answer), with why. */
+const UNHANDLED_BY_DESIGN: Readonly<Record<string, string>> = {
+  run_unknown: 'an event appended to a run that does not exist: the runtime checked the run before planning it, so this is a bug',
+};
 
 const BUILT_IN = new Set(['Error', 'RangeError', 'TypeError', 'SyntaxError', 'ReferenceError', 'EvalError', 'URIError', 'AggregateError']);
 const classes = tsFilesUnder('runtime').flatMap(declaredClasses);
@@ -32,5 +42,21 @@ describe('runtime error classes', () => {
   it('every …Error class descends from WopkitError', () => {
     const strays = classes.filter((c) => c.name.endsWith('Error') && !descendsFromWopkitError(c.name)).map((c) => `${c.file}: ${c.name}`);
     expect(strays).toEqual([]);
+  });
+});
+
+describe('store refusals without a wire answer', () => {
+  const files = tsFilesUnder('runtime');
+  const text = new Map(files.map((f) => [f, readFileSync(f, 'utf8')]));
+  const codes = [...new Set(files.filter((f) => f.startsWith('runtime/storage/')).flatMap((f) => [...text.get(f)!.matchAll(/new StoreRefusal\('([a-z_]+)', [^,)]+\)/g)].map((m) => m[1]!)))].sort();
+
+  it('finds them (not vacuous)', () => {
+    expect(codes).toEqual(expect.arrayContaining(['claim_taken', 'stale_read']));
+  });
+
+  it('each is handled by its code outside the store\'s operations, or listed as a programming error', () => {
+    const handled = (code: string) => files.some((f) => !f.startsWith('runtime/storage/ops/') && text.get(f)!.includes(`=== '${code}'`));
+    expect(codes.filter((c) => !handled(c) && UNHANDLED_BY_DESIGN[c] === undefined)).toEqual([]);
+    expect(Object.keys(UNHANDLED_BY_DESIGN).filter((c) => !codes.includes(c) || handled(c)), 'stale entries').toEqual([]);
   });
 });

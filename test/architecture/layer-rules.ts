@@ -1,31 +1,34 @@
 /**
  * What each folder may import, as data: the layering test enforces it on the source files and checks that the
  * table in docs/architecture.md says the same thing. Keys are runtime folders (`runtime/<name>`) and top-level
- * folders; values list the folders (or single files) each may import besides itself. Test, bench and script code
+ * folders; values list the folders (or single files) each may import besides itself — exactly the ones it does
+ * import (the test refuses an allowance nothing uses, so the table is the real graph, not a loose upper bound).
+ * runtime/storage is the floor every runtime concern stands on: the store is the source of truth, so a concern
+ * that keeps anything imports the storage port, its write vocabulary or its reads. Test, bench and script code
  * may import anything and is not listed.
  */
 export const LAYER_RULES: Readonly<Record<string, readonly string[]>> = {
   generated: [],
   generator: ['runtime/host/route-table.ts'],
   'runtime/shared': ['generated'],
-  'runtime/memory': ['generated', 'runtime/shared'],
-  'runtime/events': ['generated', 'runtime/shared'],
-  'runtime/capabilities': ['generated', 'runtime/shared'],
-  'runtime/redaction': ['generated', 'runtime/memory', 'runtime/shared'],
-  'runtime/commitments': ['generated', 'runtime/memory', 'runtime/shared'],
-  'runtime/consolidation': ['generated', 'runtime/memory', 'runtime/shared'],
-  'runtime/multi-agent': ['generated', 'runtime/memory', 'runtime/shared'],
-  'runtime/compaction': ['generated', 'runtime/capabilities', 'runtime/events', 'runtime/memory', 'runtime/shared'],
-  'runtime/distillation': ['generated', 'runtime/capabilities', 'runtime/compaction', 'runtime/events', 'runtime/memory', 'runtime/shared'],
-  'runtime/inquirium': ['generated', 'runtime/shared'],
   'runtime/storage': ['generated', 'runtime/shared'],
-  'runtime/proposals': ['generated', 'runtime/shared'],
+  'runtime/memory': ['generated', 'runtime/shared', 'runtime/storage'],
+  'runtime/events': ['generated', 'runtime/shared', 'runtime/storage'],
+  'runtime/capabilities': ['generated', 'runtime/shared'],
+  'runtime/redaction': ['runtime/shared', 'runtime/storage'],
+  'runtime/commitments': ['generated', 'runtime/memory', 'runtime/shared', 'runtime/storage'],
+  'runtime/consolidation': ['generated', 'runtime/memory', 'runtime/shared', 'runtime/storage'],
+  'runtime/multi-agent': ['generated', 'runtime/memory', 'runtime/shared', 'runtime/storage'],
+  'runtime/compaction': ['generated', 'runtime/capabilities', 'runtime/events', 'runtime/memory', 'runtime/shared', 'runtime/storage'],
+  'runtime/distillation': ['generated', 'runtime/capabilities', 'runtime/compaction', 'runtime/events', 'runtime/memory', 'runtime/shared', 'runtime/storage'],
+  'runtime/inquirium': ['generated', 'runtime/shared', 'runtime/storage'],
+  'runtime/proposals': ['generated', 'runtime/shared', 'runtime/storage'],
   'runtime/openwop': [
     'generated', 'runtime/capabilities', 'runtime/commitments', 'runtime/compaction', 'runtime/consolidation', 'runtime/distillation',
     'runtime/events', 'runtime/memory', 'runtime/multi-agent', 'runtime/proposals', 'runtime/redaction', 'runtime/shared', 'runtime/storage',
   ],
   'runtime/host': [
-    'generated', 'runtime/capabilities', 'runtime/commitments', 'runtime/compaction', 'runtime/consolidation', 'runtime/distillation',
+    'generated', 'runtime/commitments', 'runtime/compaction', 'runtime/consolidation', 'runtime/distillation',
     'runtime/events', 'runtime/inquirium', 'runtime/memory', 'runtime/multi-agent', 'runtime/openwop', 'runtime/proposals', 'runtime/redaction', 'runtime/shared', 'runtime/storage',
   ],
   conformance: ['generated', 'runtime/host/seam-catalogue.ts'],

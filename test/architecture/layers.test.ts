@@ -2,8 +2,10 @@
  * The runtime's layering, derived from the import statements of its source files (relative imports, type-only
  * ones included):
  * - runtime/shared/ imports nothing from other runtime folders;
- * - runtime/memory/ imports only runtime/shared/ (and generated/);
- * - runtime/inquirium/ imports only runtime/shared/ — no OpenWOP-side concern (distillation, memory, events, …);
+ * - runtime/storage/ imports only runtime/shared/ (and generated/): the store is the floor, it knows no concern;
+ * - runtime/memory/ imports only runtime/shared/ and runtime/storage/ (and generated/);
+ * - runtime/inquirium/ imports only runtime/shared/ and runtime/storage/ — no OpenWOP-side concern (distillation,
+ *   memory, events, …);
  * - nothing outside runtime/host/ imports the host; runtime/ imports nothing outside runtime/ and generated/;
  * - the folder graph has no cycle.
  */
@@ -13,7 +15,7 @@ import { LAYER_RULES } from './layer-rules.ts';
 
 /** Folders whose imports are restricted: the runtime folders each may import besides itself and generated/ (from the one rule table). */
 const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
-  ['shared', 'memory', 'inquirium'].map((f) => [f, (LAYER_RULES[`runtime/${f}`] ?? []).filter((t) => t.startsWith('runtime/')).map((t) => t.slice('runtime/'.length))]),
+  ['shared', 'storage', 'memory', 'inquirium'].map((f) => [f, (LAYER_RULES[`runtime/${f}`] ?? []).filter((t) => t.startsWith('runtime/')).map((t) => t.slice('runtime/'.length))]),
 );
 
 interface Edge {
@@ -36,6 +38,12 @@ describe('runtime layering', () => {
     expect(edges.some((e) => e.from === 'inquirium' && e.to === 'shared')).toBe(true);
     expect(edges.some((e) => e.from === 'openwop' && e.to === 'memory')).toBe(true);
     expect(edges.some((e) => e.from === 'host' && e.to === 'openwop')).toBe(true);
+    expect(edges.some((e) => e.from === 'memory' && e.to === 'storage')).toBe(true);
+    expect(edges.some((e) => e.from === 'storage' && e.to === 'shared')).toBe(true);
+  });
+
+  it('the rules name the store as every concern\'s floor (memory and inquirium stand on it; it stands on shared only)', () => {
+    expect(MAY_IMPORT).toEqual({ shared: [], storage: ['shared'], memory: ['shared', 'storage'], inquirium: ['shared', 'storage'] });
   });
 
   it.each(Object.entries(MAY_IMPORT))('runtime/%s/ imports only what it may', (folder, allowed) => {

@@ -48,7 +48,7 @@ describe('runtime shapes come from generated/ts', () => {
     expect(generatedNames).toContain('RunEvent');
     expect(generatedNames).toContain('ErrorCode');
     expect(runtime.length).toBeGreaterThan(50);
-    expect(runtime.map((r) => r.name)).toContain('MemoryStorePort');
+    expect(runtime.map((r) => r.name)).toContain('StoragePort');
   });
 
   it('no runtime interface or type alias re-declares a generated name or copies a generated object shape', () => {

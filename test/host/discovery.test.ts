@@ -1,7 +1,6 @@
 /** The discovery document follows what the runtime wires: an unwired module is neither advertised nor served. */
 import { describe, expect, it } from 'vitest';
 import { createHost, HOST_VERSION } from '../../runtime/host/server.ts';
-import { createOpenwopRuntime } from '../../runtime/openwop/index.ts';
 import { validateCapabilities, validateErrorEnvelope } from '../../generated/validators/validators.js';
 import { configFrom } from '../../conformance/config.ts';
 import { runSuite } from '../../conformance/run.ts';
@@ -20,8 +19,7 @@ describe('discovery from what the runtime wires', () => {
     await app.close();
   });
   it('without compaction: no memory.compaction/distillation block, the seams answer capability_not_provided, the suite calls the scenarios inapplicable (lenient) or fails them (strict)', async () => {
-    const openwop = createOpenwopRuntime({ host: { name: 'no-compaction-host', version: '0.0.1' }, compaction: false, distillation: false });
-    const { app } = await createHost({ token: TOKEN, openwop });
+    const { app } = await createHost({ token: TOKEN, modules: { compaction: false, distillation: false } });
     const d = (await app.inject({ method: 'GET', url: ROUTES.discovery.path })).json();
     expect(validateCapabilities(d)).toBe(true);
     expect(d.memory?.compaction).toBeUndefined();
@@ -37,7 +35,7 @@ describe('discovery from what the runtime wires', () => {
     expect(lenient.scenarios.map((s) => [s.outcome, s.skipClass])).toEqual(Array(3).fill(['skip', 'inapplicable']));
     const strict = await runSuite(configFrom({}, { 'base-url': url, 'api-key': TOKEN, only: 'memory-compaction', strict: true }));
     expect(strict.scenarios.map((s) => s.outcome)).toEqual(['fail', 'fail', 'fail']);
-    expect(strict.host.name).toBe('no-compaction-host');
+    expect(strict.host.name).toBe('wopkit-reference-host');
     await app.close();
   });
 });

@@ -1,7 +1,6 @@
-/** Scheduled distillation over HTTP: register, tick, read back; tenant-scoped; the background ticker; 501 when not wired. */
+/** Scheduled distillation over HTTP: register, tick, read back; tenant-scoped; the background work; 501 when not wired. */
 import { describe, expect, it } from 'vitest';
 import { createHost } from '../../runtime/host/server.ts';
-import { createOpenwopRuntime } from '../../runtime/openwop/index.ts';
 import { ROUTES, targetOf } from '../../runtime/host/seam-catalogue.ts';
 import {
   validateCapabilities, validateErrorEnvelope, validateHostSampleDistillScheduleResponse, validateHostSampleDistillScheduleTickResponse,
@@ -43,7 +42,7 @@ describe('scheduled distillation seams', () => {
     await app.close();
   });
 
-  it('CTI-1: another tenant cannot read the schedule, and a tick reports only the named tenant\'s runs', async () => {
+  it('CTI-1: another tenant cannot read the schedule, and a tick runs only the named tenant\'s schedules', async () => {
     const { app } = await createHost({ token: TOKEN });
     await seed(app);
     await seed(app, 'mem://globex/dreams');
@@ -56,7 +55,9 @@ describe('scheduled distillation seams', () => {
     const tick = (await post(app, TICK, { tenant: 'globex' })).json();
     expect(tick.outcomes).toHaveLength(1);
     expect(tick.outcomes[0].event.memoryRef).toBe('mem://globex/dreams');
-    // acme's schedule ran in the same tick (unreported there) and is visible to acme only
+    // A tick for globex runs globex's schedules only: acme's is still due, and acme's own tick runs it.
+    expect((await get(app, READ(a.scheduleId, 'acme'))).json().lastOutcome).toBeUndefined();
+    expect((await post(app, TICK, { tenant: 'acme' })).json().outcomes.map((o: { scheduleId: string }) => o.scheduleId)).toEqual([a.scheduleId]);
     expect((await get(app, READ(a.scheduleId, 'acme'))).json().lastOutcome.kind).toBe('distilled');
     await app.close();
   });
@@ -72,8 +73,8 @@ describe('scheduled distillation seams', () => {
     await app.close();
   });
 
-  it('the background ticker runs due schedules without a tick call, and stops with the host', async () => {
-    const { app } = await createHost({ token: TOKEN, scheduleTickMs: 100 });
+  it('the background work runs due schedules without a tick call, and stops with the host', async () => {
+    const { app, background } = await createHost({ token: TOKEN, backgroundIdleMs: 20 });
     await seed(app);
     const { scheduleId } = (await post(app, S, { memoryRef: REF, every: 'PT1H', firstAt: new Date(Date.now() - 1000).toISOString() })).json();
     let last: unknown;
@@ -83,12 +84,13 @@ describe('scheduled distillation seams', () => {
     }
     expect(last).toMatchObject({ kind: 'distilled', scheduleId });
     await app.close();
-    await expect(createHost({ token: TOKEN, scheduleTickMs: 5 })).rejects.toThrow(/scheduleTickMs/);
+    // Closed: the loop has stopped, and a pass would find the store closed.
+    await expect(background.runOnce()).rejects.toThrow();
+    await expect(createHost({ token: TOKEN, backgroundIdleMs: 5 })).rejects.toThrow(/backgroundIdleMs/);
   });
 
   it('without scheduled distillation: discovery says scheduled false and the seams answer 501', async () => {
-    const openwop = createOpenwopRuntime({ scheduledDistillation: false });
-    const { app } = await createHost({ token: TOKEN, openwop });
+    const { app } = await createHost({ token: TOKEN, modules: { scheduledDistillation: false } });
     expect((await get(app, DISCOVERY)).json().memory.distillation.scheduled).toBe(false);
     for (const [url, body] of [[S, { memoryRef: REF, every: 'PT1H' }], [TICK, { tenant: 'acme' }]] as const) {
       const r = await post(app, url, body);

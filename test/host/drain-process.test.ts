@@ -55,7 +55,7 @@ describe('SIGTERM drains npm start', () => {
 
     const again = await startHost({ args });
     const list = await fetch(`${again.url}/v1/memory/${encodeURIComponent('mem://acme/drain')}`, { headers: { authorization: `Bearer ${CRASH_TOKEN}` } });
-    expect((await list.json()).entries.map((e: { content: string }) => e.content)).toEqual(['sent across the stop']);
+    expect(((await list.json()) as { entries: { content: string }[] }).entries.map((e) => e.content)).toEqual(["sent across the stop"]);
     await again.stop();
   }, 60_000);
 

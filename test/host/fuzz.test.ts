@@ -9,7 +9,6 @@ const TOKEN = 'fuzz-test-token-0123456789';
 /** Every catalogue route as [method, a concrete path] (a path parameter gets a run id that does not exist, a ref nobody wrote, or a proposal nobody made). */
 const ROUTES: [string, string][] = Object.values(CATALOGUE).map((r) => [r.method, targetOf(r, { params: { runId: 'run_1', memoryRef: 'mem://fuzz/nothing', proposalId: 'prop_1', nodeId: 'int_1' } })]);
 const DISCOVERY = CATALOGUE.discovery.path;
-const PUBLIC = new Set<string>([CATALOGUE.discovery.path, CATALOGUE.openapi.path]);
 const SEED = CATALOGUE.memorySeed.path;
 const HOSTILE_REFS = ['mem://a/../b/c', 'mem://a/b\u0000', '../../etc/passwd', 'mem://A/b', `mem://a/${'x'.repeat(5000)}`, '%2e%2e', 'mem://a//b', '__proto__', 'constructor'];
 
@@ -124,11 +123,13 @@ describe('host robustness', () => {
     expect(live.status).toBe(200);
     await app.close();
   });
-  it('auth: every route but the two public documents (discovery, openapi.json) needs the Bearer token', async () => {
+  it('auth: every route but the public ones (discovery, openapi.json, /livez, /readyz) needs the Bearer token', async () => {
     const { app } = await createHost({ token: TOKEN });
+    const publicPaths: string[] = Object.values(CATALOGUE).filter((r) => 'public' in r && r.public).map((r) => r.path);
+    expect(publicPaths.sort()).toEqual([DISCOVERY, CATALOGUE.openapi.path, CATALOGUE.liveness.path, CATALOGUE.readiness.path].sort());
     for (const [m, path] of ROUTES) {
       const res = await app.inject({ method: m as 'GET', url: path, headers: { 'content-type': 'application/json' }, ...(m === 'POST' ? { payload: '{}' } : {}) });
-      if (PUBLIC.has(path)) expect(res.statusCode).toBe(200);
+      if (publicPaths.includes(path)) expect(res.statusCode, path).toBe(200);
       else expect(res.statusCode, path).toBe(401);
     }
     await app.close();

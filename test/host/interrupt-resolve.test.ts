@@ -1,17 +1,19 @@
 /**
  * POST /v1/runs/{runId}/interrupts/{nodeId}: answering the interrupt an escalated run is suspended on, over HTTP,
  * as its tenant. What the conformance scenario `multi-agent-escalation-resolve` cannot check from one key: another
- * tenant cannot answer (or learn about) the run, nor make it unanswerable by starting more runs than the runner
- * keeps for a tenant; a malformed answer is a 400 that changes nothing; amend carries out the amended decision;
+ * tenant cannot answer (or learn about) the run, nor make it unanswerable by starting runs up to its own bound; a malformed answer is a 400 that changes nothing; amend carries out the amended decision;
  * every answer after the first is refused, whatever the mix (property).
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunEvent, RunSnapshot } from '../../generated/ts/index.ts';
 import { Credentials, parseApiKeysEnv } from '../../runtime/host/auth.ts';
 import { createHost } from '../../runtime/host/server.ts';
-import { MAX_KEPT_RUNS_PER_TENANT } from '../../runtime/openwop/fixtures/runner.ts';
+import { openStore } from '../../runtime/storage/open-store.ts';
 
 const KEY_A = 'tenant-a-key-0123456789abcdef';
 const KEY_B = 'tenant-b-key-0123456789abcdef';
@@ -24,16 +26,30 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 const as = (key: string) => ({ authorization: `Bearer ${key}` });
-async function waitingRun(key = KEY_A): Promise<{ runId: string; interruptId: string }> {
-  const started = await app.inject({ method: 'POST', url: '/v1/runs', headers: as(key), payload: { workflowId: ESCALATION } });
+async function waitingRun(key = KEY_A, on = app): Promise<{ runId: string; interruptId: string }> {
+  const started = await on.inject({ method: 'POST', url: '/v1/runs', headers: as(key), payload: { workflowId: ESCALATION } });
   const { runId } = started.json<{ runId: string }>();
-  const snap = (await app.inject({ method: 'GET', url: `/v1/runs/${runId}`, headers: as(key) })).json<RunSnapshot>();
+  const snap = (await on.inject({ method: 'GET', url: `/v1/runs/${runId}`, headers: as(key) })).json<RunSnapshot>();
   expect(snap.status).toBe('waiting-clarification');
   return { runId, interruptId: snap.interrupt!.interruptId };
 }
-const answer = (key: string, runId: string, nodeId: string, resumeValue: unknown) =>
-  app.inject({ method: 'POST', url: `/v1/runs/${runId}/interrupts/${nodeId}`, headers: as(key), payload: { resumeValue } });
-const events = async (runId: string) => (await app.inject({ method: 'GET', url: `/v1/runs/${runId}/events`, headers: as(KEY_A) })).json<{ events: RunEvent[] }>().events;
+const answer = (key: string, runId: string, nodeId: string, resumeValue: unknown, on = app) =>
+  on.inject({ method: 'POST', url: `/v1/runs/${runId}/interrupts/${nodeId}`, headers: as(key), payload: { resumeValue } });
+const events = async (runId: string, on = app) => (await on.inject({ method: 'GET', url: `/v1/runs/${runId}/events`, headers: as(KEY_A) })).json<{ events: RunEvent[] }>().events;
+
+/** Of any burst of answers to one interrupt exactly one is applied, the rest are 409 (on `on`'s store). */
+async function burstProperty(on: FastifyInstance, numRuns: number): Promise<void> {
+  await fc.assert(
+    fc.asyncProperty(fc.array(fc.constantFrom('approve', 'confirm', 'reject'), { minLength: 1, maxLength: 6 }), async (actions) => {
+      const { runId, interruptId } = await waitingRun(KEY_A, on);
+      const answers = await Promise.all(actions.map((action) => answer(KEY_A, runId, interruptId, { action }, on)));
+      expect(answers.map((a) => a.statusCode).sort()).toEqual([200, ...Array(actions.length - 1).fill(409)]);
+      expect(answers.filter((a) => a.statusCode === 409).map((a) => a.json<{ error: string }>().error)).toEqual(Array(actions.length - 1).fill('interrupt_already_resolved'));
+      expect((await events(runId, on)).filter((e) => e.type === 'interrupt.resolved')).toHaveLength(1);
+    }),
+    { numRuns },
+  );
+}
 
 describe('answering an escalation over HTTP', () => {
   it("another tenant's key cannot answer the run, nor tell it from a run that does not exist", async () => {
@@ -71,27 +87,39 @@ describe('answering an escalation over HTTP', () => {
     expect(log.find((e) => e.type === 'worker.dispatched')?.payload).toMatchObject({ worker: 'billing-agent' });
   });
 
-  it('property: of any burst of answers to one interrupt exactly one is applied, the rest are 409', async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.array(fc.constantFrom('approve', 'confirm', 'reject'), { minLength: 1, maxLength: 6 }), async (actions) => {
-        const { runId, interruptId } = await waitingRun();
-        const answers = await Promise.all(actions.map((action) => answer(KEY_A, runId, interruptId, { action })));
-        expect(answers.filter((a) => a.statusCode === 200)).toHaveLength(1);
-        expect(answers.filter((a) => a.statusCode === 409).map((a) => a.json<{ error: string }>().error)).toEqual(Array(actions.length - 1).fill('interrupt_already_resolved'));
-        expect((await events(runId)).filter((e) => e.type === 'interrupt.resolved')).toHaveLength(1);
-      }),
-      { numRuns: 20 },
-    );
-  });
+  it('property: of any burst of answers to one interrupt exactly one is applied, the rest are 409', () => burstProperty(app, 20));
 
-  it("another tenant's runs do not make a tenant's waiting escalation unanswerable", async () => {
-    const { runId, interruptId } = await waitingRun(KEY_A);
-    for (let i = 0; i < MAX_KEPT_RUNS_PER_TENANT + 10; i++) {
-      const r = await app.inject({ method: 'POST', url: '/v1/runs', headers: as(KEY_B), payload: { workflowId: ESCALATION } });
-      expect(r.statusCode).toBe(201);
-    }
-    const snap = (await app.inject({ method: 'GET', url: `/v1/runs/${runId}`, headers: as(KEY_A) })).json<RunSnapshot>();
-    const answered = await answer(KEY_A, runId, interruptId, { action: 'approve' });
+  it("another tenant's runs, up to its bound and past it, do not make a tenant's waiting escalation unanswerable", async () => {
+    const RUNS = 6;
+    const host = (await createHost({ credentials: new Credentials(parseApiKeysEnv(`${KEY_A}=tenant-a:tenant,${KEY_B}=tenant-b:tenant`)), logger: false, seedConformanceFixtures: true, limits: { runsPerTenant: RUNS } })).app;
+    const start = (key: string) => host.inject({ method: 'POST', url: '/v1/runs', headers: as(key), payload: { workflowId: ESCALATION } });
+    const a = (await start(KEY_A)).json<{ runId: string }>().runId;
+    const waiting = (await host.inject({ method: 'GET', url: `/v1/runs/${a}`, headers: as(KEY_A) })).json<RunSnapshot>();
+    expect(waiting.status).toBe('waiting-clarification');
+    // Tenant B fills its own bound of live runs (each waits on its interrupt), then is refused.
+    const statuses = [];
+    for (let i = 0; i < RUNS + 3; i++) statuses.push((await start(KEY_B)).statusCode);
+    expect(statuses).toEqual([...Array(RUNS).fill(201), 429, 429, 429]);
+    const snap = (await host.inject({ method: 'GET', url: `/v1/runs/${a}`, headers: as(KEY_A) })).json<RunSnapshot>();
+    const answered = await host.inject({ method: 'POST', url: `/v1/runs/${a}/interrupts/${waiting.interrupt!.interruptId}`, headers: as(KEY_A), payload: { resumeValue: { action: 'approve' } } });
     expect({ status: snap.status, answer: answered.statusCode }).toEqual({ status: 'waiting-clarification', answer: 200 });
-  }, 120_000);
+    // And tenant A may still start runs of its own: B's bound is B's.
+    expect((await start(KEY_A)).statusCode).toBe(201);
+    await host.close();
+  });
+});
+
+describe('answering an escalation on a SQLite store (reads and the writer thread run side by side)', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'wopkit-interrupt-burst-'));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('property: of any burst of answers exactly one is applied, the rest are 409 (the losers\' claims are refused at commit)', async () => {
+    const storage = await openStore({ kind: 'sqlite', dataDir });
+    const host = (await createHost({ credentials: new Credentials(parseApiKeysEnv(`${KEY_A}=tenant-a:tenant`)), logger: false, seedConformanceFixtures: true, storage })).app;
+    try {
+      await burstProperty(host, 10);
+    } finally {
+      await host.close();
+    }
+  }, 60_000);
 });

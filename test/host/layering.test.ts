@@ -26,6 +26,26 @@ const FORBIDDEN: [RegExp, string][] = [
 /** Value imports a route may make; anything else from the runtime it may import as a type only. */
 const VALUE_IMPORTS = [/^fastify$/, /^node:/, /^\.\.\/\.\.\/\.\.\/generated\//, /^\.\.\/(route-helpers|errors|seam-catalogue)\.ts$/, /^\.\/cached-document\.ts$/];
 
+/**
+ * Named pure values a route may import from a runtime module (no state, no store, no part of a runtime), each with
+ * why; any other value import from these modules fails, and so does an entry no route uses any more.
+ */
+const PURE_VALUES: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  '../../events/log.ts': {
+    MAX_EVENT_PAGE: 'the largest page of GET /v1/runs/{runId}/events, a constant the route checks `limit` against',
+    backgroundRunId: 'the name of the log a seed that names no run is attributed to (`bg-<tenant>`), returned in the seed answer',
+  },
+  '../../distillation/schedule.ts': { outcomeRecord: 'the projection of a run outcome to the record the schedule read answers with' },
+};
+
+/** The names a value import brings in (`import { a, type B, c as d }` → a, c; a default or namespace import → `*`). */
+function valueNames(clause: string): string[] {
+  const braces = /\{([^}]*)\}/.exec(clause);
+  const names = (braces?.[1] ?? '').split(',').map((n) => n.trim()).filter((n) => n !== '' && !n.startsWith('type ')).map((n) => n.split(/\s+as\s+/)[0]!);
+  return braces === null || /^\s*[\w$*]/.test(clause.replace(/\{[^}]*\}/, '').replace(/,/g, '')) ? [...names, '*'] : names;
+}
+const clauses = (text: string) => [...text.matchAll(/^import\s+(?!type\s)([^'"]*?)\s+from\s+'([^']+)'/gms)].map((m) => ({ clause: m[1]!, from: m[2]! }));
+
 describe('host layering: routes → HostRuntime → runtimes', () => {
   it('finds the route modules', () => {
     expect(routeFiles.map((r) => r.file)).toContain(`${ROUTES}/memory-seams.ts`);
@@ -35,11 +55,15 @@ describe('host layering: routes → HostRuntime → runtimes', () => {
     const hits = routeFiles.flatMap(({ file, text }) => FORBIDDEN.filter(([re]) => re.test(text)).map(([, what]) => `${file}: ${what}`));
     expect(hits).toEqual([]);
   });
-  it('routes import runtime modules as types only, and never the implementations or the mutants', () => {
+  it('routes import runtime modules as types only (or a listed pure value), and never the implementations or the mutants', () => {
     const bad = routeFiles.flatMap(({ file, text }) => importsOf(text)
-      .filter((i) => !i.typeOnly && !VALUE_IMPORTS.some((re) => re.test(i.from)))
+      .filter((i) => !i.typeOnly && !VALUE_IMPORTS.some((re) => re.test(i.from)) && PURE_VALUES[i.from] === undefined)
       .map((i) => `${file}: imports ${i.from}`));
     expect(bad).toEqual([]);
+    const used = routeFiles.flatMap(({ text }) => clauses(text).filter((c) => PURE_VALUES[c.from] !== undefined).flatMap((c) => valueNames(c.clause).map((name) => ({ from: c.from, name }))));
+    expect(used.filter((u) => PURE_VALUES[u.from]![u.name] === undefined).map((u) => `${u.from}: ${u.name}`), 'value imports not listed as pure').toEqual([]);
+    const listed = Object.entries(PURE_VALUES).flatMap(([from, names]) => Object.keys(names).map((name) => ({ from, name })));
+    expect(listed.filter((l) => !used.some((u) => u.from === l.from && u.name === l.name)).map((l) => `${l.from}: ${l.name}`), 'listed pure values no route imports').toEqual([]);
     for (const { file, text } of routeFiles) expect(text, file).not.toMatch(/from '\.\.\/(mutants|reference-runtime)\.ts'/);
   });
 });

@@ -13,7 +13,7 @@ import { tsFiles } from './sources.ts';
 const CATALOGUE = 'runtime/host/route-table.ts';
 const ROWS: readonly CatalogueRoute[] = Object.values(ROUTES);
 /** A string literal that starts like a host path. */
-const PATH_LITERAL = /['"`]\/(v1|\.well-known)\b[^'"`]*/g;
+const PATH_LITERAL = /['"`]\/(v1|\.well-known|livez|readyz)\b[^'"`]*/g;
 
 describe('the seam catalogue is the only place a path is written', () => {
   it('no path literal in runtime/host/ or conformance/ outside the catalogue', () => {
@@ -25,15 +25,17 @@ describe('the seam catalogue is the only place a path is written', () => {
     expect(readFileSync(CATALOGUE, 'utf8').match(PATH_LITERAL)?.length).toBeGreaterThan(5);
   });
 
-  it('rows are well-formed: one row per method and path, bodies on POST (and PATCH) only, only the two public documents are public', () => {
+  it('rows are well-formed: one row per method and path, bodies on POST (and PATCH) only, only the two public documents and the health probes are public', () => {
     const keys = ROWS.map((r) => `${r.method} ${r.path}`);
     expect(new Set(keys).size).toBe(keys.length);
     for (const r of ROWS) {
-      expect(r.path, r.path).toMatch(/^\/(v1|\.well-known)\//);
+      // The health probes sit at the root, where supervisors and load balancers look; everything else under /v1 or /.well-known.
+      expect(r.path, r.path).toMatch(r.kind === 'health' ? /^\/(livez|readyz)$/ : /^\/(v1|\.well-known)\//);
+      if (r.kind === 'health') expect([r.method, r.public], r.path).toEqual(['GET', true]);
       if (r.request !== undefined) expect(['POST', 'PATCH'], r.path).toContain(r.method);
       expect(r.kind === 'seam', r.path).toBe(r.path.startsWith('/v1/host/sample/'));
     }
-    expect(ROWS.filter((r) => r.public).map((r) => r.path)).toEqual([ROUTES.discovery.path, ROUTES.openapi.path]);
+    expect(ROWS.filter((r) => r.public).map((r) => r.path).sort()).toEqual([ROUTES.discovery.path, ROUTES.openapi.path, ROUTES.liveness.path, ROUTES.readiness.path].sort());
     expect(actionOf(ROUTES.runFork)).toBe('fork');
     expect(targetOf(ROUTES.runFork, { params: { runId: 'run 1' } })).toBe('/v1/runs/run%201:fork');
     expect(targetOf(ROUTES.memoryEntries, { query: { tenant: 't', memoryRef: 'mem://t/a', tag: undefined } })).toBe('/v1/host/sample/memory/entries?tenant=t&memoryRef=mem%3A%2F%2Ft%2Fa');

@@ -8,10 +8,11 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateErrorEnvelope, validateHostSampleDistillScheduleResponse } from '../../generated/validators/validators.js';
-import type { HostRuntime } from '../../runtime/host/host-runtime.ts';
+import type { StoragePort } from '../../runtime/storage/port.ts';
 import { ROUTES } from '../../runtime/host/seam-catalogue.ts';
 import { createHost } from '../../runtime/host/server.ts';
 import { durationMs } from '../../runtime/shared/duration.ts';
+import { tenantRowCounts } from './store-rows.ts';
 
 const TOKEN = 'durations-test-token-0123456789abcdef';
 const TENANT = 'dur';
@@ -19,13 +20,14 @@ const REF = `mem://${TENANT}/dreams`;
 
 describe('durations and instants on the distill-schedule seam (item 6)', () => {
   let app: Awaited<ReturnType<typeof createHost>>['app'];
-  let runtime: HostRuntime;
+  let store: StoragePort;
   beforeAll(async () => {
-    ({ app, runtime } = await createHost({ token: TOKEN, limits: { distillSchedulesPerTenant: 100_000 } }));
+    ({ app, store } = await createHost({ token: TOKEN, limits: { distillSchedulesPerTenant: 100_000 } }));
   });
   afterAll(() => app.close());
 
-  const count = () => runtime.distillationScheduler()!.list(TENANT).length;
+  /** The tenant's schedules as the store holds them. */
+  const count = async () => (await tenantRowCounts(store, TENANT)).schedules!;
   const schedule = async (body: Record<string, unknown>) => {
     const res = await app.inject({ method: 'POST', url: ROUTES.distillSchedule.path, headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, payload: JSON.stringify({ memoryRef: REF, ...body }) });
     return { status: res.statusCode, body: res.json() as { error?: string; details?: { failures: { instancePath: string }[] }; nextAt?: string } };
@@ -46,13 +48,13 @@ describe('durations and instants on the distill-schedule seam (item 6)', () => {
     ['firstAt', '2026-13-01T00:00:00Z', 'not a date-time'],
   ];
   it.each(REFUSED)('%s: %.24s (%s) → 400 validation_failed at the field, nothing stored', async (field, value) => {
-    const before = count();
+    const before = await count();
     const r = await schedule({ every: 'PT1H', [field]: value });
     expect(r.status).toBe(400);
     expect(validateErrorEnvelope(r.body)).toBe(true);
     expect(r.body.error).toBe('validation_failed');
     expect(r.body.details!.failures[0]!.instancePath).toBe(`/${field}`);
-    expect(count()).toBe(before);
+    expect(await count()).toBe(before);
   });
 
   it('the largest accepted values are stored and answered with a formatted nextAt', async () => {
@@ -79,17 +81,17 @@ describe('durations and instants on the distill-schedule seam (item 6)', () => {
     ), { nil: undefined });
     const seen = { created: 0, refused: 0 };
     await fc.assert(fc.asyncProperty(every, firstAt, async (e, f) => {
-      const before = count();
+      const before = await count();
       const r = await schedule({ every: e, ...(f !== undefined ? { firstAt: f } : {}) });
       expect(r.status, JSON.stringify({ e: e.slice(0, 40), f, body: r.body })).toBeLessThan(500);
       if (r.status === 201) {
         seen.created++;
         expect(validateHostSampleDistillScheduleResponse(r.body)).toBe(true);
-        expect(count()).toBe(before + 1);
+        expect(await count()).toBe(before + 1);
       } else {
         seen.refused++;
         expect(validateErrorEnvelope(r.body)).toBe(true);
-        expect(count()).toBe(before);
+        expect(await count()).toBe(before);
       }
     }), { numRuns: 1500 });
     // Both outcomes were exercised (the property is not vacuous).

@@ -12,6 +12,7 @@ import { ROUTES, targetOf } from '../../runtime/host/seam-catalogue.ts';
 import { createHost } from '../../runtime/host/server.ts';
 import { ManualClock } from '../../runtime/shared/clock.ts';
 import { question } from '../runtime/inquirium/questions.ts';
+import { tenantRowCounts, total } from './store-rows.ts';
 
 const TOKEN = 'tenant-bounds-test-token-0123456789';
 const H = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
@@ -104,36 +105,38 @@ describe('answered/by (item 8b)', () => {
 
   it('another tenant cannot answer, read or cancel a question: it is unknown to it (404), and the question stays pending', async () => {
     const { app, runtime } = await createHost({ token: TOKEN });
-    expect(runtime.proposeQuestion(q(1), 'acme').state).toBe('pending');
+    expect((await runtime.proposeQuestion(q(1), 'acme')).state).toBe('pending');
     for (const act of [
       () => runtime.answerQuestion(answerOf(1), { tenant: 'globex', participant: LOCAL_OPERATOR }),
       () => runtime.questionState('question/bounds/1', 'globex'),
       () => runtime.cancelQuestion('question/bounds/1', 'globex'),
     ]) {
-      const err = (() => { try { act(); } catch (e) { return e; } return undefined; })();
+      const err = await act().then(() => undefined, (e: unknown) => e);
       expect(err).toBeInstanceOf(QuestionError);
       expect((err as QuestionError).status).toBe(404);
     }
     // the HTTP caller's tenant is the operator tenant, not acme: the same ref reads as unknown over the wire too
     expect(OPERATOR_TENANT).not.toBe('acme');
     expect((await readQuestion(app, 1)).status).toBe(404);
-    expect(runtime.questionState('question/bounds/1', 'acme').state).toBe('pending');
+    expect((await runtime.questionState('question/bounds/1', 'acme')).state).toBe('pending');
     // the same ref in another tenant is another question
-    expect(runtime.proposeQuestion(q(1), 'globex').state).toBe('pending');
-    expect(runtime.answerQuestion(answerOf(1), { tenant: 'acme', participant: LOCAL_OPERATOR }).state).toBe('answered');
-    expect(runtime.questionState('question/bounds/1', 'globex').state).toBe('pending');
+    expect((await runtime.proposeQuestion(q(1), 'globex')).state).toBe('pending');
+    expect((await runtime.answerQuestion(answerOf(1), { tenant: 'acme', participant: LOCAL_OPERATOR })).state).toBe('answered');
+    expect((await runtime.questionState('question/bounds/1', 'globex')).state).toBe('pending');
     await app.close();
   });
 });
 
 describe('distillation schedules per tenant', () => {
   it('past the bound a schedule is a 429 and nothing is stored; another tenant keeps its own bound', async () => {
-    const { app, runtime } = await createHost({ token: TOKEN, limits: { distillSchedulesPerTenant: 2 } });
+    const { app, store } = await createHost({ token: TOKEN, limits: { distillSchedulesPerTenant: 2 } });
     const schedule = (ref: string) => post(app, ROUTES.distillSchedule.path, { memoryRef: ref, every: 'PT1H' });
     expect((await schedule('mem://acme/a')).status).toBe(201);
     expect((await schedule('mem://acme/b')).status).toBe(201);
+    const before = await tenantRowCounts(store, 'acme');
     expectQuota(await schedule('mem://acme/c'), 'distillation-schedules', 2);
-    expect(runtime.distillationScheduler()!.list('acme')).toHaveLength(2);
+    expect(await tenantRowCounts(store, 'acme')).toEqual(before);
+    expect(before.schedules).toBe(2);
     expect((await schedule('mem://globex/a')).status).toBe(201);
     await app.close();
   });
@@ -148,17 +151,17 @@ describe('fixtures of the multi-agent seams per tenant', () => {
     const esc = (await post(app, ROUTES.escalationRun.path, { confidence: 0.2 })).body as { runId: string };
     // five fixtures, bound 3: the two oldest replay fixtures are retired
     for (const old of made.slice(0, 2)) {
-      expect(runtime.run(old.runId)).toBeUndefined();
-      expect(runtime.hasEventLog(old.runId)).toBe(false);
-      expect(runtime.storedCount(old.memoryRef)).toBe(0);
+      expect(await runtime.run(old.runId)).toBeUndefined();
+      expect(await runtime.hasEventLog(old.runId)).toBe(false);
+      expect(await runtime.storedCount(old.memoryRef)).toBe(0);
       expect((await get(app, targetOf(ROUTES.runEvents, { params: { runId: old.runId } }))).status).toBe(404);
       // a fork of a retired fixture's run is refused with a 4xx, not served from leftovers
       const fork = await post(app, targetOf(ROUTES.runFork, { params: { runId: old.runId } }), { fromSeq: 0 });
       expect(fork.status).toBeGreaterThanOrEqual(400);
       expect(fork.status).toBeLessThan(500);
     }
-    for (const runId of [made[2]!.runId, ttl.parentRunId, ttl.childRunId, esc.runId]) expect(runtime.run(runId), runId).toBeDefined();
-    expect(runtime.storedCount(made[2]!.memoryRef)).toBe(1);
+    for (const runId of [made[2]!.runId, ttl.parentRunId, ttl.childRunId, esc.runId]) expect(await runtime.run(runId), runId).toBeDefined();
+    expect(await runtime.storedCount(made[2]!.memoryRef)).toBe(1);
     // the newest replay fixture still forks and reads its snapshot
     const fork = await post(app, targetOf(ROUTES.runFork, { params: { runId: made[2]!.runId } }), { fromSeq: 0 });
     expect(fork.status).toBe(201);
@@ -166,25 +169,34 @@ describe('fixtures of the multi-agent seams per tenant', () => {
   });
 
   it('retiring keeps the state bounded: 60 fixtures with a bound of 5 leave 5 fixtures\' runs', async () => {
-    const { app, runtime } = await createHost({ token: TOKEN, limits: { fixturesPerTenant: 5 } });
+    const { app, runtime, store } = await createHost({ token: TOKEN, limits: { fixturesPerTenant: 5 } });
     const runIds: string[] = [];
-    for (let i = 0; i < 60; i++) runIds.push(((await post(app, ROUTES.replayFixture.path, {})).body as { runId: string }).runId);
-    expect(runIds.filter((id) => runtime.run(id) !== undefined)).toEqual(runIds.slice(-5));
-    expect(runIds.filter((id) => runtime.hasEventLog(id))).toEqual(runIds.slice(-5));
+    const rows: number[] = [];
+    for (let i = 0; i < 60; i++) {
+      runIds.push(((await post(app, ROUTES.replayFixture.path, {})).body as { runId: string }).runId);
+      rows.push(total(await tenantRowCounts(store, 'conformance')) - (await tenantRowCounts(store, 'conformance')).journal!);
+    }
+    const live = async (ids: string[], f: (id: string) => Promise<boolean>) => (await Promise.all(ids.map(async (id) => ((await f(id)) ? id : undefined)))).filter((id) => id !== undefined);
+    expect(await live(runIds, async (id) => (await runtime.run(id)) !== undefined)).toEqual(runIds.slice(-5));
+    expect(await live(runIds, (id) => runtime.hasEventLog(id))).toEqual(runIds.slice(-5));
+    // The tenant's rows (the journal aside: it is bounded by time) stop growing once the bound is reached.
+    expect(rows[10]).toBeGreaterThan(0);
+    expect(new Set(rows.slice(10))).toEqual(new Set([rows[10]]));
     await app.close();
   });
 });
 
 describe('SR-1 registry bounds come from the same table', () => {
   it('createHost({limits: {secretsPerRun}}) bounds the secrets of one seeded run (429 quota_exceeded, nothing written)', async () => {
-    const { app, runtime } = await createHost({ token: TOKEN, limits: { secretsPerRun: 1 } });
+    const { app, runtime, store } = await createHost({ token: TOKEN, limits: { secretsPerRun: 1 } });
     const ref = 'mem://acme/secrets';
     const secret = (n: number) => ({ secretId: `s-${n}`, value: `value-number-${n}-${'x'.repeat(12)}` });
     const r = await post(app, ROUTES.memorySeed.path, { memoryRef: ref, entries: [{ content: 'plain' }], secrets: [secret(1), secret(2)] });
     expect(r.status).toBe(429);
     expect(validateErrorEnvelope(r.body)).toBe(true);
     expect(r.body).toMatchObject({ error: 'quota_exceeded', details: { resource: 'secrets-per-run', limit: 1, setting: 'maxSecretsPerRun' } });
-    expect(runtime.storedCount(ref)).toBe(0);
+    expect(await runtime.storedCount(ref)).toBe(0);
+    expect(total(await tenantRowCounts(store, 'acme')), 'nothing of the refused seed is stored').toBe(0);
     expect((await post(app, ROUTES.memorySeed.path, { memoryRef: ref, entries: [{ content: 'plain' }], secrets: [secret(3)] })).status).toBe(200);
     await app.close();
   });

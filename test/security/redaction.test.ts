@@ -7,9 +7,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ROUTES, targetOf } from '../../runtime/host/seam-catalogue.ts';
-import { createOpenwopRuntime } from '../../runtime/openwop/index.ts';
 import { MemoryWriteError } from '../../runtime/memory/writer.ts';
+import type { StoragePort } from '../../runtime/storage/port.ts';
 import { HEADERS, TOKEN, testHost } from './amplification-host.ts';
+import { library } from './library.ts';
+
+/** The entries stored under a ref, as the store holds them. */
+const storedDocs = async (port: StoragePort, memoryRef: string) => (await port.reads.all<{ doc: string }>('SELECT doc FROM entries WHERE memory_ref = ?', [memoryRef], 1000)).map((r) => r.doc);
 
 describe('item 3: one secret cannot disable a tenant', () => {
   it('a secret valued "REDACTED:" is refused at registration; later writes, compaction and consolidation of the tenant succeed', async () => {
@@ -28,7 +32,7 @@ describe('item 3: one secret cannot disable a tenant', () => {
     // The poison itself was refused with a clear envelope, and its entry was not stored.
     expect(poison.statusCode).toBe(400);
     expect(poison.json()).toMatchObject({ error: 'bad_request', message: expect.stringMatching(/redaction marker/) });
-    expect(h.openwop.store.listRawSync(ref).map((e) => e.content)).not.toContain('poisoned');
+    expect((await h.stored(ref)).map((e) => e.content)).not.toContain('poisoned');
     await h.app.close();
   });
 
@@ -38,13 +42,19 @@ describe('item 3: one secret cannot disable a tenant', () => {
     ['ends with the start of a marker', 'sk-live-abc[RED'],
     ['starts with the end of a marker', 'id-chars]sk-live-abc'],
     ['lies inside its own marker', 'sk-live-own-id'],
-  ])('a value that %s is refused at registration with a clear error (library)', (_, value) => {
-    const rt = createOpenwopRuntime();
-    const reg = rt.registries.forRun('run-1', 'acme');
-    expect(() => reg.register(value === 'sk-live-own-id' ? 'sk-live-own-id-1' : 'k', value, 'run')).toThrow(/redaction marker/);
-    expect(reg.size).toBe(0);
+  ])('a value that %s is refused at registration with a clear error (library)', async (_, value) => {
+    const l = await library();
+    const err = await l.request(async (plan) => {
+      const scope = await l.rt.secretsOf(plan, 'acme');
+      scope.claimRun('run-1');
+      return scope.register('run-1', value === 'sk-live-own-id' ? 'sk-live-own-id-1' : 'k', value, 'run').then(() => undefined, (e: unknown) => e);
+    });
+    expect(String(err)).toMatch(/redaction marker/);
+    expect(await l.port.reads.get('SELECT state, secret_count FROM secret_registries WHERE run_id = ?', ['run-1'])).toEqual({ state: 'live', secret_count: 0 });
     // ...and the tenant's writes keep working.
-    expect(rt.writer.put('mem://acme/a', { content: `text with ${value} and [REDACTED:k]` }, { runId: 'run-1', tenant: 'acme' }).content).toContain(value);
+    const w = await l.request((plan) => l.rt.writer.put(plan, 'mem://acme/a', { content: `text with ${value} and [REDACTED:k]` }, { runId: 'run-1', tenant: 'acme' }));
+    expect(w.stored.value.content).toContain(value);
+    await l.port.close();
   });
 });
 
@@ -56,22 +66,31 @@ describe('item 7: every stored string field is redacted, and logs carry no secre
     const r = await h.post(ROUTES.memorySeed, { memoryRef: 'mem://acme/tags', secrets: [{ secretId: 'k-tag', value: secret }], entries: [{ content: 'note', tags: [`customer:${secret}`, 'plain'] }] });
     expect(r.statusCode).toBe(200);
     expect(r.body).not.toContain(secret);
-    const stored = h.openwop.store.listRawSync('mem://acme/tags');
+    const stored = await h.stored('mem://acme/tags');
     expect(stored.flatMap((e) => e.tags)).toEqual(['customer:[REDACTED:k-tag]', 'plain']);
     expect(JSON.stringify(stored)).not.toContain(secret);
     await h.app.close();
   });
 
   it('library: a child write redacts its tags; an id or memoryRef that carries a secret is refused, nothing stored', async () => {
-    const rt = createOpenwopRuntime();
-    rt.registries.forRun('run-1', 'acme').register('k', secret, 'run');
-    expect(() => rt.writer.put('mem://acme/a', { id: `id-${secret}`, content: 'x' }, { runId: 'run-1', tenant: 'acme' })).toThrow(MemoryWriteError);
-    expect(() => rt.writer.put(`mem://acme/${secret}`, { content: 'x' }, { runId: 'run-1', tenant: 'acme' })).toThrow(MemoryWriteError);
-    expect(rt.store.listRawSync('mem://acme/a')).toEqual([]);
-    const parent = rt.startRun({ workflowId: 'w', memoryRef: 'mem://acme/a' });
-    rt.registries.forRun('child-1', 'acme').register('k', secret, 'run');
-    const { entry } = await rt.childWrite({ runId: parent.runId, memoryRef: 'mem://acme/a' }, 'child-1', { content: 'c', tags: [`t:${secret}`] });
+    const l = await library();
+    const registered = (runId: string) => l.request(async (plan) => {
+      const scope = await l.rt.secretsOf(plan, 'acme');
+      scope.claimRun(runId);
+      await scope.register(runId, 'k', secret, 'run');
+    });
+    await registered('run-1');
+    for (const [ref, input] of [['mem://acme/a', { id: `id-${secret}`, content: 'x' }], [`mem://acme/${secret}`, { content: 'x' }]] as const) {
+      const err = await l.request((plan) => l.rt.writer.put(plan, ref, input, { runId: 'run-1', tenant: 'acme' }).then(() => undefined, (e: unknown) => e));
+      expect(err).toBeInstanceOf(MemoryWriteError);
+    }
+    expect((await l.port.reads.get<{ n: number }>('SELECT count(*) AS n FROM entries'))!.n).toBe(0);
+    const parent = await l.request(async (plan) => l.rt.startRun(plan, { workflowId: 'w', memoryRef: 'mem://acme/a' }));
+    await registered('child-1');
+    const { entry } = await l.rt.childWrite({ runId: parent.runId, memoryRef: 'mem://acme/a' }, 'child-1', { content: 'c', tags: [`t:${secret}`] });
     expect(entry.tags).toEqual(['t:[REDACTED:k]']);
+    expect((await storedDocs(l.port, 'mem://acme/a')).join()).not.toContain(secret);
+    await l.port.close();
   });
 
   it('the request log has no query value, no Authorization header, no key', async () => {

@@ -11,12 +11,16 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
-import { createOpenwopRuntime } from '../../runtime/openwop/index.ts';
-import { InMemoryTranscriptStore, type FactKind } from '../../runtime/inquirium/storage/transcript.ts';
+import { StoreTranscript, type FactKind } from '../../runtime/inquirium/storage/transcript.ts';
+import { TenantMemoryAdapter } from '../../runtime/memory/adapter.ts';
+import { forkAnchor } from '../../runtime/multi-agent/replay-snapshots.ts';
+import type { RunRecord } from '../../runtime/openwop/runs.ts';
+import { openMemoryStore } from '../../runtime/storage/memory/index.ts';
 import { Credentials, parseApiKeysEnv } from '../../runtime/host/auth.ts';
 import { createHost, type HostOptions } from '../../runtime/host/server.ts';
 import { ROUTES, targetOf, type CatalogueRoute, type RouteName } from '../../runtime/host/seam-catalogue.ts';
 import { ManualClock, SequentialIds, toIso } from '../../runtime/shared/clock.ts';
+import { library } from './library.ts';
 
 const CANARY = /CNRY(\d)x(\d+)/g;
 /** Owners of the canaries in `text` that are not `reader`'s and not already in `sent` (what the reader itself sent). */
@@ -45,6 +49,8 @@ const transformArb = fc.oneof({ weight: 1, arbitrary: fc.constant('same') }, { w
 // ── Library read views ─────────────────────────────────────────────────────────────────────────────────────────
 
 const LIB_TENANTS = ['acme', 'globex', 'victimx'] as const;
+/** Runs of the library property (each on its own fresh store). */
+const LIBRARY_RUNS = 1500;
 const VIEWS = ['adapter.list', 'adapter.get', 'fork', 'replay-snapshot', 'sub-run.parent-read', 'sub-run.child-write', 'consolidation', 'compaction', 'distillation'] as const;
 type View = (typeof VIEWS)[number];
 /** Views whose results carry entry content (so an owner reading them back shows its canaries). */
@@ -77,102 +83,118 @@ describe('cross-tenant fuzz: library read views', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(libWrite, { minLength: 1, maxLength: 5 }), fc.array(libProbe, { minLength: 1, maxLength: 5 }), async (writes, reads) => {
         const clock = new ManualClock();
-        const rt = createOpenwopRuntime({ clock, ids: new SequentialIds() });
-        const runs = LIB_TENANTS.map((t) => rt.startRun({ workflowId: 'fuzz', memoryRef: `mem://${t}/s1` }));
-        const written: { owner: number; ref: string; id: string; tag: string }[] = [];
-        let n = 0;
-        for (const w of writes) {
-          const tenant = LIB_TENANTS[w.owner]!;
-          const ref = `mem://${tenant}/${w.scope}`;
-          const token = `CNRY${w.owner}x${n++}`;
-          const tag = `${token}t`;
-          const content = `note of ${tenant}: ${token}`;
-          for (let k = 0; k < (w.twice ? 2 : 1); k++) {
-            const entry = w.child
-              ? (await rt.childWrite({ runId: runs[w.owner]!.runId, memoryRef: ref }, `${runs[w.owner]!.runId}-child-${n}`, { content, tags: [tag, ...(w.transactional ? ['tier:transactional'] : [])], ...(w.ttlSeconds !== undefined ? { ttlSeconds: w.ttlSeconds } : {}) })).entry
-              : rt.asRun(w.viaRun ? runs[w.owner]!.runId : undefined, () => rt.writer.put(ref, { content, tags: [tag], ...(w.transactional ? { tier: 'transactional' as const } : {}), ...(w.ttlSeconds !== undefined ? { ttlSeconds: w.ttlSeconds } : {}) }, { tenant, ...(w.viaRun ? { runId: runs[w.owner]!.runId } : {}) }));
-            written.push({ owner: w.owner, ref, id: entry.id, tag });
+        const { rt, port, request } = await library({ clock, ids: new SequentialIds() });
+        try {
+          const runs: RunRecord[] = [];
+          for (const t of LIB_TENANTS) runs.push(await request((plan) => rt.startRun(plan, { workflowId: 'fuzz', memoryRef: `mem://${t}/s1` })));
+          /** A child run of `parent` (children write attributed to their own run, which must exist). */
+          const childOf = (parent: RunRecord, childRunId: string) => request((plan) => rt.startRun(plan, { runId: childRunId, workflowId: 'fuzz-child', memoryRef: parent.memoryRef, parentRunId: parent.runId }));
+          const written: { owner: number; ref: string; id: string; tag: string }[] = [];
+          let n = 0;
+          for (const w of writes) {
+            const tenant = LIB_TENANTS[w.owner]!;
+            const ref = `mem://${tenant}/${w.scope}`;
+            const token = `CNRY${w.owner}x${n++}`;
+            const tag = `${token}t`;
+            const content = `note of ${tenant}: ${token}`;
+            const run = runs[w.owner]!;
+            const child = `${run.runId}-child-${n}`;
+            if (w.child) await childOf(run, child);
+            for (let k = 0; k < (w.twice ? 2 : 1); k++) {
+              const entry = w.child
+                ? (await rt.childWrite({ runId: run.runId, memoryRef: ref }, child, { content, tags: [tag, ...(w.transactional ? ['tier:transactional'] : [])], ...(w.ttlSeconds !== undefined ? { ttlSeconds: w.ttlSeconds } : {}) })).entry
+                : (await request((plan) => rt.writer.put(plan, ref, { content, tags: [tag], ...(w.transactional ? { tier: 'transactional' as const } : {}), ...(w.ttlSeconds !== undefined ? { ttlSeconds: w.ttlSeconds } : {}) }, { tenant, ...(w.viaRun ? { runId: run.runId } : {}) }))).entry;
+              written.push({ owner: w.owner, ref, id: entry.id, tag });
+            }
+            // Positive control: the owner reads what it wrote.
+            expect(JSON.stringify(await rt.adapterFor(tenant).list(ref))).toContain(token);
           }
-          // Positive control: the owner reads what it wrote.
-          expect(JSON.stringify(await rt.adapterFor(tenant).list(ref))).toContain(token);
-        }
-        let k = 0;
-        for (const p of reads) {
-          clock.advance(p.advanceMs);
-          const reader = LIB_TENANTS[p.reader]!;
-          const victims = written.filter((w) => w.owner === p.victim);
-          const target = (victims.length > 0 ? victims : written)[p.pick % (victims.length > 0 ? victims.length : written.length)]!;
-          const ref = TRANSFORMS[p.transform]!(target.ref, reader);
-          const options = p.tagged ? { tag: target.tag } : {};
-          const runOf = (i: number) => runs[i]!;
-          const seqOf = (runId: string) => p.seq % (rt.log.lastSequence(runId) + 1);
-          const probe: Record<View, () => Promise<unknown> | unknown> = {
-            'adapter.list': () => rt.adapterFor(reader).list(ref, options),
-            'adapter.get': () => rt.adapterFor(reader).get(ref, target.id),
-            fork: async () => {
-              const src = runOf(p.reader);
-              const { view } = rt.fork(src.runId, seqOf(src.runId));
-              try {
-                return [await view.list(ref, options), await view.get(ref, target.id)];
-              } finally {
-                view.close();
-              }
-            },
-            'replay-snapshot': async () => {
-              // A snapshot opened for the reader over ANY run's history, the victim's included.
-              const src = runOf(p.victim);
-              const view = rt.journal.openFork({ runId: `snap-${k++}`, tenant: reader }, src.runId, seqOf(src.runId));
-              try {
-                return [await view.list(ref, options), await view.get(ref, target.id)];
-              } finally {
-                view.close();
-              }
-            },
-            'sub-run.parent-read': () => rt.subRuns.readForParent(runOf(p.reader).runId, ref),
-            'sub-run.child-write': async () => {
-              const parent = { runId: runOf(p.reader).runId, memoryRef: ref };
-              const child = await rt.childWrite(parent, `${parent.runId}-probe-${k++}`, { content: `child of ${reader}: CNRY${p.reader}x${n++}` }, p.tagged ? 'isolated' : 'inherit');
-              return [child.entry, await rt.subRuns.readForParent(parent.runId, child.scope.memoryRef)];
-            },
-            consolidation: () => rt.consolidation.consolidate(ref, { trigger: 'on-demand', tenantId: reader }),
-            compaction: () => rt.compactor.compact(ref, { trigger: 'client-requested', context: { tenant: reader }, ...options }),
-            distillation: () => rt.distiller.distill(ref, { context: { tenant: reader } }),
-          };
-          let seen: string;
-          try {
-            seen = JSON.stringify(await probe[p.view]()) ?? '';
-          } catch (e) {
-            const wire = (e as { toWire?: () => unknown }).toWire?.();
-            seen = `${(e as Error).message} ${JSON.stringify(wire ?? null)} ${JSON.stringify((e as { details?: unknown }).details ?? null)}`;
+          let k = 0;
+          for (const p of reads) {
+            clock.advance(p.advanceMs);
+            const reader = LIB_TENANTS[p.reader]!;
+            const victims = written.filter((w) => w.owner === p.victim);
+            const target = (victims.length > 0 ? victims : written)[p.pick % (victims.length > 0 ? victims.length : written.length)]!;
+            const ref = TRANSFORMS[p.transform]!(target.ref, reader);
+            const options = p.tagged ? { tag: target.tag } : {};
+            const seqOf = async (runId: string) => p.seq % (await rt.runs.row(runId))!.nextSeq;
+            const both = async (view: TenantMemoryAdapter) => [await view.list(ref, options), await view.get(ref, target.id)];
+            const probe: Record<View, () => Promise<unknown>> = {
+              'adapter.list': () => rt.adapterFor(reader).list(ref, options),
+              'adapter.get': () => rt.adapterFor(reader).get(ref, target.id),
+              fork: async () => {
+                const src = runs[p.reader]!;
+                const seq = await seqOf(src.runId);
+                const fork = await request((plan) => rt.fork(plan, src.runId, seq));
+                return both((await rt.memoryOfRun(fork.runId))!);
+              },
+              'replay-snapshot': async () => {
+                // A snapshot read by the reader at a point of ANY run's history, the victim's included.
+                const src = runs[p.victim]!;
+                const anchor = await forkAnchor(port.reads, (await rt.runs.row(src.runId))!, await seqOf(src.runId));
+                return both(new TenantMemoryAdapter(rt.readerFor(reader).at(anchor), clock));
+              },
+              'sub-run.parent-read': () => rt.subRuns.readForParent(runs[p.reader]!.runId, ref),
+              'sub-run.child-write': async () => {
+                const parent = runs[p.reader]!;
+                const childRunId = `${parent.runId}-probe-${k++}`;
+                await childOf(parent, childRunId);
+                const child = await rt.childWrite({ runId: parent.runId, memoryRef: ref }, childRunId, { content: `child of ${reader}: CNRY${p.reader}x${n++}` }, p.tagged ? 'isolated' : 'inherit');
+                return [child.entry, await rt.subRuns.readForParent(parent.runId, child.scope.memoryRef)];
+              },
+              consolidation: () => request((plan) => rt.consolidation.consolidate(plan, ref, { trigger: 'on-demand', tenantId: reader })),
+              compaction: () => request((plan) => rt.compactor.compact(plan, ref, { trigger: 'client-requested', context: { tenant: reader }, ...options })),
+              distillation: () => request((plan) => rt.distiller.distill(plan, ref, { context: { tenant: reader } })),
+            };
+            let seen: string;
+            try {
+              seen = JSON.stringify(await probe[p.view]()) ?? '';
+            } catch (e) {
+              const wire = (e as { toWire?: () => unknown }).toWire?.();
+              seen = `${(e as Error).message} ${JSON.stringify(wire ?? null)} ${JSON.stringify((e as { details?: unknown }).details ?? null)}`;
+            }
+            probes++;
+            expect(leaks(seen, p.reader), `${p.view} as ${reader} of ${ref}`).toEqual([]);
+            seenOwn.set(p.view, seenOwn.get(p.view)! + ownSeen(seen, p.reader));
           }
-          probes++;
-          expect(leaks(seen, p.reader), `${p.view} as ${reader} of ${ref}`).toEqual([]);
-          seenOwn.set(p.view, seenOwn.get(p.view)! + ownSeen(seen, p.reader));
+        } finally {
+          await port.close();
         }
       }),
-      { numRuns: 6000 },
+      { numRuns: LIBRARY_RUNS },
     );
-    expect(probes).toBeGreaterThan(10_000);
+    expect(probes).toBeGreaterThan(LIBRARY_RUNS * 1.5);
     for (const v of CONTENT_VIEWS) expect(seenOwn.get(v), `positive control: ${v} never showed an owner its own canary`).toBeGreaterThan(0);
-  });
+  }, 300_000);
 
-  it('transcript facts of one participant never surface in another participant\'s query', () => {
+  it('transcript facts of one participant never surface in another participant\'s query', async () => {
     const participants = LIB_TENANTS.map((t) => `participant:did:key:z6Mk${t}`);
     const fact = fc.record({ owner: fc.nat(2), session: fc.constantFrom('session:a', 'session:b'), kind: fc.constantFrom<FactKind>('turn', 'result', 'feedback'), classification: fc.constantFrom('public', 'community', 'personal' as const) });
     const query = fc.record({ reader: fc.nat(2), session: fc.option(fc.constantFrom('session:a', 'session:b'), { nil: undefined }), kind: fc.option(fc.constantFrom<FactKind>('turn', 'result', 'feedback'), { nil: undefined }), max: fc.option(fc.constantFrom('public', 'community', 'personal' as const), { nil: undefined }) });
     let own = 0;
-    fc.assert(
-      fc.property(fc.array(fact, { minLength: 1, maxLength: 8 }), fc.array(query, { minLength: 1, maxLength: 4 }), (facts, queries) => {
-        const store = new InMemoryTranscriptStore();
-        facts.forEach((f, i) => store.append({ kind: f.kind, id: `fact-${i}`, participant: participants[f.owner]!, session: f.session, classification: f.classification, recordedAt: toIso(i), body: { text: `CNRY${f.owner}x${i}` } }));
-        for (const q of queries) {
-          const seen = JSON.stringify(store.query({ participant: participants[q.reader]!, ...(q.session !== undefined ? { session: q.session } : {}), ...(q.kind !== undefined ? { kind: q.kind } : {}), ...(q.max !== undefined ? { maxClassification: q.max } : {}) }));
-          expect(leaks(seen, q.reader)).toEqual([]);
-          own += ownSeen(seen, q.reader);
-        }
-      }),
-      { numRuns: 2000 },
-    );
+    // One store for the whole search: each run writes facts under fresh ids, and a reader's query must never see
+    // another participant's fact, from this run or any earlier one.
+    const port = await openMemoryStore();
+    let run = 0;
+    try {
+      await fc.assert(
+        fc.asyncProperty(fc.array(fact, { minLength: 1, maxLength: 8 }), fc.array(query, { minLength: 1, maxLength: 4 }), async (facts, queries) => {
+          const store = new StoreTranscript(port, () => Date.now());
+          const r = run++;
+          for (const [i, f] of facts.entries()) {
+            await store.append({ kind: f.kind, id: `fact-${r}-${i}`, participant: participants[f.owner]!, session: `${f.session}-${r}`, classification: f.classification, recordedAt: toIso(i), body: { text: `CNRY${f.owner}x${i}` } });
+          }
+          for (const q of queries) {
+            const seen = JSON.stringify(await store.query({ participant: participants[q.reader]!, ...(q.session !== undefined ? { session: `${q.session}-${r}` } : {}), ...(q.kind !== undefined ? { kind: q.kind } : {}), ...(q.max !== undefined ? { maxClassification: q.max } : {}) }));
+            expect(leaks(seen, q.reader)).toEqual([]);
+            own += ownSeen(seen, q.reader);
+          }
+        }),
+        { numRuns: 300 },
+      );
+    } finally {
+      await port.close();
+    }
     expect(own).toBeGreaterThan(0);
   });
 });

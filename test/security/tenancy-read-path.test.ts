@@ -1,50 +1,90 @@
 /**
- * CTI-1 is enforced once, in the shared read path (runtime/memory/tenant-reader.ts), and a new view cannot forget
- * it: raw entries are read only by the backings that hold them and by `TenantReader`; every other runtime module
- * reads memory through a tenant-bound reader. A module that reads the raw store (or projects a replay snapshot)
- * around a reader fails here.
+ * CTI-1 is enforced once, in the shared read path, and a new view cannot forget it:
+ * - the queries that return stored entries (live or as of a snapshot: runtime/storage/reads/memory.ts) are called
+ *   only by `TenantReader` (runtime/memory/tenant-reader.ts) — plus the writer's existence check before it plans a
+ *   deletion, which returns nothing to its caller;
+ * - every one of those queries names its tenant in its WHERE clause, so even a ref that slipped past the reader's
+ *   shape check could not reach another tenant's rows;
+ * - no SQL outside runtime/storage/ names the tables that hold entries (entries, entry_tags, journal);
+ * - the views are typed against tenant-bound readers (`TenantReaders`), not the store.
+ * A module that reads entries around the reader fails here.
  */
-import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { tsFilesUnder } from '../architecture/sources.ts';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+import { sourceOf, tsFilesUnder } from '../architecture/sources.ts';
 
-/** Raw reads: a backing's entry lists, its ref index, a snapshot projection. */
-const RAW_READ = /\b(listRawSync|getRawSync|listRaw|stateAt)\s*\(|\.refs\(\)/g;
-
-/** Where raw reads may occur: the backings (which define them), the reader, and the one ref-index walk of erasure. */
+const QUERIES = 'runtime/storage/reads/memory.ts';
+/** The entry-returning queries of QUERIES. */
+const ENTRY_QUERIES = ['entryPage', 'entryGet', 'entriesOldestFirst', 'snapshotPage', 'snapshotGet'] as const;
+/** Who may call them, and which. */
 const ALLOWED: Readonly<Record<string, readonly string[]>> = {
-  'runtime/memory/tenant-reader.ts': ['listRawSync', 'getRawSync'],
-  'runtime/memory/store.ts': ['listRawSync', 'getRawSync', 'listRaw'],
-  'runtime/memory/memory-port.ts': ['listRawSync', 'getRawSync', 'listRaw'],
-  'runtime/multi-agent/replay-snapshots.ts': ['listRawSync', 'getRawSync', 'stateAt'],
-  // forget walks the ref index (keys only) and reads each ref's entries through the tenant's reader.
-  'runtime/memory/writer.ts': ['.refs()'],
+  'runtime/memory/tenant-reader.ts': ['entryPage', 'entryGet', 'entriesOldestFirst', 'snapshotPage', 'snapshotGet'],
+  // Whether the entry exists before a deletion is planned (tenant from the write's own CTI-1 check); nothing returned.
+  'runtime/memory/writer.ts': ['entryGet'],
 };
 
-const rawReads = (file: string): string[] => [...readFileSync(file, 'utf8').matchAll(RAW_READ)].map((m) => m[1] ?? '.refs()');
+/** Value imports of `file` from the entry queries module (type-only imports excluded). */
+function entryQueriesImported(file: string): string[] {
+  const out: string[] = [];
+  for (const s of sourceOf(file).statements) {
+    if (!ts.isImportDeclaration(s) || !ts.isStringLiteral(s.moduleSpecifier) || !s.moduleSpecifier.text.endsWith('/reads/memory.ts')) continue;
+    if (s.importClause?.isTypeOnly === true) continue;
+    const bindings = s.importClause?.namedBindings;
+    if (bindings !== undefined && ts.isNamespaceImport(bindings)) out.push('*');
+    else if (bindings !== undefined) for (const e of bindings.elements) if (!e.isTypeOnly) out.push((e.propertyName ?? e.name).text);
+  }
+  return out;
+}
+
+/** SQL text (string and template literals) of a file. */
+function sqlOf(file: string): string[] {
+  const out: string[] = [];
+  const walk = (n: ts.Node): void => {
+    if (ts.isStringLiteral(n) || ts.isNoSubstitutionTemplateLiteral(n)) out.push(n.text);
+    else if (ts.isTemplateExpression(n)) out.push(n.getText());
+    ts.forEachChild(n, walk);
+  };
+  walk(sourceOf(file));
+  return out.filter((t) => /\b(SELECT|INSERT|UPDATE|DELETE)\b/.test(t));
+}
 
 describe('CTI-1: one read path', () => {
   const files = tsFilesUnder('runtime');
 
-  it('the scan sees raw reads where they are (not vacuous)', () => {
-    expect(rawReads('runtime/memory/tenant-reader.ts')).toContain('listRawSync');
-    expect(rawReads('runtime/multi-agent/replay-snapshots.ts')).toContain('stateAt');
+  it('the scans see what they look for (not vacuous)', () => {
+    expect(entryQueriesImported('runtime/memory/tenant-reader.ts')).toEqual(expect.arrayContaining([...ENTRY_QUERIES]));
+    expect(sqlOf(QUERIES).length).toBeGreaterThan(5);
   });
 
-  it('no runtime module reads raw entries except the backings and TenantReader', () => {
-    const hits = files.flatMap((f) => rawReads(f).filter((r) => !(ALLOWED[f] ?? []).includes(r)).map((r) => `${f}: ${r}`));
+  it('only TenantReader (and the writer\'s existence check) calls the queries that return entries', () => {
+    const hits = files.flatMap((f) => entryQueriesImported(f).filter((name) => (name === '*' || (ENTRY_QUERIES as readonly string[]).includes(name)) && !(ALLOWED[f] ?? []).includes(name)).map((name) => `${f}: ${name}`));
     expect(hits).toEqual([]);
   });
 
-  it('views are typed against tenant-bound readers, not the raw store', () => {
+  it('every query that reads entries or their before-images names its tenant', () => {
+    const source = readFileSync(QUERIES, 'utf8');
+    for (const name of ENTRY_QUERIES) expect(source, name).toMatch(new RegExp(`export async function ${name}\\b`));
+    const reading = sqlOf(QUERIES).filter((sql) => /\bFROM (entries|entry_tags|journal)\b/.test(sql));
+    expect(reading.length).toBeGreaterThanOrEqual(5);
+    expect(reading.filter((sql) => !/\btenant = \?/.test(sql))).toEqual([]);
+    // The page query builds its FROM and WHERE from parts: its conditions start with the tenant.
+    expect(source).toMatch(/const where = \['x\.tenant = \?', 'x\.memory_ref = \?'/);
+  });
+
+  it('no SQL outside runtime/storage/ names the tables that hold entries', () => {
+    const hits = files.filter((f) => !f.startsWith('runtime/storage/')).flatMap((f) => sqlOf(f).filter((sql) => /\b(entries|entry_tags|journal)\b/.test(sql)).map((sql) => `${f}: ${sql.slice(0, 80)}`));
+    expect(hits).toEqual([]);
+  });
+
+  it('views are typed against tenant-bound readers, not the store', () => {
     const typedBy: [string, RegExp][] = [
-      ['runtime/memory/adapter.ts', /constructor\(\s*readonly tenant: string,\s*store: TenantReaders,/],
-      ['runtime/multi-agent/replay-snapshots.ts', /constructor\(reader: TenantReader, snapshot: PinnedSnapshot\)/],
+      ['runtime/memory/adapter.ts', /constructor\(reader: TenantReader, clock: Clock/],
       ['runtime/compaction/compactor.ts', /readonly store: TenantReaders;/],
       ['runtime/distillation/distiller.ts', /readonly store: TenantReaders;/],
-      ['runtime/memory/memory-port.ts', /interface MemoryStorePort extends TenantReaders \{/],
+      ['runtime/consolidation/service.ts', /readonly store: TenantReaders;/],
+      ['runtime/multi-agent/sub-run-memory.ts', /readonly store: TenantReaders;/],
     ];
     for (const [file, re] of typedBy) expect(readFileSync(file, 'utf8'), file).toMatch(re);
-    expect(readFileSync('runtime/memory/memory-port.ts', 'utf8')).not.toMatch(/interface MemoryStorePort[^}]*listRaw/);
   });
 });

@@ -5,9 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { createOpenwopRuntime } from '../../runtime/openwop/index.ts';
 import { createHost } from '../../runtime/host/server.ts';
 import { ROUTES, targetOf } from '../../runtime/host/seam-catalogue.ts';
+import { library } from './library.ts';
 
 const VICTIM_REF = 'mem://victimx/private';
 const SECRET_PLAN = 'victimx private plan CANARY-item1';
@@ -15,21 +15,23 @@ const OPERATOR = 'tenancy-test-operator-key-0123456789';
 
 describe('item 1: a fork never reads another tenant\'s memory (library)', () => {
   it('the fork of a run of tenant conformance reads [] / null for a victimx ref, as its source run does', async () => {
-    const rt = createOpenwopRuntime();
-    const entry = rt.writer.put(VICTIM_REF, { content: SECRET_PLAN }, { tenant: 'victimx' });
-    const run = rt.startRun({ workflowId: 'w', memoryRef: 'mem://conformance/replay-1' });
-    rt.asRun(run.runId, () => rt.writer.put('mem://conformance/replay-1', { id: 'k', content: 'v1' }, { tenant: 'conformance', runId: run.runId }));
-    const fromSeq = rt.log.lastSequence(run.runId);
+    const { rt, port, request } = await library();
+    const entry = (await request((plan) => rt.writer.put(plan, VICTIM_REF, { content: SECRET_PLAN }, { tenant: 'victimx' }))).entry;
+    const run = await request((plan) => rt.startRun(plan, { workflowId: 'w', memoryRef: 'mem://conformance/replay-1' }));
+    await request((plan) => rt.writer.put(plan, 'mem://conformance/replay-1', { id: 'k', content: 'v1' }, { tenant: 'conformance', runId: run.runId }));
+    const fromSeq = (await rt.runs.row(run.runId))!.nextSeq - 1;
+    await request((plan) => rt.writer.put(plan, 'mem://conformance/replay-1', { id: 'k', content: 'v2' }, { tenant: 'conformance', runId: run.runId }));
     // Positive control: the victim's own adapter sees the entry.
     expect((await rt.adapterFor('victimx').list(VICTIM_REF)).map((e) => e.content)).toEqual([SECRET_PLAN]);
-    expect(await rt.adapterFor(run.tenant).list(VICTIM_REF)).toEqual([]);
-    const { run: fork, view } = rt.fork(run.runId, fromSeq);
+    expect(await (await rt.memoryOfRun(run.runId))!.list(VICTIM_REF)).toEqual([]);
+    const fork = await request((plan) => rt.fork(plan, run.runId, fromSeq));
     expect(fork.tenant).toBe('conformance');
-    // Positive control: the fork reads its own tenant's snapshot.
+    const view = (await rt.memoryOfRun(fork.runId))!;
+    // Positive control: the fork reads its own tenant's snapshot (v1, not the current v2).
     expect((await view.get('mem://conformance/replay-1', 'k'))?.content).toBe('v1');
     expect(await view.list(VICTIM_REF)).toEqual([]);
     expect(await view.get(VICTIM_REF, entry.id)).toBeNull();
-    view.close();
+    await port.close();
   });
 });
 

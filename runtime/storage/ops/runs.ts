@@ -38,9 +38,9 @@ export interface CreateRunArgs {
   readonly ifExists?: 'refuse' | 'keep';
 }
 
-/** A run with that id exists (409), or belongs to another tenant (409 `conflict` either way). */
+/** A run with that id exists (409), or belongs to another tenant (409 `conflict` either way); the answer names the `runId` field. */
 export function runConflict(message: string): StoreRefusal {
-  return new StoreRefusal('run_conflict', message, { error: 'conflict', message });
+  return new StoreRefusal('run_conflict', message, { error: 'conflict', message, details: { failures: [{ instancePath: '/runId', message }] } });
 }
 
 /** Create a run; whether it was created (false: it existed and `ifExists: 'keep'` kept it). */
@@ -97,7 +97,8 @@ export async function updateRun(s: SqlSession, a: UpdateRunArgs): Promise<void> 
 
 /** Ended runs a tenant keeps unless told otherwise. */
 export const DEFAULT_ENDED_RUNS_KEPT = 10_000;
-const QUOTA_ENDED_RUNS = 'ended-runs';
+/** The count of a tenant's ended runs (kept until retention; past `endedKept` the oldest are retired). */
+export const QUOTA_ENDED_RUNS = 'ended-runs';
 
 /**
  * The journal's head — the highest position assigned so far (a watermark covers every mutation at or below it) — as

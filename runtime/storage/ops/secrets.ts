@@ -12,6 +12,7 @@ import { WopkitError } from '../../shared/errors.ts';
 import { StoreRefusal } from '../refusal.ts';
 import type { SqlSession } from '../sql/session.ts';
 import { bump } from './quota.ts';
+import { QUOTA_ENDED_RUNS } from './runs.ts';
 
 export const QUOTA_REGISTRIES = 'live-run-secret-registries';
 
@@ -29,6 +30,15 @@ export class SecretRegistryUnavailableError extends WopkitError<'secret_registry
 
 /** The run belongs to another tenant (409 `conflict`): a run belongs to one tenant for its whole life. */
 export const runTenantConflict = (): StoreRefusal => new StoreRefusal('run_tenant_conflict', 'a run belongs to exactly one tenant', { error: 'conflict', message: 'the run belongs to another tenant' });
+
+/**
+ * The tenant holds its bound of live registries: 429 `quota_exceeded {resource, limit, setting}`, as every SR-1 bound
+ * answers (SecretBoundError's envelope; carried as data, so it survives the writer thread).
+ */
+function liveRegistriesReached(limit: number): StoreRefusal {
+  const message = `secret registry bound reached: maxLiveRunsPerTenant is ${limit}; end runs (or let them go idle) and retry`;
+  return new StoreRefusal('secret_bound_reached', message, { error: 'quota_exceeded', message, details: { resource: QUOTA_REGISTRIES, limit, setting: 'maxLiveRunsPerTenant' } });
+}
 
 const stale = (): StoreRefusal => new StoreRefusal('stale_read', "the tenant's secret registries changed since they were read");
 
@@ -62,7 +72,7 @@ export async function claimRegistry(s: SqlSession, a: { readonly runId: string; 
   const row = await registryOf(s, a.runId);
   if (row === undefined) {
     await s.run("INSERT INTO secret_registries (run_id, tenant, state, last_used_ms, row_version, key_id, sealed, secret_count, secret_chars) VALUES (?, ?, 'live', ?, 0, NULL, NULL, 0, 0)", [a.runId, a.tenant, a.atMs]);
-    await bump(s, a.tenant, QUOTA_REGISTRIES, '', 1, a.limit);
+    if ((await bump(s, a.tenant, QUOTA_REGISTRIES, '', 1)) > a.limit) throw liveRegistriesReached(a.limit);
     return;
   }
   await useRegistry(s, { runId: a.runId, tenant: a.tenant, atMs: a.atMs, idleMs: a.idleMs }, row);
@@ -120,13 +130,20 @@ export async function resealSecrets(s: SqlSession, a: { readonly runId: string; 
   return moved;
 }
 
-/** Drop a registry (its run ended): its secrets are erased, its row stays as the run's tombstone. Whether it was live. */
+/**
+ * Drop a registry (its run ended, or it went idle): its secrets are erased, its row stays as the run's tombstone.
+ * A run that exists only for its registry (kind `seed`: a run a seed or a fixture named) is over with it: it ends
+ * at the registry's last use, so run retention retires it — its log and this tombstone with it — like any ended run.
+ * Whether the registry was live.
+ */
 export async function endRegistry(s: SqlSession, a: { readonly runId: string }): Promise<boolean> {
   const row = await registryOf(s, a.runId);
   if (row === undefined || row.state !== 'live') return false;
   await s.run("UPDATE secret_registries SET state = 'dropped', key_id = NULL, sealed = NULL, secret_count = 0, secret_chars = 0, row_version = row_version + 1 WHERE run_id = ?", [a.runId]);
   await bump(s, row.tenant, QUOTA_REGISTRIES, '', -1);
   if (row.secret_count > 0) await bumpVersion(s, row.tenant);
+  const ended = await s.run("UPDATE runs SET ended_ms = ?, status = 'completed' WHERE run_id = ? AND kind = 'seed' AND ended_ms IS NULL", [row.last_used_ms, a.runId]);
+  if (ended > 0) await bump(s, row.tenant, QUOTA_ENDED_RUNS, '', 1);
   return true;
 }
 
