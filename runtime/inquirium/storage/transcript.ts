@@ -90,7 +90,14 @@ export class StoreTranscript implements InquiryTranscriptStore {
     if ((await docByItem(this.#port.reads, { log: StoreTranscript.LOG, key: fact.participant, item: fact.id })) !== undefined) throw new RangeError(`fact ${fact.id} already recorded: facts are append-only`);
     const target = plan ?? new Plan();
     target.add('doc.append', { log: StoreTranscript.LOG, key: fact.participant, item: fact.id, grp: groupOf(fact.session, fact.kind), atMs: this.#now(), doc: structuredClone(fact) as unknown as JsonDoc });
-    if (plan === undefined) await target.commit(this.#port);
+    if (plan !== undefined) return;
+    try {
+      await target.commit(this.#port);
+    } catch (err) {
+      // Another append of the same id won the race the look above lost: facts are append-only.
+      if ((err as { code?: unknown }).code === 'duplicate_item') throw new RangeError(`fact ${fact.id} already recorded: facts are append-only`);
+      throw err;
+    }
   }
 
   async query(q: TranscriptQuery, limit = QUERY_LIMIT): Promise<TranscriptFact[]> {
