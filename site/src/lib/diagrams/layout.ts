@@ -8,8 +8,8 @@
  * of nodes and edges where it has a choice (`considerModelOrder`) with a fixed random seed, and every coordinate is
  * rounded to a tenth of a pixel, so two builds give byte-identical drawings.
  */
-import ELK from 'elkjs/lib/elk.bundled.js';
-import type { ElkExtendedEdge, ElkNode } from 'elkjs/lib/elk-api.js';
+import elkModule from 'elkjs/lib/elk.bundled.js';
+import type { ELK, ELKConstructorArguments, ElkExtendedEdge, ElkNode } from 'elkjs/lib/elk-api.js';
 import type { Graph, GraphEdge, GraphNode } from './graph.ts';
 import { LINE_HEIGHT, textWidth, wrapText } from './text.ts';
 
@@ -77,7 +77,9 @@ export function labelSize(text: string): { lines: string[]; w: number; h: number
   return { lines, w: Math.ceil(Math.max(...lines.map((l) => textWidth(l))) + 2 * LABEL_PAD.x), h: lines.length * LINE_HEIGHT + 2 * LABEL_PAD.y };
 }
 
-let engine: InstanceType<typeof ELK> | undefined;
+/** elkjs is CommonJS: its module object is the constructor (its typings declare it as a default export). */
+const Elk = elkModule as unknown as new (args?: ELKConstructorArguments) => ELK;
+let engine: ELK | undefined;
 
 /** Width of the site's content column at a 1280 px window: a drawing this wide or narrower needs no scrolling there. */
 export const COLUMN_WIDTH = 632;
@@ -94,7 +96,7 @@ export async function layout(g: Graph): Promise<Layout> {
 }
 
 async function layoutIn(g: Graph, direction: 'DOWN' | 'RIGHT'): Promise<Layout> {
-  engine ??= new ELK();
+  engine ??= new Elk();
   const initial = g.nodes.find((n) => n.initial === true);
   const sizes = new Map(g.nodes.map((n) => [n.id, nodeSize(n)]));
   const labels = g.edges.map((e) => (e.label === '' ? undefined : labelSize(e.label)));
@@ -111,7 +113,8 @@ async function layoutIn(g: Graph, direction: 'DOWN' | 'RIGHT'): Promise<Layout> 
       ...(labels[i] !== undefined ? { labels: [{ id: `l${i}`, text: e.label, width: labels[i]!.w, height: labels[i]!.h }] } : {}),
     })),
   ];
-  const out = await engine.layout({ id: g.id, layoutOptions: { ...ELK_OPTIONS, 'elk.direction': direction }, children, edges });
+  const graph: ElkNode = { id: g.id, layoutOptions: { ...ELK_OPTIONS, 'elk.direction': direction }, children, edges };
+  const out = await engine.layout(graph);
   const at = new Map((out.children ?? []).map((c) => [c.id, c]));
   const routeOf = (id: string): Point[] => {
     const e = out.edges?.find((x) => x.id === id);
