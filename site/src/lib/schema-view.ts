@@ -24,7 +24,7 @@ export function typeFacts(x: Pick<Field | Definition, 'enum' | 'const' | 'defaul
 /** A definition's key across the corpus. */
 export const defKey = (l: Pick<Link, 'family' | 'stem' | 'def'>): string => `${l.family}/${l.stem}#${l.def}`;
 
-/** Whether a definition has a table of its own (fields or variants). */
+/** Whether a definition unfolds under a field that refers to it: it has fields or variants (a table of values does not). */
 export const hasTable = (d: Pick<Definition, 'fields' | 'variants'>): boolean => d.fields.length > 0 || d.variants.length > 0;
 
 /** The definitions that unfold under a field or variant: referenced, tabular, not already open on the way here. */
