@@ -10,7 +10,7 @@ import { readSiteIndex, rfcSidebar, schemaSidebar } from './src/lib/sidebar.ts';
 import { API_DIR } from './src/lib/urls.ts';
 import { DOCS_EDIT_BASE } from './src/lib/edit-links.ts';
 import { secondarySearch } from './src/integrations/secondary-search.ts';
-import { SECONDARY_BUNDLE, SECONDARY_WEIGHT } from './src/lib/search-sections.ts';
+import { SEARCH_RANKING, SECONDARY_BUNDLE, SECONDARY_WEIGHT } from './src/lib/search-sections.ts';
 
 const repo = (/** @type {string} */ path) => fileURLToPath(new URL(`../${path}`, import.meta.url));
 /** The other-languages page exists when the other-language emitter has written its limitations document. */
@@ -30,10 +30,10 @@ export default defineConfig({
       // and the API pages get theirs from the route middleware.
       editLink: { baseUrl: DOCS_EDIT_BASE },
       routeMiddleware: './src/route-middleware.ts',
-      components: { PageTitle: './src/components/PageTitle.astro', MarkdownContent: './src/components/MarkdownContent.astro' },
+      components: { PageTitle: './src/components/PageTitle.astro', MarkdownContent: './src/components/MarkdownContent.astro', Search: './src/components/Search.astro' },
       // Spec, RFCs and schemas first: every other page is in a second index merged with its scores down-weighted
       // (src/lib/search-sections.ts).
-      pagefind: { mergeIndex: [{ bundlePath: SECONDARY_BUNDLE, indexWeight: SECONDARY_WEIGHT }] },
+      pagefind: { ranking: SEARCH_RANKING, mergeIndex: [{ bundlePath: SECONDARY_BUNDLE, indexWeight: SECONDARY_WEIGHT, ranking: SEARCH_RANKING }] },
       plugins: [
         // The API reference of every package subpath, as Markdown pages in the docs collection (src/content/docs/api/,
         // not committed). Entry points, the zero-warning rule and the plugin that names modules and links back to the

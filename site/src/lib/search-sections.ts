@@ -36,6 +36,11 @@ export const OVERVIEW_TEXT_WEIGHT = 0.5;
 export const SECONDARY_BUNDLE = '/pagefind-secondary/';
 /** The second index's scores are multiplied by this when merged. */
 export const SECONDARY_WEIGHT = 0.1;
+/**
+ * Ranking of both indexes: Pagefind's own defaults. Starlight's (page length and term frequency 0.1, similarity 9)
+ * rank a near match such as `Validator` above the exact identifier `validateMemoryEntry`.
+ */
+export const SEARCH_RANKING = { pageLength: 0.75, termFrequency: 1.0, termSaturation: 1.4, termSimilarity: 1.0 } as const;
 
 const PRIMARY: Readonly<Record<string, SearchPlacement['section']>> = { '': 'Spec', spec: 'Spec', rfcs: 'RFC', schemas: 'Schema' };
 

@@ -18,12 +18,13 @@ export const DIAGRAM_FONT = "ui-sans-serif, system-ui, -apple-system, 'Segoe UI'
 
 /**
  * The SVG element around a drawing: its natural size, accessible name and description, the font, and the
- * arrowhead marker (`url(#<id>-arrow)`).
+ * arrowhead marker (`url(#<id>-arrow)`). A drawing whose boxes are links is a group (its links stay reachable);
+ * any other is one image.
  */
-export function svgDocument(id: string, width: number, height: number, title: string, desc: string, body: string): string {
+export function svgDocument(id: string, width: number, height: number, title: string, desc: string, body: string, hasLinks = false): string {
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" class="dg-svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" ` +
-    `role="img" aria-labelledby="${id}-title ${id}-desc" font-family="${DIAGRAM_FONT}" font-size="${FONT_SIZE}">` +
+    `role="${hasLinks ? 'group' : 'img'}" aria-labelledby="${id}-title ${id}-desc" font-family="${DIAGRAM_FONT}" font-size="${FONT_SIZE}">` +
     `<title id="${id}-title">${esc(title)}</title><desc id="${id}-desc">${esc(desc)}</desc>` +
     `<defs><marker id="${id}-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="8" markerHeight="8" markerUnits="userSpaceOnUse" orient="auto-start-reverse"><path d="M0 0L10 5L0 10z" fill="currentColor"/></marker></defs>` +
     `${body}</svg>`
@@ -68,7 +69,8 @@ export function drawSvg(g: Graph, l: Layout): string {
   const states = g.nodes.some((n) => n.kind === 'state');
   const desc = `${g.nodes.length} ${states ? 'states' : 'nodes'} and ${g.edges.length} ${g.edges.length === 1 ? 'edge' : 'edges'}, each labelled; the table below lists every edge.`;
   // Labels last: drawn over the edges they sit on, on the page colour.
-  return svgDocument(id, l.width, l.height, g.title, desc, `${start}<g class="dg-edges">${edges.join('')}</g><g class="dg-nodes">${nodes.join('')}</g><g class="dg-labels">${edgeLabels.join('')}</g>`);
+  const body = `${start}<g class="dg-edges">${edges.join('')}</g><g class="dg-nodes">${nodes.join('')}</g><g class="dg-labels">${edgeLabels.join('')}</g>`;
+  return svgDocument(id, l.width, l.height, g.title, desc, body, l.nodes.some((n) => n.href !== undefined));
 }
 
 export async function renderSvg(g: Graph): Promise<RenderedDiagram> {
