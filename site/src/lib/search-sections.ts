@@ -1,10 +1,10 @@
 /**
  * Search ranks the specification first and still finds the API. Every page belongs to a section (a filter in the
  * search dialog) and to one of two Pagefind indexes:
- * - the main index (Starlight's): the spec with the home page, the RFCs and the schema reference of the protocol,
- *   their running text weighted PRIMARY_TEXT_WEIGHT; and the API's overview pages (the reference's start, each
- *   subpath's page, each kind's index, the HTTP API), whose headings name every function and whose tables list
- *   every entry (that text weighted OVERVIEW_TEXT_WEIGHT);
+ * - the main index (Starlight's): the spec with the home page, the RFCs and the schema reference of the protocol; and
+ *   the API's overview pages (the reference's start, each subpath's page, each kind's index, the HTTP API), whose
+ *   headings name every function and whose tables list every entry, weighted OVERVIEW_TEXT_WEIGHT (a weight on a
+ *   page's content applies to its headings too, so it is used to lower, never to raise);
  * - a second index, merged by the search dialog with its scores multiplied by SECONDARY_WEIGHT: the ~560 pages of
  *   single API entries (a class, an interface, a type, whose title is a name such as `RedactionFailedError`), the
  *   schemas of the host test seams (`host-sample-*`, fixtures a conformance run drives, named after what they
@@ -24,13 +24,11 @@ export interface SearchPlacement {
   /** Shown in the search dialog's filter. */
   readonly section: 'Spec' | 'RFC' | 'Schema' | 'API' | 'Tools and results';
   readonly index: SearchIndex;
-  /** Weight of the page's running text (Pagefind's default, 1, when absent; headings keep theirs, 5 to 7). */
+  /** Weight of the page's content, headings included (Pagefind's default weights when absent). */
   readonly textWeight?: number;
 }
 
-/** Weight of the running text of spec, RFC and schema pages. */
-export const PRIMARY_TEXT_WEIGHT = 4;
-/** Weight of the running text of the API's overview pages: tables of names, found by their headings. */
+/** Weight of the content of the API's overview pages (Pagefind's default is 1): lists of names. */
 export const OVERVIEW_TEXT_WEIGHT = 0.5;
 /** Where the second index is written and served from. */
 export const SECONDARY_BUNDLE = '/pagefind-secondary/';
