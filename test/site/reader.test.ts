@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 /**
  * The site as a reader meets it, in Chromium at 1280×800 and 390×844, light and dark (issue 25's acceptance):
  * - every schema page shows its field table above the fold (its top above y = 800 at 1280);
@@ -13,8 +14,7 @@
  *   errors, the widget gallery, the API references, the diagrams and the matrix pages.
  * Screenshots of every tested page at both widths and both themes: test-results/screenshots/reader/.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFileSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -26,11 +26,9 @@ import { diagramCatalogue } from '../../site/src/lib/diagrams/catalogue.ts';
 import { DIAGRAM_HOMES, homeAnchor } from '../../site/src/lib/diagrams/homes.ts';
 import { encodePermalink } from '../../site/src/lib/playground/permalink.ts';
 import type { PlaygroundFile } from '../../site/src/lib/playground/model.ts';
-import { childEnv } from '../support/child-env.ts';
 import { toolchain } from '../support/toolchains.ts';
-import { launchChromium, serveStatic } from './serve.ts';
+import { DIST, PAGE_EXCESS_WIDTH, useBuiltSite } from './serve.ts';
 
-const DIST = 'site/dist';
 const SHOTS = 'test-results/screenshots/reader';
 const chromiumTool = toolchain('chromium');
 const browserIt = it.skipIf(chromiumTool.skip);
@@ -60,32 +58,15 @@ const VIEWS = [
   { width: 390, height: 844, scheme: 'light' },
   { width: 390, height: 844, scheme: 'dark' },
 ] as const;
-const PAGE_EXCESS_WIDTH = 'Math.max(0, document.documentElement.scrollWidth - document.documentElement.clientWidth)';
 
-let close: () => void;
-let base: string;
-let browser: Browser;
-
-beforeAll(async () => {
-  if (!existsSync(join(DIST, 'index.html'))) execFileSync('npm', ['run', 'site:build'], { stdio: 'inherit', env: childEnv() });
-  ({ base, close } = await serveStatic(DIST));
-  if (chromiumTool.skip) return;
-  chromiumTool.assert();
-  browser = await launchChromium();
-  mkdirSync(SHOTS, { recursive: true });
-}, 240_000);
-
-afterAll(async () => {
-  await browser?.close();
-  close?.();
-});
+const site = useBuiltSite(SHOTS, chromiumTool);
 
 /** Open a page in a fresh context of the given view, the theme set as Starlight's theme switch sets it. */
 async function view(path: string, v: (typeof VIEWS)[number]): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: v.width, height: v.height }, colorScheme: v.scheme });
+  const context = await site.browser.newContext({ viewport: { width: v.width, height: v.height }, colorScheme: v.scheme });
   await context.addInitScript((scheme) => localStorage.setItem('starlight-theme', scheme), v.scheme);
   const page = await context.newPage();
-  const res = await page.goto(base + path, { waitUntil: 'networkidle' });
+  const res = await page.goto(site.base + path, { waitUntil: 'networkidle' });
   expect(res?.status(), path).toBe(200);
   if (path.startsWith('/playground/')) await page.waitForSelector('wopkit-validator[data-verdict]');
   return page;
@@ -147,11 +128,11 @@ describe('schema pages, fields first', () => {
   browserIt('on every schema page the first field, variant or value table starts above y = 800 at 1280 px', async () => {
     const index = JSON.parse(readFileSync('generated/site-data/index.json', 'utf8')) as SiteIndex;
     const paths = index.families.flatMap((f) => f.schemas.map((s) => `/schemas/${f.name}/${s.stem}/`));
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const context = await site.browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
     const late: string[] = [];
     for (const path of paths) {
-      await page.goto(base + path);
+      await page.goto(site.base + path);
       const top = (await page.evaluate(`document.querySelector('main table.schema-table')?.getBoundingClientRect().top ?? Infinity`)) as number;
       if (!(top < 800)) late.push(`${path}: ${top}`);
     }
@@ -281,11 +262,11 @@ describe('the playground in the browser', () => {
   }, 240_000);
 
   browserIt('a schema page loads its validator only when the box is in view, and only its own module', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const context = await site.browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
     const scripts: string[] = [];
     page.on('request', (r) => { if (r.url().includes('/_astro/') && r.url().endsWith('.js')) scripts.push(new URL(r.url()).pathname); });
-    await page.goto(`${base}/schemas/openwop/memory-index/`, { waitUntil: 'networkidle' });
+    await page.goto(`${site.base}/schemas/openwop/memory-index/`, { waitUntil: 'networkidle' });
     const validatorChunks = () => scripts.filter((s) => /\/(memory-index|memory-entry|capabilities|run-event-payloads|error)\.[\w-]+\.js$/.test(s));
     expect(validatorChunks(), 'nothing before the box is in view').toEqual([]);
     await page.locator('wopkit-validator').scrollIntoViewIfNeeded();
