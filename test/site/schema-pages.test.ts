@@ -21,7 +21,7 @@ describe('schema pages, fields first', () => {
     for (const doc of docs) {
       const page = html(doc);
       expect(/<h1 id="_top"[^>]*>([^]*?)<\/h1>/.exec(page)?.[1]?.replace(/<wbr>/g, ''), doc.stem).toBe(esc(doc.title));
-      const subtitle = /<p class="schema-subtitle[^"]*">([^]*?)<\/p>/.exec(page)?.[1] ?? '';
+      const subtitle = (/<p class="schema-subtitle[^"]*">([^]*?)<\/p>/.exec(page)?.[1] ?? '').replace(/<wbr>/g, '');
       expect(subtitle, doc.stem).toContain(doc.fileName);
       expect(subtitle, doc.stem).toContain(doc.id);
     }
