@@ -36,6 +36,7 @@ import { withWorkflowRuns } from './workflow-runs.ts';
 import { registerDiscovery } from './routes/discovery.ts';
 import { registerHealth, type Readiness } from './routes/health.ts';
 import { FleetCredentialsError, joinFleet, type HostCredentials } from './fleet-credentials.ts';
+import { WIDGET_KINDS } from '../inquirium/widget-kinds.ts';
 import { registerInquirium } from './routes/inquirium.ts';
 import { registerMemorySeams } from './routes/memory-seams.ts';
 import { registerMultiAgentSeams } from './routes/multi-agent-seams.ts';
@@ -176,7 +177,7 @@ export async function createHost(o: HostOptions): Promise<Host> {
   openwop.capabilities.contribute('inquirium', {
     inquirium: {
       generate: { supported: true, localities: ['local_only'], endpoint: ROUTES.inquiriumGenerate.path, baselineAssistant: inquirium.baselineRuntimes().length > 0 },
-      operatorQuestions: { supported: true, widgetKinds: ['single-choice', 'multi-choice', 'confirm', 'free-text-with-allowlist'], respondEndpoint: ROUTES.inquiriumRespond.path },
+      operatorQuestions: { supported: true, widgetKinds: WIDGET_KINDS.map((w) => w.kind), respondEndpoint: ROUTES.inquiriumRespond.path },
     },
   });
   // The route that answers an escalation's interrupt is this host's (routes/workflow-runs.ts).

@@ -17,9 +17,9 @@
 import type { Clock } from '../shared/clock.ts';
 import { validationFailures, WopkitError, type WireAnswer } from '../shared/errors.ts';
 import { toIso } from '../shared/clock.ts';
-import { boundedDurationMs, durationMs } from '../shared/duration.ts';
-import { assertDto, checkDto } from './dto.ts';
-import { classificationAxis, type Classification } from './lattice.ts';
+import { durationMs } from '../shared/duration.ts';
+import { assertDto } from './dto.ts';
+import { answerAllowed, normaliseAnswer, validateProposedQuestion, type Answer, type HostQuestionPolicy, type ValidationIssue } from './widget-kinds.ts';
 import { canTransition, transition } from '../shared/state-machine.ts';
 import { QUESTION_LIFECYCLE, type QuestionState } from './question-lifecycle.ts';
 import type { JsonDoc, StoragePort } from '../storage/port.ts';
@@ -31,102 +31,8 @@ export type { QuestionState } from './question-lifecycle.ts';
 export const TERMINAL: ReadonlySet<QuestionState> = new Set(QUESTION_LIFECYCLE.terminal);
 
 type Json = Record<string, unknown>;
-export type Answer = string | readonly string[];
-
-export interface ValidationIssue {
-  readonly code: string;
-  readonly message: string;
-}
-
-export interface HostQuestionPolicy {
-  /** Operations a question may unblock in this workflow (operation/ref values). */
-  readonly permittedOperations?: (operationRef: string) => boolean;
-  /** Highest classification the operator surface may display. */
-  readonly displayCeiling: Classification;
-  /** Registered secret values (SR-1 registry) — a question must not contain any. */
-  readonly secrets?: readonly string[];
-}
-
-/** Longest a question may stay pending (30 days): it holds an operation, and a place in its tenant's open-question bound. */
-export const MAX_QUESTION_TIMEOUT_MS = 30 * 86_400_000;
-const TIMEOUT_BOUNDS = { minMs: 1, maxMs: MAX_QUESTION_TIMEOUT_MS } as const;
-
-/** Shapes that look like secrets even when nobody registered them. */
-const SECRET_SHAPES = [/\b(?:sk|pk|rk)-[A-Za-z0-9_-]{12,}/, /\bAKIA[0-9A-Z]{16}\b/, /-----BEGIN [A-Z ]*PRIVATE KEY-----/, /\b(?:ghp|gho|github_pat)_[A-Za-z0-9_]{20,}/, /\bpass(?:word|phrase)\s*[:=]/i];
-
-function allowedAnswers(req: Json): Set<string> | 'free-text' {
-  const payload = req['widget/payload'] as Json;
-  switch (req['widget/kind']) {
-    case 'single-choice':
-    case 'multi-choice':
-      return new Set((payload.options as { value: string }[]).map((o) => o.value));
-    case 'confirm':
-      return new Set(['confirm', 'deny']);
-    case 'free-text-with-allowlist':
-      return new Set((payload.allowlist as string[]).map((s) => (payload.match === 'case-insensitive' ? s.toLowerCase() : s)));
-    default:
-      return new Set();
-  }
-}
-
-function normaliseAnswer(req: Json, answer: Answer): string[] {
-  const payload = req['widget/payload'] as Json;
-  const list = typeof answer === 'string' ? [answer] : [...answer];
-  return req['widget/kind'] === 'free-text-with-allowlist' && payload.match === 'case-insensitive' ? list.map((s) => s.toLowerCase()) : list;
-}
-
-/** Whether an answer is allowed by the request's widget (allow-list, arity). */
-export function answerAllowed(req: Json, answer: Answer): boolean {
-  const allowed = allowedAnswers(req) as Set<string>;
-  const values = normaliseAnswer(req, answer);
-  const kind = req['widget/kind'];
-  if (kind !== 'multi-choice' && (typeof answer !== 'string')) return false;
-  if (kind === 'multi-choice') {
-    const p = req['widget/payload'] as { 'min/selected'?: number; 'max/selected'?: number };
-    if (values.length < (p['min/selected'] ?? 1) || values.length > (p['max/selected'] ?? values.length)) return false;
-    if (new Set(values).size !== values.length) return false;
-  }
-  return values.every((v) => allowed.has(v));
-}
-
-/** Host validation before display. Returns every issue found (empty = may be shown). */
-export function validateProposedQuestion(request: unknown, policy: HostQuestionPolicy): ValidationIssue[] {
-  const schemaIssues = checkDto('inquirium.operator-question.request.v1', request);
-  if (schemaIssues.length > 0) return schemaIssues.map((f) => ({ code: `schema-${f.keyword}`, message: `${f.instancePath || '/'} ${f.message}` }));
-  const req = request as Json;
-  const issues: ValidationIssue[] = [];
-  const text = JSON.stringify([req.prompt, req['widget/payload']]);
-  if ((policy.secrets ?? []).some((s) => s.length >= 8 && text.includes(s)) || SECRET_SHAPES.some((r) => r.test(text))) {
-    issues.push({ code: 'secret-shaped-text', message: 'the question text or options carry secret-shaped content' });
-  }
-  const cls = req.classification as { input: Classification; output: Classification };
-  if (!classificationAxis.atLeastAsRestrictive(policy.displayCeiling, classificationAxis.join(cls.input, cls.output))) {
-    issues.push({ code: 'classification-not-displayable', message: `the question is classified above what the operator surface may show (${policy.displayCeiling})` });
-  }
-  const timeout = req.timeout === undefined ? undefined : boundedDurationMs(String(req.timeout), TIMEOUT_BOUNDS);
-  if (timeout === undefined || ('refused' in timeout && timeout.refused !== 'too-long')) {
-    issues.push({ code: 'timeout-undefined', message: 'a question needs a positive ISO-8601 timeout so it can fail closed' });
-  } else if ('refused' in timeout) {
-    issues.push({ code: 'timeout-too-long', message: `a question may stay pending at most ${MAX_QUESTION_TIMEOUT_MS / 86_400_000} days` });
-  }
-  const def = req['default/on-timeout'] as { answer: Answer } | undefined;
-  if (def !== undefined && !answerAllowed(req, def.answer)) issues.push({ code: 'default-not-allowed', message: 'the timeout default is not one of the allowed answers' });
-  if (policy.permittedOperations !== undefined && !policy.permittedOperations(String(req['operation/ref']))) {
-    issues.push({ code: 'operation-not-permitted', message: 'the question would unblock an operation this workflow does not permit' });
-  }
-  if ((req['prompt'] as Json).kind !== req['widget/kind']) issues.push({ code: 'prompt-kind-mismatch', message: 'prompt.kind must equal widget/kind' });
-  if (req['widget/kind'] === 'single-choice' || req['widget/kind'] === 'multi-choice') {
-    const values = ((req['widget/payload'] as Json).options as { value: string }[]).map((o) => o.value);
-    if (new Set(values).size !== values.length) issues.push({ code: 'duplicate-option-values', message: 'option values must be unique within one widget' });
-  }
-  if (req['widget/kind'] === 'multi-choice') {
-    const p = req['widget/payload'] as { options: unknown[]; 'min/selected'?: number; 'max/selected'?: number };
-    const min = p['min/selected'] ?? 1;
-    const max = p['max/selected'] ?? p.options.length;
-    if (min > max || max > p.options.length) issues.push({ code: 'multi-choice-bounds', message: 'min/selected ≤ max/selected ≤ number of options' });
-  }
-  return issues;
-}
+// The registered widget kinds, the answers they allow and the host's refusal function live in widget-kinds.ts.
+export { answerAllowed, MAX_QUESTION_TIMEOUT_MS, validateProposedQuestion, type Answer, type HostQuestionPolicy, type ValidationIssue } from './widget-kinds.ts';
 
 export type QuestionErrorCode =
   | 'question-invalid' | 'question-unknown' | 'question-terminal' | 'answer-not-allowed' | 'idempotency-key-mismatch' | 'question-exists'

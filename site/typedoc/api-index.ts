@@ -10,7 +10,25 @@ import { slug } from 'github-slugger';
 import { ReflectionKind, RendererEvent, type Application } from 'typedoc';
 import type { ApiIndex } from '../src/lib/api-links.ts';
 import { kindPages } from './kind-pages.ts';
+import type { SchemaTargets } from './schema-backlinks.ts';
 import { API_DIR } from '../src/lib/urls.ts';
+
+/** The emitter that writes each generated/ folder: where an API page of generated code not made from one schema is edited. */
+const GENERATED_SOURCES: readonly (readonly [string, string])[] = [
+  ['generated/ts/', 'generator/emit/types.ts'],
+  ['generated/validators/', 'generator/emit/validators.ts'],
+  ['generated/guards/', 'generator/emit/guards.ts'],
+  ['generated/run-events/', 'generator/emit/run-events.ts'],
+];
+
+/** The repository file an API entry's page is edited in: its declaring source, or for generated code its schema or emitter. */
+export function editSource(declaredIn: string, schema: string | undefined): string {
+  if (!declaredIn.startsWith('generated/')) return declaredIn;
+  if (schema !== undefined) return schema;
+  const emitter = GENERATED_SOURCES.find(([dir]) => declaredIn.startsWith(dir));
+  if (emitter === undefined) throw new Error(`API reference: no source to edit for ${declaredIn} (add its emitter to GENERATED_SOURCES)`);
+  return emitter[1];
+}
 
 /** `wopkit/interfaces/MemoryEntry.md` → `/api/wopkit/interfaces/memoryentry/`; `wopkit/guards/index.md#ismemoryentry` → `/api/wopkit/guards/#ismemoryentry`. */
 export function siteUrlOfTypedocFile(fileUrl: string): string {
@@ -21,17 +39,30 @@ export function siteUrlOfTypedocFile(fileUrl: string): string {
   return `/${route}/${anchor === undefined || anchor === '' ? '' : `#${anchor}`}`;
 }
 
-export function installApiIndex(app: Application, file: string): void {
+export function installApiIndex(app: Application, file: string, targets: SchemaTargets): void {
   app.renderer.on(RendererEvent.END, (event) => {
     const router = app.renderer.router;
     if (router === undefined) return;
-    const index: ApiIndex = { formatVersion: 1, modules: {} };
+    const index: ApiIndex = { formatVersion: 1, modules: {}, sources: {} };
     const kinds = kindPages(event.project, router);
+    const declaredIn = (r: Parameters<typeof event.project.getSymbolIdFromReflection>[0]): string => {
+      const id = event.project.getSymbolIdFromReflection(r);
+      if (id === undefined) throw new Error(`API reference: typedoc knows no source file of ${r.getFullName()}`);
+      return id.packagePath;
+    };
     for (const m of event.project.getChildrenByKind(ReflectionKind.Module)) {
       const exports: Record<string, string> = {};
-      for (const child of m.children ?? []) if (router.hasUrl(child)) exports[child.name] = siteUrlOfTypedocFile(router.getFullUrl(child));
+      const entry = declaredIn(m);
+      for (const child of m.children ?? []) {
+        if (!router.hasUrl(child)) continue;
+        const url = siteUrlOfTypedocFile(router.getFullUrl(child));
+        exports[child.name] = url;
+        if (router.hasOwnDocument(child)) index.sources[url] = editSource(declaredIn(child), targets.get(m.name)?.get(child.name)?.path);
+      }
       const pages = kinds.filter((k) => k.module === m).map((k) => ({ title: k.title, url: siteUrlOfTypedocFile(k.file), count: k.count }));
-      index.modules[m.name] = { url: siteUrlOfTypedocFile(router.getFullUrl(m)), kindPages: pages, exports };
+      const url = siteUrlOfTypedocFile(router.getFullUrl(m));
+      index.modules[m.name] = { url, kindPages: pages, exports };
+      for (const page of [url, ...pages.map((p) => p.url)]) index.sources[page] = entry;
     }
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, `${JSON.stringify(index, null, 2)}\n`);

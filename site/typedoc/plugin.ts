@@ -23,8 +23,9 @@ export function load(app: Application): void {
   const subpaths = packageSubpaths(pkg);
   installModuleNames(app, subpaths);
   installModuleComments(app, subpaths, readFromRepo(repo('.')));
-  installSchemaBacklinks(app, readSchemaTargets(repo('generated/site-data'), pkg.name));
+  const targets = readSchemaTargets(repo('generated/site-data'), pkg.name);
+  installSchemaBacklinks(app, targets);
   installKindPages(app);
-  installApiIndex(app, repo(`site/${API_INDEX_FILE}`));
+  installApiIndex(app, repo(`site/${API_INDEX_FILE}`), targets);
   installWarningsGate(app);
 }

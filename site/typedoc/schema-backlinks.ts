@@ -14,6 +14,8 @@ export interface SchemaTarget {
   kind: ApiEntryKind;
   title: string;
   fileName: string;
+  /** The schema file, repository-relative (what the API page's edit link names). */
+  path: string;
   url: string;
 }
 
@@ -27,7 +29,7 @@ export function readSchemaTargets(siteDataDir: string, pkg: string): SchemaTarge
     for (const entry of family.schemas) {
       const doc = JSON.parse(readFileSync(join(siteDataDir, entry.data), 'utf8')) as SchemaDoc;
       for (const d of doc.definitions) {
-        const target = { title: d.title, fileName: doc.fileName, url: definitionUrl(doc.family, doc.stem, d.anchor) };
+        const target = { title: d.title, fileName: doc.fileName, path: doc.path, url: definitionUrl(doc.family, doc.stem, d.anchor) };
         for (const e of DEFINITION_EXPORTS) {
           const module = moduleName(pkg, e.subpath);
           let names = out.get(module);

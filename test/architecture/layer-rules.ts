@@ -34,10 +34,17 @@ export const LAYER_RULES: Readonly<Record<string, readonly string[]>> = {
   conformance: ['generated', 'runtime/host/seam-catalogue.ts'],
   site: [
     'generated', 'generator/site-data-format.ts', 'generator/json-value.ts', 'generator/compat/report.ts',
-    // Diagrams (site/src/lib/diagrams/): the tables and orders they draw, and the sources they read as text.
-    'generator/naming.ts', 'generator/emitters.ts', 'runtime/openwop/index.ts', 'runtime/shared/state-machine.ts',
+    // The playground parses and locates JSON as the CLI does.
+    'generator/json-parse.ts', 'generator/json-locate.ts',
+    // Diagrams (site/src/lib/diagrams/): the data they draw — the emitter table, the lifecycle tables, the orders and
+    // the runtime's wiring table.
+    'generator/emitters.ts', 'runtime/shared/state-machine.ts', 'runtime/openwop/wiring.ts',
     'runtime/inquirium/lattice.ts', 'runtime/inquirium/safety-axes.ts', 'runtime/inquirium/question-lifecycle.ts',
     'runtime/commitments/commitment-lifecycle.ts', 'runtime/distillation/schedule-lifecycle.ts', 'runtime/proposals/lifecycle.ts',
+    // The widget gallery (the kind table and the host's refusal function) and the HTTP API reference (the route table).
+    'runtime/inquirium/widget-kinds.ts', 'runtime/host/seam-catalogue.ts',
+    // Edit links come from package.json `repository`.
+    'package.json',
   ],
   entry: ['conformance', 'generated', 'runtime/capabilities', 'runtime/commitments', 'runtime/compaction', 'runtime/consolidation', 'runtime/distillation', 'runtime/events', 'runtime/host', 'runtime/inquirium', 'runtime/memory', 'runtime/multi-agent', 'runtime/openwop', 'runtime/proposals', 'runtime/redaction', 'runtime/shared', 'runtime/storage'],
 };

@@ -2,11 +2,17 @@
  * What the site's browser tests share: a static server over a built site, and Chromium (playwright-core driving
  * Debian's chromium with the launch arguments that work on this kind of machine).
  */
-import { createReadStream, existsSync, statSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { createReadStream, existsSync, mkdirSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { extname, join, normalize } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import { childEnv } from '../support/child-env.ts';
 import { chromiumPath } from '../support/toolchains.ts';
+
+/** The built site the tests serve. */
+export const DIST = 'site/dist';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml',
@@ -33,3 +39,32 @@ export const launchChromium = (): Promise<Browser> =>
     executablePath: chromiumPath(),
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
   });
+
+/** In a page: how many pixels the document is wider than the viewport (0 when it fits). */
+export const PAGE_EXCESS_WIDTH = 'Math.max(0, document.documentElement.scrollWidth - document.documentElement.clientWidth)';
+
+/**
+ * The built site served for a test file (built first when site/dist is missing) and, when Chromium is there, one
+ * browser for the whole file; screenshots go to `shots`. Registers the file's beforeAll/afterAll.
+ */
+export function useBuiltSite(shots: string, chromium: { readonly skip: boolean; assert: () => void }): { readonly base: string; readonly browser: Browser } {
+  const state: { base?: string; browser?: Browser; close?: () => void } = {};
+  beforeAll(async () => {
+    if (!existsSync(join(DIST, 'index.html'))) execFileSync('npm', ['run', 'site:build'], { stdio: 'inherit', env: childEnv() });
+    const served = await serveStatic(DIST);
+    state.base = served.base;
+    state.close = served.close;
+    if (chromium.skip) return;
+    chromium.assert();
+    state.browser = await launchChromium();
+    mkdirSync(shots, { recursive: true });
+  }, 240_000);
+  afterAll(async () => {
+    await state.browser?.close();
+    state.close?.();
+  });
+  return {
+    get base() { return state.base!; },
+    get browser() { return state.browser!; },
+  };
+}

@@ -7,6 +7,6 @@ import type { Definition } from './site-data';
 
 const found = Object.values(import.meta.glob<ApiIndex>('../../generated/api-index.json', { eager: true, import: 'default' }));
 const PACKAGE = 'wopkit';
-export const apiIndex: ApiIndex = found[0] ?? { formatVersion: 1, modules: {} };
+export const apiIndex: ApiIndex = found[0] ?? { formatVersion: 1, modules: {}, sources: {} };
 
 export const apiEntries = (d: Definition): ApiEntry[] => apiEntriesOf(apiIndex, PACKAGE, d);

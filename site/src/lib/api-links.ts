@@ -10,6 +10,12 @@ export interface ApiIndex {
   formatVersion: 1;
   /** By module name (`wopkit`, `wopkit/validators`, …), in package.json order. */
   modules: Record<string, ApiModule>;
+  /**
+   * Every API page → the repository file its edit link names: the source file that declares what the page
+   * documents, or the schema file for what is generated from a schema, or the emitter that writes the rest of
+   * generated/ (never generated output); a module's and a kind's pages name the subpath's entry file.
+   */
+  sources: Record<string, string>;
 }
 
 export interface ApiModule {

@@ -2,7 +2,7 @@
  * Typed access to generated/site-data. The format types are the emitter's own (generator/site-data-format.ts; prose:
  * docs/generator.md, "Site data format"). The site renders this data; it never reads the schemas itself.
  */
-import type { Link, SchemaDoc, SiteIndex } from '../../../generator/site-data-format.ts';
+import type { Definition, Link, SchemaDoc, SiteIndex } from '../../../generator/site-data-format.ts';
 import { definitionUrl } from './urls';
 
 export type * from '../../../generator/site-data-format.ts';
@@ -24,3 +24,16 @@ export function defLink(family: string, stem: string, def: string): string | und
   const d = entry.definitions.find((x) => x.def === def);
   return definitionUrl(family, stem, d?.anchor ?? null);
 }
+
+const byFile = new Map(schemaDocs.map((d) => [`${d.family}/${d.stem}`, d]));
+
+/** The definition a link points to (a root or `$defs` entry of a schema file), if the site data has it. */
+export function definitionOf(l: Pick<Link, 'family' | 'stem' | 'def'>): Definition | undefined {
+  return byFile.get(`${l.family}/${l.stem}`)?.definitions.find((d) => d.def === l.def);
+}
+
+/** The schema file a definition belongs to. */
+export const schemaDocOf = (family: string, stem: string): SchemaDoc | undefined => byFile.get(`${family}/${stem}`);
+
+/** Every `x-type-index` entry of the corpus. */
+export const typeIndexEntries = schemaDocs.flatMap((doc) => doc.definitions.flatMap((d) => d.typeIndex));

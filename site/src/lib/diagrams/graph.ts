@@ -1,7 +1,8 @@
 /**
  * A diagram as data: nodes, edges and what each means. Every diagram of the site is built as a `Graph` from data
- * the runtime or the generator uses (a lifecycle table, an order, the runtime's wiring, the emitter table, the
- * schema reference graph) and drawn by svg.ts; its edges are also shown as a table under the drawing.
+ * the runtime or the generator exports (a lifecycle table, an order, the runtime's wiring table, the emitter table,
+ * the schema reference graph), laid out by ELK (layout.ts) and drawn by svg.ts; its edges are also shown as a table
+ * under the drawing, its text alternative.
  */
 
 /** How a node is drawn: a lifecycle state (initial / terminal marked), a stage of a flow, or a thing a flow passes. */
@@ -21,8 +22,14 @@ export interface GraphNode {
 export interface GraphEdge {
   readonly from: string;
   readonly to: string;
-  /** What the edge means (the event that causes a transition, what a stage hands on): the table's last column. */
+  /**
+   * What the edge means (the event that causes a transition, what a stage hands on): drawn on the edge and the
+   * table's last column. An empty label draws a bare arrow (the schema reference diagrams, whose relation is the
+   * same on every edge).
+   */
   readonly label: string;
+  /** What the text alternative says about the edge when it says more than the drawn label (the schema references: the definitions involved). */
+  readonly detail?: string;
 }
 
 export interface Graph {
@@ -33,8 +40,6 @@ export interface Graph {
   readonly source: string;
   /** One or two sentences on how to read it. */
   readonly summary: string;
-  /** `TB`: ranks run top to bottom (lifecycles, orders); `LR`: left to right (flows with wide ranks). */
-  readonly direction: 'TB' | 'LR';
   readonly nodes: readonly GraphNode[];
   readonly edges: readonly GraphEdge[];
   /** Headings of the text alternative's from / to / label columns. */

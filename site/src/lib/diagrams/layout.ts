@@ -1,222 +1,147 @@
 /**
- * A small layered layout for the site's diagrams (a dozen nodes at most), deterministic by construction: no
- * randomness, no floating point carried into the output unrounded, every tie broken by declaration order.
+ * Lays a diagram out with ELK (elkjs, the Eclipse Layout Kernel compiled to JavaScript), at build time: the layered
+ * algorithm (layers by longest path, crossing minimisation, node placement), orthogonal edge routing, and edge labels
+ * placed by the engine between the layers, where they can touch neither a node nor another label. Only the
+ * resulting coordinates leave this module; ELK itself never reaches a reader.
  *
- * 1. Ranks: a depth-first walk from the nodes in declaration order marks back edges (to a node still on the walk)
- *    and self-loops; the rest is a DAG, ranked by longest path.
- * 2. Order within a rank: declaration order, then four barycenter sweeps (down, up, down, up).
- * 3. Edges between adjacent ranks are straight; edges that skip ranks run in a lane on one side, back edges in
- *    lanes on the other, so no edge crosses a node.
- * Text is measured with a fixed per-character estimate (the site's sans-serif at 13 px), which is what keeps the
- * output identical on every machine.
+ * Deterministic: every text is measured from a fixed width table (text.ts), the engine keeps the declaration order
+ * of nodes and edges where it has a choice (`considerModelOrder`) with a fixed random seed, and every coordinate is
+ * rounded to a tenth of a pixel, so two builds give byte-identical drawings.
  */
+import elkModule from 'elkjs/lib/elk.bundled.js';
+import type { ELK, ELKConstructorArguments, ElkExtendedEdge, ElkNode } from 'elkjs/lib/elk-api.js';
 import type { Graph, GraphEdge, GraphNode } from './graph.ts';
-
-export const FONT_SIZE = 13;
-const CHAR_WIDTH = 7.4;
-const LINE_HEIGHT = 17;
-const PAD_X = 12;
-const PAD_Y = 8;
-const RANK_GAP = 56;
-const ORDER_GAP = 28;
-const LANE_GAP = 14;
-const MARGIN = 16;
-/** Room before the initial node for the start dot and its arrow. */
-const START_ROOM = 26;
+import { LINE_HEIGHT, textWidth, wrapText } from './text.ts';
 
 export interface Point { readonly x: number; readonly y: number }
-export interface PlacedNode extends GraphNode { readonly x: number; readonly y: number; readonly w: number; readonly h: number; readonly lines: readonly string[] }
+export interface Box { readonly x: number; readonly y: number; readonly w: number; readonly h: number }
+export interface PlacedNode extends GraphNode, Box { readonly lines: readonly string[] }
+export interface PlacedLabel extends Box { readonly lines: readonly string[] }
 export interface PlacedEdge extends GraphEdge {
-  /** 1-based: the edge's row in the text alternative and the number on its badge. */
-  readonly n: number;
+  /** The orthogonal route, first point on the source's border, last on the target's. */
   readonly points: readonly Point[];
-  readonly badge: Point;
+  /** Where the engine put the label (absent for an unlabelled edge). */
+  readonly labelBox?: PlacedLabel;
 }
 export interface Layout {
   readonly width: number;
   readonly height: number;
   readonly nodes: readonly PlacedNode[];
   readonly edges: readonly PlacedEdge[];
-  /** The start dot (lifecycles): where it is and the arrow from it to the initial node. */
-  readonly start?: { readonly dot: Point; readonly points: readonly Point[] };
+  /** The start dot of a lifecycle (a small node of its own for the engine) and its arrow to the initial state. */
+  readonly start?: { readonly dot: Box; readonly points: readonly Point[] };
 }
+
+/** Padding inside a node box around its text. */
+export const NODE_PAD = { x: 14, y: 8 } as const;
+/** Padding inside an edge label's box (the box is filled with the page colour, so a crossing line never runs through text). */
+export const LABEL_PAD = { x: 4, y: 2 } as const;
+/** Longest line of an edge label before it wraps, and of a node label. */
+const LABEL_WRAP = 100;
+const NODE_WRAP = 220;
+const START = '__start';
+const START_SIZE = 12;
+
+/** The engine's settings, one table for every diagram (spacings in px). */
+const ELK_OPTIONS: Readonly<Record<string, string>> = {
+  'elk.algorithm': 'layered',
+  'elk.edgeRouting': 'ORTHOGONAL',
+  'elk.edgeLabels.placement': 'CENTER',
+  'elk.layered.considerModelOrder.strategy': 'NODES_AND_EDGES',
+  'elk.randomSeed': '1',
+  'elk.layered.cycleBreaking.strategy': 'MODEL_ORDER',
+  'elk.padding': '[top=14,left=14,bottom=14,right=14]',
+  'elk.spacing.nodeNode': '22',
+  'elk.spacing.edgeEdge': '12',
+  'elk.spacing.edgeNode': '14',
+  'elk.spacing.edgeLabel': '6',
+  'elk.spacing.labelNode': '6',
+  'elk.layered.spacing.nodeNodeBetweenLayers': '34',
+  'elk.layered.spacing.edgeNodeBetweenLayers': '14',
+  'elk.layered.spacing.edgeEdgeBetweenLayers': '12',
+  'elk.layered.nodePlacement.strategy': 'NETWORK_SIMPLEX',
+};
 
 const r1 = (v: number): number => Math.round(v * 10) / 10;
+const pt = (p: { x: number; y: number }): Point => ({ x: r1(p.x), y: r1(p.y) });
 
-export function textWidth(s: string): number {
-  return s.length * CHAR_WIDTH;
+/** A node's text lines and box size. */
+export function nodeSize(n: Pick<GraphNode, 'label'>): { lines: string[]; w: number; h: number } {
+  const lines = wrapText(n.label, NODE_WRAP);
+  return { lines, w: Math.ceil(Math.max(...lines.map((l) => textWidth(l))) + 2 * NODE_PAD.x), h: lines.length * LINE_HEIGHT + 2 * NODE_PAD.y };
 }
 
-/** Rank of each node and the set of back edges (by index). */
-export function rankNodes(g: Pick<Graph, 'nodes' | 'edges'>): { rank: Map<string, number>; back: Set<number> } {
-  const out = new Map<string, number[]>();
-  g.edges.forEach((e, i) => out.set(e.from, [...(out.get(e.from) ?? []), i]));
-  const state = new Map<string, 'open' | 'done'>();
-  const back = new Set<number>();
-  const visit = (id: string): void => {
-    state.set(id, 'open');
-    for (const i of out.get(id) ?? []) {
-      const to = g.edges[i]!.to;
-      if (state.get(to) === 'open') back.add(i);
-      else if (state.get(to) === undefined) visit(to);
-    }
-    state.set(id, 'done');
-  };
-  for (const n of g.nodes) if (state.get(n.id) === undefined) visit(n.id);
-  const rank = new Map<string, number>(g.nodes.map((n) => [n.id, 0]));
-  // Longest path over the DAG: relax in rounds (at most |nodes| rounds; graphs here are tiny).
-  for (let round = 0; round < g.nodes.length; round++) {
-    let changed = false;
-    g.edges.forEach((e, i) => {
-      if (back.has(i) || e.from === e.to) return;
-      const want = rank.get(e.from)! + 1;
-      if (want > rank.get(e.to)!) {
-        rank.set(e.to, want);
-        changed = true;
-      }
-    });
-    if (!changed) break;
-  }
-  return { rank, back };
+/** An edge label's text lines and box size. */
+export function labelSize(text: string): { lines: string[]; w: number; h: number } {
+  const lines = wrapText(text, LABEL_WRAP);
+  return { lines, w: Math.ceil(Math.max(...lines.map((l) => textWidth(l))) + 2 * LABEL_PAD.x), h: lines.length * LINE_HEIGHT + 2 * LABEL_PAD.y };
 }
 
-export function layout(g: Graph): Layout {
-  const tb = g.direction === 'TB';
-  const { rank, back } = rankNodes(g);
-  const sized = g.nodes.map((n) => {
-    const lines = n.label.split('\n');
-    const w = Math.ceil(Math.max(...lines.map(textWidth)) + 2 * PAD_X);
-    const h = lines.length * LINE_HEIGHT + 2 * PAD_Y;
-    return { node: n, lines, w, h, main: tb ? h : w, cross: tb ? w : h };
-  });
-  const byId = new Map(sized.map((s) => [s.node.id, s]));
-  const rankCount = Math.max(0, ...rank.values()) + 1;
-  const ranks: string[][] = Array.from({ length: rankCount }, () => []);
-  for (const n of g.nodes) ranks[rank.get(n.id)!]!.push(n.id);
+/** elkjs is CommonJS: its module object is the constructor (its typings declare it as a default export). */
+const Elk = elkModule as unknown as new (args?: ELKConstructorArguments) => ELK;
+let engine: ELK | undefined;
 
-  // Order within ranks: barycenter sweeps over adjacent-rank neighbours.
-  const adjacent = (id: string, dir: -1 | 1): string[] =>
-    g.edges.flatMap((e) => {
-      const other = e.from === id ? e.to : e.to === id ? e.from : undefined;
-      return other !== undefined && other !== id && rank.get(other) === rank.get(id)! + dir ? [other] : [];
-    });
-  const pos = (id: string): number => ranks[rank.get(id)!]!.indexOf(id);
-  for (let sweep = 0; sweep < 4; sweep++) {
-    const dir: -1 | 1 = sweep % 2 === 0 ? -1 : 1;
-    const order = dir === -1 ? ranks.map((_, i) => i) : ranks.map((_, i) => rankCount - 1 - i);
-    for (const ri of order) {
-      const row = ranks[ri]!;
-      const keyed = row.map((id, i) => {
-        const ns = adjacent(id, dir);
-        return { id, i, key: ns.length === 0 ? i : ns.reduce((s, o) => s + pos(o), 0) / ns.length };
-      });
-      keyed.sort((a, b) => a.key - b.key || a.i - b.i);
-      ranks[ri] = keyed.map((k) => k.id);
-    }
-  }
+/** Width of the site's content column at a 1280 px window: a drawing this wide or narrower needs no scrolling there. */
+export const COLUMN_WIDTH = 632;
 
-  // Coordinates along the main axis (rank) and the cross axis (order), before lanes.
-  const hasStart = g.nodes.some((n) => n.initial === true);
-  const rankMain = ranks.map((row) => Math.max(...row.map((id) => byId.get(id)!.main)));
-  const rankCross = ranks.map((row) => row.reduce((s, id) => s + byId.get(id)!.cross, 0) + ORDER_GAP * (row.length - 1));
-  const crossSpan = Math.max(...rankCross);
-  const skip = g.edges.map((e, i) => !back.has(i) && e.from !== e.to && rank.get(e.to)! - rank.get(e.from)! > 1);
-  const backIdx = g.edges.flatMap((e, i) => (back.has(i) ? [i] : []));
-  const skipIdx = g.edges.flatMap((_, i) => (skip[i] ? [i] : []));
-  const hasLoop = g.edges.some((e) => e.from === e.to);
-  const beforeLanes = skipIdx.length * LANE_GAP + (skipIdx.length > 0 ? LANE_GAP : 0);
-  const afterLanes = backIdx.length * LANE_GAP + (backIdx.length > 0 || hasLoop ? LANE_GAP + (hasLoop ? 18 : 0) : 0);
-  const crossStart = MARGIN + beforeLanes;
-  const mainStart = MARGIN + (hasStart ? START_ROOM : 0);
+/**
+ * Lay the graph out top to bottom (layers read like a page) unless that drawing is wider than the content column
+ * and left to right is markedly narrower (by a fifth): then left to right, so the drawing scrolls less, or not at all.
+ */
+export async function layout(g: Graph): Promise<Layout> {
+  const down = await layoutIn(g, 'DOWN');
+  if (down.width <= COLUMN_WIDTH) return down;
+  const right = await layoutIn(g, 'RIGHT');
+  return right.width < 0.8 * down.width ? right : down;
+}
 
-  const at = new Map<string, { main: number; cross: number }>();
-  let main = mainStart;
-  ranks.forEach((row, ri) => {
-    let cross = crossStart + (crossSpan - rankCross[ri]!) / 2;
-    for (const id of row) {
-      const s = byId.get(id)!;
-      at.set(id, { main: main + (rankMain[ri]! - s.main) / 2, cross });
-      cross += s.cross + ORDER_GAP;
-    }
-    main += rankMain[ri]! + RANK_GAP;
-  });
-  const mainEnd = main - RANK_GAP;
-  const crossEnd = crossStart + crossSpan;
-
-  const toPoint = (m: number, c: number): Point => (tb ? { x: r1(c), y: r1(m) } : { x: r1(m), y: r1(c) });
-  const placed: PlacedNode[] = sized.map((s) => {
-    const p = at.get(s.node.id)!;
-    const xy = toPoint(p.main, p.cross);
-    return { ...s.node, x: xy.x, y: xy.y, w: s.w, h: s.h, lines: s.lines };
-  });
-  const box = (id: string) => {
-    const s = byId.get(id)!;
-    const p = at.get(id)!;
-    return { m0: p.main, m1: p.main + s.main, c0: p.cross, c1: p.cross + s.cross, cm: p.cross + s.cross / 2, mm: p.main + s.main / 2 };
-  };
-
-  // Spread several edges meeting one side of a node so their ends do not coincide.
-  const ends = new Map<string, number[]>();
-  const claim = (key: string, i: number): void => void ends.set(key, [...(ends.get(key) ?? []), i]);
-  g.edges.forEach((e, i) => {
-    if (e.from === e.to) return;
-    const side = back.has(i) ? 'after' : skip[i] ? 'before' : 'main';
-    claim(`${e.from}:out:${side}`, i);
-    claim(`${e.to}:in:${side}`, i);
-  });
-  const spread = (key: string, i: number, span: number): number => {
-    const list = ends.get(key) ?? [i];
-    const k = list.indexOf(i);
-    const step = Math.min(10, span / (list.length + 1));
-    return (k - (list.length - 1) / 2) * step;
-  };
-
-  let backLane = 0;
-  let skipLane = 0;
-  const edges: PlacedEdge[] = g.edges.map((e, i) => {
-    const a = box(e.from);
-    const b = box(e.to);
-    let pts: Point[];
-    let badge: Point;
-    if (e.from === e.to) {
-      const c = crossEnd + LANE_GAP;
-      pts = [toPoint(a.mm - 6, a.c1), toPoint(a.mm - 6, c + 10), toPoint(a.mm + 6, c + 10), toPoint(a.mm + 6, a.c1)];
-      badge = toPoint(a.mm, c + 10);
-    } else if (back.has(i) || skip[i]) {
-      // Leave and enter through the gaps between ranks, then run along a lane beside every rank: no node is crossed.
-      const isBack = back.has(i);
-      const k = isBack ? backLane++ : skipLane++;
-      const lane = isBack ? crossEnd + LANE_GAP * (1 + k) : crossStart - LANE_GAP * (1 + k);
-      const g = 8 + (k % 4) * 5;
-      const ca = (isBack ? a.c1 - 10 : a.c0 + 10) + spread(`${e.from}:out:${isBack ? 'after' : 'before'}`, i, 12);
-      const cb = (isBack ? b.c1 - 10 : b.c0 + 10) + spread(`${e.to}:in:${isBack ? 'after' : 'before'}`, i, 12);
-      const ma = isBack ? a.m0 : a.m1;
-      const mb = isBack ? b.m1 : b.m0;
-      const ga = isBack ? ma - g : ma + g;
-      const gb = isBack ? mb + g : mb - g;
-      pts = [toPoint(ma, ca), toPoint(ga, ca), toPoint(ga, lane), toPoint(gb, lane), toPoint(gb, cb), toPoint(mb, cb)];
-      badge = toPoint((ga + gb) / 2, lane);
-    } else {
-      const ca = a.cm + spread(`${e.from}:out:main`, i, a.c1 - a.c0);
-      const cb = b.cm + spread(`${e.to}:in:main`, i, b.c1 - b.c0);
-      pts = [toPoint(a.m1, ca), toPoint(b.m0, cb)];
-      badge = toPoint((a.m1 + b.m0) / 2, (ca + cb) / 2);
-    }
-    return { ...e, n: i + 1, points: pts, badge };
-  });
-
+async function layoutIn(g: Graph, direction: 'DOWN' | 'RIGHT'): Promise<Layout> {
+  engine ??= new Elk();
   const initial = g.nodes.find((n) => n.initial === true);
-  const start = initial === undefined ? undefined : (() => {
-    const b = box(initial.id);
-    return { dot: toPoint(b.m0 - START_ROOM + 5, b.cm), points: [toPoint(b.m0 - START_ROOM + 10, b.cm), toPoint(b.m0, b.cm)] };
-  })();
-  const crossTotal = crossEnd + afterLanes + MARGIN;
-  const mainTotal = mainEnd + MARGIN;
+  const sizes = new Map(g.nodes.map((n) => [n.id, nodeSize(n)]));
+  const labels = g.edges.map((e) => (e.label === '' ? undefined : labelSize(e.label)));
+  const children: ElkNode[] = [
+    ...(initial !== undefined ? [{ id: START, width: START_SIZE, height: START_SIZE, layoutOptions: { 'elk.layered.layering.layerConstraint': 'FIRST' } }] : []),
+    ...g.nodes.map((n) => ({ id: n.id, width: sizes.get(n.id)!.w, height: sizes.get(n.id)!.h })),
+  ];
+  const edges: ElkExtendedEdge[] = [
+    ...(initial !== undefined ? [{ id: 'start', sources: [START], targets: [initial.id] }] : []),
+    ...g.edges.map((e, i) => ({
+      id: `e${i}`,
+      sources: [e.from],
+      targets: [e.to],
+      ...(labels[i] !== undefined ? { labels: [{ id: `l${i}`, text: e.label, width: labels[i]!.w, height: labels[i]!.h }] } : {}),
+    })),
+  ];
+  const graph: ElkNode = { id: g.id, layoutOptions: { ...ELK_OPTIONS, 'elk.direction': direction }, children, edges };
+  const out = await engine.layout(graph);
+  const at = new Map((out.children ?? []).map((c) => [c.id, c]));
+  const routeOf = (id: string): Point[] => {
+    const e = out.edges?.find((x) => x.id === id);
+    const s = e?.sections?.[0];
+    if (s === undefined || (e?.sections?.length ?? 0) !== 1) throw new Error(`diagram ${g.id}: the engine routed edge ${id} in ${e?.sections?.length ?? 0} sections`);
+    return [s.startPoint, ...(s.bendPoints ?? []), s.endPoint].map(pt);
+  };
+  const nodes: PlacedNode[] = g.nodes.map((n) => {
+    const c = at.get(n.id)!;
+    const s = sizes.get(n.id)!;
+    return { ...n, x: r1(c.x!), y: r1(c.y!), w: s.w, h: s.h, lines: s.lines };
+  });
+  const placedEdges: PlacedEdge[] = g.edges.map((e, i) => {
+    const l = out.edges?.find((x) => x.id === `e${i}`)?.labels?.[0];
+    const size = labels[i];
+    return {
+      ...e,
+      points: routeOf(`e${i}`),
+      ...(l !== undefined && size !== undefined ? { labelBox: { x: r1(l.x!), y: r1(l.y!), w: size.w, h: size.h, lines: size.lines } } : {}),
+    };
+  });
+  const dot = at.get(START);
   return {
-    width: Math.ceil(tb ? crossTotal : mainTotal),
-    height: Math.ceil(tb ? mainTotal : crossTotal),
-    nodes: placed,
-    edges,
-    ...(start !== undefined ? { start } : {}),
+    width: Math.ceil(out.width!),
+    height: Math.ceil(out.height!),
+    nodes,
+    edges: placedEdges,
+    ...(dot !== undefined ? { start: { dot: { x: r1(dot.x!), y: r1(dot.y!), w: START_SIZE, h: START_SIZE }, points: routeOf('start') } } : {}),
   };
 }

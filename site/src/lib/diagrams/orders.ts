@@ -66,10 +66,9 @@ export function orderGraph(o: OrderSpec): Graph {
     id: o.id,
     title: o.title,
     source: o.source,
-    summary: `${o.keys[0]} (top) is the least, ${o.keys[o.keys.length - 1]} (bottom) the most; each arrow points to the ${o.relation} key. ${o.note}`,
-    direction: 'TB',
+    summary: `${o.keys[0]} (top) is the least, ${o.keys[o.keys.length - 1]} (bottom) the most; each arrow points to the ${o.relation} key and says so. ${o.note}`,
     nodes: o.keys.map((k) => ({ id: k, label: k, kind: 'stage' as const })),
-    edges: o.keys.slice(1).map((k, i) => ({ from: o.keys[i]!, to: k, label: `${k} is ${o.relation} than ${o.keys[i]}` })),
-    columns: ['Less', 'More', 'Reads'],
+    edges: o.keys.slice(1).map((k, i) => ({ from: o.keys[i]!, to: k, label: o.relation })),
+    columns: ['Less', 'More', 'Relation'],
   };
 }

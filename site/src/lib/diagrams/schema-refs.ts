@@ -1,13 +1,11 @@
 /**
  * The reference diagram of a schema page: the schema files whose definitions reference this file's (used by),
  * this file, and the files its definitions reference (uses), from the site data's `references` / `referencedBy`
- * (generated/site-data, the generator's resolved ref graph). Drawn as two buses — however many files reference
- * a schema, the drawing grows downwards and stays as narrow as its longest name, so it reads at 390 px.
+ * (generated/site-data, the generator's resolved ref graph), laid out by the same engine as every other diagram.
  */
 import type { Link, SchemaDoc } from '../../../../generator/site-data-format.ts';
 import { schemaUrl } from '../urls.ts';
-import { textWidth } from './layout.ts';
-import { esc, svgDocument } from './svg.ts';
+import type { Graph } from './graph.ts';
 
 export interface RefRow {
   readonly direction: 'used by' | 'uses';
@@ -35,63 +33,24 @@ export function schemaRefRows(doc: SchemaDoc): RefRow[] {
   return [...rows.values()].sort((a, b) => order(a).localeCompare(order(b))).map((r) => ({ direction: r.direction, family: r.family, stem: r.stem, via: [...r.via].sort() }));
 }
 
-const ROW = 30;
-const GAP = 8;
-const BUS_X = 26;
-const BOX_X = 44;
-const MARGIN = 14;
-const HEAD = 20;
-
-/** The diagram as inline SVG (empty string when the file neither uses nor is used by another). */
-export function schemaRefSvg(doc: SchemaDoc, rows: readonly RefRow[] = schemaRefRows(doc)): string {
-  if (rows.length === 0) return '';
-  const id = `dg-refs-${doc.family}-${doc.stem}`.replace(/[^a-zA-Z0-9_-]/g, '-');
+/** The reference graph of a schema file: used-by files → this file → files it uses, each box a link to its page. */
+export function schemaRefGraph(doc: SchemaDoc, rows: readonly RefRow[] = schemaRefRows(doc)): Graph {
   const label = (r: { family: string; stem: string }): string => (r.family === doc.family ? r.stem : `${r.family}/${r.stem}`);
+  const nodeId = (r: RefRow): string => `${r.direction === 'used by' ? 'by' : 'uses'}:${r.family}/${r.stem}`;
   const usedBy = rows.filter((r) => r.direction === 'used by');
   const uses = rows.filter((r) => r.direction === 'uses');
-  const boxW = (s: string): number => Math.ceil(textWidth(s) + 24);
-  const width = Math.ceil(Math.max(BOX_X + Math.max(0, ...rows.map((r) => boxW(label(r)))), MARGIN + boxW(doc.stem) + 8) + MARGIN);
-  const parts: string[] = [];
-  let y = MARGIN;
-  const box = (r: RefRow | undefined, text: string, x: number, top: number, focus: boolean): void => {
-    const w = focus ? boxW(text) + 8 : boxW(text);
-    const g = `<g class="dg-node ${focus ? 'dg-focus' : 'dg-artifact'}" data-node="${esc(text)}"><rect x="${x}" y="${top}" width="${w}" height="${ROW}" rx="4" fill="none" stroke="currentColor"${focus ? ' stroke-width="2"' : ''}/><text x="${x + 12}" y="${top + 19}" fill="currentColor"${focus ? ' font-weight="600"' : ''}>${esc(text)}</text></g>`;
-    parts.push(r === undefined ? g : `<a href="${esc(schemaUrl(r.family, r.stem))}">${g}</a>`);
+  return {
+    id: `refs-${doc.family}-${doc.stem}`.replace(/[^a-zA-Z0-9_-]/g, '-'),
+    title: `References of ${doc.fileName}`,
+    source: "the generator's resolved $ref graph (the site data's references / referencedBy)",
+    summary: `${usedBy.length} schema ${usedBy.length === 1 ? 'file uses' : 'files use'} this one (arrows into it); it uses ${uses.length} (arrows out of it). Each box links to its page.`,
+    nodes: [
+      ...usedBy.map((r) => ({ id: nodeId(r), label: label(r), kind: 'artifact' as const, href: schemaUrl(r.family, r.stem) })),
+      { id: 'self', label: doc.stem, kind: 'focus' as const },
+      ...uses.map((r) => ({ id: nodeId(r), label: label(r), kind: 'artifact' as const, href: schemaUrl(r.family, r.stem) })),
+    ],
+    // One relation on every edge: bare arrows; the table names the definitions involved.
+    edges: rows.map((r) => ({ ...(r.direction === 'used by' ? { from: nodeId(r), to: 'self' } : { from: 'self', to: nodeId(r) }), label: '', detail: r.via.join('; ') })),
+    columns: ['From', 'To', 'Through'],
   };
-  const heading = (text: string): void => {
-    parts.push(`<text class="dg-heading" x="${MARGIN}" y="${y + 13}" fill="currentColor" font-size="11">${esc(text)}</text>`);
-    y += HEAD;
-  };
-  const arrow = `marker-end="url(#${id}-arrow)"`;
-  if (usedBy.length > 0) {
-    heading(`Used by (${usedBy.length})`);
-    const top = y;
-    for (const r of usedBy) {
-      box(r, label(r), BOX_X, y, false);
-      parts.push(`<path class="dg-edge" d="M${BOX_X} ${y + ROW / 2} L${BUS_X} ${y + ROW / 2}" fill="none" stroke="currentColor"/>`);
-      y += ROW + GAP;
-    }
-    parts.push(`<path class="dg-edge" d="M${BUS_X} ${top + ROW / 2} L${BUS_X} ${y + GAP}" fill="none" stroke="currentColor" ${arrow}/>`);
-    y += GAP + 2;
-  }
-  box(undefined, doc.stem, MARGIN, y, true);
-  y += ROW;
-  if (uses.length > 0) {
-    const top = y;
-    y += GAP + 4;
-    heading(`Uses (${uses.length})`);
-    let last = top;
-    for (const r of uses) {
-      box(r, label(r), BOX_X, y, false);
-      parts.push(`<path class="dg-edge" d="M${BUS_X} ${y + ROW / 2} L${BOX_X} ${y + ROW / 2}" fill="none" stroke="currentColor" ${arrow}/>`);
-      last = y + ROW / 2;
-      y += ROW + GAP;
-    }
-    parts.push(`<path class="dg-edge" d="M${BUS_X} ${top} L${BUS_X} ${last}" fill="none" stroke="currentColor"/>`);
-    y -= GAP;
-  }
-  const height = y + MARGIN;
-  const title = `References of ${doc.fileName}`;
-  const desc = `${usedBy.length} schema files use it, it uses ${uses.length}; the table below lists each with the definitions involved.`;
-  return svgDocument(id, width, height, title, desc, parts.join(''));
 }

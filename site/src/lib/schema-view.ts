@@ -1,0 +1,48 @@
+/**
+ * What a schema page shows of a definition, as data: the facts of a field's or definition's "type" cell (values,
+ * default, format, constraints), which referenced definitions unfold in place under a field (objects with fields,
+ * unions with variants, never the one being shown or one already open above it), and the page's heading list.
+ */
+import type { Definition, Field, Json, JsonObject, Link, Variant } from '../../../generator/site-data-format.ts';
+
+/** How deep definitions unfold inside a field table (a field's type, then a field of that type's type). */
+export const UNFOLD_DEPTH = 2;
+
+const short = (v: Json): string => JSON.stringify(v);
+
+/** The small print under a type: allowed values, constant, default, format and the other validation keywords. */
+export function typeFacts(x: Pick<Field | Definition, 'enum' | 'const' | 'default' | 'format' | 'constraints'>): string[] {
+  const out: string[] = [];
+  if (x.enum !== null && x.enum !== undefined) out.push(`one of ${x.enum.map(short).join(', ')}`);
+  if (x.const !== null && x.const !== undefined) out.push(`always ${short(x.const)}`);
+  if (x.default !== null && x.default !== undefined) out.push(`default ${short(x.default)}`);
+  if (x.format !== null && x.format !== undefined && !Object.hasOwn(x.constraints, 'format')) out.push(`format ${x.format}`);
+  for (const [k, v] of Object.entries(x.constraints as JsonObject)) out.push(`${k} ${short(v)}`);
+  return out;
+}
+
+/** A definition's key across the corpus. */
+export const defKey = (l: Pick<Link, 'family' | 'stem' | 'def'>): string => `${l.family}/${l.stem}#${l.def}`;
+
+/** Whether a definition unfolds under a field that refers to it: it has fields or variants (a table of values does not). */
+export const hasTable = (d: Pick<Definition, 'fields' | 'variants'>): boolean => d.fields.length > 0 || d.variants.length > 0;
+
+/** The definitions that unfold under a field or variant: referenced, tabular, not already open on the way here. */
+export function unfolding(refs: readonly Link[], open: readonly string[], depth: number, definitionOf: (l: Link) => Definition | undefined): { link: Link; d: Definition }[] {
+  if (depth >= UNFOLD_DEPTH) return [];
+  const seen = new Set<string>();
+  return refs.flatMap((link) => {
+    const key = defKey(link);
+    const d = link.pointer === undefined ? definitionOf(link) : undefined;
+    if (d === undefined || !hasTable(d) || open.includes(key) || seen.has(key)) return [];
+    seen.add(key);
+    return [{ link, d }];
+  });
+}
+
+/** "3 fields", "2 variants". */
+export const tableSummary = (d: Pick<Definition, 'fields' | 'variants'>): string =>
+  d.fields.length > 0 ? `${d.fields.length} ${d.fields.length === 1 ? 'field' : 'fields'}` : `${d.variants.length} ${d.variants.length === 1 ? 'variant' : 'variants'}`;
+
+/** A variant's condition in words: `kind = "a"`, or its position when it has no constant discriminator. */
+export const variantWhen = (v: Variant, i: number): string => (v.discriminator === null ? `variant ${i + 1}` : `${v.discriminator.property} = ${short(v.discriminator.value)}`);
