@@ -20,7 +20,7 @@ import type { RunEvent } from '../../generated/ts/index.ts';
 import type { Clock, IdSource } from '../shared/clock.ts';
 import { toIso } from '../shared/clock.ts';
 import { WopkitError } from '../shared/errors.ts';
-import type { RunKind } from '../storage/ops/runs.ts';
+import { DEFAULT_ENDED_RUNS_KEPT, type RunKind } from '../storage/ops/runs.ts';
 import type { Pending, Plan } from '../storage/plan.ts';
 import { eventPage, hasEvents, type EventPage } from '../storage/reads/runs.ts';
 import type { SqlSession } from '../storage/sql/session.ts';
@@ -50,9 +50,11 @@ export interface RunEventLogLimits {
   readonly eventsPerRun: number;
   /** Events a tenant's background log keeps (the newest; older ones are dropped as new ones come). */
   readonly backgroundEventsKept: number;
+  /** Ended runs a tenant keeps (a task run ends at once and counts among them; past it the oldest are retired). */
+  readonly endedRunsKept: number;
 }
 
-export const DEFAULT_EVENT_LOG_LIMITS: RunEventLogLimits = { eventsPerRun: 100_000, backgroundEventsKept: 10_000 };
+export const DEFAULT_EVENT_LOG_LIMITS: RunEventLogLimits = { eventsPerRun: 100_000, backgroundEventsKept: 10_000, endedRunsKept: DEFAULT_ENDED_RUNS_KEPT };
 
 /** The largest page of events a read returns, and the page size when none is asked for. */
 export const MAX_EVENT_PAGE = 1000;
@@ -105,7 +107,7 @@ export class RunEventLog {
   appendTask<T extends string>(plan: Plan, task: { readonly runId: string; readonly tenant: string; readonly kind?: RunKind }, input: AppendInput<T>): Pending<RunEvent> & { readonly eventId: string } {
     const now = this.#clock.now();
     plan.add('run.create', { runId: task.runId, tenant: task.tenant, kind: task.kind ?? 'task', status: 'completed', createdMs: now, doc: { runId: task.runId, tenant: task.tenant }, ifExists: 'keep' });
-    plan.add('run.update', { runId: task.runId, tenant: task.tenant, endedMs: now });
+    plan.add('run.update', { runId: task.runId, tenant: task.tenant, endedMs: now, endedKept: this.limits.endedRunsKept });
     return this.append(plan, task.runId, input);
   }
 

@@ -7,12 +7,13 @@
 import { FixtureRunner, type ProbeOutcome } from '../openwop/fixtures/runner.ts';
 import type { OpenwopRuntime } from '../openwop/index.ts';
 import { Plan } from '../storage/plan.ts';
-import { claimTaken } from '../storage/reads/records.ts';
+import { metaValue } from '../storage/reads/records.ts';
 import type { JsonDoc } from '../storage/port.ts';
 import type { HostCore, HostRuntime } from './host-runtime.ts';
 
 /** The claim that records, once for every host on the store, that the conformance fixtures were seeded. */
-const SEEDED = 'conformance-fixtures-seeded';
+/** The store's record that the conformance fixtures are seeded (meta: retention never prunes it, as it did a claim). */
+const SEEDED = 'fixtures.seeded';
 
 export function withWorkflowRuns(core: HostCore, rt: OpenwopRuntime): HostRuntime {
   const runner = new FixtureRunner({
@@ -26,10 +27,10 @@ export function withWorkflowRuns(core: HostCore, rt: OpenwopRuntime): HostRuntim
     events: async (runId) => (await core.events(runId)).events,
     run: (runId) => core.run(runId),
     now: () => core.now(),
-    seeded: () => claimTaken(rt.port.reads, SEEDED),
+    seeded: async () => (await metaValue(rt.port.reads, SEEDED)) !== undefined,
     async seed() {
       const plan = new Plan();
-      plan.add('claim.take', { key: SEEDED, atMs: rt.clock.now(), ifTaken: 'ignore' });
+      plan.add('meta.set', { key: SEEDED, value: new Date(rt.clock.now()).toISOString(), when: { absent: true } });
       await plan.commit(rt.port);
     },
     async recordOutcome(run, outcome) {

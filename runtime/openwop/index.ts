@@ -110,7 +110,7 @@ export function createOpenwopRuntime(options: OpenwopRuntimeOptions) {
   const cursors = new CursorCodec(options.cursorKey);
   const registries = new SecretRegistries({ port, clock, keys, ...(options.secretRegistries !== undefined ? { limits: options.secretRegistries } : {}) });
   const byok = new SimulatedByokResolver();
-  const log = new RunEventLog({ reads, clock, ids, ...(options.eventLimits !== undefined ? { limits: options.eventLimits } : {}) });
+  const log = new RunEventLog({ reads, clock, ids, limits: { ...options.eventLimits, ...(options.runBounds?.endedRunsPerTenant !== undefined ? { endedRunsKept: options.runBounds.endedRunsPerTenant } : {}) } });
   const runs = new Runs({ reads, clock, ids, log, tenantOf, ...(options.runBounds !== undefined ? { bounds: options.runBounds } : {}) });
   const workspace = new Workspace(reads);
   const readers = { readerFor: (tenant: string) => new TenantReader(tenant, reads) };

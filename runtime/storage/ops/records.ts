@@ -162,6 +162,6 @@ export async function setMeta(s: SqlSession, a: { readonly key: string; readonly
 /** When a meta value is set: always, only when the key has none yet (whether it did: the result), or only over `was`. */
 export type MetaCondition = { readonly always: true } | { readonly absent: true } | { readonly was: string };
 
-/** The meta keys callers may set: `probe`, and the `fleet.` namespace. */
-const META_KEYS = /^(probe|fleet\.[a-z0-9_.-]{1,60})$/;
+/** The meta keys callers may set: `probe`, and the `fleet.` and `fixtures.` namespaces. */
+const META_KEYS = /^(probe|(fleet|fixtures)\.[a-z0-9_.-]{1,60})$/;
 

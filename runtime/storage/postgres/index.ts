@@ -20,6 +20,7 @@ import { CORRUPT_REASON, StoreClosedError, StoreCorruptError, StoreUnavailableEr
 import { runOp } from '../ops/index.ts';
 import { applyMigrations } from '../sql/migrate.ts';
 import { schemaDdl } from '../sql/schema.ts';
+import type { SqlSession } from '../sql/session.ts';
 import { WopkitError } from '../../shared/errors.ts';
 import { POSTGRES_MIGRATIONS } from './migrations.ts';
 import { isPgCorrupt, isPgRetryable, isPgUnavailable, PgSession, PG_TYPES } from './session.ts';
@@ -120,7 +121,7 @@ async function inTransaction<T>(pool: pg.Pool, f: (c: pg.PoolClient) => Promise<
 class PostgresStore implements StoragePort {
   readonly kind = 'postgres' as const;
   readonly location: string;
-  readonly reads: PgSession;
+  readonly reads: SqlSession;
   readonly #pool: pg.Pool;
   readonly #retries: number;
   readonly #fatal: ((err: StoreCorruptError) => void)[] = [];
@@ -138,7 +139,35 @@ class PostgresStore implements StoragePort {
     this.location = location;
     this.#retries = retries;
     this.#listenUrl = listenUrl;
-    this.reads = new PgSession(pool);
+    this.reads = this.#guarded(new PgSession(pool));
+  }
+
+  /**
+   * The read session, answering as the commit path does: a server or network that cannot answer now is a
+   * StoreUnavailableError (503 with Retry-After, not a 500), corrupt data raises the store's fatal error.
+   */
+  #guarded(s: PgSession): SqlSession {
+    const guard = async <T>(f: () => Promise<T>): Promise<T> => {
+      if (this.#closed !== undefined) throw new StoreClosedError();
+      try {
+        return await f();
+      } catch (err) {
+        if (err instanceof WopkitError) throw err;
+        if (isPgCorrupt(err)) {
+          this.#raiseFatal((err as Error).message);
+          throw this.#fatalError;
+        }
+        if (isPgUnavailable(err)) throw new StoreUnavailableError(`PostgreSQL ${(err as { code?: string }).code ?? ''} ${(err as Error).message}`.trim().slice(0, 300));
+        throw err;
+      }
+    };
+    return {
+      dialect: 'postgres',
+      run: (sql, params) => guard(() => s.run(sql, params)),
+      get: (sql, params) => guard(() => s.get(sql, params)),
+      all: (sql, params, limit) => guard(() => s.all(sql, params, limit)),
+      returning: (sql, params) => guard(() => s.returning(sql, params)),
+    };
   }
 
   onWake(listener: () => void): () => void {

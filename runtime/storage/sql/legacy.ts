@@ -92,8 +92,9 @@ async function moveRuns(s: SqlSession, dialect: 'sqlite' | 'postgres'): Promise<
       // after a restart it answered every run as completed, and so does the upgraded store (retention retires it).
       const fork = rec.forkedFrom !== undefined;
       await s.run(
-        'INSERT INTO runs (run_id, tenant, kind, status, created_ms, ended_ms, next_seq, parent_run_id, anchor_jseq, anchor_at_ms, fixture_ref, doc) VALUES (?, ?, ?, ?, 0, ?, 0, NULL, ?, ?, NULL, ?)',
-        [r.run_id, r.tenant, fork ? 'fork' : 'run', fork ? 'created' : 'completed', fork ? null : upgradedMs, anchor?.jseq ?? null, anchor?.at ?? null, r.doc],
+        // Created "now" (0.2 kept no creation time): a fork lives its full liveRunRetentionMs from the upgrade on.
+        'INSERT INTO runs (run_id, tenant, kind, status, created_ms, ended_ms, next_seq, parent_run_id, anchor_jseq, anchor_at_ms, fixture_ref, doc) VALUES (?, ?, ?, ?, ?, ?, 0, NULL, ?, ?, NULL, ?)',
+        [r.run_id, r.tenant, fork ? 'fork' : 'run', fork ? 'created' : 'completed', upgradedMs, fork ? null : upgradedMs, anchor?.jseq ?? null, anchor?.at ?? null, r.doc],
       );
       tenantOfRun.set(r.run_id, r.tenant);
     }
@@ -107,7 +108,7 @@ async function moveRuns(s: SqlSession, dialect: 'sqlite' | 'postgres'): Promise<
         const first = await s.get<{ doc: string }>(`SELECT doc FROM ${old(eventTable)} WHERE run_id = ? ORDER BY seq LIMIT 1`, [log.run_id]);
         const ref = (JSON.parse(first?.doc ?? '{}') as { payload?: { memoryRef?: unknown } }).payload?.memoryRef;
         const tenant = typeof ref === 'string' ? tenantOfRef(ref) : '';
-        await s.run("INSERT INTO runs (run_id, tenant, kind, status, created_ms, ended_ms, next_seq, parent_run_id, anchor_jseq, anchor_at_ms, fixture_ref, doc) VALUES (?, ?, 'task', 'completed', 0, ?, 0, NULL, NULL, NULL, NULL, ?)", [log.run_id, tenant, upgradedMs, JSON.stringify({ runId: log.run_id, tenant })]);
+        await s.run("INSERT INTO runs (run_id, tenant, kind, status, created_ms, ended_ms, next_seq, parent_run_id, anchor_jseq, anchor_at_ms, fixture_ref, doc) VALUES (?, ?, 'task', 'completed', ?, ?, 0, NULL, NULL, NULL, NULL, ?)", [log.run_id, tenant, upgradedMs, upgradedMs, JSON.stringify({ runId: log.run_id, tenant })]);
         tenantOfRun.set(log.run_id, tenant);
       }
       await s.run('UPDATE runs SET next_seq = ? WHERE run_id = ?', [log.next_seq, log.run_id]);
