@@ -3,6 +3,7 @@
  * catalogue's, never retyped), the validated body, typed path and query parameters, the tenant of a memoryRef, and
  * the tenant a request acts as.
  */
+import { MAX_LIST_LIMIT } from '../memory/adapter.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from './errors.ts';
 import { OPERATOR_DEFAULT_TENANT, tenantActedAs } from './auth-binding.ts';
@@ -78,12 +79,22 @@ export function scopedRef(req: FastifyRequest, ref: string): string {
   return scoped;
 }
 
+/** An integer query value from `min` (to `max`), the fallback when absent, or a 400 naming the parameter. */
+export function integerParam(value: string | undefined, name: string, o: { readonly min: number; readonly max?: number; readonly fallback: number }): number {
+  if (value === undefined) return o.fallback;
+  const n = /^-?\d{1,16}$/.test(value) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(n) || n < o.min || (o.max !== undefined && n > o.max)) {
+    throw new HttpError('validation_failed', `${name} must be an integer from ${o.min}${o.max !== undefined ? ` to ${o.max}` : ''}`, { failures: [{ instancePath: `/${name}`, message: `must be integer >= ${o.min}${o.max !== undefined ? ` and <= ${o.max}` : ''}` }] });
+  }
+  return n;
+}
+
 /**
- * One page of a memory list as the list routes answer it: `limit` (a page size; the default and the most is
- * MAX_LIST_LIMIT) and `cursor` (opaque, from the previous page's `nextCursor`), `tag` as a filter.
+ * One page of a memory list as the list routes answer it: `limit` (a page size from 1; the default and the most is
+ * MAX_LIST_LIMIT; anything else is a 400) and `cursor` (opaque, from the previous page's `nextCursor`), `tag` as a filter.
  */
 export async function pageOf(reader: MemoryReader, memoryRef: string, q: { readonly limit?: string; readonly tag?: string; readonly cursor?: string }): Promise<{ entries: readonly MemoryEntry[]; nextCursor?: string }> {
-  const limit = q.limit === undefined ? undefined : Number(q.limit);
+  const limit = q.limit === undefined ? undefined : integerParam(q.limit, 'limit', { min: 1, max: MAX_LIST_LIMIT, fallback: MAX_LIST_LIMIT });
   const page = await reader.page(memoryRef, { ...(limit !== undefined ? { limit } : {}), ...(q.tag !== undefined ? { tag: q.tag } : {}), ...(q.cursor !== undefined ? { cursor: q.cursor } : {}) });
   return page.nextCursor === undefined ? { entries: page.entries } : { entries: page.entries, nextCursor: page.nextCursor };
 }

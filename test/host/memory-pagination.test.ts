@@ -260,3 +260,20 @@ describe('paging while writes go on', () => {
     );
   }, 120_000);
 });
+
+describe('the limit of a memory list', () => {
+  it('is an integer from 1 to 1000; anything else is 400 validation_failed at /limit, on every list route', async () => {
+    const { app } = await createHost({ token: 'limit-test-token-0123456789ab', logger: false });
+    const H = { authorization: 'Bearer limit-test-token-0123456789ab' };
+    const ref = encodeURIComponent('mem://acme/x');
+    for (const bad of ['abc', '0', '-1', '1.5', '1001', '1e3', '', ' 5']) {
+      for (const url of [`/v1/memory/${ref}?limit=${encodeURIComponent(bad)}`, `/v1/host/sample/memory/entries?tenant=acme&memoryRef=${ref}&limit=${encodeURIComponent(bad)}`]) {
+        const r = await app.inject({ method: 'GET', url, headers: H });
+        expect(r.statusCode, `${url}: ${r.body}`).toBe(400);
+        expect(r.json()).toMatchObject({ error: 'validation_failed', details: { failures: [{ instancePath: '/limit' }] } });
+      }
+    }
+    for (const good of ['1', '1000']) expect((await app.inject({ method: 'GET', url: `/v1/memory/${ref}?limit=${good}`, headers: H })).statusCode).toBe(200);
+    await app.close();
+  });
+});

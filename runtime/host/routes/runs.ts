@@ -8,16 +8,7 @@ import { HttpError } from '../errors.ts';
 import { bodyOf, pageOf, paramsOf, queryOf, serve } from '../route-helpers.ts';
 import { actionOf, ROUTES } from '../seam-catalogue.ts';
 import type { HostRuntime } from '../host-runtime.ts';
-
-/** A non-negative integer query value, or a 400 naming the parameter. */
-function integerParam(value: string | undefined, name: string, o: { readonly min: number; readonly max?: number; readonly fallback: number }): number {
-  if (value === undefined) return o.fallback;
-  const n = Number(value);
-  if (!Number.isSafeInteger(n) || n < o.min || (o.max !== undefined && n > o.max)) {
-    throw new HttpError('validation_failed', `${name} must be an integer from ${o.min}${o.max !== undefined ? ` to ${o.max}` : ''}`, { failures: [{ instancePath: `/${name}`, message: `must be integer >= ${o.min}${o.max !== undefined ? ` and <= ${o.max}` : ''}` }] });
-  }
-  return n;
-}
+import { integerParam } from '../route-helpers.ts';
 
 export function registerRuns(app: FastifyInstance, host: HostRuntime): void {
   serve(app, ROUTES.runEvents, async (req) => {
