@@ -143,6 +143,10 @@ export function createHostRuntime(openwop: OpenwopRuntime, inquirium: InquiriumR
     satisfyPredicate: (tenant, predicateId) => rt.commitments.setPredicate(tenant, predicateId, true),
     evaluateCommitments: async () => (await rt.commitments.tick()).map((o) => o.payload),
     commitmentFires: (tenant, commitmentId) => rt.commitments.fires(tenant, commitmentId),
+    followUpRunsFull: async (tenant) => {
+      const limit = rt.runs.bounds.followUpRunsPerTenant;
+      return (await quotaCount(rt.port.reads, { tenant, resource: 'follow-up-runs' })) >= limit ? limit : undefined;
+    },
 
     agentInventory: (tenant) => rt.agentInventory(tenant),
     proposalTenant: (proposalId) => rt.proposals.tenantOf(proposalId),

@@ -248,3 +248,15 @@ describe('proposals and ended runs', () => {
     await host.app.close();
   });
 });
+
+describe('follow-up runs over HTTP', () => {
+  it('the commitment-fire seam at the tenant\'s follow-up bound answers 429 quota_exceeded {follow-up-runs} (it was a 500), nothing fired', async () => {
+    const host = await createHost({ token: TOKEN, limits: { followUpRunsPerTenant: 2 }, logger: false });
+    const fire = () => post(host, ROUTES.commitmentFire.path, { memoryRef: 'mem://acme/follow', condition: 'time' });
+    expect((await fire()).status).toBe(200);
+    expect((await fire()).status).toBe(200);
+    const third = await fire();
+    expectQuota(third, 'follow-up-runs', 2);
+    await host.app.close();
+  });
+});

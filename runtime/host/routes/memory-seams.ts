@@ -3,6 +3,7 @@
  * a real host's background jobs would, so the conformance suite can observe CTI-1, SR-1, TTL, compaction,
  * distillation, consolidation and commitments over HTTP.
  */
+import { QuotaExceededError } from '../../shared/quota.ts';
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { CommitmentFiredPayload } from '../../../generated/ts/index.ts';
@@ -49,6 +50,9 @@ export function registerMemorySeams(app: FastifyInstance, host: HostRuntime): vo
   const fireCommitmentSeam = async (req: FastifyRequest) => {
     const body = bodyOf(req, ROUTES.commitmentFire);
     const tenant = tenantOrThrow(body.memoryRef);
+    // The fixture commitment asks for a follow-up run: at the tenant's bound it would wait, not fire — say so.
+    const full = await host.followUpRunsFull(tenant);
+    if (full !== undefined) throw new QuotaExceededError('follow-up-runs', full);
     const canary = body.includeIntentionCanary === true ? `intent-canary-${randomUUID()}` : undefined;
     const predicateId = `fixture-${randomUUID().slice(0, 8)}`;
     const conditionTag = body.condition === 'time' ? `at:${new Date(host.now()).toISOString()}` : `when:${predicateId}`;
