@@ -256,6 +256,15 @@ export function describePortContract(name: string, open: () => Promise<StoragePo
       else expect(d.synchronous).toBe('2');
     });
 
+    it('after close, every read and commit is refused with StoreClosedError (store_closed), and close is idempotent', async () => {
+      const port = await open();
+      await port.close();
+      await port.close();
+      await expect(entryGet(port.reads, { tenant: 't', memoryRef: 'mem://t/x', id: 'a' })).rejects.toMatchObject({ code: 'store_closed' });
+      await expect(entryPage(port.reads, { tenant: 't', memoryRef: 'mem://t/x', atMs: 0, limit: 5 })).rejects.toMatchObject({ code: 'store_closed' });
+      await expect(commit(port, (p) => void put(p, 't', 'mem://t/x', entry('a')))).rejects.toMatchObject({ code: 'store_closed' });
+    });
+
     if (options.reopenable !== undefined) {
       it('a store closed and opened again returns every record byte-identical', async () => {
         const reopen = await options.reopenable!();

@@ -154,12 +154,12 @@ class SqliteStore implements StoragePort {
     } else {
       const inline = inlineWriter(main, events);
       this.#writer = inline;
-      this.reads = inline.gate.gated(main);
+      this.reads = this.#watched(inline.gate.gated(main));
     }
   }
 
   /** The read session, reporting corruption any query meets. */
-  #watched(s: SqliteSession): SqlSession {
+  #watched(s: SqlSession): SqlSession {
     const guard = async <T>(f: () => Promise<T>): Promise<T> => {
       if (this.#closed) throw new StoreClosedError();
       try {
