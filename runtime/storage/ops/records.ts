@@ -3,6 +3,7 @@
  * the P066 document logs (transcripts, traces); distillation's workspace files; the last consolidation pass per
  * memoryRef; once-only claims by key; and test fixtures (retired oldest first past their bound).
  */
+import { QuotaExceededError } from '../../shared/quota.ts';
 import type { JsonDoc } from '../port.ts';
 import { fromWireRefusal, StoreRefusal, type WireRefusal } from '../refusal.ts';
 import type { SqlSession } from '../sql/session.ts';
@@ -12,6 +13,9 @@ import { bump } from './quota.ts';
 import { removeRuns, type RunBound } from './runs.ts';
 
 export const QUOTA_PROPOSALS = 'proposals';
+
+/** Approval gates one proposal may open over its life (kept for audit; one more is a 429). */
+export const GATES_PER_PROPOSAL = 64;
 
 const staleRevision = (): StoreRefusal => new StoreRefusal('stale_read', 'the record changed since it was read');
 
@@ -45,6 +49,10 @@ export async function putProposal(s: SqlSession, a: PutProposalArgs): Promise<vo
 export async function putGate(s: SqlSession, a: { readonly approvalId: string; readonly proposalId: string; readonly tenant: string; readonly doc: JsonDoc; readonly stateRead?: string }): Promise<void> {
   const doc = JSON.stringify(a.doc);
   if (a.stateRead === undefined) {
+    // Gates are kept for audit, whatever their state: each proposal may open GATES_PER_PROPOSAL of them (every revise
+    // supersedes the pending one, so revise-then-apply could otherwise add rows without end).
+    const opened = Number((await s.get<{ n: number }>('SELECT count(*) AS n FROM approval_gates WHERE proposal_id = ?', [a.proposalId]))!.n);
+    if (opened >= GATES_PER_PROPOSAL) throw new QuotaExceededError('approval-gates-per-proposal', GATES_PER_PROPOSAL);
     await s.run('INSERT INTO approval_gates (approval_id, proposal_id, tenant, doc) VALUES (?, ?, ?, ?)', [a.approvalId, a.proposalId, a.tenant, doc]);
     return;
   }

@@ -106,3 +106,20 @@ describe('GET /v1/agents', () => {
     expect((await as(KEY_B, ROUTES.agents, { query: { tenant: 'tenant-a' } })).status).toBe(403);
   });
 });
+
+describe('approval gates per proposal', () => {
+  it('revise-then-apply opens a new gate each time (the pending one superseded), up to 64 per proposal; the 65th is 429, nothing written', async () => {
+    const { as, synth } = await host();
+    const id = await synth('tenant-a');
+    for (let i = 0; i < 64; i++) {
+      const applied = await as(KEY_A, ROUTES.proposalApply, { params: { proposalId: id } });
+      expect(applied.status, JSON.stringify(applied.body)).toBe(200);
+      expect((await as(KEY_A, ROUTES.proposalRevise, { params: { proposalId: id } }, { title: `revision ${i}` })).status).toBe(200);
+    }
+    const before = (await as(KEY_A, ROUTES.proposal, { params: { proposalId: id } })).body;
+    const refused = await as(KEY_A, ROUTES.proposalApply, { params: { proposalId: id } });
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatchObject({ error: 'quota_exceeded', details: { resource: 'approval-gates-per-proposal', limit: 64 } });
+    expect((await as(KEY_A, ROUTES.proposal, { params: { proposalId: id } })).body).toEqual(before);
+  });
+});
