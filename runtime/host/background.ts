@@ -24,7 +24,12 @@ export interface Retention {
   readonly endedRunMs: number;
   /** A fork or a follow-up run nobody took up ends after this long. */
   readonly liveRunMs: number;
+  /** Inquirium transcript facts and turn traces (P066). */
+  readonly inquiryMs: number;
 }
+
+/** The document logs the inquiry retention applies to (the Inquirium transcript and trace stream). */
+const INQUIRY_LOGS = ['transcript', 'traces'] as const;
 
 export interface BackgroundOptions {
   readonly openwop: OpenwopRuntime;
@@ -94,11 +99,14 @@ export class BackgroundWork {
       }
     }
     if (due(a.claim === null ? null : a.claim + retention.endedRunMs)) count('claims-pruned', await this.#batch('claim.prune', { beforeMs: now - retention.endedRunMs, limit: BATCH }));
+    for (const log of INQUIRY_LOGS) {
+      if (due(a[log] === null ? null : a[log] + retention.inquiryMs)) count(`${log}-pruned`, await this.#batch('doc.prune', { log, beforeMs: now - retention.inquiryMs, limit: BATCH }));
+    }
     return { report, nextAt: nextDue(a, retention, rt.registries.limits.idleTtlMs, now) };
   }
 
   /** Commit one retention operation on its own; what it reports it did. */
-  async #batch<N extends 'memory.purgeExpired' | 'journal.prune' | 'secrets.dropIdle' | 'run.remove' | 'claim.prune'>(op: N, args: Parameters<Plan['add']>[1] & object): Promise<number> {
+  async #batch<N extends 'memory.purgeExpired' | 'journal.prune' | 'secrets.dropIdle' | 'run.remove' | 'claim.prune' | 'doc.prune'>(op: N, args: Parameters<Plan['add']>[1] & object): Promise<number> {
     const plan = new Plan();
     const done = plan.add(op, args as never);
     await plan.commit(this.#o.openwop.port);
@@ -159,7 +167,8 @@ export class BackgroundWork {
 /** The earliest instant any work of `a` falls due (retention thresholds applied). */
 function nextDue(a: Agenda, r: Retention, idleTtlMs: number, now: number): number {
   const at = [a.commitment, a.schedule, a.question, a.expiry, a.journal === null ? null : a.journal + r.snapshotMs, a.registry === null ? null : a.registry + idleTtlMs,
-    a.ended === null ? null : a.ended + r.endedRunMs, a.liveSince === null ? null : a.liveSince + r.liveRunMs, a.claim === null ? null : a.claim + r.endedRunMs];
+    a.ended === null ? null : a.ended + r.endedRunMs, a.liveSince === null ? null : a.liveSince + r.liveRunMs, a.claim === null ? null : a.claim + r.endedRunMs,
+    ...INQUIRY_LOGS.map((log) => (a[log] === null ? null : a[log] + r.inquiryMs))];
   if (a.predicates > 0) return now;
   return Math.min(...at.filter((x): x is number => x !== null), Number.POSITIVE_INFINITY);
 }

@@ -22,6 +22,8 @@ import { DEFAULT_FIXTURES_PER_TENANT } from './reference-runtime.ts';
 
 /** The replay journal's retention (24 h): forks reach back a day; a long-running host's journal stays bounded. */
 export const DEFAULT_SNAPSHOT_RETENTION_MS = 86_400_000;
+/** How long Inquirium transcript facts and turn traces are kept (30 days). */
+export const DEFAULT_INQUIRY_RETENTION_MS = 30 * 86_400_000;
 /** How long an ended run stays readable (7 days). */
 export const DEFAULT_RUN_RETENTION_MS = 7 * 86_400_000;
 
@@ -67,6 +69,7 @@ export const LIMITS = {
   proposalsPerTenant: { scope: 'tenant', default: DEFAULT_PROPOSALS_PER_TENANT, min: 1, unit: 'count', env: 'OPENWOP_PROPOSALS_PER_TENANT', bounds: 'RFC 0096 proposals (kept for audit, whatever their state)', whenExceeded: '429 `quota_exceeded` `{resource: "proposals"}`; the proposal is not stored' },
   snapshotRetentionMs: { scope: 'host', default: DEFAULT_SNAPSHOT_RETENTION_MS, min: 1_000, unit: 'ms', env: 'OPENWOP_SNAPSHOT_RETENTION_MS', bounds: 'the replay journal (the memory before-images a fork reads): records older than this are pruned, never past a live fork\'s anchor', whenExceeded: 'a fork from before the window: 422 `replay_memory_snapshot_unavailable` (`retention_expired`)' },
   runRetentionMs: { scope: 'host', default: DEFAULT_RUN_RETENTION_MS, min: 1_000, unit: 'ms', env: 'OPENWOP_RUN_RETENTION_MS', bounds: 'ended runs and their logs, and the once-only claims of their work', whenExceeded: 'the run is retired (reads as unknown)' },
+  inquiryRetentionMs: { scope: 'host', default: DEFAULT_INQUIRY_RETENTION_MS, min: 1_000, unit: 'ms', env: 'OPENWOP_INQUIRY_RETENTION_MS', bounds: 'Inquirium transcript facts and turn traces (P066): older ones are removed from the store', whenExceeded: 'the fact or trace is gone (a transcript query no longer lists it)' },
   liveRunRetentionMs: { scope: 'host', default: DEFAULT_SNAPSHOT_RETENTION_MS, min: 1_000, unit: 'ms', env: 'OPENWOP_LIVE_RUN_RETENTION_MS', bounds: 'forks and follow-up runs nobody took up', whenExceeded: 'the run is retired (a fork\'s snapshot is released)' },
 } as const satisfies Record<string, LimitSpec>;
 

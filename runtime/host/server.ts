@@ -189,7 +189,7 @@ export async function createHost(o: HostOptions): Promise<Host> {
   const app = createApp(o, credentials, limits, runtime, readiness);
   const background = new BackgroundWork({
     openwop, inquirium, clock,
-    retention: { snapshotMs: limits.snapshotRetentionMs, endedRunMs: limits.runRetentionMs, liveRunMs: limits.liveRunRetentionMs },
+    retention: { snapshotMs: limits.snapshotRetentionMs, endedRunMs: limits.runRetentionMs, liveRunMs: limits.liveRunRetentionMs, inquiryMs: limits.inquiryRetentionMs },
     ...(o.backgroundIdleMs !== undefined ? { idleMs: o.backgroundIdleMs } : {}),
     ...(fleetFingerprint !== undefined ? {
       fleet: {

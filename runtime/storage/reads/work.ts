@@ -178,6 +178,9 @@ export interface Agenda {
   readonly ended: number | null;
   readonly liveSince: number | null;
   readonly claim: number | null;
+  /** The oldest Inquirium transcript fact, and the oldest turn trace (each the first of its log by position). */
+  readonly transcript: number | null;
+  readonly traces: number | null;
   /** The fleet's record of accepted credentials (`meta` fleet.credentials, JSON), or null. */
   readonly fleet: string | null;
 }
@@ -198,6 +201,8 @@ export async function agenda(s: SqlSession): Promise<Agenda> {
     (SELECT min(ended_ms) FROM runs WHERE ended_ms IS NOT NULL) AS ended,
     (SELECT min(created_ms) FROM runs WHERE ended_ms IS NULL AND kind IN ('fork', 'follow-up')) AS "liveSince",
     (SELECT min(at_ms) FROM claims) AS claim,
+    (SELECT at_ms FROM doc_logs WHERE log = 'transcript' ORDER BY pos LIMIT 1) AS transcript,
+    (SELECT at_ms FROM doc_logs WHERE log = 'traces' ORDER BY pos LIMIT 1) AS traces,
     (SELECT value FROM meta WHERE key = 'fleet.credentials') AS fleet`);
   return { ...(row as Omit<Agenda, 'fleet'>), predicates: Number(row!.predicates ?? 0), fleet: (row as { fleet: string | null }).fleet };
 }
