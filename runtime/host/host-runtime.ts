@@ -181,8 +181,8 @@ export interface HostRuntime extends WorkflowRuns {
   evaluateCommitments(): Promise<readonly CommitmentFiredPayload[]>;
   /** What the fired ledger holds of one commitment, as `commitment.fired` payloads (whichever host fired it). */
   commitmentFires(tenant: string, commitmentId: string): Promise<readonly CommitmentFiredPayload[]>;
-  /** The tenant's bound on follow-up runs when it is reached (a commitment asking for a run then waits), else undefined. */
-  followUpRunsFull(tenant: string): Promise<number | undefined>;
+  /** Refuse (429 quota_exceeded {follow-up-runs}) when the tenant's follow-up runs are at their bound: a commitment asking for a run would wait, not fire. */
+  checkFollowUpRoom(tenant: string): Promise<void>;
 
   // ── Agents (RFC 0072 inventory with the RFC 0080 §C projection) and proposals (RFC 0096) ──────────────────────
   /** GET /v1/agents for `tenant` (built-ins only when none is named), each entry with its degraded-memory projection. */

@@ -10,6 +10,7 @@ import { tenantOf } from '../memory/memory-ref.ts';
 import { Plan } from '../storage/plan.ts';
 import { retryStale } from '../storage/refusal.ts';
 import { quotaCount } from '../storage/reads/records.ts';
+import { QuotaExceededError } from '../shared/quota.ts';
 import { CORRUPT_REASON, type StoreHealth } from '../storage/port.ts';
 import type { HostCore, RunStart } from './host-runtime.ts';
 
@@ -143,9 +144,9 @@ export function createHostRuntime(openwop: OpenwopRuntime, inquirium: InquiriumR
     satisfyPredicate: (tenant, predicateId) => rt.commitments.setPredicate(tenant, predicateId, true),
     evaluateCommitments: async () => (await rt.commitments.tick()).map((o) => o.payload),
     commitmentFires: (tenant, commitmentId) => rt.commitments.fires(tenant, commitmentId),
-    followUpRunsFull: async (tenant) => {
+    checkFollowUpRoom: async (tenant) => {
       const limit = rt.runs.bounds.followUpRunsPerTenant;
-      return (await quotaCount(rt.port.reads, { tenant, resource: 'follow-up-runs' })) >= limit ? limit : undefined;
+      if ((await quotaCount(rt.port.reads, { tenant, resource: 'follow-up-runs' })) >= limit) throw new QuotaExceededError('follow-up-runs', limit);
     },
 
     agentInventory: (tenant) => rt.agentInventory(tenant),

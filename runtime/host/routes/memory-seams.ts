@@ -3,7 +3,6 @@
  * a real host's background jobs would, so the conformance suite can observe CTI-1, SR-1, TTL, compaction,
  * distillation, consolidation and commitments over HTTP.
  */
-import { QuotaExceededError } from '../../shared/quota.ts';
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { CommitmentFiredPayload } from '../../../generated/ts/index.ts';
@@ -51,8 +50,7 @@ export function registerMemorySeams(app: FastifyInstance, host: HostRuntime): vo
     const body = bodyOf(req, ROUTES.commitmentFire);
     const tenant = tenantOrThrow(body.memoryRef);
     // The fixture commitment asks for a follow-up run: at the tenant's bound it would wait, not fire — say so.
-    const full = await host.followUpRunsFull(tenant);
-    if (full !== undefined) throw new QuotaExceededError('follow-up-runs', full);
+    await host.checkFollowUpRoom(tenant);
     const canary = body.includeIntentionCanary === true ? `intent-canary-${randomUUID()}` : undefined;
     const predicateId = `fixture-${randomUUID().slice(0, 8)}`;
     const conditionTag = body.condition === 'time' ? `at:${new Date(host.now()).toISOString()}` : `when:${predicateId}`;
