@@ -41,7 +41,8 @@ export interface FleetCredentials {
 export interface HostCredentials {
   readonly credentials: Credentials;
   readonly secretKeys: SecretKeyRing;
-  readonly cursorKey: Buffer;
+  /** The cursor key ring (or one key): the first signs, every one verifies. */
+  readonly cursorKey: Buffer | readonly Buffer[];
 }
 
 /** A host's credentials do not match its fleet's, or a rotation cannot go on; the message says what to do. */
@@ -57,7 +58,7 @@ export function fingerprint(c: HostCredentials): string {
     .update('wopkit.fleet-credentials\u0000')
     .update(c.credentials.bindings().join('\n'))
     .update(`\u0000${c.secretKeys.fingerprint()}\u0000`)
-    .update(createHash('sha256').update(c.cursorKey).digest())
+    .update(Buffer.concat((Array.isArray(c.cursorKey) ? c.cursorKey : [c.cursorKey as Buffer]).map((k) => createHash('sha256').update(k).digest())))
     .digest('hex');
 }
 

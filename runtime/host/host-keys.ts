@@ -7,8 +7,9 @@
  *   registries, every one opens old ones (rotation). Without it a host makes up a key for its own lifetime: its
  *   registries cannot be opened after a restart, and the runs they belong to refuse memory writes rather than store
  *   a secret in the clear.
- * - the cursor key — what list cursors are signed with: the file's `"cursorKey": "<base64>"` or `WOPKIT_CURSOR_KEY`
- *   (at least 16 bytes), so a cursor survives a restart and works on every host of a fleet. Without it, a random key.
+ * - the cursor key — what list cursors are signed with: the file's `"cursorKey": "<base64>"` (or an array of them) or
+ *   `WOPKIT_CURSOR_KEY` (comma-separated), each at least 16 bytes, so a cursor survives a restart and works on every
+ *   host of a fleet; with several, the first signs and every one verifies (rotation). Without it, a random key.
  *
  * Production mode requires the secret keys. On PostgreSQL, where several hosts share one database, a host requires
  * both (each host making up its own would make every other host's registries and cursors unreadable).
@@ -17,7 +18,8 @@ import { SecretKeyError, SecretKeyRing } from '../redaction/sealing.ts';
 
 export interface HostKeys {
   readonly secretKeys?: SecretKeyRing;
-  readonly cursorKey?: Buffer;
+  /** The cursor key ring: the first signs, every one verifies (a rotation adds the new key first). */
+  readonly cursorKey?: readonly Buffer[];
 }
 
 export interface HostKeySources {
@@ -31,11 +33,17 @@ export interface HostKeySources {
 
 const MIN_CURSOR_KEY_BYTES = 16;
 
-function cursorKeyOf(text: unknown, source: string): Buffer {
-  if (typeof text !== 'string' || !/^[A-Za-z0-9+/_-]+={0,2}$/.test(text)) throw new SecretKeyError(`${source} must be a base64 string`);
-  const key = Buffer.from(text, 'base64');
-  if (key.length < MIN_CURSOR_KEY_BYTES) throw new SecretKeyError(`${source} must be base64 of at least ${MIN_CURSOR_KEY_BYTES} bytes, got ${key.length}`);
-  return key;
+/** One cursor key or a ring: a base64 string, several comma-separated (env), or an array of them (file). */
+function cursorKeysOf(value: unknown, source: string): readonly Buffer[] {
+  const texts = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',').map((t) => t.trim()) : [value];
+  if (texts.length === 0) throw new SecretKeyError(`${source} must name at least one key`);
+  return texts.map((text, i) => {
+    const where = texts.length > 1 ? `${source} key ${i + 1}` : source;
+    if (typeof text !== 'string' || !/^[A-Za-z0-9+/_-]+={0,2}$/.test(text)) throw new SecretKeyError(`${where} must be a base64 string`);
+    const key = Buffer.from(text, 'base64');
+    if (key.length < MIN_CURSOR_KEY_BYTES) throw new SecretKeyError(`${where} must be base64 of at least ${MIN_CURSOR_KEY_BYTES} bytes, got ${key.length}`);
+    return key;
+  });
 }
 
 function ringOfFile(value: unknown, source: string): SecretKeyRing {
@@ -64,7 +72,7 @@ export function hostKeys(o: HostKeySources): HostKeys {
   if (doc.secretKeys !== undefined && envSecret !== undefined) throw new SecretKeyError(`the secret keys are given twice: in ${inFile('secretKeys')} and in WOPKIT_SECRET_KEYS; keep one`);
   if (doc.cursorKey !== undefined && envCursor !== undefined) throw new SecretKeyError(`the cursor key is given twice: in ${inFile('cursorKey')} and in WOPKIT_CURSOR_KEY; keep one`);
   const secretKeys = doc.secretKeys !== undefined ? ringOfFile(doc.secretKeys, inFile('secretKeys')) : envSecret !== undefined ? SecretKeyRing.parse(envSecret, 'WOPKIT_SECRET_KEYS') : undefined;
-  const cursorKey = doc.cursorKey !== undefined ? cursorKeyOf(doc.cursorKey, inFile('cursorKey')) : envCursor !== undefined ? cursorKeyOf(envCursor, 'WOPKIT_CURSOR_KEY') : undefined;
+  const cursorKey = doc.cursorKey !== undefined ? cursorKeysOf(doc.cursorKey, inFile('cursorKey')) : envCursor !== undefined ? cursorKeysOf(envCursor, 'WOPKIT_CURSOR_KEY') : undefined;
   if (o.production && secretKeys === undefined) {
     throw new SecretKeyError('production mode needs the secret keys SR-1 registries are sealed with ("secretKeys" in the credentials file, or WOPKIT_SECRET_KEYS): without them a restart makes every open run refuse memory writes');
   }

@@ -90,7 +90,7 @@ export interface HostOptions {
   /** The keys SR-1 secret registries are sealed with (absent: a random key; registries then do not survive a restart). */
   readonly secretKeys?: SecretKeyRing;
   /** The key list cursors are signed with (hosts on one store must share it; absent: a random one). */
-  readonly cursorKey?: Buffer;
+  readonly cursorKey?: Buffer | readonly Buffer[];
   /** How applying an RFC 0096 proposal is authorised (default: an approval gate). */
   readonly proposalActivation?: ProposalActivationPolicy;
   /**

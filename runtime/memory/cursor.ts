@@ -28,16 +28,21 @@ export class InvalidCursorError extends WopkitError<'invalid_cursor'> {
 const b64 = (b: Buffer | string): string => Buffer.from(b).toString('base64url');
 
 export class CursorCodec {
-  readonly #key: Buffer;
+  readonly #keys: readonly Buffer[];
 
-  /** `key`: at least 16 bytes from the host's configuration (absent: a random one, and cursors then die with the process). */
-  constructor(key?: Buffer) {
-    if (key !== undefined && key.length < 16) throw new RangeError('a cursor key must be at least 16 bytes');
-    this.#key = key ?? randomBytes(32);
+  /**
+   * `key`: one key or a ring, each at least 16 bytes, from the host's configuration — the first signs, every one
+   * verifies, so a rotation (new key first, then the old one dropped a page's lifetime later) breaks no open cursor.
+   * Absent: a random key, and cursors then die with the process.
+   */
+  constructor(key?: Buffer | readonly Buffer[]) {
+    const keys = key === undefined ? [randomBytes(32)] : Array.isArray(key) ? key : [key as Buffer];
+    if (keys.length === 0 || keys.some((k) => k.length < 16)) throw new RangeError('a cursor key must be at least 16 bytes');
+    this.#keys = keys;
   }
 
-  #mac(payload: string): Buffer {
-    return createHmac('sha256', this.#key).update(payload).digest().subarray(0, 18);
+  #mac(payload: string, key: Buffer = this.#keys[0]!): Buffer {
+    return createHmac('sha256', key).update(payload).digest().subarray(0, 18);
   }
 
   encode(scope: CursorScope, at: EntryPosition): string {
@@ -51,8 +56,12 @@ export class CursorCodec {
     const [payload, mac, extra] = cursor.split('.');
     if (payload === undefined || mac === undefined || extra !== undefined) throw new InvalidCursorError('malformed');
     const given = Buffer.from(mac, 'base64url');
-    const expected = this.#mac(payload);
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new InvalidCursorError('not minted by this host or its fleet');
+    let verified = false;
+    for (const key of this.#keys) {
+      const expected = this.#mac(payload, key);
+      if (given.length === expected.length && timingSafeEqual(given, expected)) verified = true;
+    }
+    if (!verified) throw new InvalidCursorError('not minted by this host or its fleet');
     let fields: unknown;
     try {
       fields = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));

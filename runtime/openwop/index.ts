@@ -87,7 +87,7 @@ export interface OpenwopRuntimeOptions {
    */
   readonly secretKeys?: SecretKeyRing;
   /** The key list cursors are signed with (≥ 16 bytes; hosts that share a store must share it). Absent: a random one. */
-  readonly cursorKey?: Buffer;
+  readonly cursorKey?: Buffer | readonly Buffer[];
   /** Bounds of one tenant's memory (entries per memoryRef, stored bytes). */
   readonly memoryBounds?: Partial<MemoryBounds>;
   /** Bounds of runs by kind. */
