@@ -10,7 +10,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { childEnv } from '../../test/support/child-env.ts';
 import { CACHE_DIR } from '../storage/store-cache.ts';
@@ -19,7 +20,24 @@ import { REPORT_PREFIX, type HostReport } from './report-signal.ts';
 /** The operator token every benchmark host accepts (OPENWOP_HOST_TOKEN). */
 export const BENCH_TOKEN = 'bench-host-operator-token-0123456789';
 /** Keys every benchmark host shares (SR-1 sealing, cursor signing), so hosts on one store serve each other's cursors. */
-const SHARED_KEYS = { WOPKIT_SECRET_KEYS: `bench:${Buffer.alloc(32, 9).toString('base64')}`, WOPKIT_CURSOR_KEY: Buffer.alloc(32, 5).toString('base64') };
+/**
+ * The credentials file every benchmark host is started with (PostgreSQL requires one): the SR-1 sealing key and the
+ * cursor key every host of one store shares, and an operator key besides the development token the clients use.
+ */
+let credentialsFile: string | undefined;
+function sharedCredentials(): string {
+  if (credentialsFile === undefined) {
+    const dir = mkdtempSync(join(tmpdir(), 'wopkit-bench-credentials-'));
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    credentialsFile = join(dir, 'credentials.json');
+    writeFileSync(credentialsFile, JSON.stringify({
+      keys: [{ id: 'bench-ops', role: 'operator', key: 'bench-file-operator-key-0123456789' }],
+      secretKeys: [{ id: 'bench', key: Buffer.alloc(32, 9).toString('base64') }],
+      cursorKey: Buffer.alloc(32, 5).toString('base64'),
+    }));
+  }
+  return credentialsFile;
+}
 
 export type HostStore = { readonly kind: 'memory' } | { readonly kind: 'sqlite'; readonly dataDir: string } | { readonly kind: 'postgres'; readonly url: string };
 
@@ -86,7 +104,7 @@ export async function launchHost(store: HostStore, env: NodeJS.ProcessEnv = {}, 
   const started = performance.now();
   const child = spawn(process.execPath, [entry, ...args], {
     env: childEnv({
-      PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', OPENWOP_HOST_TOKEN: BENCH_TOKEN, NODE_OPTIONS: '--expose-gc', ...SHARED_KEYS,
+      PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', OPENWOP_HOST_TOKEN: BENCH_TOKEN, NODE_OPTIONS: '--expose-gc', WOPKIT_CREDENTIALS_FILE: sharedCredentials(),
       ...(store.kind === 'postgres' ? { WOPKIT_DATABASE_URL: store.url } : {}), ...env,
     }),
     stdio: ['ignore', 'pipe', 'pipe'],

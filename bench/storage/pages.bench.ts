@@ -14,6 +14,7 @@
  * The store is built once by bulk inserts (store-cache.ts) and kept under bench/.cache.
  * Run: npm run bench:pages   → bench/results/storage-pages.json (BENCH_ROUNDS, default 9)
  */
+import { SecretKeyRing } from '../../runtime/redaction/sealing.ts';
 import type { FastifyInstance } from 'fastify';
 import type { MemoryEntry } from '../../generated/ts/index.ts';
 import { ROUTES, urlOf } from '../../runtime/host/seam-catalogue.ts';
@@ -155,7 +156,7 @@ async function batch(reader: Reader, scope: Scope, c: Case, start: string | Entr
 async function measure(kind: DurableKind) {
   const copy = await storeCopy(kind, recipe);
   const store = await openStore(kind === 'sqlite' ? { kind, dataDir: copy.dataDir! } : { kind, url: copy.url! });
-  const { app } = await createHost({ token: TOKEN, storage: store });
+  const { app } = await createHost({ token: TOKEN, storage: store, secretKeys: new SecretKeyRing([{ id: 'bench', key: Buffer.alloc(32, 9) }]), cursorKey: Buffer.alloc(32, 5) });
   try {
     const loadBefore = loadAverage();
     const out = [];
