@@ -48,7 +48,8 @@ export async function renderInWorkers(job: RenderJob, workers = Math.min(3, Math
 /** The disk cache of rendered targets (undefined when caching is off), salted with the worker module and quicktype's packages. */
 export const renderDiskCache = (): TextCache | undefined => diskCache('other-languages', workerUrl().href, 60);
 
-const workerUrl = (): URL => new URL('./render-worker.ts', import.meta.url);
+/** The worker module beside this one: `.ts` in the repository, compiled `.js` in the package. */
+const workerUrl = (): URL => new URL(`./render-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
 
 /** Render `job` in one worker thread. */
 function renderInWorker(job: RenderJob): Promise<readonly string[]> {
