@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { CorpusError } from './errors.ts';
 import { UsageError, where, type Format, type Invocation, type Io } from './commands/common.ts';
 import { cliVersion } from './version.ts';
+import { missingPackageMessage } from './peers.ts';
 
 export { cliVersion };
 
@@ -61,13 +62,16 @@ const COMMANDS: readonly CommandSpec[] = [
     summary: 'write generated/ (with --check: compare only; exit 1 when out of date)',
     details: [
       'Load and resolve the corpus under schemas/, refuse one the emitters cannot name or resolve (a schema that is not',
-      'valid draft 2020-12, a missing, reserved or duplicate title, a dangling $ref), run every emitter and write the',
-      'files of generated/ that changed; a file under an emitter\'s paths that no emitter produced is removed.',
+      'valid draft 2020-12, a missing, reserved or duplicate title, a dangling $ref: every one is listed), run the',
+      'emitters and write the files of generated/ that changed; a file under an emitter\'s paths that no emitter produced',
+      'is removed. The other-language types (quicktype: seconds) are rendered with --all; without it they are written',
+      'from the cache when it holds them for this corpus, else left as they are (gen says so). --check covers all.',
     ],
     options: [
-      { flag: '--check', help: 'compare with disk instead of writing: list stale, missing and extra files' },
+      { flag: '--check', help: 'compare with disk instead of writing: list stale, missing and extra files (every emitter)' },
+      { flag: '--all', help: 'also render the other-language types (slow); with --watch, on every change' },
+      { flag: '--skip', arg: '<emitters>', help: 'leave these emitters out (comma-separated, e.g. other-languages when quicktype-core is not installed)' },
       { flag: '--watch', help: 'stay running: on every change under schemas/ regenerate, lint and check the examples (Ctrl-C stops)' },
-      { flag: '--all', help: 'with --watch: also regenerate the other-language types (slow; left out of the loop by default)' },
     ],
     exit: ['wrote generated/ (with --check: it is up to date; with --watch: stopped by Ctrl-C)', 'with --check: generated/ is out of date'],
     takesArgs: false,
@@ -290,7 +294,7 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
       }
       if (e instanceof CorpusError) return fail(e.message, e.file, e.pointer);
       const pkg = missingPackage(e);
-      if (pkg !== undefined) return fail(`${command} needs the package "${pkg}", which is not installed (run npm install)`);
+      if (pkg !== undefined) return fail(missingPackageMessage(command, pkg));
       return fail(`unexpected failure: ${e instanceof Error ? e.message : String(e)}`);
     } catch {
       return 2; // the error channel itself failed; nothing left to print to

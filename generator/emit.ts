@@ -2,8 +2,8 @@
  * Stage 4, emit: resolved corpus in, an {@link Emission} out. The TypeScript declarations are compiled once here and
  * handed to every emitter (the types modules and the site data both show them); each emitter then runs once on the
  * same resolved corpus. Two emitters producing one path, or an emitter producing a path it does not own, is refused.
- * An emitter marked `early` (it needs no declarations and works off the main thread) is started first, so it runs
- * while the declarations are compiled and the other emitters work.
+ * A slow emitter (it needs no declarations and works off the main thread) is started first, so it runs while the
+ * declarations are compiled and the other emitters work.
  */
 import { performance } from 'node:perf_hooks';
 import type { EmittedFile } from './model.ts';
@@ -11,6 +11,7 @@ import type { Resolved } from './resolve.ts';
 import { EMITTERS, type EmitterEntry } from './emitters.ts';
 import { declareTypes, type Declarations } from './emit/ts-declarations.ts';
 import { CorpusError } from './errors.ts';
+import { isOwned } from './owned.ts';
 
 /** What the emit stage returns and the write stage takes. */
 export interface Emission {
@@ -23,7 +24,6 @@ export interface Emission {
   readonly owns: readonly string[];
 }
 
-const isOwned = (path: string, owns: readonly string[]): boolean => owns.some((o) => (o.endsWith('/') ? path.startsWith(o) : path === o));
 
 /** Run the emitters (by default every one) on the resolved corpus. */
 export interface EmitOptions {
@@ -31,7 +31,7 @@ export interface EmitOptions {
   readonly declare?: (resolved: Resolved) => Promise<Declarations>;
   /**
    * Told each emitter's time, in table order (whatever order they finish in): from its call until its files were
-   * ready (for an early emitter, from the start of the stage, as it runs alongside the others).
+   * ready (for a slow emitter, from the start of the stage, as it runs alongside the others).
    */
   readonly onEmitted?: (name: string, ms: number) => void;
 }
@@ -39,7 +39,7 @@ export interface EmitOptions {
 export async function emitAll(resolved: Resolved, emitters: readonly EmitterEntry[] = EMITTERS, options: EmitOptions = {}): Promise<Emission> {
   const t0 = performance.now();
   const early = new Map(
-    emitters.filter((e) => e.early).map((e) => [e, Promise.resolve(e.emit(resolved, new Map())).then((files) => ({ files, ms: performance.now() - t0 }))] as const),
+    emitters.filter((e) => e.slow).map((e) => [e, Promise.resolve(e.emit(resolved, new Map())).then((files) => ({ files, ms: performance.now() - t0 }))] as const),
   );
   for (const files of early.values()) files.catch(() => undefined); // a failure is reported when awaited below, never as unhandled
   const declarations = await (options.declare ?? declareTypes)(resolved);
@@ -58,4 +58,14 @@ export async function emitAll(resolved: Resolved, emitters: readonly EmitterEntr
     files: [...out.values()].sort((a, b) => (a.path < b.path ? -1 : 1)),
     owns: emitters.flatMap((e) => e.owns),
   };
+}
+
+/** One emission of several, made by disjoint sets of emitters (gen writes the quick ones before the slow ones). */
+export function mergeEmissions(parts: readonly Emission[]): Emission {
+  const files = new Map<string, EmittedFile>();
+  for (const f of parts.flatMap((part) => part.files)) {
+    if (files.has(f.path)) throw new CorpusError(`two emitters produce ${f.path}`, f.path);
+    files.set(f.path, f);
+  }
+  return { files: [...files.values()].sort((a, b) => (a.path < b.path ? -1 : 1)), owns: parts.flatMap((part) => part.owns) };
 }

@@ -1,14 +1,16 @@
 /** An error the CLI reports as a clear message (exit 2), never as a stack trace. */
 export class CorpusError extends Error {
-  constructor(
-    message: string,
-    readonly file: string,
-    readonly pointer: string = '',
-    /** Where in the file, when known (1-based): a JSON syntax error's position, or the line of the pointer. */
-    readonly position?: { readonly line: number; readonly column: number },
-  ) {
+  readonly file: string;
+  readonly pointer: string;
+  /** Where in the file, when known (1-based): a JSON syntax error's position, or the line of the pointer. */
+  readonly position?: { readonly line: number; readonly column: number };
+
+  constructor(message: string, file: string, pointer = '', position?: { readonly line: number; readonly column: number }) {
     super(message);
     this.name = 'CorpusError';
+    this.file = file;
+    this.pointer = pointer;
+    if (position !== undefined) this.position = position;
   }
 }
 

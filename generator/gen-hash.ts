@@ -2,7 +2,7 @@
  * The input hash of `gen`, recorded in `generated/.gen-hash` so that `gen --check` can answer without emitting.
  *
  * `gen`'s output is a deterministic function of its inputs: the generator's own source files, every file under
- * `schemas/`, and the packages the generator imports (at their installed versions, with their dependencies). The
+ * `schemas/`, the corpus's generator settings (corpus-config.ts), and the packages the generator imports (at their installed versions, with their dependencies). The
  * record holds a sha256 over those inputs and the sha256 of every file the emitters produced. When the inputs hash
  * the same as recorded and the files on disk under the owned paths are exactly the recorded ones (same paths, same
  * hashes), a full emit would write nothing: generated/ is up to date. Anything else (no record, an input changed, a
@@ -15,6 +15,7 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from '
 import { join, relative } from 'node:path';
 import type { Emission } from './emit.ts';
 import { GENERATED } from './naming.ts';
+import { corpusConfig } from './corpus-config.ts';
 import { generatorPackages } from './packages.ts';
 import { ownedFilesOnDisk } from './write.ts';
 
@@ -53,6 +54,7 @@ export function inputsHash(root: string): string {
   const sources = filesUnder(GENERATOR_DIR, GENERATOR_DIR).map((p) => [p, readFileSync(join(GENERATOR_DIR, p), 'utf8')] as const);
   for (const [p, text] of sources) add('generator', p, text);
   for (const p of filesUnder(join(root, 'schemas'), root)) add('schema', p, readFileSync(join(root, p)));
+  add('settings', 'package.json#/wopkit', JSON.stringify(corpusConfig(root)));
   for (const pkg of generatorPackages(sources.map(([, text]) => text))) add('package', pkg, '');
   return h.digest('hex');
 }

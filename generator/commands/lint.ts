@@ -9,13 +9,12 @@ import { LINT_RULES, checkExamples as checkCorpusExamples, lintCorpus } from '..
 import { toSarif } from '../sarif.ts';
 import { cliVersion } from '../version.ts';
 import { printFindings, type Invocation, type Io } from './common.ts';
-import { stepsFor } from './progress.ts';
+import { withProgress } from './progress.ts';
 
 /** Where the rules are documented (each SARIF rule's helpUri). */
 const RULES_DOC = 'https://github.com/wopkit/wopkit/blob/main/docs/generator.md#lint-rules';
 
-export function lint(p: Invocation, io: Io): number {
-  const step = stepsFor(p, io);
+export const lint = (p: Invocation, io: Io): number => withProgress(p, io, ({ step }) => {
   const resolved = step('load and resolve', () => resolveCorpus(loadCorpus(p.root, { keepGoing: true })));
   const findings = step('check the rules', () => lintCorpus(resolved));
   if (p.format === 'sarif') {
@@ -23,11 +22,10 @@ export function lint(p: Invocation, io: Io): number {
     return findings.length ? 1 : 0;
   }
   return printFindings(io, p.format, 'lint', findings, { schemas: resolved.corpus.schemas.length, examples: resolved.corpus.examples.length });
-}
+});
 
-export function checkExamples(p: Invocation, io: Io): number {
-  const step = stepsFor(p, io);
+export const checkExamples = (p: Invocation, io: Io): number => withProgress(p, io, ({ step }) => {
   const resolved = step('load and resolve', () => resolveCorpus(loadCorpus(p.root)));
   const { findings, checked } = step('validate the examples', () => checkCorpusExamples(resolved));
   return printFindings(io, p.format, 'check-examples', findings, { examples: checked });
-}
+});

@@ -36,6 +36,7 @@ export function reportLines(r: RunReport, first: boolean): string[] {
 /** Watch until `signal` aborts; returns the exit code (0). */
 export async function runWatch(p: Invocation, io: Io, signal: AbortSignal): Promise<number> {
   if (p.flags.has('--check')) throw new UsageError('--watch writes generated/; it cannot be combined with --check');
+  if (p.flags.has('--skip')) throw new UsageError('--skip applies to gen and gen --check; --watch leaves out only the slow emitters (--all includes them)');
   const json = p.format === 'json';
   const emit = (event: string, body: object = {}) => io.out(JSON.stringify({ event, ...body }));
   let first = true;

@@ -29,7 +29,7 @@ export type RenderResult = { readonly code: readonly string[] } | { readonly err
  * starts when every target hits.
  */
 export async function renderInWorkers(job: RenderJob, workers = Math.min(3, Math.max(1, availableParallelism() - 1)), cache?: TextCache): Promise<readonly string[]> {
-  const keyOf = (t: RenderJob['targets'][number]) => JSON.stringify({ schemas: job.schemas, tops: job.tops, lang: t.lang, options: t.options });
+  const keyOf = cacheKeys(job);
   const cached = job.targets.map((t) => cache?.get(keyOf(t)));
   const code = cached.map((c) => c ?? '');
   const missing = job.targets.map((t, i) => [t, i] as const).filter(([, i]) => cached[i] === undefined);
@@ -42,6 +42,25 @@ export async function renderInWorkers(job: RenderJob, workers = Math.min(3, Math
       cache?.set(keyOf(t), code[i]);
     }),
   );
+  return code;
+}
+
+/** The cache key of each target of a job: the corpus, the top-level types, the target's language and options. */
+const cacheKeys = (job: RenderJob) => {
+  const shared = JSON.stringify({ schemas: job.schemas, tops: job.tops });
+  return (t: RenderJob['targets'][number]): string => `${shared}\0${JSON.stringify({ lang: t.lang, options: t.options })}`;
+};
+
+/** Every target's code from the cache, without rendering anything; undefined when any target is not cached. */
+export function cachedRender(job: RenderJob, cache: TextCache | undefined): readonly string[] | undefined {
+  if (cache === undefined) return undefined;
+  const keyOf = cacheKeys(job);
+  const code: string[] = [];
+  for (const t of job.targets) {
+    const hit = cache.get(keyOf(t));
+    if (hit === undefined) return undefined;
+    code.push(hit);
+  }
   return code;
 }
 
