@@ -26,8 +26,16 @@ class WatchProcess {
   private buffer = '';
   stderr = '';
 
-  constructor(root: string) {
-    this.child = spawn(join(REPO, 'node_modules/.bin/node'), ['--import', 'tsx', join(REPO, 'generator/cli.ts'), 'gen', '--watch', '--root', root, '--format', 'json'], { cwd: REPO });
+  /**
+   * With `viaShell`, started the way `npm exec` starts a bin: through `sh -c`, which stays the watcher's parent (the
+   * `; true` keeps any shell from replacing itself with the command).
+   */
+  constructor(root: string, options: { viaShell?: boolean } = {}) {
+    const args = [join(REPO, 'generator/cli.ts'), 'gen', '--watch', '--root', root, '--format', 'json'];
+    const node = join(REPO, 'node_modules/.bin/node');
+    this.child = options.viaShell
+      ? spawn('sh', ['-c', `${[node, ...args].map((a) => `'${a}'`).join(' ')}; true`], { cwd: REPO })
+      : spawn(node, args, { cwd: REPO });
     this.child.stdout?.on('data', (d: Buffer) => {
       this.buffer += d.toString();
       const lines = this.buffer.split('\n');
@@ -112,6 +120,23 @@ describe('gen --watch', () => {
     const check = checkFiles(root, await emitAll(resolveCorpus(loadCorpus(root)), emitters));
     expect(check).toMatchObject({ stale: [], missing: [], extra: [] });
   }, 240_000);
+});
+
+describe('gen --watch started through a shell (as npm exec and npx start a bin)', () => {
+  it('stops, with exit 0 and a stopped event, when the shell that started it ends without passing a signal on', async () => {
+    const { root, cleanup } = scratchFixture();
+    const proc = new WatchProcess(root, { viaShell: true });
+    try {
+      await proc.next(0, (e) => e.event === 'watching', 'watching');
+      // The shell goes (npm forwarded Ctrl-C to it alone; it does not pass it on): the watcher must notice on its own.
+      proc.child.kill('SIGKILL');
+      const deadline = Date.now() + 10_000;
+      while (!proc.events.some((e) => e.event === 'stopped') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(proc.events.at(-1)?.event).toBe('stopped');
+    } finally {
+      cleanup();
+    }
+  }, 60_000);
 });
 
 describe('watch session data', () => {
