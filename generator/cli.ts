@@ -11,8 +11,8 @@ import { realpathSync } from 'node:fs';
 import { enableCompileCache } from 'node:module';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CorpusError } from './errors.ts';
-import { UsageError, where, type Format, type Invocation, type Io } from './commands/common.ts';
+import { CorpusError, CorpusProblems, type ProblemAt } from './errors.ts';
+import { UsageError, placeOf, where, type Format, type Invocation, type Io } from './commands/common.ts';
 import { cliVersion } from './version.ts';
 import { missingPackageMessage } from './peers.ts';
 
@@ -273,6 +273,16 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     else io.err(`wopkit: error: ${file ? `${where(file, pointer ?? '')}: ` : ''}${message}`);
     return 2;
   };
+  /** Every reason the corpus was refused: one line each (file:line:column: #pointer: message [rule]), then how many. */
+  const refused = (problems: readonly ProblemAt[]): number => {
+    const first = problems[0]!;
+    if (format === 'json') io.out(JSON.stringify({ ok: false, error: { message: first.message, file: first.file, pointer: first.pointer }, problems }, null, 2));
+    else {
+      for (const p of problems) io.err(`wopkit: error: ${placeOf(p)}: ${p.message} [${p.rule}]`);
+      io.err(`wopkit: ${command} refused the corpus: ${problems.length} problem${problems.length === 1 ? '' : 's'}, nothing written`);
+    }
+    return 2;
+  };
   try {
     const p = parseArgs(argv);
     if (p.kind === 'version') {
@@ -293,6 +303,7 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
         if (format === 'text') io.err('run `wopkit --help` for usage');
         return code;
       }
+      if (e instanceof CorpusProblems) return refused(e.problems);
       if (e instanceof CorpusError) return fail(e.message, e.file, e.pointer);
       const pkg = missingPackage(e);
       if (pkg !== undefined) return fail(missingPackageMessage(command, pkg));

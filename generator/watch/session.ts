@@ -30,7 +30,7 @@ import { emitTypes } from '../emit/types.ts';
 import { emitValidatorModules, emitValidators } from '../emit/validators.ts';
 import { emitSiteData, emitSiteDataOf } from '../emit/site-data.ts';
 import { writeFiles } from '../write.ts';
-import { CorpusError } from '../errors.ts';
+import { CorpusError, CorpusProblems } from '../errors.ts';
 import { isOwned } from '../owned.ts';
 import { createAjv } from '../ajv.ts';
 import { GENERATED, declarationsPathOf, parseExampleTarget, siteDataName, typesModulePath, validatorsModulePath } from '../naming.ts';
@@ -167,7 +167,9 @@ export class WatchSession {
       lap('check');
     } catch (e) {
       if (!(e instanceof CorpusError)) throw e;
-      return { ...base, problems: [{ file: e.file, pointer: e.pointer, rule: 'gen', message: e.message }], totalMs: performance.now() - t0 };
+      // Every reason, each with its file, line and column (the text report prints file:line:column: #pointer).
+      const problems: Finding[] = e instanceof CorpusProblems ? [...e.problems] : [{ file: e.file, pointer: e.pointer, rule: 'gen', message: e.message, ...e.position }];
+      return { ...base, problems, totalMs: performance.now() - t0 };
     }
     const first = !this.generatedOnce;
     if (!first && !changed.length && !schemasChanged.length && !examplesChanged.length) return { ...base, problems: [], totalMs: performance.now() - t0 };

@@ -1,6 +1,6 @@
 /** CLI behaviour: exit codes, messages naming file + pointer, no stack traces, gen --check detection, help, version, lazy imports. */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -75,28 +75,60 @@ describe('wopkit CLI on a scratch copy of the fixture corpus', () => {
     expect(JSON.parse(j.out).error.file).toBe('schemas/demo/v1/shared.schema.json');
   });
 
-  it('dangling $ref: gen exits 2 naming file and pointer; lint reports a finding', async () => {
+  it('dangling $ref: gen exits 2 naming file, line, column and pointer, with a did-you-mean; lint reports the same', async () => {
     const s = JSON.parse(readFileSync(schemaPath('config.schema.json'), 'utf8'));
-    s.properties.label.$ref = './shared.schema.json#/$defs/Nope';
-    writeFileSync(schemaPath('config.schema.json'), JSON.stringify(s));
+    s.properties.label.$ref = './shared.schema.json#/$defs/Labl';
+    writeFileSync(schemaPath('config.schema.json'), JSON.stringify(s, null, 2));
     const g = await run(['gen', '--root', root]);
     expect(g.code).toBe(2);
-    expect(g.err).toContain('schemas/demo/v1/config.schema.json#/properties/label/$ref: dangling $ref "./shared.schema.json#/$defs/Nope"');
+    expect(g.err.split('\n')).toEqual([
+      'wopkit: error: schemas/demo/v1/config.schema.json:11:7: #/properties/label/$ref: "$ref" "./shared.schema.json#/$defs/Labl" does not resolve offline (did you mean "./shared.schema.json#/$defs/Label"?) [ref-resolves]',
+      'wopkit: gen refused the corpus: 1 problem, nothing written',
+    ]);
     noStack(g.err);
     const l = await run(['lint', '--root', root, '--format', 'json']);
     expect(l.code).toBe(1);
     expect(JSON.parse(l.out).findings).toContainEqual(
-      expect.objectContaining({ file: 'schemas/demo/v1/config.schema.json', pointer: '/properties/label/$ref', rule: 'ref-resolves' }),
+      expect.objectContaining({ file: 'schemas/demo/v1/config.schema.json', pointer: '/properties/label/$ref', rule: 'ref-resolves', message: expect.stringContaining('did you mean "./shared.schema.json#/$defs/Label"') }),
     );
+    // a typo in the file part: the closest schema file, keeping the pointer when it resolves there
+    s.properties.label.$ref = './shard.schema.json#/$defs/Label';
+    writeFileSync(schemaPath('config.schema.json'), JSON.stringify(s, null, 2));
+    expect((await run(['gen', '--root', root])).err).toContain('(did you mean "./shared.schema.json#/$defs/Label"?)');
+    // nothing close: no suggestion
+    s.properties.label.$ref = './elsewhere.schema.json#/$defs/Label';
+    writeFileSync(schemaPath('config.schema.json'), JSON.stringify(s, null, 2));
+    expect((await run(['gen', '--root', root])).err).toMatch(/does not resolve offline \[ref-resolves\]/);
+  });
+
+  it('gen reports every reason it refuses the corpus in one run, each with its line and column, JSON too', async () => {
+    const config = JSON.parse(readFileSync(schemaPath('config.schema.json'), 'utf8'));
+    config.properties.parts.minItems = 'one';
+    config.properties.settings.$ref = './shared.schema.json#/$defs/Setings';
+    writeFileSync(schemaPath('config.schema.json'), JSON.stringify(config, null, 2));
+    const shared = JSON.parse(readFileSync(schemaPath('shared.schema.json'), 'utf8'));
+    shared.$defs.Label.title = 'DemoSettings';
+    writeFileSync(schemaPath('shared.schema.json'), JSON.stringify(shared, null, 2));
+    const g = await run(['gen', '--root', root]);
+    expect(g.code).toBe(2);
+    const lines = g.err.split('\n');
+    expect(lines.map((l) => /\[([a-z-]+)\]$/.exec(l)?.[1] ?? l)).toEqual(['meta-schema', 'title-unique', 'ref-resolves', 'wopkit: gen refused the corpus: 3 problems, nothing written']);
+    for (const l of lines.slice(0, 3)) expect(l).toMatch(/^wopkit: error: schemas\/demo\/v1\/(config|shared)\.schema\.json:\d+:\d+: #\//);
+    expect(lines[2]).toContain('did you mean "./shared.schema.json#/$defs/Settings"');
+    const j = await run(['gen', '--root', root, '--format', 'json']);
+    const body = JSON.parse(j.out);
+    expect(body.ok).toBe(false);
+    expect(body.problems.map((p: { rule: string; line?: number }) => [p.rule, typeof p.line])).toEqual([['meta-schema', 'number'], ['title-unique', 'number'], ['ref-resolves', 'number']]);
+    expect(existsSync(join(root, 'generated'))).toBe(false);
   });
 
   it('a title gen cannot name types by (missing, duplicate, reserved): gen exits 2 naming file and pointer', async () => {
     const p = schemaPath('shared.schema.json');
     const original = readFileSync(p, 'utf8');
     for (const [title, pattern] of [
-      [undefined, /shared\.schema\.json#\/\$defs\/Label\/title: every root schema and \$defs entry needs a PascalCase "title".*\[title\]/],
-      ['DemoSettings', /shared\.schema\.json#\/\$defs\/(Label|Settings)\/title: title "DemoSettings" is already used by .*\[title-unique\]/],
-      ['Map', /shared\.schema\.json#\/\$defs\/Label\/title: title "Map" would collide .*\[title-reserved\]/],
+      [undefined, /shared\.schema\.json:\d+:\d+: #\/\$defs\/Label\/title: every root schema and \$defs entry needs a PascalCase "title".*\[title\]/],
+      ['DemoSettings', /shared\.schema\.json:\d+:\d+: #\/\$defs\/(Label|Settings)\/title: title "DemoSettings" is already used by .*\[title-unique\]/],
+      ['Map', /shared\.schema\.json:\d+:\d+: #\/\$defs\/Label\/title: title "Map" would collide .*\[title-reserved\]/],
     ] as const) {
       const s = JSON.parse(original);
       if (title === undefined) delete s.$defs.Label.title;
@@ -248,7 +280,8 @@ describe('wopkit CLI: structurally malformed schema', () => {
       writeFileSync(p, JSON.stringify(s));
       const g = await run(['gen', '--root', root]);
       expect(g.code).toBe(2);
-      expect(g.err).toContain('schemas/demo/v1/config.schema.json#/properties/parts/minItems: not a valid draft 2020-12 schema');
+      expect(g.err).toContain('schemas/demo/v1/config.schema.json:1:');
+      expect(g.err).toContain(': #/properties/parts/minItems: not a valid draft 2020-12 schema');
       noStack(g.err);
       const l = await run(['lint', '--root', root, '--format', 'json']);
       expect(l.code).toBe(1);

@@ -14,7 +14,7 @@ import { emitAll } from '../../generator/emit.ts';
 import { EMITTERS, emittersFor } from '../../generator/emitters.ts';
 import { DEFAULT_CONFIG } from '../../generator/corpus-config.ts';
 import { checkFiles } from '../../generator/write.ts';
-import { EXAMPLE_READERS, SLOW_EMITTERS, type RunReport } from '../../generator/watch/session.ts';
+import { EXAMPLE_READERS, SLOW_EMITTERS, WatchSession, type RunReport } from '../../generator/watch/session.ts';
 import { reportLines } from '../../generator/watch/command.ts';
 
 type Event = { event: string } & Partial<RunReport>;
@@ -137,6 +137,28 @@ describe('gen --watch started through a shell (as npm exec and npx start a bin)'
       cleanup();
     }
   }, 60_000);
+});
+
+describe('watch session: a save gen refuses', () => {
+  it('reports every reason with its file, line and column, and writes nothing', async () => {
+    const { root, cleanup } = scratchFixture();
+    const session = new WatchSession(root);
+    try {
+      expect((await session.run()).problems).toEqual([]);
+      const p = join(root, 'schemas/demo/v1/config.schema.json');
+      const s = JSON.parse(readFileSync(p, 'utf8'));
+      s.properties.label.$ref = './shared.schema.json#/$defs/Labl';
+      s.properties.parts.minItems = 'one';
+      writeFileSync(p, JSON.stringify(s, null, 2));
+      const r = await session.run();
+      expect(r.written).toEqual([]);
+      expect(r.problems.map((f) => [f.rule, f.line, f.column])).toEqual([['meta-schema', 23, 7], ['ref-resolves', 11, 7]]);
+      expect(reportLines(r, false)).toContain('schemas/demo/v1/config.schema.json:11:7: #/properties/label/$ref: "$ref" "./shared.schema.json#/$defs/Labl" does not resolve offline (did you mean "./shared.schema.json#/$defs/Label"?) [ref-resolves]');
+    } finally {
+      await session.close();
+      cleanup();
+    }
+  });
 });
 
 describe('watch session data', () => {
