@@ -346,7 +346,7 @@ export const LINT_RULES: readonly LintRule[] = [
         const want = exampleSchemaRef(ex.schemaId, ex.defName);
         if (ex.declaredSchema === want) return [];
         const at = ex.kind === 'invalid' ? '/instance/$schema' : '/$schema';
-        return [{ file: ex.path, pointer: at, message: `${ex.declaredSchema === undefined ? 'no "$schema"' : `"$schema" is ${JSON.stringify(ex.declaredSchema)}`}; editors validate the example against "${want}" when it says so (add "$schema": "${want}" as the first key, or run npx tsx scripts/add-example-schema.ts)` }];
+        return [{ file: ex.path, pointer: at, message: `${ex.declaredSchema === undefined ? 'no "$schema"' : `"$schema" is ${JSON.stringify(ex.declaredSchema)}`}; editors validate the example against "${want}" when it says so (add "$schema": "${want}" as the first key, or run wopkit lint --fix)` }];
       }),
   },
   {
