@@ -15,7 +15,7 @@ import { emitRunEvents } from './emit/run-events.ts';
 import { emitSiteData } from './emit/site-data.ts';
 import { emitReadme } from './emit/readme.ts';
 import { cachedOtherLanguages, emitOtherLanguages } from './emit/other-languages/index.ts';
-import { EDITOR_SETTINGS, emitEditorSettings } from './emit/editor-settings.ts';
+import { emitEditorSettings } from './emit/editor-settings.ts';
 import { GENERATED } from './naming.ts';
 
 /** An emitter: resolved corpus (+ the shared TypeScript declarations) in, files out. */
@@ -46,7 +46,7 @@ export const EMITTERS: readonly EmitterEntry[] = [
   { name: 'site-data', emit: emitSiteData, owns: [GENERATED.siteData], readsExamples: true },
   { name: 'readme', emit: emitReadme, owns: [GENERATED.readme, GENERATED.tsdoc, GENERATED.packageJson] },
   { name: 'other-languages', emit: emitOtherLanguages, owns: [GENERATED.otherLanguages], readsExamples: true, slow: { cached: cachedOtherLanguages } },
-  { name: 'editor-settings', emit: emitEditorSettings, owns: [EDITOR_SETTINGS], readsExamples: true, when: (c) => c.editorSettings },
+  { name: 'editor-settings', emit: emitEditorSettings, owns: [GENERATED.editorSettings], readsExamples: true, when: (c) => c.editorSettings },
 ];
 
 /** The emitters a corpus with these settings has (in table order). */

@@ -1,7 +1,7 @@
 /**
  * `npm run build`: compile the source tree once and assemble the packages of scripts/package-layout.ts from it, each
- * in its own folder under dist/ with its own manifest (dist/validators/ is `@wopkit/validators`, dist/wopkit/ is
- * `wopkit`); `npm run pack` packs them. No source folder moves: a package is a subset of the compiled tree, in the
+ * in its own folder with its own manifest (dist/validators/ is `@wopkit/validators`; dist/ itself is `wopkit`, whose
+ * `files` leave the validators folder out); `npm run pack` packs them. No source folder moves: a package is a subset of the compiled tree, in the
  * source layout, so every relative import inside a package keeps working.
  *
  *  1. tsc (tsconfig.build.json, `rewriteRelativeImportExtensions`) compiles into the staging tree dist/.tsc/: ESM
@@ -109,6 +109,13 @@ export function crossPackageSpecifiers(p: PackageLayout, path: string, text: str
   });
 }
 
+/** A declaration map moved from `fromDir` to `toDir`: its sources still name the same TypeScript files. */
+function relocatedMap(text: string, fromDir: string, toDir: string): string {
+  const map = JSON.parse(text) as { sources: string[] };
+  map.sources = map.sources.map((s) => relative(toDir, resolve(fromDir, s)).split('\\').join('/'));
+  return JSON.stringify(map);
+}
+
 /** Write package `p` into its folder from the staging tree. */
 function assemble(p: PackageLayout, root: RootManifest, files: readonly string[]): number {
   const dir = packageDir(p);
@@ -118,6 +125,7 @@ function assemble(p: PackageLayout, root: RootManifest, files: readonly string[]
     const to = join(dir, path);
     mkdirSync(dirname(to), { recursive: true });
     if (path.endsWith('.js') || path.endsWith('.d.ts')) writeFileSync(to, crossPackageSpecifiers(p, path, readFileSync(join(STAGING, path), 'utf8')));
+    else if (path.endsWith('.d.ts.map')) writeFileSync(to, relocatedMap(readFileSync(join(STAGING, path), 'utf8'), dirname(join(STAGING, path)), dirname(to)));
     else copyFileSync(join(STAGING, path), to);
     count++;
   }

@@ -1,9 +1,11 @@
 /**
  * The packages the build assembles, one table (docs/package.md says why this split). The source tree does not move:
  * tsc compiles it once into a staging tree (dist/.tsc/, the source layout), and each package is a subset of that tree
- * with its own manifest, written to dist/<dir>/. A relative import from one package's files into another's is rewritten
- * to that package's bare specifier (SPECIFIERS), so at run time the two resolve through node_modules like any packages.
+ * with its own manifest, written to its folder under dist/ (wopkit: dist/ itself; @wopkit/validators: dist/validators/).
+ * A relative import from one package's files into another's is rewritten to that package's bare specifier
+ * (SPECIFIERS), so at run time the two resolve through node_modules like any packages.
  */
+import { posix } from 'node:path';
 
 /** The root package.json, as far as the layout reads it. */
 export interface RootManifest {
@@ -20,7 +22,7 @@ export interface RootManifest {
 export interface PackageLayout {
   /** The npm name. */
   readonly name: string;
-  /** Its folder under dist/. */
+  /** Its folder under dist/ (`''`: dist/ itself). */
   readonly dir: string;
   /** The manifest's description. */
   readonly description: (root: RootManifest) => string;
@@ -60,7 +62,9 @@ export const PACKAGES: readonly PackageLayout[] = [
   },
   {
     name: 'wopkit',
-    dir: 'wopkit',
+    // dist/ itself: the repository's package.json exports point into it (self-reference inside the repository, and
+    // the site's API reference reads the subpaths from there); its `files` leave dist/validators/ out.
+    dir: '',
     description: (root) => root.description,
     takes: ['entry/', 'runtime/', 'conformance/', 'generator/'],
     exports: {
@@ -133,4 +137,15 @@ export function manifestOf(p: PackageLayout, root: RootManifest): Record<string,
       ? { peerDependencies: versions(p.optionalPeers), peerDependenciesMeta: Object.fromEntries(p.optionalPeers.map((n) => [n, { optional: true }])) }
       : {}),
   };
+}
+
+/** The repository's own `exports`: the wopkit package's, as paths from the repository root (self-reference). */
+export function repositoryExports(root: RootManifest): Record<string, unknown> {
+  const wopkit = PACKAGES.find((p) => p.name === root.name);
+  if (wopkit === undefined) throw new Error(`package layout: no package named ${root.name}`);
+  const prefix = `./${posix.join('dist', wopkit.dir)}/`;
+  const manifest = manifestOf(wopkit, root);
+  const relocate = (v: unknown): unknown =>
+    typeof v === 'string' ? (v === './package.json' ? v : v.replace(/^\.\//, prefix)) : Object.fromEntries(Object.entries(v as object).map(([k, x]) => [k, relocate(x)]));
+  return relocate(manifest['exports']) as Record<string, unknown>;
 }

@@ -10,9 +10,10 @@
 import type { EmittedFile } from '../model.ts';
 import type { Resolved } from '../resolve.ts';
 import { byCodeUnits } from '../order.ts';
+import { GENERATED } from '../naming.ts';
 
 /** The file this emitter owns, relative to the corpus root. */
-export const EDITOR_SETTINGS = '.vscode/settings.json';
+export const EDITOR_SETTINGS = GENERATED.editorSettings;
 
 export interface JsonSchemaMapping {
   readonly fileMatch: readonly string[];

@@ -7,15 +7,17 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PACKAGES, codeExports, manifestOf, npm, packageDir, rootManifest, ROOT, skipUnbuilt, type PackageLayout } from '../support/built-package.ts';
-import { packageOf } from '../../scripts/package-layout.ts';
+import { packageOf, repositoryExports, type RootManifest } from '../../scripts/package-layout.ts';
 
 interface Packed { files: { path: string; mode: number }[]; entryCount: number; size: number }
 
 const skip = skipUnbuilt();
 const DOCUMENTS = ['package.json', 'README.md', 'LICENSE', 'NOTICE', 'CHANGELOG.md'];
 
-it('the repository package.json is private: only the assembled packages can be published', () => {
-  expect((rootManifest() as unknown as { private?: boolean }).private).toBe(true);
+it('the repository package.json is private: only the assembled packages can be published; its exports are the wopkit package\'s, in dist/', () => {
+  const root = rootManifest();
+  expect((root as unknown as { private?: boolean }).private).toBe(true);
+  expect(root.exports).toEqual(repositoryExports(root as unknown as RootManifest));
 });
 
 describe.skipIf(skip).each(PACKAGES.map((p) => [p.name, p] as const))('the %s tarball', (_name, p: PackageLayout) => {
