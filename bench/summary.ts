@@ -19,6 +19,8 @@ export interface BenchRow {
   readonly goal: string;
   /** Our measured figure, with its unit (e.g. "1.42 s", "10 721 req/s"). */
   readonly figure?: string;
+  /** What the measurement says is left when the row misses its goal (the README lists it under the table). */
+  readonly note?: string;
 }
 
 /** A bench result file: the summary, plus the file's own details. */
