@@ -27,6 +27,8 @@ export interface EmitterEntry {
   readonly owns: readonly string[];
   /** Its output depends on the examples, not only the schemas (watch mode runs it again after an example edit). */
   readonly readsExamples?: boolean;
+  /** It shows the TypeScript declarations: it runs once they are compiled (the others run meanwhile, given none). */
+  readonly readsDeclarations?: boolean;
   /**
    * Seconds per run (quicktype). It reads no declarations and works off the main thread, so when it runs it starts
    * first and renders while the others work, and its files are written after theirs. `gen` and `gen --watch` leave it
@@ -39,11 +41,11 @@ export interface EmitterEntry {
 }
 
 export const EMITTERS: readonly EmitterEntry[] = [
-  { name: 'types', emit: emitTypes, owns: [GENERATED.types] },
+  { name: 'types', emit: emitTypes, owns: [GENERATED.types], readsDeclarations: true },
   { name: 'validators', emit: emitValidators, owns: [GENERATED.validatorsDir] },
   { name: 'guards', emit: emitGuards, owns: [GENERATED.guardsDir] },
   { name: 'run-events', emit: emitRunEvents, owns: [GENERATED.runEventsDir] },
-  { name: 'site-data', emit: emitSiteData, owns: [GENERATED.siteData], readsExamples: true },
+  { name: 'site-data', emit: emitSiteData, owns: [GENERATED.siteData], readsExamples: true, readsDeclarations: true },
   { name: 'readme', emit: emitReadme, owns: [GENERATED.readme, GENERATED.tsdoc, GENERATED.packageJson] },
   { name: 'other-languages', emit: emitOtherLanguages, owns: [GENERATED.otherLanguages], readsExamples: true, slow: { cached: cachedOtherLanguages } },
   { name: 'editor-settings', emit: emitEditorSettings, owns: [GENERATED.editorSettings], readsExamples: true, when: (c) => c.editorSettings },

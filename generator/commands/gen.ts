@@ -57,7 +57,7 @@ async function generate(p: Invocation, io: Io, { step, stage, running }: Progres
     miss = fast.miss;
   }
   // The code generators load only when something must be emitted.
-  const [{ loadCorpus }, { resolveCorpus }, { assertGeneratable }, { emitAll, mergeEmissions }, { declareTypes, declarationDiskCache }, { checkFiles, writeFiles }, { corpusConfig }] = await step('load the generator', () => Promise.all([
+  const [{ loadCorpus }, { resolveCorpus }, { assertGeneratable }, { emitAll, mergeEmissions }, { declareTypes, declarationDiskCache, inWorkerThread }, { checkFiles, writeFiles }, { corpusConfig }] = await step('load the generator', () => Promise.all([
     import('../load.ts'),
     import('../resolve.ts'),
     import('../lint.ts'),
@@ -67,6 +67,10 @@ async function generate(p: Invocation, io: Io, { step, stage, running }: Progres
     import('../corpus-config.ts'),
   ]));
   const resolved = step('load and resolve', () => resolveCorpus(loadCorpus(p.root)));
+  // The declarations the cache lacks are compiled in a worker thread from now on, while this thread checks the corpus
+  // and runs the emitters that do not read them (a corpus gen refuses leaves the worker's result unused).
+  const declaring = step('compile TypeScript declarations', () => declareTypes(resolved, declarationDiskCache(), inWorkerThread));
+  declaring.catch(() => undefined);
   step('check what gen needs', () => assertGeneratable(resolved));
   const corpusEmitters = emittersFor(corpusConfig(p.root));
   const chosen = corpusEmitters.filter((e) => !skip.has(e.name));
@@ -87,10 +91,7 @@ async function generate(p: Invocation, io: Io, { step, stage, running }: Progres
   const slowDone = slow.length ? running(`emit ${slow.map((e) => e.name).join(', ')}`) : () => false;
   const pendingSlow = slow.length ? emitAll(resolved, slow, { declare: async () => new Map(), onEmitted: emitted }) : undefined;
   pendingSlow?.catch(() => undefined); // awaited below; an early failure is reported there, never as unhandled
-  const quickEmission = await emitAll(resolved, quick, {
-    declare: (r) => step('compile TypeScript declarations', () => declareTypes(r, declarationDiskCache())),
-    onEmitted: emitted,
-  });
+  const quickEmission = await emitAll(resolved, quick, { declare: () => declaring, onEmitted: emitted });
   const complete = leftOut.length === 0 && skip.size === 0;
   if (check) {
     const emission = mergeEmissions([quickEmission, ...(pendingSlow ? [await pendingSlow.finally(slowDone)] : [])]);
