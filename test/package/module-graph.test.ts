@@ -9,6 +9,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { moduleGraph, packageOf } from '../support/module-graph.ts';
@@ -29,11 +30,15 @@ function loadedBy(p: PackageLayout, specifier: string): string[] {
   return JSON.parse(execFileSync(NODE, ['--input-type=module', '-e', script], { cwd: packageDir(p), env: childEnv(), encoding: 'utf8' })) as string[];
 }
 
+/** Every worker module under a folder (`*-worker.js`): a worker file is started, not imported. */
+const workerModules = (dir: string): string[] =>
+  readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('-worker.js')).map((f) => join(dir, f));
+
 /** The package's entry files: every export, and for wopkit the CLI and the worker modules it starts (a worker file is not an import). */
 const entryFiles = (p: PackageLayout): string[] => [
   ...codeExports(p).map((e) => e.js),
   ...Object.values(manifestOf(p).bin ?? {}).map((b) => join(packageDir(p), b)),
-  ...(p.bin ? ['generator/emit/other-languages/render-worker.js', 'generator/watch/emit-worker.js'].map((w) => join(packageDir(p), w)) : []),
+  ...(p.bin ? workerModules(join(packageDir(p), 'generator')) : []),
 ];
 
 describe.skipIf(skip)('module graphs of the assembled packages', () => {
