@@ -8,8 +8,8 @@ import type { Options as J2tsOptions } from 'json-schema-to-typescript';
 import type { Json, JsonObject } from '../model.ts';
 import { isObject, type Resolved, type TypeInfo } from '../resolve.ts';
 import { escapePointer } from '../errors.ts';
-import { Worker } from 'node:worker_threads';
 import { diskCache, type TextCache } from '../work-cache.ts';
+import { runWorker, siblingModule } from '../one-shot-worker.ts';
 
 const J2TS_OPTIONS: Partial<J2tsOptions> = {
   bannerComment: '',
@@ -149,12 +149,11 @@ export interface Declaration {
 /** Type title → its declaration, for every type of the resolved corpus. */
 export type Declarations = ReadonlyMap<string, Declaration>;
 
-/** One projection to compile, and what comes back: the texts in job order, or what failed. */
+/** One projection to compile (the worker answers with the texts in job order). */
 export interface DeclareJob {
   readonly title: string;
   readonly schema: JsonObject;
 }
-export type DeclareResult = { readonly texts: readonly string[] } | { readonly error: { readonly message: string; readonly code?: string } };
 
 /** How the projections that missed the cache are compiled: in this thread, one after another, by default. */
 export type CompileMisses = (jobs: readonly DeclareJob[]) => Promise<readonly string[]>;
@@ -165,32 +164,13 @@ const inThisThread: CompileMisses = async (jobs) => {
   return texts;
 };
 
-/** The worker module beside this one: `.ts` in the repository, compiled `.js` in the package. */
-const workerUrl = (): URL => new URL(`./declare-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
-
 /**
  * Compile the misses in a worker thread, so that loading json-schema-to-typescript and prettier (a good part of a
  * one-shot `gen` after an edit) happens on another core while the main thread goes on. Rejects with the worker's error
- * (its message and code, so a missing package reads the same).
+ * (its message and code, so a missing package reads the same). A gen that stops early (a corpus it refuses) does not
+ * wait for it.
  */
-export const inWorkerThread: CompileMisses = (jobs) =>
-  new Promise((resolveTexts, reject) => {
-    const worker = new Worker(workerUrl(), { workerData: jobs });
-    worker.unref(); // a gen that stops early (a corpus it refuses) does not wait for it
-    let settled = false;
-    worker.once('message', (r: DeclareResult) => {
-      settled = true;
-      if ('texts' in r) resolveTexts(r.texts);
-      else reject(Object.assign(new Error(r.error.message), r.error.code === undefined ? {} : { code: r.error.code }));
-    });
-    worker.once('error', (e) => {
-      settled = true;
-      reject(e);
-    });
-    worker.once('exit', (code) => {
-      if (!settled) reject(new Error(`the declarations worker exited (code ${code}) without an answer`));
-    });
-  });
+export const inWorkerThread: CompileMisses = (jobs) => runWorker<readonly string[]>(siblingModule(import.meta.url, 'declare-worker'), jobs, 'declarations', { unref: true });
 
 /**
  * Compile every type's declaration (in corpus order). With a `cache` (projection text → declaration text), a type whose

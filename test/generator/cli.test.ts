@@ -18,7 +18,7 @@ describe('wopkit CLI on a scratch copy of the fixture corpus', () => {
   const schemaPath = (name: string) => join(root, 'schemas/demo/v1', name);
 
   it('gen writes, then gen --check is clean (text and json)', async () => {
-    expect((await run(['gen', '--root', root])).code).toBe(0);
+    expect((await run(['gen', '--all', '--root', root])).code).toBe(0);
     const text = await run(['gen', '--check', '--root', root]);
     expect(text.code).toBe(0);
     expect(text.out).toMatch(/up to date/);
@@ -27,7 +27,7 @@ describe('wopkit CLI on a scratch copy of the fixture corpus', () => {
   });
 
   it('gen --check detects a hand-edited, a deleted and an extra file', async () => {
-    await run(['gen', '--root', root]);
+    await run(['gen', '--all', '--root', root]);
     appendFileSync(join(root, 'generated/ts/config.ts'), '// hand edit\n');
     rmSync(join(root, 'generated/guards/index.ts'));
     writeFileSync(join(root, 'generated/ts/stray.ts'), 'export {};\n');
@@ -47,12 +47,12 @@ describe('wopkit CLI on a scratch copy of the fixture corpus', () => {
     expect(t.out).toMatch(/missing: generated\/guards\/index\.ts/);
     expect(t.out).toMatch(/extra: +generated\/ts\/stray\.ts/);
     // gen repairs all three
-    expect((await run(['gen', '--root', root])).code).toBe(0);
+    expect((await run(['gen', '--all', '--root', root])).code).toBe(0);
     expect((await run(['gen', '--check', '--root', root])).code).toBe(0);
   });
 
   it('files outside the owned subtrees are not "extra"', async () => {
-    await run(['gen', '--root', root]);
+    await run(['gen', '--all', '--root', root]);
     mkdirSync(join(root, 'generated/hand-written-notes'), { recursive: true });
     writeFileSync(join(root, 'generated/hand-written-notes/x.md'), '');
     expect((await run(['gen', '--check', '--root', root])).code).toBe(0);

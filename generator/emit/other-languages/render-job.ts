@@ -3,10 +3,10 @@
  * runs one job there. Plain, structured-clonable data.
  */
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
 import type { Json } from '../../model.ts';
 import type { LanguageTarget } from './languages.ts';
 import { diskCache, type TextCache } from '../../work-cache.ts';
+import { runWorker, siblingModule } from '../../one-shot-worker.ts';
 
 export interface RenderJob {
   /** The corpus: `[$id, schema]` of every schema file. */
@@ -17,8 +17,6 @@ export interface RenderJob {
   readonly targets: readonly { readonly lang: LanguageTarget['lang']; readonly options: Readonly<Record<string, string>> }[];
 }
 
-/** The rendered code of each target (job order), or what failed. */
-export type RenderResult = { readonly code: readonly string[] } | { readonly error: { readonly message: string; readonly code?: string } };
 
 /**
  * Render `job` in worker threads: one per spare core (the main thread keeps one), at most three, each taking every
@@ -67,25 +65,7 @@ export function cachedRender(job: RenderJob, cache: TextCache | undefined): read
 /** The disk cache of rendered targets (undefined when caching is off), salted with the worker module and quicktype's packages. */
 export const renderDiskCache = (): TextCache | undefined => diskCache('other-languages', workerUrl().href, 60);
 
-/** The worker module beside this one: `.ts` in the repository, compiled `.js` in the package. */
-const workerUrl = (): URL => new URL(`./render-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
+const workerUrl = (): URL => siblingModule(import.meta.url, 'render-worker');
 
 /** Render `job` in one worker thread. */
-function renderInWorker(job: RenderJob): Promise<readonly string[]> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(workerUrl(), { workerData: job });
-    let settled = false;
-    worker.once('message', (r: RenderResult) => {
-      settled = true;
-      if ('code' in r) resolve(r.code);
-      else reject(Object.assign(new Error(r.error.message), r.error.code === undefined ? {} : { code: r.error.code }));
-    });
-    worker.once('error', (e) => {
-      settled = true;
-      reject(e);
-    });
-    worker.once('exit', (code) => {
-      if (!settled) reject(new Error(`the other-languages worker exited (code ${code}) without an answer`));
-    });
-  });
-}
+const renderInWorker = (job: RenderJob): Promise<readonly string[]> => runWorker<readonly string[]>(workerUrl(), job, 'other-languages');
