@@ -39,10 +39,17 @@ export interface RunRecord {
   readonly loadAverage1m: number;
 }
 
-/** The commit the working tree is at (`git describe --always --dirty`), or `unknown` outside a git checkout. */
+/**
+ * The commit the working tree is at, with `-dirty` when tracked files differ from it — other than the benchmarks' own
+ * outputs (bench/results/, and the README the figures are written into), which a run of several benchmarks changes as
+ * it goes. `unknown` outside a git checkout.
+ */
 export function currentCommit(cwd: string = resolve(import.meta.dirname, '..')): string {
+  const git = (args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
   try {
-    return execFileSync('git', ['describe', '--always', '--dirty', '--abbrev=12'], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    const sha = git(['rev-parse', '--short=12', 'HEAD']);
+    const changed = git(['status', '--porcelain', '--untracked-files=no', '--', '.', ':(exclude)bench/results', ':(exclude)README.md']);
+    return changed === '' ? sha : `${sha}-dirty`;
   } catch {
     return 'unknown';
   }

@@ -11,7 +11,7 @@
  * The record is a cache: a missing or out-of-date record only makes `gen --check` take the full path.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Emission } from './emit.ts';
 import { GENERATED } from './naming.ts';
@@ -37,13 +37,12 @@ export type FastCheckMiss = 'no-record' | 'inputs-changed' | 'generated-files-di
 const GENERATOR_DIR = import.meta.dirname;
 const sha256 = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex');
 
-/** Files under `dir` (recursively), as sorted paths relative to `base`. */
+/** Files under `dir` (recursively), as sorted paths relative to `base` (one directory read each, no stat per file). */
 function filesUnder(dir: string, base: string): string[] {
   if (!existsSync(dir)) return [];
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
-    .map((p) => join(dir, p))
-    .filter((p) => statSync(p).isFile())
-    .map((p) => relative(base, p).split('\\').join('/'))
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((d) => d.isFile())
+    .map((d) => relative(base, join(d.parentPath, d.name)).split('\\').join('/'))
     .sort();
 }
 

@@ -44,8 +44,9 @@ async function generate(p: Invocation, io: Io, { step, stage, running }: Progres
   const t0 = performance.now();
   const check = p.flags.has('--check');
   const ms = () => Math.round(performance.now() - t0);
-  const { EMITTERS, emittersFor } = await import('../emitters.ts');
-  const skip = skippedEmitters(p.values?.get('--skip'), EMITTERS);
+  // The emitter table (every emitter module) loads only when something must be emitted, or to check --skip's names.
+  const skipValue = p.values?.get('--skip');
+  const skip = skipValue === undefined ? new Set<string>() : skippedEmitters(skipValue, (await import('../emitters.ts')).EMITTERS);
   let miss: FastCheckMiss | undefined;
   if (check) {
     const fast = fastCheck(p.root);
@@ -57,7 +58,8 @@ async function generate(p: Invocation, io: Io, { step, stage, running }: Progres
     miss = fast.miss;
   }
   // The code generators load only when something must be emitted.
-  const [{ loadCorpus }, { resolveCorpus }, { assertGeneratable }, { emitAll, mergeEmissions }, { declareTypes, declarationDiskCache, inWorkerThread }, { checkFiles, writeFiles }, { corpusConfig }] = await step('load the generator', () => Promise.all([
+  const [{ emittersFor }, { loadCorpus }, { resolveCorpus }, { assertGeneratable }, { emitAll, mergeEmissions }, { declareTypes, declarationDiskCache, inWorkerThread }, { checkFiles, writeFiles }, { corpusConfig }] = await step('load the generator', () => Promise.all([
+    import('../emitters.ts'),
     import('../load.ts'),
     import('../resolve.ts'),
     import('../lint.ts'),
