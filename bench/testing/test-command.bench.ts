@@ -12,12 +12,11 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { currentCommit, round, writeResult, type BenchRow } from '../summary.ts';
+import { round, writeResult, type BenchRow } from '../summary.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const args = process.argv.slice(2);
 const BASE = args.includes('--base') ? args[args.indexOf('--base') + 1]! : 'ea8bc48';
-const HEAD = currentCommit(ROOT);
 const scratch = mkdtempSync(join(tmpdir(), 'wopkit-test-command-'));
 const env: NodeJS.ProcessEnv = { ...process.env, CI: 'true', ASTRO_TELEMETRY_DISABLED: '1' };
 delete env['VITEST'];
@@ -61,7 +60,8 @@ function time(dir: string, script: string): Timed {
 
 try {
   const base = prepare('base', BASE);
-  const head = prepare('head', execFileSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim());
+  const headSha = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
+  const head = prepare('head', headSha);
   const baseTest = time(base, 'test');
   const headTest = time(head, 'test');
   const headSoak = time(head, 'test:soak');
@@ -74,7 +74,7 @@ try {
     goal: '≤ 0.6× (a cost ratio: at most 0.6× the baseline\'s wall time)',
     figure: `${min(headTest.wallMs)}, ${headTest.tests.passed + headTest.tests.failed + headTest.tests.skipped} tests (the heavy set, npm run test:soak: ${min(headSoak.wallMs)})`,
   };
-  const path = writeResult('test-command', { benchmark: 'test-command', base: { commit: BASE, test: baseTest }, head: { commit: HEAD, test: headTest, soak: headSoak }, summary }, `npm test at ${BASE} and at this commit, each after npm run main in a fresh clone with the same node_modules`);
+  const path = writeResult('test-command', { benchmark: 'test-command', base: { commit: BASE, test: baseTest }, head: { commit: headSha, test: headTest, soak: headSoak }, summary }, `npm test at ${BASE} and at ${headSha.slice(0, 12)}, each after npm run main in a fresh clone with the same node_modules (load average ${baseTest.loadBefore}→${baseTest.loadAfter} and ${headTest.loadBefore}→${headTest.loadAfter} over the two runs)`);
   console.log(`${summary.row}: ${summary.figure} vs ${summary.peer}: ${summary.ratio}×`);
   console.log(`written ${path}`);
 } finally {
