@@ -2,7 +2,9 @@
  * The common summary every bench result file carries (`"summary"`: one row or a list; bench/README.md), read by
  * bench/report.ts and by the site's benchmarks page, and the helpers the benches share.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 
 /** One row of the performance table. */
@@ -17,10 +19,47 @@ export interface BenchRow {
   readonly goal: string;
   /** Our measured figure, with its unit (e.g. "1.42 s", "10 721 req/s"). */
   readonly figure?: string;
+  /** What the measurement says is left when the row misses its goal (the README lists it under the table). */
+  readonly note?: string;
 }
 
 /** A bench result file: the summary, plus the file's own details. */
 export type BenchResult = { readonly summary: BenchRow | readonly BenchRow[] } & Record<string, unknown>;
+
+/**
+ * What a result file says about the run that wrote it (`"recorded"`, added by writeResult): the commit measured (with
+ * `-dirty` when the working tree had changes), the input (what was fed to the code: a corpus, generated instances with
+ * their seed, a fixture size), and the machine. The README's figures show the commit and input of every row.
+ */
+export interface RunRecord {
+  readonly commit: string;
+  readonly input: string;
+  readonly node: string;
+  readonly cpus: number;
+  readonly loadAverage1m: number;
+}
+
+/**
+ * The commit the working tree is at, with `-dirty` when tracked files differ from it — other than the benchmarks' own
+ * outputs (bench/results/, and the README the figures are written into), which a run of several benchmarks changes as
+ * it goes. `unknown` outside a git checkout.
+ */
+export function currentCommit(cwd: string = resolve(import.meta.dirname, '..')): string {
+  const git = (args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  try {
+    const sha = git(['rev-parse', '--short=12', 'HEAD']);
+    const changed = git(['status', '--porcelain', '--untracked-files=no', '--', '.', ':(exclude)bench/results', ':(exclude)README.md']);
+    return changed === '' ? sha : `${sha}-dirty`;
+  } catch {
+    return 'unknown';
+  }
+}
+
+/** The record of this run. */
+export const runRecord = (input: string): RunRecord => ({ commit: currentCommit(), input, node: process.version, cpus: cpus().length, loadAverage1m: Number(loadavg()[0]!.toFixed(2)) });
+
+/** An input a benchmark does not describe (the report shows it, so the gap is visible). */
+export const UNDESCRIBED_INPUT = 'not described by the benchmark';
 
 const GOAL = /^\s*(≥|>=|>|≤|<=|<)?\s*([0-9]+(?:\.[0-9]+)?)/;
 
@@ -35,11 +74,11 @@ export function meets(ratio: number, goal: string | number): boolean | null {
 
 export const RESULTS_DIR = resolve(import.meta.dirname, 'results');
 
-/** Write `bench/results/<name>.json`. */
-export function writeResult(name: string, result: BenchResult): string {
+/** Write `bench/results/<name>.json`, with the record of this run (the commit, `input`, the machine) first. */
+export function writeResult(name: string, result: BenchResult, input: string = UNDESCRIBED_INPUT): string {
   mkdirSync(RESULTS_DIR, { recursive: true });
   const path = join(RESULTS_DIR, `${name}.json`);
-  writeFileSync(path, `${JSON.stringify(result, null, 2)}\n`);
+  writeFileSync(path, `${JSON.stringify({ recorded: runRecord(input), ...result }, null, 2)}\n`);
   return path;
 }
 

@@ -8,11 +8,13 @@
  * reader, never the code generators (json-schema-to-typescript, ts-morph, quicktype-core).
  */
 import { realpathSync } from 'node:fs';
+import { enableCompileCache } from 'node:module';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CorpusError } from './errors.ts';
-import { UsageError, where, type Format, type Invocation, type Io } from './commands/common.ts';
+import { CorpusError, CorpusProblems, type ProblemAt } from './errors.ts';
+import { UsageError, placeOf, where, type Format, type Invocation, type Io } from './commands/common.ts';
 import { cliVersion } from './version.ts';
+import { missingPackageMessage } from './peers.ts';
 
 export { cliVersion };
 
@@ -61,13 +63,16 @@ const COMMANDS: readonly CommandSpec[] = [
     summary: 'write generated/ (with --check: compare only; exit 1 when out of date)',
     details: [
       'Load and resolve the corpus under schemas/, refuse one the emitters cannot name or resolve (a schema that is not',
-      'valid draft 2020-12, a missing, reserved or duplicate title, a dangling $ref), run every emitter and write the',
-      'files of generated/ that changed; a file under an emitter\'s paths that no emitter produced is removed.',
+      'valid draft 2020-12, a missing, reserved or duplicate title, a dangling $ref: every one is listed), run the',
+      'emitters and write the files of generated/ that changed; a file under an emitter\'s paths that no emitter produced',
+      'is removed. The other-language types (quicktype: seconds) are rendered with --all; without it they are written',
+      'from the cache when it holds them for this corpus, else left as they are (gen says so). --check covers all.',
     ],
     options: [
-      { flag: '--check', help: 'compare with disk instead of writing: list stale, missing and extra files' },
+      { flag: '--check', help: 'compare with disk instead of writing: list stale, missing and extra files (every emitter)' },
+      { flag: '--all', help: 'also render the other-language types (slow); with --watch, on every change' },
+      { flag: '--skip', arg: '<emitters>', help: 'leave these emitters out (comma-separated, e.g. other-languages when quicktype-core is not installed)' },
       { flag: '--watch', help: 'stay running: on every change under schemas/ regenerate, lint and check the examples (Ctrl-C stops)' },
-      { flag: '--all', help: 'with --watch: also regenerate the other-language types (slow; left out of the loop by default)' },
     ],
     exit: ['wrote generated/ (with --check: it is up to date; with --watch: stopped by Ctrl-C)', 'with --check: generated/ is out of date'],
     takesArgs: false,
@@ -79,9 +84,10 @@ const COMMANDS: readonly CommandSpec[] = [
     summary: 'check the corpus rules (docs/generator.md lists them)',
     details: [
       'Check the corpus rules; each finding names its file, line, JSON pointer and rule. A file that does not load',
-      '(malformed JSON) is one finding and the other files are still checked.',
+      '(malformed JSON) is one finding and the other files are still checked. --fix repairs the findings it can',
+      '(example-schema: the $schema an example names for editors), editing only those files, only there.',
     ],
-    options: [],
+    options: [{ flag: '--fix', help: 'repair what can be repaired (example-schema), then report what is left' }],
     exit: ['clean', 'findings'],
     takesArgs: false,
     moreFormats: [{ format: 'sarif', help: 'SARIF 2.1.0 (code-scanning upload, editors): rules with their docs, results with file, line and pointer' }],
@@ -270,6 +276,16 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     else io.err(`wopkit: error: ${file ? `${where(file, pointer ?? '')}: ` : ''}${message}`);
     return 2;
   };
+  /** Every reason the corpus was refused: one line each (file:line:column: #pointer: message [rule]), then how many. */
+  const refused = (problems: readonly ProblemAt[]): number => {
+    const first = problems[0]!;
+    if (format === 'json') io.out(JSON.stringify({ ok: false, error: { message: first.message, file: first.file, pointer: first.pointer }, problems }, null, 2));
+    else {
+      for (const p of problems) io.err(`wopkit: error: ${placeOf(p)}: ${p.message} [${p.rule}]`);
+      io.err(`wopkit: ${command} refused the corpus: ${problems.length} problem${problems.length === 1 ? '' : 's'}, nothing written`);
+    }
+    return 2;
+  };
   try {
     const p = parseArgs(argv);
     if (p.kind === 'version') {
@@ -290,9 +306,10 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
         if (format === 'text') io.err('run `wopkit --help` for usage');
         return code;
       }
+      if (e instanceof CorpusProblems) return refused(e.problems);
       if (e instanceof CorpusError) return fail(e.message, e.file, e.pointer);
       const pkg = missingPackage(e);
-      if (pkg !== undefined) return fail(`${command} needs the package "${pkg}", which is not installed (run npm install)`);
+      if (pkg !== undefined) return fail(missingPackageMessage(command, pkg));
       return fail(`unexpected failure: ${e instanceof Error ? e.message : String(e)}`);
     } catch {
       return 2; // the error channel itself failed; nothing left to print to
@@ -312,6 +329,9 @@ function isEntryPoint(): boolean {
 }
 
 if (isEntryPoint()) {
+  // Node keeps the compiled code of the modules loaded from here on (the commands load theirs on demand), keyed by
+  // their contents: a fresh process starts some 100 ms sooner. A cache that cannot be used only costs that time.
+  enableCompileCache?.();
   // The last line of defence: whatever escapes (an error thrown after main returned, in a callback) is one line, exit 2.
   const last = (e: unknown) => {
     process.stderr.write(`wopkit: error: unexpected failure: ${e instanceof Error ? e.message : String(e)}\n`);

@@ -2,7 +2,8 @@
  * The input hash of `gen`, recorded in `generated/.gen-hash` so that `gen --check` can answer without emitting.
  *
  * `gen`'s output is a deterministic function of its inputs: the generator's own source files, every file under
- * `schemas/`, the route table the OpenAPI emitter reads, and the packages the generator imports (at their installed versions, with their dependencies). The
+ * `schemas/`, the route table the OpenAPI emitter reads, the corpus's generator settings (corpus-config.ts), and the
+ * packages the generator imports (at their installed versions, with their dependencies). The
  * record holds a sha256 over those inputs and the sha256 of every file the emitters produced. When the inputs hash
  * the same as recorded and the files on disk under the owned paths are exactly the recorded ones (same paths, same
  * hashes), a full emit would write nothing: generated/ is up to date. Anything else (no record, an input changed, a
@@ -11,10 +12,11 @@
  * The record is a cache: a missing or out-of-date record only makes `gen --check` take the full path.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Emission } from './emit.ts';
 import { GENERATED } from './naming.ts';
+import { corpusConfig } from './corpus-config.ts';
 import { generatorPackages } from './packages.ts';
 import { OPENAPI_SOURCES } from './emit/openapi.ts';
 import { ownedFilesOnDisk } from './write.ts';
@@ -37,13 +39,12 @@ export type FastCheckMiss = 'no-record' | 'inputs-changed' | 'generated-files-di
 const GENERATOR_DIR = import.meta.dirname;
 const sha256 = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex');
 
-/** Files under `dir` (recursively), as sorted paths relative to `base`. */
+/** Files under `dir` (recursively), as sorted paths relative to `base` (one directory read each, no stat per file). */
 function filesUnder(dir: string, base: string): string[] {
   if (!existsSync(dir)) return [];
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
-    .map((p) => join(dir, p))
-    .filter((p) => statSync(p).isFile())
-    .map((p) => relative(base, p).split('\\').join('/'))
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((d) => d.isFile())
+    .map((d) => relative(base, join(d.parentPath, d.name)).split('\\').join('/'))
     .sort();
 }
 
@@ -60,6 +61,7 @@ export function inputsHash(root: string): string {
     const source = join(GENERATOR_DIR, '..', p);
     add('source', p, readFileSync(existsSync(source) ? source : source.replace(/\.ts$/, '.js')));
   }
+  add('settings', 'package.json#/wopkit', JSON.stringify(corpusConfig(root)));
   for (const pkg of generatorPackages(sources.map(([, text]) => text))) add('package', pkg, '');
   return h.digest('hex');
 }

@@ -7,8 +7,10 @@ import type { Example, Json, JsonObject, LoadedCorpus, SchemaFile } from './mode
 import { DRAFT_2020_12, createAjv } from './ajv.ts';
 import { Resolved, isObject, walkSchema, type RefSite, type TypeInfo } from './resolve.ts';
 import { FILE_STEM, RESERVED_TITLES, RUNTIME_RULE_ID, TYPE_NAME, examplePath, exampleSchemaRef, schemaId } from './naming.ts';
-import { CorpusError, escapePointer } from './errors.ts';
-import { assertMetaValid, metaViolations, metaViolationsOf } from './load.ts';
+import { CorpusProblems, escapePointer } from './errors.ts';
+import { danglingRefMessage } from './ref-suggestion.ts';
+import { failureMessage } from './failure-message.ts';
+import { metaViolations, metaViolationsOf } from './load.ts';
 import { invalidPatterns, pointerInAjvMessage, unknownKeywords } from './meta-messages.ts';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { jsonLocator, type Position } from './json-locate.ts';
@@ -318,7 +320,7 @@ export const LINT_RULES: readonly LintRule[] = [
   {
     id: 'ref-resolves',
     doc: 'Every relative `$ref` resolves offline.',
-    check: (r) => danglingRelativeRefs(r).map((s) => ({ file: s.file.path, pointer: `${s.pointer}/$ref`, message: `"$ref" "${s.ref}" does not resolve offline` })),
+    check: (r) => danglingRelativeRefs(r).map((s) => ({ file: s.file.path, pointer: `${s.pointer}/$ref`, message: danglingRefMessage(r, s.file, s.ref) })),
   },
   {
     id: 'type-index',
@@ -344,7 +346,7 @@ export const LINT_RULES: readonly LintRule[] = [
         const want = exampleSchemaRef(ex.schemaId, ex.defName);
         if (ex.declaredSchema === want) return [];
         const at = ex.kind === 'invalid' ? '/instance/$schema' : '/$schema';
-        return [{ file: ex.path, pointer: at, message: `${ex.declaredSchema === undefined ? 'no "$schema"' : `"$schema" is ${JSON.stringify(ex.declaredSchema)}`}; editors validate the example against "${want}" when it says so (add "$schema": "${want}" as the first key, or run npx tsx scripts/add-example-schema.ts)` }];
+        return [{ file: ex.path, pointer: at, message: `${ex.declaredSchema === undefined ? 'no "$schema"' : `"$schema" is ${JSON.stringify(ex.declaredSchema)}`}; editors validate the example against "${want}" when it says so (add "$schema": "${want}" as the first key, or run wopkit lint --fix)` }];
       }),
   },
   {
@@ -397,16 +399,28 @@ export function lintCorpus(r: Resolved, rules: readonly LintRule[] = LINT_RULES)
 export const lintRuleList = (rules: readonly LintRule[] = LINT_RULES): string => rules.map((rule) => `- \`${rule.id}\` — ${rule.doc}`).join('\n');
 
 /**
- * What the emitters need of a corpus, refused with a CorpusError (file + pointer; the CLI exits 2) in this order: every
- * schema is a valid draft 2020-12 schema, every root and `$defs` entry has a usable title (rules title, title-reserved,
- * title-unique: titles name every generated type), and no `$ref` dangles. `metaAjv`: an Ajv to meta-validate with
- * (watch mode keeps one across runs; default a fresh one).
+ * What the emitters need of a corpus: every schema is a valid draft 2020-12 schema, every root and `$defs` entry has a
+ * usable title (rules title, title-reserved, title-unique: titles name every generated type), and no `$ref` dangles.
+ * Refused with CorpusProblems listing every violation (the CLI prints one line each and exits 2). `metaAjv`: an Ajv to
+ * meta-validate with (watch mode keeps one across runs; default a fresh one).
  */
 export function assertGeneratable(r: Resolved, metaAjv?: Ajv2020): void {
-  assertMetaValid(r.corpus, metaAjv);
-  const badTitle = titleProblems(r.corpus)[0];
-  if (badTitle) throw new CorpusError(`${badTitle.message} [${badTitle.rule}]`, badTitle.file, badTitle.pointer);
-  r.checkRefs();
+  const problems = generatableProblems(r, metaAjv);
+  if (problems.length) throw new CorpusProblems(problems);
+}
+
+/**
+ * Every reason `gen` refuses the corpus, in one pass: each schema that is not valid 2020-12 (each mistake), each bad
+ * title, each `$ref` that does not resolve (with a did-you-mean), in that order, with lines and columns.
+ */
+export function generatableProblems(r: Resolved, metaAjv?: Ajv2020): Finding[] {
+  const locate = corpusLocator(r.corpus);
+  const at = (f: Finding): Finding => placed(f, locate(f.file, f.pointer));
+  return [
+    ...metaViolations(r.corpus, metaAjv).map((v) => at({ file: v.file, pointer: v.pointer, rule: 'meta-schema', message: v.message })),
+    ...titleProblems(r.corpus).map((p) => at({ file: p.file, pointer: p.pointer, rule: p.rule, message: p.message })),
+    ...r.refSites.filter((site) => !r.tryResolve(site.file, site.ref)).map((site) => at({ file: site.file.path, pointer: `${site.pointer}/$ref`, rule: 'ref-resolves', message: danglingRefMessage(r, site.file, site.ref) })),
+  ];
 }
 
 /**
@@ -449,7 +463,7 @@ export function checkExamples(r: Resolved, only?: (example: Example) => boolean)
     const errors = validate.errors ?? [];
     if (ex.kind === 'valid') {
       for (const e of ok ? [] : errors)
-        findings.push({ file: ex.path, pointer: e.instancePath, rule: 'example-valid', message: `valid example rejected: ${e.message ?? e.keyword} [${e.keyword}]` });
+        findings.push({ file: ex.path, pointer: e.instancePath, rule: 'example-valid', message: `valid example rejected: ${failureMessage(e)} [${e.keyword}]` });
     } else if (ok) {
       findings.push({ file: ex.path, pointer: '/instance', rule: 'example-invalid', message: 'invalid example validates' });
     } else if (!errors.some((e) => e.instancePath === ex.expect?.instancePath && e.keyword === ex.expect?.keyword)) {

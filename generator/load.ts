@@ -134,8 +134,3 @@ export function metaViolations(corpus: LoadedCorpus, ajv: Ajv2020 = createAjv())
   return corpus.schemas.flatMap((f) => metaViolationsOf(ajv, f));
 }
 
-/** Throw a CorpusError (file + pointer) for the first schema that is not a valid draft 2020-12 schema. */
-export function assertMetaValid(corpus: LoadedCorpus, ajv?: Ajv2020): void {
-  const v = metaViolations(corpus, ajv)[0];
-  if (v) throw new CorpusError(v.message, v.file, v.pointer);
-}

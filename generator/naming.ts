@@ -108,6 +108,10 @@ export const GENERATED = {
   openapi: 'generated/openapi/openapi.json',
   readme: 'generated/README.md',
   tsdoc: 'generated/tsdoc.json',
+  /** Editors' schema mappings for the corpus (written only for a corpus that turns them on: corpus-config.ts). */
+  editorSettings: '.vscode/settings.json',
+  /** Declares the generated modules ESM (`"type": "module"`), whatever the corpus's own package.json says. */
+  packageJson: 'generated/package.json',
   /** The input hash record of the last `gen` (gen-hash.ts), which lets `gen --check` answer without emitting. */
   genHash: 'generated/.gen-hash',
 } as const;

@@ -185,11 +185,6 @@ export class Resolved {
     return this.entryAt(file, m ? `/$defs/${m[1]}` : '');
   }
 
-  /** Throw on the first dangling `$ref` (the generator cannot proceed past one). */
-  checkRefs(): void {
-    for (const site of this.refSites) this.resolve(site.file, site.ref, site.pointer);
-  }
-
   /** Direct references between entries: owner → referenced entries (deduplicated). */
   referenceGraph(): Map<TypeInfo, Set<TypeInfo>> {
     const graph = new Map<TypeInfo, Set<TypeInfo>>();

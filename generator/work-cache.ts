@@ -57,15 +57,14 @@ export function saltOf(moduleUrl: string): string {
 /** One namespace of the disk cache; keys are hashed with the salt. */
 export class DiskCache implements TextCache {
   private readonly dir: string;
+  private readonly salt: string;
+  private readonly limit: number;
   private written = 0;
 
-  constructor(
-    root: string,
-    namespace: string,
-    private readonly salt: string,
-    private readonly limit = 1000,
-  ) {
+  constructor(root: string, namespace: string, salt: string, limit = 1000) {
     this.dir = join(root, namespace);
+    this.salt = salt;
+    this.limit = limit;
   }
 
   private pathOf(key: string): string {

@@ -1,101 +1,175 @@
 /**
- * `npm run build`: compile the package into dist/ (ESM JavaScript, `.d.ts`, declaration maps), mirroring the source
- * tree so that every relative import keeps working: dist/entry/ (the subpath barrels), dist/generated/,
- * dist/runtime/, dist/conformance/, dist/generator/ (the CLI).
+ * `npm run build`: compile the source tree once and assemble the packages of scripts/package-layout.ts from it, each
+ * in its own folder with its own manifest (dist/validators/ is `@wopkit/validators`; dist/ itself is `wopkit`, whose
+ * `files` leave the validators folder out); `npm run pack` packs them. No source folder moves: a package is a subset of the compiled tree, in the
+ * source layout, so every relative import inside a package keeps working.
  *
- * tsc (tsconfig.build.json, `rewriteRelativeImportExtensions`) turns `.ts` specifiers into `.js` in JavaScript but
- * leaves them as written in declaration files, and never emits the generated standalone validator module (it is
- * JavaScript with a hand-written-by-the-generator `.d.ts`). This script bundles that module (esbuild), rewrites relative
- * `.ts` specifiers in every emitted `.d.ts` (same length, so declaration maps stay exact), and turns the CLI into an
- * executable with a plain `node` shebang.
+ *  1. tsc (tsconfig.build.json, `rewriteRelativeImportExtensions`) compiles into the staging tree dist/.tsc/: ESM
+ *     JavaScript, `.d.ts` and declaration maps. tsc turns `.ts` specifiers into `.js` in JavaScript but leaves them as
+ *     written in declaration files; they are rewritten here (same length, so declaration maps stay exact).
+ *  2. The generated validators, which tsc does not emit (JavaScript with a `.d.ts` the generator writes), are bundled
+ *     into one plain ESM file (some sixty modules cost a consumer about 50 ms more at start-up than one file).
+ *  3. The CLI gets a plain `node` shebang and the executable bit.
+ *  4. Each package gets its files, the schema files, its README, LICENSE, NOTICE, CHANGELOG and manifest. An import
+ *     from one package into another's files becomes that package's bare specifier (`@wopkit/validators/guards`); an
+ *     import that crosses packages any other way, or a compiled file no package takes, fails the build.
+ *  5. dist/node_modules/ links each package by name, so the assembled packages run in place (tests, benchmarks) the
+ *     way they run once installed.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { chmodSync, copyFileSync, cpSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join, posix, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { buildSync } from 'esbuild';
+import { PACKAGES, SPECIFIERS, manifestOf, packageOf, type PackageLayout, type RootManifest } from './package-layout.ts';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const DIST = join(ROOT, 'dist');
-/** The `bin` target, relative to the package root. */
-export const CLI = 'dist/generator/cli.js';
-/**
- * The generated validators, which tsc does not emit: in the repository one module per schema file (under by-schema/,
- * so that watch mode re-emits only what an edit affects) behind the index `validators.js`; in the package that index
- * bundled into one plain ESM file (loading some sixty modules costs a consumer about 50 ms more at start-up than one
- * file) with its declarations copied beside it.
- */
+/** The staging tree tsc compiles into (removed once the packages are assembled). */
+const STAGING = join(DIST, '.tsc');
+/** The CLI, relative to the staging tree and to its package. */
+export const CLI = 'generator/cli.js';
 const VALIDATORS = 'generated/validators/validators.js';
 const VALIDATORS_DTS = 'generated/validators/validators.d.ts';
+const PACKAGE_DOCUMENTS = ['LICENSE', 'NOTICE', 'CHANGELOG.md'];
+
+/** The folder of an assembled package. */
+export const packageDir = (p: Pick<PackageLayout, 'dir'>): string => join(DIST, p.dir);
 
 function bundleValidators(): void {
-  mkdirSync(dirname(join(DIST, VALIDATORS)), { recursive: true });
-  buildSync({ entryPoints: [join(ROOT, VALIDATORS)], outfile: join(DIST, VALIDATORS), bundle: true, format: 'esm', platform: 'neutral', logLevel: 'warning', legalComments: 'none' });
-  copyFileSync(join(ROOT, VALIDATORS_DTS), join(DIST, VALIDATORS_DTS));
+  mkdirSync(dirname(join(STAGING, VALIDATORS)), { recursive: true });
+  buildSync({ entryPoints: [join(ROOT, VALIDATORS)], outfile: join(STAGING, VALIDATORS), bundle: true, format: 'esm', platform: 'neutral', logLevel: 'warning', legalComments: 'none' });
+  copyFileSync(join(ROOT, VALIDATORS_DTS), join(STAGING, VALIDATORS_DTS));
 }
 
-const RELATIVE_TS = /^\.\.?\/.*\.(m|c)?ts$/;
-
-/** Positions of every relative `.ts`/`.mts`/`.cts` module specifier in a declaration file (imports, exports, `import("…")` types). */
-function tsSpecifiers(file: string, text: string): ts.StringLiteral[] {
-  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+/**
+ * Every module specifier of a module (imports, exports, `import("…")` calls and types, `declare module "…"`), as the
+ * string literals the parser found.
+ */
+function moduleSpecifiers(file: string, text: string): ts.StringLiteral[] {
+  const kind = file.endsWith('.js') ? ts.ScriptKind.JS : ts.ScriptKind.TS;
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, kind);
   const found: ts.StringLiteral[] = [];
   const visit = (node: ts.Node): void => {
     let spec: ts.Node | undefined;
     if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) spec = node.moduleSpecifier;
     else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) spec = node.argument.literal;
     else if (ts.isModuleDeclaration(node) && ts.isStringLiteral(node.name)) spec = node.name;
-    if (spec !== undefined && ts.isStringLiteral(spec) && RELATIVE_TS.test(spec.text)) found.push(spec);
+    else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) spec = node.arguments[0];
+    if (spec !== undefined && ts.isStringLiteral(spec)) found.push(spec);
     ts.forEachChild(node, visit);
   };
   visit(source);
   return found;
 }
 
-/** `./x.ts` → `./x.js` (and `.mts` → `.mjs`, `.cts` → `.cjs`) in module specifiers only; same length, so maps stay exact. */
-export function rewriteDeclarationSpecifiers(file: string, text: string): string {
+/** Replace module specifiers: `to(specifier)` gives the new text, or undefined to keep it. */
+function replaceSpecifiers(file: string, text: string, to: (specifier: string) => string | undefined): string {
   let out = text;
-  for (const lit of tsSpecifiers(file, text).reverse()) {
-    const end = lit.getEnd() - 1; // before the closing quote
-    out = `${out.slice(0, end - 2)}js${out.slice(end)}`;
+  for (const lit of moduleSpecifiers(file, text).reverse()) {
+    const next = to(lit.text);
+    if (next === undefined) continue;
+    out = `${out.slice(0, lit.getStart() + 1)}${next}${out.slice(lit.getEnd() - 1)}`;
   }
   return out;
 }
 
-/** Relative `.ts` specifiers left in a declaration file (empty when the file is consumable under nodenext). */
-export const leftoverTsSpecifiers = (file: string, text: string): string[] => tsSpecifiers(file, text).map((l) => l.text);
+const RELATIVE_TS = /^\.\.?\/.*\.(m|c)?ts$/;
 
-function* walk(dir: string): Generator<string> {
+/** `./x.ts` → `./x.js` (and `.mts` → `.mjs`, `.cts` → `.cjs`) in module specifiers only; same length, so maps stay exact. */
+export const rewriteDeclarationSpecifiers = (file: string, text: string): string =>
+  replaceSpecifiers(file, text, (spec) => (RELATIVE_TS.test(spec) ? `${spec.slice(0, -2)}js` : undefined));
+
+/** Relative `.ts` specifiers left in a declaration file (empty when the file is consumable under nodenext). */
+export const leftoverTsSpecifiers = (file: string, text: string): string[] => moduleSpecifiers(file, text).map((l) => l.text).filter((s) => RELATIVE_TS.test(s));
+
+/** Files under `dir`, as paths relative to it with `/` separators. */
+function* walk(dir: string, base = dir): Generator<string> {
   for (const e of readdirSync(dir, { withFileTypes: true })) {
     const p = join(dir, e.name);
-    if (e.isDirectory()) yield* walk(p);
-    else yield p;
+    if (e.isDirectory()) yield* walk(p, base);
+    else yield relative(base, p).split('\\').join('/');
+  }
+}
+
+/**
+ * The specifiers of one compiled file of package `p`, with every relative import that leaves the package replaced by
+ * the bare specifier of the package it reaches (SPECIFIERS); throws when an import leaves the package any other way.
+ */
+export function crossPackageSpecifiers(p: PackageLayout, path: string, text: string): string {
+  return replaceSpecifiers(path, text, (spec) => {
+    if (!spec.startsWith('./') && !spec.startsWith('../')) return undefined;
+    const target = posix.normalize(posix.join(posix.dirname(path), spec));
+    const owner = packageOf(target.replace(/\.d\.ts$/, '.js'));
+    if (owner === p) return undefined;
+    const bare = SPECIFIERS.find((s) => s.module.test(target))?.bare;
+    if (bare === undefined) throw new Error(`build: ${path} (package ${p.name}) imports ${spec}, which is ${owner ? `in ${owner.name} and not one of its entry points` : 'in no package'}`);
+    return bare;
+  });
+}
+
+/** A declaration map moved from `fromDir` to `toDir`: its sources still name the same TypeScript files. */
+function relocatedMap(text: string, fromDir: string, toDir: string): string {
+  const map = JSON.parse(text) as { sources: string[] };
+  map.sources = map.sources.map((s) => relative(toDir, resolve(fromDir, s)).split('\\').join('/'));
+  return JSON.stringify(map);
+}
+
+/** Write package `p` into its folder from the staging tree. */
+function assemble(p: PackageLayout, root: RootManifest, files: readonly string[]): number {
+  const dir = packageDir(p);
+  let count = 0;
+  for (const path of files) {
+    if (packageOf(path) !== p) continue;
+    const to = join(dir, path);
+    mkdirSync(dirname(to), { recursive: true });
+    if (path.endsWith('.js') || path.endsWith('.d.ts')) writeFileSync(to, crossPackageSpecifiers(p, path, readFileSync(join(STAGING, path), 'utf8')));
+    else if (path.endsWith('.d.ts.map')) writeFileSync(to, relocatedMap(readFileSync(join(STAGING, path), 'utf8'), dirname(join(STAGING, path)), dirname(to)));
+    else copyFileSync(join(STAGING, path), to);
+    count++;
+  }
+  cpSync(join(ROOT, 'schemas'), join(dir, 'schemas'), { recursive: true, filter: (src) => !src.includes('/examples') && (!src.endsWith('.json') || src.endsWith('.schema.json')) });
+  copyFileSync(join(ROOT, p.readme), join(dir, 'README.md'));
+  for (const doc of PACKAGE_DOCUMENTS) copyFileSync(join(ROOT, doc), join(dir, doc));
+  writeFileSync(join(dir, 'package.json'), `${JSON.stringify(manifestOf(p, root), null, 2)}\n`);
+  if (p.bin) for (const bin of Object.values(p.bin)) chmodSync(join(dir, bin), 0o755);
+  return count;
+}
+
+/** Link every package by name under dist/node_modules/ (relative symlinks), so the packages resolve each other in place. */
+function linkInPlace(): void {
+  for (const p of PACKAGES) {
+    const link = join(DIST, 'node_modules', p.name);
+    mkdirSync(dirname(link), { recursive: true });
+    symlinkSync(relative(dirname(link), packageDir(p)), link, 'dir');
   }
 }
 
 export function build(log: (s: string) => void = (s) => process.stdout.write(`${s}\n`)): void {
   const t0 = performance.now();
   rmSync(DIST, { recursive: true, force: true });
-  execFileSync(join(ROOT, 'node_modules/.bin/tsc'), ['-p', join(ROOT, 'tsconfig.build.json')], { cwd: ROOT, stdio: 'inherit' });
+  execFileSync(join(ROOT, 'node_modules/.bin/tsc'), ['-p', join(ROOT, 'tsconfig.build.json'), '--outDir', STAGING], { cwd: ROOT, stdio: 'inherit' });
   bundleValidators();
+  const files = [...walk(STAGING)].sort();
   let rewritten = 0;
-  let files = 0;
-  for (const p of walk(DIST)) {
-    files++;
-    if (!p.endsWith('.d.ts')) continue;
-    const text = readFileSync(p, 'utf8');
-    const next = rewriteDeclarationSpecifiers(p, text);
+  for (const path of files.filter((f) => f.endsWith('.d.ts'))) {
+    const text = readFileSync(join(STAGING, path), 'utf8');
+    const next = rewriteDeclarationSpecifiers(path, text);
     if (next !== text) {
-      writeFileSync(p, next);
+      writeFileSync(join(STAGING, path), next);
       rewritten++;
     }
   }
-  const cli = join(ROOT, CLI);
-  const body = readFileSync(cli, 'utf8').replace(/^#!.*\n/, '');
-  writeFileSync(cli, `#!/usr/bin/env node\n${body}`);
-  chmodSync(cli, 0o755);
-  log(`build: ${files} files in dist/ (${rewritten} declaration files had .ts specifiers rewritten) in ${Math.round(performance.now() - t0)} ms`);
+  const cli = join(STAGING, CLI);
+  writeFileSync(cli, `#!/usr/bin/env node\n${readFileSync(cli, 'utf8').replace(/^#!.*\n/, '')}`);
+  const orphans = files.filter((f) => packageOf(f.replace(/\.d\.ts(\.map)?$/, '.js')) === undefined);
+  if (orphans.length) throw new Error(`build: compiled files no package takes (scripts/package-layout.ts): ${orphans.slice(0, 5).join(', ')}${orphans.length > 5 ? ` and ${orphans.length - 5} more` : ''}`);
+  const root = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as RootManifest;
+  const counts = PACKAGES.map((p) => `${p.name} ${assemble(p, root, files)} files`);
+  linkInPlace();
+  rmSync(STAGING, { recursive: true, force: true });
+  log(`build: ${counts.join(', ')} in dist/ (${rewritten} declaration files had .ts specifiers rewritten) in ${Math.round(performance.now() - t0)} ms`);
 }
 
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) build();

@@ -81,4 +81,4 @@ console.table([
 ]);
 console.log(`stages (median ms): ${Object.entries(results.stageMediansMs).map(([k, v]) => `${k} ${v}`).join(', ')}`);
 console.log(`load average (1 min) ${results.machine.loadAverage1m} on ${results.machine.cpus} cores`);
-console.log(`written ${writeResult('watch', results)}`);
+console.log(`written ${writeResult('watch', results, `a scratch copy of schemas/ and generated/; ${EDITS} single-schema edits (a description, every other one a new property) of ${FILES.length} files`)}`);

@@ -11,14 +11,17 @@ export interface GuardFailure {
   keyword: string;
 }
 
-/** Thrown by the assert* guards; its message lists every failure as pointer + message. */
+/**
+ * Thrown by the assert* guards; its message lists every failure as its pointer in fragment form ("#/createdAt"; the
+ * root is "#", as everywhere the toolkit shows a pointer to people) + message.
+ */
 export class ValidationError extends Error {
   readonly typeName: string;
   readonly failures: readonly GuardFailure[];
   constructor(typeName: string, failures: readonly GuardFailure[]) {
     super(
       `not a valid ${typeName}:\n` +
-        failures.map((f) => `  ${f.instancePath === '' ? '(root)' : f.instancePath}: ${f.message} [${f.keyword}]`).join('\n'),
+        failures.map((f) => `  #${f.instancePath}: ${f.message} [${f.keyword}]`).join('\n'),
     );
     this.name = 'ValidationError';
     this.typeName = typeName;

@@ -9,7 +9,7 @@ import { writeSnapshot } from '../compat/baseline.ts';
 import { loadCorpus } from '../load.ts';
 import { headline, renderMarkdown, renderText } from '../compat/render.ts';
 import type { Invocation, Io } from './common.ts';
-import { stepsFor } from './progress.ts';
+import { withProgress } from './progress.ts';
 
 export function compat(p: Invocation, io: Io): number {
   const snapshot = p.values?.get('--snapshot');
@@ -19,8 +19,7 @@ export function compat(p: Invocation, io: Io): number {
     else io.out(`compat: wrote ${written.length} schema files to ${written[0]?.split('/schemas/')[0] ?? 'the snapshot'}/`);
     return 0;
   }
-  const step = stepsFor(p, io);
-  const report = step('compare with the baseline', () => compatReport(p.root, p.values?.get('--base')));
+  const report = withProgress(p, io, ({ step }) => step('compare with the baseline', () => compatReport(p.root, p.values?.get('--base'))));
   const ok = report.summary.unacknowledged === 0;
   if (p.format === 'json') io.out(JSON.stringify({ command: 'compat', ok, base: report.base, summary: report.summary, headline: headline(report), changes: report.changes }, null, 2));
   else if (p.format === 'markdown') io.out(renderMarkdown(report));

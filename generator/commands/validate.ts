@@ -39,15 +39,24 @@ function readInstance(file: string, io: Io): unknown {
 }
 
 /**
+ * The generated modules the CLI ships with: in the repository, its own generated/; in the installed package, the
+ * validators package it depends on (its entry points by name, as the build maps them: scripts/package-layout.ts).
+ */
+const PACKAGED: Readonly<Record<string, string>> = {
+  [GENERATED.validators]: '@wopkit/validators',
+  [GENERATED.guards]: '@wopkit/validators/guards',
+  [GENERATED.runEvents]: '@wopkit/validators/run-events',
+};
+
+/**
  * Where a generated module lives: under `--root` (or the working directory) when that tree is a corpus checkout
- * (it has `schemas/` or generated validators), else the package's own copy beside this CLI (an installed package ships
- * compiled `.js` modules, so `.ts` paths become `.js` there).
+ * (it has `schemas/` or generated validators), else the copy that came with this CLI.
  */
 function generatedPaths(root: string): (rel: string) => string {
   // A corpus checkout (it has schemas/) validates with its own generated modules, or says to generate them.
   if (existsSync(join(root, GENERATED.validators)) || existsSync(join(root, 'schemas'))) return (rel) => join(root, rel);
-  const compiled = import.meta.url.endsWith('.js');
-  return (rel) => fileURLToPath(new URL(`../../${compiled ? rel.replace(/\.ts$/, '.js') : rel}`, import.meta.url));
+  if (import.meta.url.endsWith('.ts')) return (rel) => fileURLToPath(new URL(`../../${rel}`, import.meta.url));
+  return (rel) => fileURLToPath(import.meta.resolve(PACKAGED[rel] ?? rel));
 }
 
 export async function validate(p: Invocation, io: Io): Promise<number> {

@@ -1,4 +1,8 @@
-/** Emitter: `generated/README.md` and `generated/tsdoc.json` (declares the JSDoc tags the generated types use). */
+/**
+ * Emitter: what describes generated/ itself: `generated/README.md`, `generated/tsdoc.json` (declares the JSDoc tags the
+ * generated types use) and `generated/package.json` (`"type": "module"`: the generated modules are ESM, also in a
+ * corpus whose own package.json does not say so, where Node would otherwise warn on every import).
+ */
 import type { EmittedFile } from '../model.ts';
 import type { Resolved } from '../resolve.ts';
 import { GENERATED } from '../naming.ts';
@@ -8,8 +12,9 @@ export function emitReadme(r: Resolved): readonly EmittedFile[] {
   const text = `# generated/ — generated, do not edit
 
 Everything here is produced from \`schemas/\` (${families.join(', ')}) by the generator. Do not edit these files by
-hand: change the schemas (or the generator) and run \`npm run gen\`. \`npx tsx generator/cli.ts gen --check\` fails
-when this directory is out of date. Layout and the site-data format: \`docs/generator.md\`.
+hand: change the schemas (or the generator) and run \`wopkit gen\` (\`--all\` also renders the other-language types).
+\`wopkit gen --check\` fails when this directory is out of date. Layout and the site-data format: \`docs/generator.md\`
+in the wopkit repository.
 
 | Path | Contents |
 | --- | --- |
@@ -33,5 +38,6 @@ when this directory is out of date. Layout and the site-data format: \`docs/gene
   return [
     { path: GENERATED.readme, contents: text },
     { path: GENERATED.tsdoc, contents: JSON.stringify(tsdoc, null, 2) + '\n' },
+    { path: GENERATED.packageJson, contents: `${JSON.stringify({ type: 'module' }, null, 2)}\n` },
   ];
 }

@@ -9,6 +9,7 @@ import type { Json, JsonObject } from '../model.ts';
 import { isObject, type Resolved, type TypeInfo } from '../resolve.ts';
 import { escapePointer } from '../errors.ts';
 import { diskCache, type TextCache } from '../work-cache.ts';
+import { runWorker, siblingModule } from '../one-shot-worker.ts';
 
 const J2TS_OPTIONS: Partial<J2tsOptions> = {
   bannerComment: '',
@@ -134,7 +135,7 @@ export function projectForTs(r: Resolved, type: TypeInfo): { schema: JsonObject;
  * Compile one projection (as json-schema-to-typescript writes it, tidied). The package (and prettier with it) is
  * imported on the first compile only, so a run whose declarations all come from the cache never loads it.
  */
-async function compileProjection(schema: JsonObject, title: string): Promise<string> {
+export async function compileProjection(schema: JsonObject, title: string): Promise<string> {
   const { compile } = await import('json-schema-to-typescript');
   return (await compile(schema as never, title, J2TS_OPTIONS)).trim();
 }
@@ -148,26 +149,50 @@ export interface Declaration {
 /** Type title → its declaration, for every type of the resolved corpus. */
 export type Declarations = ReadonlyMap<string, Declaration>;
 
+/** One projection to compile (the worker answers with the texts in job order). */
+export interface DeclareJob {
+  readonly title: string;
+  readonly schema: JsonObject;
+}
+
+/** How the projections that missed the cache are compiled: in this thread, one after another, by default. */
+export type CompileMisses = (jobs: readonly DeclareJob[]) => Promise<readonly string[]>;
+
+const inThisThread: CompileMisses = async (jobs) => {
+  const texts: string[] = [];
+  for (const j of jobs) texts.push(await compileProjection(j.schema, j.title));
+  return texts;
+};
+
+/**
+ * Compile the misses in a worker thread, so that loading json-schema-to-typescript and prettier (a good part of a
+ * one-shot `gen` after an edit) happens on another core while the main thread goes on. Rejects with the worker's error
+ * (its message and code, so a missing package reads the same). A gen that stops early (a corpus it refuses) does not
+ * wait for it.
+ */
+export const inWorkerThread: CompileMisses = (jobs) => runWorker<readonly string[]>(siblingModule(import.meta.url, 'declare-worker'), jobs, 'declarations', { unref: true });
+
 /**
  * Compile every type's declaration (in corpus order). With a `cache` (projection text → declaration text), a type whose
  * projection was compiled before is not compiled again: watch mode keeps one in memory across runs, so an edit
  * recompiles only the types whose projection it changed, and `gen` uses the disk cache of generator/work-cache.ts
  * (salted with this module's source and json-schema-to-typescript's packages, which hold everything else the text
- * depends on).
+ * depends on). The misses are compiled by `compile` (default: in this thread; `gen` passes {@link inWorkerThread}),
+ * which is not started when everything is cached.
  */
-export async function declareTypes(r: Resolved, cache?: TextCache): Promise<Declarations> {
-  const out = new Map<string, Declaration>();
-  for (const t of r.types) {
+export async function declareTypes(r: Resolved, cache?: TextCache, compile: CompileMisses = inThisThread): Promise<Declarations> {
+  const projected = r.types.map((t) => {
     const { schema, refs } = projectForTs(r, t);
     const key = `${t.title}\n${JSON.stringify(schema)}`;
-    let text = cache?.get(key);
-    if (text === undefined) {
-      text = await compileProjection(schema, t.title);
-      cache?.set(key, text);
-    }
-    out.set(t.title, { text, refs });
-  }
-  return out;
+    return { t, schema, refs, key, text: cache?.get(key) };
+  });
+  const misses = projected.filter((p) => p.text === undefined);
+  const compiled = misses.length ? await compile(misses.map((m) => ({ title: m.t.title, schema: m.schema }))) : [];
+  misses.forEach((m, i) => {
+    m.text = compiled[i]!;
+    cache?.set(m.key, m.text);
+  });
+  return new Map(projected.map((p) => [p.t.title, { text: p.text!, refs: p.refs }]));
 }
 
 /** The disk cache of declarations (undefined when caching is off), salted with this module and its packages. */

@@ -1,6 +1,7 @@
 /**
  * `wopkit gen --watch [--all]`: run gen, lint and the example check once, then again on every change under schemas/,
- * printing what changed, what was written and any findings, until Ctrl-C (SIGINT, or SIGTERM) stops it (exit 0). Text
+ * printing what changed, what was written and any findings, until Ctrl-C (SIGINT, SIGTERM, SIGHUP, or the end of the
+ * process that started it) stops it (exit 0). Text
  * output is a few lines per run; `--format json` prints one JSON object per line (`event`: watching, run, error,
  * stopped).
  */
@@ -36,6 +37,7 @@ export function reportLines(r: RunReport, first: boolean): string[] {
 /** Watch until `signal` aborts; returns the exit code (0). */
 export async function runWatch(p: Invocation, io: Io, signal: AbortSignal): Promise<number> {
   if (p.flags.has('--check')) throw new UsageError('--watch writes generated/; it cannot be combined with --check');
+  if (p.flags.has('--skip')) throw new UsageError('--skip applies to gen and gen --check; --watch leaves out only the slow emitters (--all includes them)');
   const json = p.format === 'json';
   const emit = (event: string, body: object = {}) => io.out(JSON.stringify({ event, ...body }));
   let first = true;
@@ -58,16 +60,29 @@ export async function runWatch(p: Invocation, io: Io, signal: AbortSignal): Prom
   return 0;
 }
 
-/** The CLI entry: stops on SIGINT (Ctrl-C) or SIGTERM. */
+/** How often the CLI entry checks that the process that started it is still there. */
+export const PARENT_POLL_MS = 250;
+
+/**
+ * The CLI entry: stops on SIGINT (Ctrl-C), SIGTERM or SIGHUP (the terminal closed), and when the process that started it
+ * ends. The last one matters under `npm exec` / `npx`: npm runs the bin through `sh -c`, and a Ctrl-C that reaches npm
+ * alone (a process manager, an IDE's stop button) is forwarded to that shell, which exits without passing it on; the
+ * watcher, reparented, would otherwise keep running with nothing left to stop it.
+ */
 export async function watchCommand(p: Invocation, io: Io): Promise<number> {
   const stop = new AbortController();
   const onSignal = () => stop.abort();
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+  for (const s of signals) process.once(s, onSignal);
+  const parent = process.ppid;
+  const orphaned = setInterval(() => {
+    if (process.ppid !== parent) stop.abort();
+  }, PARENT_POLL_MS);
+  orphaned.unref();
   try {
     return await runWatch(p, io, stop.signal);
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    clearInterval(orphaned);
+    for (const s of signals) process.off(s, onSignal);
   }
 }

@@ -23,13 +23,15 @@ import { resolveCorpus, type Resolved } from '../resolve.ts';
 import { assertGeneratable, checkExamples, lintCorpus, type Finding } from '../lint.ts';
 import { emitAll, type Emission } from '../emit.ts';
 import { EmitWorker } from './worker-client.ts';
-import { EMITTERS, type EmitterEntry } from '../emitters.ts';
+import { EMITTERS, emittersFor, type EmitterEntry } from '../emitters.ts';
+import { corpusConfig } from '../corpus-config.ts';
 import { declareTypes, type Declarations } from '../emit/ts-declarations.ts';
 import { emitTypes } from '../emit/types.ts';
 import { emitValidatorModules, emitValidators } from '../emit/validators.ts';
 import { emitSiteData, emitSiteDataOf } from '../emit/site-data.ts';
 import { writeFiles } from '../write.ts';
-import { CorpusError } from '../errors.ts';
+import { CorpusError, CorpusProblems } from '../errors.ts';
+import { isOwned } from '../owned.ts';
 import { createAjv } from '../ajv.ts';
 import { GENERATED, declarationsPathOf, parseExampleTarget, siteDataName, typesModulePath, validatorsModulePath } from '../naming.ts';
 
@@ -45,14 +47,12 @@ const validatorsOutputs = (f: SchemaFile): string[] => [validatorsModulePath(f.s
 const siteDataOutputs = (f: SchemaFile): string[] => [`${GENERATED.siteData}${siteDataName(f.family, f.stem)}`];
 
 /** Emitters whose output depends on the examples (the others read only the schemas). test/generator/watch checks it. */
-export const EXAMPLE_READERS: ReadonlySet<string> = new Set(['site-data', 'other-languages']);
-/** Left out of the loop unless asked for (`gen --watch --all`): quicktype takes seconds per run. */
-export const SLOW_EMITTERS: ReadonlySet<string> = new Set(['other-languages']);
+export const EXAMPLE_READERS: ReadonlySet<string> = new Set(EMITTERS.filter((e) => e.readsExamples).map((e) => e.name));
 /**
- * Emitters that compile the whole corpus on every run and do not read the TypeScript declarations: they run in a worker
- * thread while the others run and write their files. (The validators are per schema file and run incrementally here.)
+ * The slow emitters (quicktype: seconds per run): left out of the loop unless asked for (`gen --watch --all`); with it
+ * they run in a worker thread while the others run and write their files.
  */
-export const WHOLE_CORPUS: ReadonlySet<string> = new Set(['other-languages']);
+export const SLOW_EMITTERS: ReadonlySet<string> = new Set(EMITTERS.filter((e) => e.slow).map((e) => e.name));
 
 export interface RunReport {
   /** Schema and example files whose contents changed since the previous run (all of them on the first run). */
@@ -110,10 +110,17 @@ export class WatchSession {
   /** Meta-validates every run's corpus (it only validates, so the meta-schema is compiled once per session). */
   private readonly metaAjv = createAjv();
 
-  constructor(
-    readonly root: string,
-    private readonly options: SessionOptions = {},
-  ) {}
+  readonly root: string;
+  private readonly options: SessionOptions;
+
+  /** The corpus's emitters (its settings are read once, when the session starts). */
+  private readonly corpusEmitters: readonly EmitterEntry[];
+
+  constructor(root: string, options: SessionOptions = {}) {
+    this.root = root;
+    this.options = options;
+    this.corpusEmitters = emittersFor(corpusConfig(root));
+  }
 
   /** Stop the emitter worker. */
   close(): Promise<void> {
@@ -122,7 +129,7 @@ export class WatchSession {
 
   /** The emitters of the loop. */
   get emitters(): readonly EmitterEntry[] {
-    return EMITTERS.filter((e) => this.options.all || !SLOW_EMITTERS.has(e.name));
+    return this.corpusEmitters.filter((e) => this.options.all || !SLOW_EMITTERS.has(e.name));
   }
 
   /** Run the pipeline once on the corpus as it is on disk now. */
@@ -160,7 +167,9 @@ export class WatchSession {
       lap('check');
     } catch (e) {
       if (!(e instanceof CorpusError)) throw e;
-      return { ...base, problems: [{ file: e.file, pointer: e.pointer, rule: 'gen', message: e.message }], totalMs: performance.now() - t0 };
+      // Every reason, each with its file, line and column (the text report prints file:line:column: #pointer).
+      const problems: Finding[] = e instanceof CorpusProblems ? [...e.problems] : [{ file: e.file, pointer: e.pointer, rule: 'gen', message: e.message, ...e.position }];
+      return { ...base, problems, totalMs: performance.now() - t0 };
     }
     const first = !this.generatedOnce;
     if (!first && !changed.length && !schemasChanged.length && !examplesChanged.length) return { ...base, problems: [], totalMs: performance.now() - t0 };
@@ -177,12 +186,12 @@ export class WatchSession {
     if (needed.length) {
       // The whole-corpus emitters (the validators module; other-languages with --all) start in the worker thread while
       // the quick ones run here and write their files: an edit shows in the types and site data at once.
-      const slow = needed.filter((e) => WHOLE_CORPUS.has(e.name));
-      const quick = needed.filter((e) => !WHOLE_CORPUS.has(e.name));
+      const slow = needed.filter((e) => SLOW_EMITTERS.has(e.name));
+      const quick = needed.filter((e) => !SLOW_EMITTERS.has(e.name));
       const pendingSlow = slow.length ? this.worker.emit(corpus, slow.map((e) => e.name)) : undefined;
       pendingSlow?.catch(() => {}); // awaited below; keep an early failure from being reported as unhandled
       const write = (emission: Emission, emitters: readonly EmitterEntry[]) => {
-        for (const e of emitters) this.lastOutput.set(e.name, emission.files.filter((f) => e.owns.some((o) => (o.endsWith('/') ? f.path.startsWith(o) : f.path === o))));
+        for (const e of emitters) this.lastOutput.set(e.name, emission.files.filter((f) => isOwned(f.path, e.owns)));
         // Only the re-run emitters' files are compared with disk; when the file set changed, stale ones are removed too.
         lapStart = performance.now();
         const res = writeFiles(this.root, fileSetChanged ? emission : { files: emission.files, owns: [] });

@@ -30,10 +30,12 @@ export class Watcher {
   private again = false;
   private stopped = false;
 
-  constructor(
-    readonly root: string,
-    private readonly options: WatcherOptions,
-  ) {
+  readonly root: string;
+  private readonly options: WatcherOptions;
+
+  constructor(root: string, options: WatcherOptions) {
+    this.root = root;
+    this.options = options;
     this.session = new WatchSession(root, options.all ? { all: true } : {});
   }
 

@@ -11,9 +11,10 @@ import { EMITTERS } from '../emitters.ts';
 import { resolveCorpus } from '../resolve.ts';
 import { CorpusError } from '../errors.ts';
 import type { EmitRequest, EmitResponse } from './emit-worker.ts';
+import { siblingModule } from '../one-shot-worker.ts';
 
-/** The worker module beside this one (`.ts` from source under tsx, `.js` in a build). */
-const workerUrl = (): URL => new URL(`./emit-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
+/** The worker module beside this one (`.ts` from source, `.js` in the package). */
+const workerUrl = (): URL => siblingModule(import.meta.url, 'emit-worker');
 
 export class EmitWorker {
   private worker: Worker | undefined;

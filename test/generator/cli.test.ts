@@ -1,6 +1,6 @@
 /** CLI behaviour: exit codes, messages naming file + pointer, no stack traces, gen --check detection, help, version, lazy imports. */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -18,7 +18,7 @@ describe('wopkit CLI on a scratch copy of the fixture corpus', () => {
   const schemaPath = (name: string) => join(root, 'schemas/demo/v1', name);
 
   it('gen writes, then gen --check is clean (text and json)', async () => {
-    expect((await run(['gen', '--root', root])).code).toBe(0);
+    expect((await run(['gen', '--all', '--root', root])).code).toBe(0);
     const text = await run(['gen', '--check', '--root', root]);
     expect(text.code).toBe(0);
     expect(text.out).toMatch(/up to date/);
@@ -27,7 +27,7 @@ describe('wopkit CLI on a scratch copy of the fixture corpus', () => {
   });
 
   it('gen --check detects a hand-edited, a deleted and an extra file', async () => {
-    await run(['gen', '--root', root]);
+    await run(['gen', '--all', '--root', root]);
     appendFileSync(join(root, 'generated/ts/config.ts'), '// hand edit\n');
     rmSync(join(root, 'generated/guards/index.ts'));
     writeFileSync(join(root, 'generated/ts/stray.ts'), 'export {};\n');
@@ -47,12 +47,12 @@ describe('wopkit CLI on a scratch copy of the fixture corpus', () => {
     expect(t.out).toMatch(/missing: generated\/guards\/index\.ts/);
     expect(t.out).toMatch(/extra: +generated\/ts\/stray\.ts/);
     // gen repairs all three
-    expect((await run(['gen', '--root', root])).code).toBe(0);
+    expect((await run(['gen', '--all', '--root', root])).code).toBe(0);
     expect((await run(['gen', '--check', '--root', root])).code).toBe(0);
   });
 
   it('files outside the owned subtrees are not "extra"', async () => {
-    await run(['gen', '--root', root]);
+    await run(['gen', '--all', '--root', root]);
     mkdirSync(join(root, 'generated/hand-written-notes'), { recursive: true });
     writeFileSync(join(root, 'generated/hand-written-notes/x.md'), '');
     expect((await run(['gen', '--check', '--root', root])).code).toBe(0);
@@ -75,28 +75,60 @@ describe('wopkit CLI on a scratch copy of the fixture corpus', () => {
     expect(JSON.parse(j.out).error.file).toBe('schemas/demo/v1/shared.schema.json');
   });
 
-  it('dangling $ref: gen exits 2 naming file and pointer; lint reports a finding', async () => {
+  it('dangling $ref: gen exits 2 naming file, line, column and pointer, with a did-you-mean; lint reports the same', async () => {
     const s = JSON.parse(readFileSync(schemaPath('config.schema.json'), 'utf8'));
-    s.properties.label.$ref = './shared.schema.json#/$defs/Nope';
-    writeFileSync(schemaPath('config.schema.json'), JSON.stringify(s));
+    s.properties.label.$ref = './shared.schema.json#/$defs/Labl';
+    writeFileSync(schemaPath('config.schema.json'), JSON.stringify(s, null, 2));
     const g = await run(['gen', '--root', root]);
     expect(g.code).toBe(2);
-    expect(g.err).toContain('schemas/demo/v1/config.schema.json#/properties/label/$ref: dangling $ref "./shared.schema.json#/$defs/Nope"');
+    expect(g.err.split('\n')).toEqual([
+      'wopkit: error: schemas/demo/v1/config.schema.json:11:7: #/properties/label/$ref: "$ref" "./shared.schema.json#/$defs/Labl" does not resolve offline (did you mean "./shared.schema.json#/$defs/Label"?) [ref-resolves]',
+      'wopkit: gen refused the corpus: 1 problem, nothing written',
+    ]);
     noStack(g.err);
     const l = await run(['lint', '--root', root, '--format', 'json']);
     expect(l.code).toBe(1);
     expect(JSON.parse(l.out).findings).toContainEqual(
-      expect.objectContaining({ file: 'schemas/demo/v1/config.schema.json', pointer: '/properties/label/$ref', rule: 'ref-resolves' }),
+      expect.objectContaining({ file: 'schemas/demo/v1/config.schema.json', pointer: '/properties/label/$ref', rule: 'ref-resolves', message: expect.stringContaining('did you mean "./shared.schema.json#/$defs/Label"') }),
     );
+    // a typo in the file part: the closest schema file, keeping the pointer when it resolves there
+    s.properties.label.$ref = './shard.schema.json#/$defs/Label';
+    writeFileSync(schemaPath('config.schema.json'), JSON.stringify(s, null, 2));
+    expect((await run(['gen', '--root', root])).err).toContain('(did you mean "./shared.schema.json#/$defs/Label"?)');
+    // nothing close: no suggestion
+    s.properties.label.$ref = './elsewhere.schema.json#/$defs/Label';
+    writeFileSync(schemaPath('config.schema.json'), JSON.stringify(s, null, 2));
+    expect((await run(['gen', '--root', root])).err).toMatch(/does not resolve offline \[ref-resolves\]/);
+  });
+
+  it('gen reports every reason it refuses the corpus in one run, each with its line and column, JSON too', async () => {
+    const config = JSON.parse(readFileSync(schemaPath('config.schema.json'), 'utf8'));
+    config.properties.parts.minItems = 'one';
+    config.properties.settings.$ref = './shared.schema.json#/$defs/Setings';
+    writeFileSync(schemaPath('config.schema.json'), JSON.stringify(config, null, 2));
+    const shared = JSON.parse(readFileSync(schemaPath('shared.schema.json'), 'utf8'));
+    shared.$defs.Label.title = 'DemoSettings';
+    writeFileSync(schemaPath('shared.schema.json'), JSON.stringify(shared, null, 2));
+    const g = await run(['gen', '--root', root]);
+    expect(g.code).toBe(2);
+    const lines = g.err.split('\n');
+    expect(lines.map((l) => /\[([a-z-]+)\]$/.exec(l)?.[1] ?? l)).toEqual(['meta-schema', 'title-unique', 'ref-resolves', 'wopkit: gen refused the corpus: 3 problems, nothing written']);
+    for (const l of lines.slice(0, 3)) expect(l).toMatch(/^wopkit: error: schemas\/demo\/v1\/(config|shared)\.schema\.json:\d+:\d+: #\//);
+    expect(lines[2]).toContain('did you mean "./shared.schema.json#/$defs/Settings"');
+    const j = await run(['gen', '--root', root, '--format', 'json']);
+    const body = JSON.parse(j.out);
+    expect(body.ok).toBe(false);
+    expect(body.problems.map((p: { rule: string; line?: number }) => [p.rule, typeof p.line])).toEqual([['meta-schema', 'number'], ['title-unique', 'number'], ['ref-resolves', 'number']]);
+    expect(existsSync(join(root, 'generated'))).toBe(false);
   });
 
   it('a title gen cannot name types by (missing, duplicate, reserved): gen exits 2 naming file and pointer', async () => {
     const p = schemaPath('shared.schema.json');
     const original = readFileSync(p, 'utf8');
     for (const [title, pattern] of [
-      [undefined, /shared\.schema\.json#\/\$defs\/Label\/title: every root schema and \$defs entry needs a PascalCase "title".*\[title\]/],
-      ['DemoSettings', /shared\.schema\.json#\/\$defs\/(Label|Settings)\/title: title "DemoSettings" is already used by .*\[title-unique\]/],
-      ['Map', /shared\.schema\.json#\/\$defs\/Label\/title: title "Map" would collide .*\[title-reserved\]/],
+      [undefined, /shared\.schema\.json:\d+:\d+: #\/\$defs\/Label\/title: every root schema and \$defs entry needs a PascalCase "title".*\[title\]/],
+      ['DemoSettings', /shared\.schema\.json:\d+:\d+: #\/\$defs\/(Label|Settings)\/title: title "DemoSettings" is already used by .*\[title-unique\]/],
+      ['Map', /shared\.schema\.json:\d+:\d+: #\/\$defs\/Label\/title: title "Map" would collide .*\[title-reserved\]/],
     ] as const) {
       const s = JSON.parse(original);
       if (title === undefined) delete s.$defs.Label.title;
@@ -221,18 +253,18 @@ describe('wopkit CLI on a scratch copy of the fixture corpus', () => {
   });
 
   it('the package bin runs end to end (spawned)', () => {
-    const r = spawnSync(join(REPO, 'node_modules/.bin/tsx'), [join(REPO, 'generator/cli.ts'), 'lint', '--root', root, '--bogus'], { encoding: 'utf8' });
+    const r = spawnSync(join(REPO, 'node_modules/.bin/node'), [join(REPO, 'generator/cli.ts'), 'lint', '--root', root, '--bogus'], { encoding: 'utf8' });
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/unknown option "--bogus"/);
     noStack(r.stderr);
-    const ok = spawnSync(join(REPO, 'node_modules/.bin/tsx'), [join(REPO, 'generator/cli.ts'), 'lint', '--root', root], { encoding: 'utf8' });
+    const ok = spawnSync(join(REPO, 'node_modules/.bin/node'), [join(REPO, 'generator/cli.ts'), 'lint', '--root', root], { encoding: 'utf8' });
     expect(ok.status).toBe(0);
   });
 
   it('runs when started through a symlink, as an npm bin link does', () => {
     const link = join(root, 'wopkit');
     symlinkSync(join(REPO, 'generator/cli.ts'), link);
-    const r = spawnSync(join(REPO, 'node_modules/.bin/tsx'), [link, 'lint', '--root', root], { encoding: 'utf8' });
+    const r = spawnSync(join(REPO, 'node_modules/.bin/node'), [link, 'lint', '--root', root], { encoding: 'utf8' });
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/lint: clean/);
   });
@@ -248,7 +280,8 @@ describe('wopkit CLI: structurally malformed schema', () => {
       writeFileSync(p, JSON.stringify(s));
       const g = await run(['gen', '--root', root]);
       expect(g.code).toBe(2);
-      expect(g.err).toContain('schemas/demo/v1/config.schema.json#/properties/parts/minItems: not a valid draft 2020-12 schema');
+      expect(g.err).toContain('schemas/demo/v1/config.schema.json:1:');
+      expect(g.err).toContain(': #/properties/parts/minItems: not a valid draft 2020-12 schema');
       noStack(g.err);
       const l = await run(['lint', '--root', root, '--format', 'json']);
       expect(l.code).toBe(1);
@@ -277,10 +310,11 @@ describe('wopkit validate on run events', () => {
   });
 });
 
-const TSX = join(REPO, 'node_modules/.bin/tsx');
+/** The Node 24 the repository pins: the generator runs on its type stripping (npm run gen does), no loader. */
+const NODE = join(REPO, 'node_modules/.bin/node');
 /** Run a CLI entry file in a fresh process. */
-const spawnCli = (cli: string, args: string[], opts: { cwd?: string; input?: string } = {}) =>
-  spawnSync(TSX, [cli, ...args], { encoding: 'utf8', cwd: opts.cwd ?? REPO, input: opts.input ?? '' });
+const spawnCli = (cli: string, args: string[], opts: { cwd?: string; input?: string; env?: NodeJS.ProcessEnv } = {}) =>
+  spawnSync(NODE, [cli, ...args], { encoding: 'utf8', cwd: opts.cwd ?? REPO, input: opts.input ?? '', ...(opts.env ? { env: opts.env } : {}) });
 const oneLine = (s: string) => expect(s.trimEnd().split('\n')).toHaveLength(1);
 
 describe('wopkit CLI: help and version (spawned)', () => {
@@ -362,12 +396,31 @@ describe('wopkit CLI in an install without the code generators (spawned)', () =>
     expect(twice.stderr).toMatch(/standard input \("-"\) once/);
   });
 
-  it('gen without its packages: one line naming the missing package, exit 2, no stack trace', () => {
-    const r = spawnCli(cli, ['gen', '--root', root], { cwd: dir });
+  it('gen without its packages: one line naming the missing package and the npm i command, exit 2, no stack trace', () => {
+    const r = spawnCli(cli, ['gen', '--root', root], { cwd: dir, env: { ...process.env, WOPKIT_GEN_CACHE: '0' } });
     expect(r.status).toBe(2);
     expect(r.stdout).toBe('');
-    // which of the missing generators is reported first depends on the order the module graph loads in
-    expect(r.stderr).toMatch(/^wopkit: error: gen needs the package "(json-schema-to-typescript|ts-morph|quicktype-core)", which is not installed \(run npm install\)\n$/);
+    expect(r.stderr.split('\n').filter((l) => l !== '' && !l.startsWith('gen › '))).toEqual(['wopkit: error: gen needs the package "json-schema-to-typescript" for the TypeScript types, which is not installed: npm i -D json-schema-to-typescript']);
+  });
+
+  it('gen --all and gen --check without quicktype-core name it and how to leave the other languages out; --skip other-languages does', () => {
+    const jstt = join(dir, 'node_modules/json-schema-to-typescript');
+    symlinkSync(join(REPO, 'node_modules/json-schema-to-typescript'), jstt);
+    try {
+      const env = { ...process.env, WOPKIT_GEN_CACHE: '0' };
+      for (const args of [['gen', '--all'], ['gen', '--check']]) {
+        const r = spawnCli(cli, [...args, '--root', root], { cwd: dir, env });
+        expect(r.status, args.join(' ')).toBe(2);
+        // a run that takes more than a second prints progress lines on a pipe; the error is the one other line
+        expect(r.stderr.split('\n').filter((l) => l !== '' && !l.startsWith('gen › '))).toEqual(['wopkit: error: gen needs the package "quicktype-core" for the other-language types, which is not installed: npm i -D quicktype-core (or leave them out: --skip other-languages)']);
+      }
+      expect(spawnCli(cli, ['gen', '--check', '--skip', 'other-languages', '--root', root], { cwd: dir, env }).status).toBe(0);
+      const plain = spawnCli(cli, ['gen', '--root', root], { cwd: dir, env });
+      expect(plain.status).toBe(0);
+      expect(plain.stdout).toMatch(/^gen: other-languages left as they were/m);
+    } finally {
+      rmSync(jstt);
+    }
   });
 
   it('any other failure: one line, exit 2, no stack trace (a corrupted generated module)', () => {

@@ -29,7 +29,7 @@ describe('gen --check and the input hash (scratch copy of the fixture corpus)', 
   let root = '';
   beforeAll(async () => {
     generated = scratchFixture();
-    expect((await run(['gen', '--root', generated.root])).code).toBe(0);
+    expect((await run(['gen', '--all', '--root', generated.root])).code).toBe(0);
   });
   afterAll(() => generated.cleanup());
   beforeEach(() => {

@@ -16,24 +16,40 @@ const sources = (dir: string): string[] =>
 describe('generator stages', () => {
   const resolved = resolveCorpus(loadCorpus(FIXTURE));
 
-  it('emit hands every emitter the same resolved corpus and the same declarations, once each', async () => {
+  it('emit hands every emitter the same resolved corpus, and every one that reads declarations the same declarations, once each', async () => {
     const calls: { name: string; resolved: Resolved; declarations: Declarations }[] = [];
-    const recorder = (name: string): EmitterEntry => ({
+    const recorder = (name: string, readsDeclarations: boolean): EmitterEntry => ({
       name,
       owns: [`generated/${name}/`],
+      readsDeclarations,
       emit: (r, declarations) => {
         calls.push({ name, resolved: r, declarations });
         return [{ path: `generated/${name}/x.txt`, contents: name }];
       },
     });
-    const emission = await emitAll(resolved, [recorder('b'), recorder('a')]);
-    expect(calls.map((c) => c.name)).toEqual(['b', 'a']);
+    const reported: string[] = [];
+    const emission = await emitAll(resolved, [recorder('b', true), recorder('c', false), recorder('a', true)], { onEmitted: (name) => reported.push(name) });
+    // the emitter that reads no declarations runs while they are compiled; results are reported in table order
+    expect(calls.map((c) => c.name)).toEqual(['c', 'b', 'a']);
+    expect(reported).toEqual(['b', 'c', 'a']);
     for (const c of calls) expect(c.resolved).toBe(resolved);
-    expect(calls[0]!.declarations).toBe(calls[1]!.declarations);
-    expect([...calls[0]!.declarations.keys()].sort()).toEqual(resolved.types.map((t) => t.title).sort());
-    expect(emission.files.map((f) => f.path)).toEqual(['generated/a/x.txt', 'generated/b/x.txt']);
-    expect(emission.owns).toEqual(['generated/b/', 'generated/a/']);
+    expect(calls[1]!.declarations).toBe(calls[2]!.declarations);
+    expect([...calls[1]!.declarations.keys()].sort()).toEqual(resolved.types.map((t) => t.title).sort());
+    expect(calls[0]!.declarations.size).toBe(0);
+    expect(emission.files.map((f) => f.path)).toEqual(['generated/a/x.txt', 'generated/b/x.txt', 'generated/c/x.txt']);
+    expect(emission.owns).toEqual(['generated/b/', 'generated/c/', 'generated/a/']);
   });
+
+  it('every emitter that shows TypeScript declarations says so in the table (it would get none otherwise)', async () => {
+    const { EMITTERS } = await import('../../generator/emitters.ts');
+    const { declareTypes } = await import('../../generator/emit/ts-declarations.ts');
+    const declarations = await declareTypes(resolved);
+    for (const e of EMITTERS.filter((x) => !x.slow)) {
+      const withThem = JSON.stringify(await e.emit(resolved, declarations));
+      const without = await Promise.resolve().then(() => e.emit(resolved, new Map())).then(JSON.stringify, (err: Error) => `failed: ${err.message}`);
+      expect(withThem !== without, e.name).toBe(e.readsDeclarations === true);
+    }
+  }, 60_000);
 
   it('emit refuses a path produced twice or outside what the emitter owns', async () => {
     const entry = (name: string, path: string): EmitterEntry => ({ name, owns: ['generated/x/'], emit: () => [{ path, contents: '' }] });

@@ -10,7 +10,8 @@ import { scratchFixture } from './helpers.ts';
 import { loadCorpus } from '../../generator/load.ts';
 import { resolveCorpus } from '../../generator/resolve.ts';
 import { emitAll } from '../../generator/emit.ts';
-import { EMITTERS } from '../../generator/emitters.ts';
+import { EMITTERS, emittersFor } from '../../generator/emitters.ts';
+import { DEFAULT_CONFIG } from '../../generator/corpus-config.ts';
 import { checkFiles } from '../../generator/write.ts';
 import { SLOW_EMITTERS, WatchSession } from '../../generator/watch/session.ts';
 import type { JsonObject } from '../../generator/model.ts';
@@ -39,7 +40,7 @@ describe('watch session, incremental emitters', () => {
     writeFileSync(byPath(root, file), `${JSON.stringify(schema, null, 2)}\n`);
     const report = await session.run();
     expect(report.problems).toEqual([]);
-    const check = checkFiles(root, await emitAll(resolveCorpus(loadCorpus(root)), EMITTERS.filter((e) => !SLOW_EMITTERS.has(e.name))));
+    const check = checkFiles(root, await emitAll(resolveCorpus(loadCorpus(root)), emittersFor(DEFAULT_CONFIG).filter((e) => !SLOW_EMITTERS.has(e.name))));
     expect(check, `generated/ after editing ${file}`).toMatchObject({ stale: [], missing: [], extra: [] });
     return report.written.filter((p) => p.startsWith('generated/validators/by-schema/')).sort();
   };
@@ -83,7 +84,7 @@ describe('watch session, incremental emitters', () => {
     writeFileSync(join(dir, `z-${name}`), readFileSync(join(dir, name), 'utf8'));
     const report = await session.run();
     expect(report.written).toEqual(['generated/site-data/demo/shared.json']);
-    const check = checkFiles(root, await emitAll(resolveCorpus(loadCorpus(root)), EMITTERS.filter((e) => !SLOW_EMITTERS.has(e.name))));
+    const check = checkFiles(root, await emitAll(resolveCorpus(loadCorpus(root)), emittersFor(DEFAULT_CONFIG).filter((e) => !SLOW_EMITTERS.has(e.name))));
     expect(check).toMatchObject({ stale: [], missing: [], extra: [] });
   });
 

@@ -11,9 +11,10 @@ import { FIXTURE, REPO, scratchFixture } from './helpers.ts';
 import { loadCorpus } from '../../generator/load.ts';
 import { resolveCorpus } from '../../generator/resolve.ts';
 import { emitAll } from '../../generator/emit.ts';
-import { EMITTERS } from '../../generator/emitters.ts';
+import { EMITTERS, emittersFor } from '../../generator/emitters.ts';
+import { DEFAULT_CONFIG } from '../../generator/corpus-config.ts';
 import { checkFiles } from '../../generator/write.ts';
-import { EXAMPLE_READERS, SLOW_EMITTERS, type RunReport } from '../../generator/watch/session.ts';
+import { EXAMPLE_READERS, SLOW_EMITTERS, WatchSession, type RunReport } from '../../generator/watch/session.ts';
 import { reportLines } from '../../generator/watch/command.ts';
 
 type Event = { event: string } & Partial<RunReport>;
@@ -25,8 +26,16 @@ class WatchProcess {
   private buffer = '';
   stderr = '';
 
-  constructor(root: string) {
-    this.child = spawn(join(REPO, 'node_modules/.bin/node'), ['--import', 'tsx', join(REPO, 'generator/cli.ts'), 'gen', '--watch', '--root', root, '--format', 'json'], { cwd: REPO });
+  /**
+   * With `viaShell`, started the way `npm exec` starts a bin: through `sh -c`, which stays the watcher's parent (the
+   * `; true` keeps any shell from replacing itself with the command).
+   */
+  constructor(root: string, options: { viaShell?: boolean } = {}) {
+    const args = [join(REPO, 'generator/cli.ts'), 'gen', '--watch', '--root', root, '--format', 'json'];
+    const node = join(REPO, 'node_modules/.bin/node');
+    this.child = options.viaShell
+      ? spawn('sh', ['-c', `${[node, ...args].map((a) => `'${a}'`).join(' ')}; true`], { cwd: REPO })
+      : spawn(node, args, { cwd: REPO });
     this.child.stdout?.on('data', (d: Buffer) => {
       this.buffer += d.toString();
       const lines = this.buffer.split('\n');
@@ -107,10 +116,49 @@ describe('gen --watch', () => {
     expect(proc.stderr).toBe('');
 
     // generated/ is what gen writes for the emitters of the loop (other-languages is left out without --all).
-    const emitters = EMITTERS.filter((e) => !SLOW_EMITTERS.has(e.name));
+    const emitters = emittersFor(DEFAULT_CONFIG).filter((e) => !SLOW_EMITTERS.has(e.name));
     const check = checkFiles(root, await emitAll(resolveCorpus(loadCorpus(root)), emitters));
     expect(check).toMatchObject({ stale: [], missing: [], extra: [] });
   }, 240_000);
+});
+
+describe('gen --watch started through a shell (as npm exec and npx start a bin)', () => {
+  it('stops, with exit 0 and a stopped event, when the shell that started it ends without passing a signal on', async () => {
+    const { root, cleanup } = scratchFixture();
+    const proc = new WatchProcess(root, { viaShell: true });
+    try {
+      await proc.next(0, (e) => e.event === 'watching', 'watching');
+      // The shell goes (npm forwarded Ctrl-C to it alone; it does not pass it on): the watcher must notice on its own.
+      proc.child.kill('SIGKILL');
+      const deadline = Date.now() + 10_000;
+      while (!proc.events.some((e) => e.event === 'stopped') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(proc.events.at(-1)?.event).toBe('stopped');
+    } finally {
+      cleanup();
+    }
+  }, 60_000);
+});
+
+describe('watch session: a save gen refuses', () => {
+  it('reports every reason with its file, line and column, and writes nothing', async () => {
+    const { root, cleanup } = scratchFixture();
+    const session = new WatchSession(root);
+    try {
+      expect((await session.run()).problems).toEqual([]);
+      const p = join(root, 'schemas/demo/v1/config.schema.json');
+      const s = JSON.parse(readFileSync(p, 'utf8'));
+      s.properties.label.$ref = './shared.schema.json#/$defs/Labl';
+      s.properties.parts.minItems = 'one';
+      writeFileSync(p, JSON.stringify(s, null, 2));
+      const r = await session.run();
+      expect(r.written).toEqual([]);
+      expect(r.problems.map((f) => [f.rule, f.line, f.column])).toEqual([['meta-schema', 23, 7], ['ref-resolves', 11, 7]]);
+      expect(reportLines(r, false)).toContain('schemas/demo/v1/config.schema.json:11:7: #/properties/label/$ref: "$ref" "./shared.schema.json#/$defs/Labl" does not resolve offline (did you mean "./shared.schema.json#/$defs/Label"?) [ref-resolves]');
+    } finally {
+      await session.close();
+      cleanup();
+    }
+  });
 });
 
 describe('watch session data', () => {

@@ -1,12 +1,13 @@
 /**
  * Declaration files a consumer compiles against: tsc leaves `.ts` specifiers in emitted `.d.ts` files, which a
- * `nodenext` consumer without `allowImportingTsExtensions` cannot use; the build rewrites them to `.js`.
+ * `nodenext` consumer without `allowImportingTsExtensions` cannot use; the build rewrites them to `.js`, and an import
+ * into another package's files to that package's name.
  */
 import { describe, expect, it } from 'vitest';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { leftoverTsSpecifiers, rewriteDeclarationSpecifiers } from '../../scripts/build.ts';
-import { codeExports, ROOT, skipUnbuilt } from '../support/built-package.ts';
+import { crossPackageSpecifiers, leftoverTsSpecifiers, rewriteDeclarationSpecifiers } from '../../scripts/build.ts';
+import { PACKAGES, codeExports, packageDir, skipUnbuilt } from '../support/built-package.ts';
 
 describe('declaration specifier rewrite', () => {
   it('rewrites relative .ts/.mts/.cts module specifiers only, keeping every length', () => {
@@ -32,20 +33,39 @@ describe('declaration specifier rewrite', () => {
     expect(out.length).toBe(source.length);
     expect(leftoverTsSpecifiers('x.d.ts', out)).toEqual([]);
   });
+
+  it('an import into the validators package becomes its name; any other import out of a package fails the build', () => {
+    const wopkit = PACKAGES.find((p) => p.name === 'wopkit')!;
+    const js = [
+      "import { validateMemoryEntry } from '../../generated/validators/validators.js';",
+      "export * from '../generated/guards/index.js';",
+      "const m = await import('../../generated/run-events/index.js');",
+      "import { local } from './local.js';",
+    ].join('\n');
+    expect(crossPackageSpecifiers(wopkit, 'runtime/memory/x.js', js.replace("'../generated/guards", "'../../generated/guards"))).toBe([
+      "import { validateMemoryEntry } from '@wopkit/validators';",
+      "export * from '@wopkit/validators/guards';",
+      "const m = await import('@wopkit/validators/run-events');",
+      "import { local } from './local.js';",
+    ].join('\n'));
+    expect(crossPackageSpecifiers(wopkit, 'entry/index.d.ts', "export type * from '../generated/ts/index.js';")).toBe("export type * from '@wopkit/validators/types';");
+    expect(() => crossPackageSpecifiers(wopkit, 'runtime/x.js', "import '../generated/validators/runtime.js';")).toThrow(/runtime\/x\.js \(package wopkit\) imports \.\.\/generated\/validators\/runtime\.js, which is in no package/);
+    expect(() => crossPackageSpecifiers(wopkit, 'runtime/x.js', "import '../scripts/build.js';")).toThrow(/in no package/);
+  });
 });
 
 const skip = skipUnbuilt();
 
-describe.skipIf(skip)('declarations in dist/', () => {
+describe.skipIf(skip)('declarations in the assembled packages', () => {
   const walk = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]));
-  const files = () => walk(join(ROOT, 'dist'));
+  const files = () => PACKAGES.flatMap((p) => walk(packageDir(p)).filter((f) => !f.includes('/schemas/')));
 
   it('no declaration file imports a relative .ts specifier', () => {
-    const left = files().filter((f) => f.endsWith('.d.ts')).flatMap((f) => leftoverTsSpecifiers(f, readFileSync(f, 'utf8')).map((s) => `${f.slice(ROOT.length + 1)}: ${s}`));
+    const left = files().filter((f) => f.endsWith('.d.ts')).flatMap((f) => leftoverTsSpecifiers(f, readFileSync(f, 'utf8')).map((s) => `${f}: ${s}`));
     expect(left).toEqual([]);
   });
 
-  it('every compiled module has its declarations and declaration map; the validators modules their declarations', () => {
+  it('every compiled module has its declarations (and, but for the bundled validators, its declaration map)', () => {
     const all = new Set(files());
     const js = [...all].filter((f) => f.endsWith('.js'));
     expect(js.length).toBeGreaterThan(100);
@@ -54,6 +74,6 @@ describe.skipIf(skip)('declarations in dist/', () => {
   });
 
   it('every export has its JavaScript and declarations', () => {
-    expect(codeExports().flatMap((e) => [e.js, e.types]).filter((p) => !existsSync(join(ROOT, p)))).toEqual([]);
+    expect(PACKAGES.flatMap((p) => codeExports(p).flatMap((e) => [e.js, e.types])).filter((f) => !existsSync(f))).toEqual([]);
   });
 });

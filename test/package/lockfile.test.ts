@@ -8,7 +8,7 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { packageJson, ROOT } from '../support/built-package.ts';
+import { rootManifest, ROOT } from '../support/built-package.ts';
 import { childEnv } from '../support/child-env.ts';
 
 type Deps = Record<string, string>;
@@ -17,7 +17,7 @@ describe('package-lock.json', () => {
   it('records every dependency list of package.json exactly', () => {
     const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as { name: string; version: string; packages: Record<string, Record<string, unknown>> };
     const root = lock.packages['']!;
-    const pkg = packageJson() as unknown as Record<string, unknown>;
+    const pkg = rootManifest() as unknown as Record<string, unknown>;
     expect([lock.name, lock.version]).toEqual([pkg.name, pkg.version]);
     for (const list of ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies'] as const) {
       expect(root[list] as Deps | undefined, list).toEqual(pkg[list] as Deps | undefined);

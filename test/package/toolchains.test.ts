@@ -4,11 +4,12 @@
  * PATH-found compiler is missing.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { mkdtempSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { REQUIRE_ENV, toolchain, toolchainsRequired } from '../support/toolchains.ts';
+import { noteSkip, SKIP_LOG_ENV } from '../support/skip-log.ts';
 
 describe('optional toolchains', () => {
   let savedPath: string | undefined;
@@ -23,14 +24,27 @@ describe('optional toolchains', () => {
     vi.restoreAllMocks();
   });
 
-  it('a missing toolchain is skipped with its reason, printed once', () => {
+  it('a missing toolchain is skipped with its reason, noted once for the skip summary under this test file', () => {
+    const log = join(mkdtempSync(join(tmpdir(), 'wopkit-skiplog-')), 'skips.jsonl');
+    const saved = process.env[SKIP_LOG_ENV];
+    process.env[SKIP_LOG_ENV] = log;
+    try {
+      const go = toolchain('go', {});
+      const again = toolchain('go', {});
+      expect(go).toMatchObject({ present: false, skip: true, reason: 'skipped: no go compiler; run scripts/install-toolchains.sh' });
+      expect(again.skip).toBe(true);
+      expect(readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l))).toEqual([{ file: 'test/package/toolchains.test.ts', reason: 'no go compiler; run scripts/install-toolchains.sh' }]);
+      expect(() => go.assert()).toThrow(/no go compiler/);
+    } finally {
+      if (saved === undefined) delete process.env[SKIP_LOG_ENV];
+      else process.env[SKIP_LOG_ENV] = saved;
+    }
+  });
+
+  it('outside a configured run (no skip log) the reason goes to stderr', () => {
     const writes = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
-    const go = toolchain('go', {});
-    const again = toolchain('go', {});
-    expect(go).toMatchObject({ present: false, skip: true, reason: 'skipped: no go compiler; run scripts/install-toolchains.sh' });
-    expect(again.skip).toBe(true);
-    expect(writes.mock.calls.map((c) => String(c[0]))).toEqual(['skipped: no go compiler; run scripts/install-toolchains.sh\n']);
-    expect(() => go.assert()).toThrow(/no go compiler/);
+    noteSkip('no kotlinc; run scripts/install-toolchains.sh', {});
+    expect(writes.mock.calls.map((c) => String(c[0]))).toEqual(['skipped: no kotlinc; run scripts/install-toolchains.sh\n']);
   });
 
   it(`with ${REQUIRE_ENV}=1 a missing toolchain is not skipped: the test runs and fails`, () => {

@@ -1,55 +1,64 @@
 /**
- * The built package (dist/) as the package tests see it. The tests never build (a build rewrites dist/ under any
- * test reading it in parallel): without dist/ they are skipped with the reason; `npm run main` (and CI) builds it.
+ * The assembled packages (dist/<dir>/, scripts/package-layout.ts) as the package tests see them. The tests never build
+ * (a build rewrites dist/ under any test reading it in parallel): without dist/ they are skipped with the reason;
+ * `npm run main` (and CI) builds it.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { childEnv } from './child-env.ts';
-import { toolchainsRequired } from './toolchains.ts';
+import { noteSkip, toolchainsRequired } from './toolchains.ts';
+import { PACKAGES, type PackageLayout } from '../../scripts/package-layout.ts';
 
 export const ROOT = process.cwd();
+export { PACKAGES, type PackageLayout };
 
 export interface PackageJson {
   readonly name: string;
   readonly version: string;
-  readonly bin: Record<string, string>;
+  readonly main: string;
+  readonly types: string;
+  readonly bin?: Record<string, string>;
   readonly files: readonly string[];
+  readonly engines: { readonly node: string };
   readonly exports: Record<string, string | { readonly types: string; readonly default: string }>;
-  readonly dependencies: Record<string, string>;
-  readonly devDependencies: Record<string, string>;
-  readonly peerDependencies: Record<string, string>;
-  readonly peerDependenciesMeta: Record<string, { readonly optional?: boolean }>;
+  readonly dependencies?: Record<string, string>;
+  readonly devDependencies?: Record<string, string>;
+  readonly peerDependencies?: Record<string, string>;
+  readonly peerDependenciesMeta?: Record<string, { readonly optional?: boolean }>;
 }
 
-export const packageJson = (): PackageJson => JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as PackageJson;
+/** The folder of an assembled package. */
+export const packageDir = (p: PackageLayout): string => join(ROOT, 'dist', p.dir);
+/** A package's manifest as the build wrote it. */
+export const manifestOf = (p: PackageLayout): PackageJson => JSON.parse(readFileSync(join(packageDir(p), 'package.json'), 'utf8')) as PackageJson;
+/** The repository's own package.json. */
+export const rootManifest = (): PackageJson => JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as PackageJson;
 
-/** Code subpaths (`.`, `./validators`, …) and their compiled targets; the `./schemas/*` pattern and package.json are left out. */
-export const codeExports = (): { subpath: string; types: string; js: string }[] =>
-  Object.entries(packageJson().exports).flatMap(([subpath, t]) => (typeof t === 'string' ? [] : [{ subpath, types: t.types, js: t.default }]));
+/** Code subpaths (`.`, `./validators`, …) of a package and their targets (absolute); `./schemas/*` and package.json left out. */
+export const codeExports = (p: PackageLayout): { subpath: string; specifier: string; types: string; js: string }[] =>
+  Object.entries(manifestOf(p).exports).flatMap(([subpath, t]) =>
+    typeof t === 'string' ? [] : [{ subpath, specifier: `${p.name}${subpath.slice(1)}`, types: join(packageDir(p), t.types), js: join(packageDir(p), t.default) }],
+  );
 
-/** `wopkit/validators` for `./validators`, `wopkit` for `.`. */
-export const specifierOf = (subpath: string): string => `${packageJson().name}${subpath.slice(1)}`;
-
-const BUILT_MARKER = 'dist/entry/index.js';
-export const built = (): boolean => existsSync(join(ROOT, BUILT_MARKER));
+export const built = (): boolean => PACKAGES.every((p) => existsSync(join(packageDir(p), 'package.json')));
 
 /**
- * Whether the tests of the built package must be skipped: dist/ is missing and missing things are not required
- * (under WOPKIT_REQUIRE_TOOLCHAINS=1, as in CI, they run and fail). Prints the reason once per file.
+ * Whether the tests of the built packages must be skipped: dist/ is missing and missing things are not required
+ * (under WOPKIT_REQUIRE_TOOLCHAINS=1, as in CI, they run and fail). The reason goes to the run's skip summary.
  */
 export function skipUnbuilt(): boolean {
   const skip = !built() && !toolchainsRequired();
-  if (skip) process.stderr.write('skipped: no dist/ (run npm run build; npm run main and CI build it)\n');
+  if (skip) noteSkip('no dist/ (run npm run build; npm run main and CI build it)');
   return skip;
 }
 
 /** The Node 24 the repository pins: package code must run on plain Node, not tsx. */
 export const NODE = join(ROOT, 'node_modules/.bin/node');
 
-/** Run npm in the repository root (warnings on); throws with its stderr unless it exits 0. */
-export function npm(args: readonly string[]): { stdout: string; stderr: string } {
-  const r = spawnSync('npm', args, { cwd: ROOT, env: childEnv({ npm_config_loglevel: 'warn', npm_config_update_notifier: 'false' }), encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  if (r.status !== 0) throw new Error(`npm ${args.join(' ')} exited ${r.status ?? r.signal}: ${r.stderr}`);
+/** Run npm (warnings on) in `cwd`; throws with its stderr unless it exits 0. */
+export function npm(args: readonly string[], cwd: string = ROOT): { stdout: string; stderr: string } {
+  const r = spawnSync('npm', args, { cwd, env: childEnv({ npm_config_loglevel: 'warn', npm_config_update_notifier: 'false' }), encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  if (r.status !== 0) throw new Error(`npm ${args.join(' ')} (in ${cwd}) exited ${r.status ?? r.signal}: ${r.stderr}`);
   return { stdout: r.stdout, stderr: r.stderr };
 }

@@ -17,6 +17,19 @@ export interface ModuleGraph {
 /** `ajv/dist/2020.js` → `ajv`; `@scope/x/y` → `@scope/x`. */
 export const packageOf = (spec: string): string => spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/');
 
+/** The module specifiers a compiled file imports: static imports and re-exports, and `import("…")` when `dynamic`. */
+function moduleSpecifiers(file: string, text: string, dynamic: boolean): string[] {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, file.endsWith('.js') ? ts.ScriptKind.JS : ts.ScriptKind.TS);
+  const out: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) out.push(node.moduleSpecifier.text);
+    else if (dynamic && ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) out.push(node.arguments[0].text);
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return out;
+}
+
 /**
  * Walk from `entries`. With `dynamic: false`, `import("…")` edges are not followed: what a module loads only on
  * demand is not part of the cost of importing it.
@@ -29,8 +42,8 @@ export function moduleGraph(entries: readonly string[], options: { readonly dyna
     const file = queue.pop()!;
     if (files.has(file)) continue;
     files.add(file);
-    const info = ts.preProcessFile(readFileSync(file, 'utf8'), true, options.dynamic !== false);
-    for (const { fileName: spec } of info.importedFiles) {
+    const specs = moduleSpecifiers(file, readFileSync(file, 'utf8'), options.dynamic !== false);
+    for (const spec of specs) {
       if (spec.startsWith('node:')) continue;
       if (spec.startsWith('./') || spec.startsWith('../')) {
         const target = resolve(dirname(file), spec);

@@ -1,7 +1,8 @@
 /**
  * Optional toolchains some tests need (compilers for the other-language round trips, Chromium for the browser
- * tests, later a PostgreSQL server). On a machine without one, the tests that need it are skipped and the reason is
- * printed once per test file (`skipped: no go compiler; run scripts/install-toolchains.sh`); with
+ * tests, a PostgreSQL server). On a machine without one, the tests that need it are skipped and the reason is noted
+ * once per test file (`no go compiler; run scripts/install-toolchains.sh`) for the run's skip summary, which the
+ * reporter prints after everything else (test/support/skip-summary.ts); with
  * `WOPKIT_REQUIRE_TOOLCHAINS=1` (set by CI, which installs everything) they run and fail instead, so a broken CI
  * image cannot turn into a green run with fewer tests.
  *
@@ -12,6 +13,9 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { noteSkip } from './skip-log.ts';
+
+export { noteSkip };
 
 export const REQUIRE_ENV = 'WOPKIT_REQUIRE_TOOLCHAINS';
 const INSTALL_HINT = 'run scripts/install-toolchains.sh';
@@ -110,8 +114,8 @@ export const toolchainsRequired = (env: NodeJS.ProcessEnv = process.env): boolea
 const announced = new Set<ToolchainId>();
 
 /**
- * Look a toolchain up (once per test file: vitest isolates files). When it is missing and not required, print the
- * skip reason once.
+ * Look a toolchain up (once per test file: vitest isolates files). When it is missing and not required, note the
+ * skip reason once for the summary.
  */
 export function toolchain(id: ToolchainId, env: NodeJS.ProcessEnv = process.env): Toolchain {
   const spec: ToolchainSpec = TOOLCHAINS[id];
@@ -121,7 +125,7 @@ export function toolchain(id: ToolchainId, env: NodeJS.ProcessEnv = process.env)
   const skip = !present && !required;
   if (skip && !announced.has(id)) {
     announced.add(id);
-    process.stderr.write(`${reason}\n`);
+    noteSkip(`${spec.missing}; ${spec.hint ?? INSTALL_HINT}`);
   }
   return {
     id,

@@ -6,13 +6,13 @@
  *
  * quicktype runs in worker threads (render-worker.ts), the targets shared among them: it is the slowest emitter and
  * needs nothing the others compute, so it renders while the main thread emits the rest (the emitter table marks it
- * `early`).
+ * `slow`: `gen` leaves it to `--all` unless the disk cache already holds this corpus's rendering).
  */
 import type { EmittedFile, Json } from '../../model.ts';
 import type { Resolved } from '../../resolve.ts';
 import { GENERATED } from '../../naming.ts';
 import { LANGUAGES } from './languages.ts';
-import { renderDiskCache, renderInWorkers } from './render-job.ts';
+import { cachedRender, renderDiskCache, renderInWorkers, type RenderJob } from './render-job.ts';
 
 export interface TopLevelType {
   /** Type name in every language (the schema title). */
@@ -38,13 +38,26 @@ export function topLevelTypes(r: Resolved): TopLevelType[] {
   return [...out.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
+/** What quicktype is asked to render for this corpus. */
+const jobOf = (r: Resolved, tops: readonly TopLevelType[]): RenderJob => ({
+  schemas: r.corpus.schemas.map((s) => [s.id, s.schema as Json] as const),
+  tops: tops.map((t) => ({ name: t.name, uri: t.uri })),
+  targets: LANGUAGES.map((l) => ({ lang: l.lang, options: l.options })),
+});
+
 export async function emitOtherLanguages(r: Resolved): Promise<EmittedFile[]> {
   const tops = topLevelTypes(r);
-  const rendered = await renderInWorkers({
-    schemas: r.corpus.schemas.map((s) => [s.id, s.schema as Json] as const),
-    tops: tops.map((t) => ({ name: t.name, uri: t.uri })),
-    targets: LANGUAGES.map((l) => ({ lang: l.lang, options: l.options })),
-  }, undefined, renderDiskCache());
+  return filesOf(tops, await renderInWorkers(jobOf(r, tops), undefined, renderDiskCache()));
+}
+
+/** The emitter's files when the disk cache holds every target for this corpus (no worker, no quicktype), else undefined. */
+export async function cachedOtherLanguages(r: Resolved): Promise<EmittedFile[] | undefined> {
+  const tops = topLevelTypes(r);
+  const rendered = cachedRender(jobOf(r, tops), renderDiskCache());
+  return rendered && filesOf(tops, rendered);
+}
+
+function filesOf(tops: readonly TopLevelType[], rendered: readonly string[]): EmittedFile[] {
   const files: EmittedFile[] = [];
   for (const [i, target] of LANGUAGES.entries()) {
     const header = target.comment([

@@ -3,10 +3,10 @@
  * runs one job there. Plain, structured-clonable data.
  */
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
 import type { Json } from '../../model.ts';
 import type { LanguageTarget } from './languages.ts';
 import { diskCache, type TextCache } from '../../work-cache.ts';
+import { runWorker, siblingModule } from '../../one-shot-worker.ts';
 
 export interface RenderJob {
   /** The corpus: `[$id, schema]` of every schema file. */
@@ -17,8 +17,6 @@ export interface RenderJob {
   readonly targets: readonly { readonly lang: LanguageTarget['lang']; readonly options: Readonly<Record<string, string>> }[];
 }
 
-/** The rendered code of each target (job order), or what failed. */
-export type RenderResult = { readonly code: readonly string[] } | { readonly error: { readonly message: string; readonly code?: string } };
 
 /**
  * Render `job` in worker threads: one per spare core (the main thread keeps one), at most three, each taking every
@@ -29,7 +27,7 @@ export type RenderResult = { readonly code: readonly string[] } | { readonly err
  * starts when every target hits.
  */
 export async function renderInWorkers(job: RenderJob, workers = Math.min(3, Math.max(1, availableParallelism() - 1)), cache?: TextCache): Promise<readonly string[]> {
-  const keyOf = (t: RenderJob['targets'][number]) => JSON.stringify({ schemas: job.schemas, tops: job.tops, lang: t.lang, options: t.options });
+  const keyOf = cacheKeys(job);
   const cached = job.targets.map((t) => cache?.get(keyOf(t)));
   const code = cached.map((c) => c ?? '');
   const missing = job.targets.map((t, i) => [t, i] as const).filter(([, i]) => cached[i] === undefined);
@@ -45,27 +43,29 @@ export async function renderInWorkers(job: RenderJob, workers = Math.min(3, Math
   return code;
 }
 
+/** The cache key of each target of a job: the corpus, the top-level types, the target's language and options. */
+const cacheKeys = (job: RenderJob) => {
+  const shared = JSON.stringify({ schemas: job.schemas, tops: job.tops });
+  return (t: RenderJob['targets'][number]): string => `${shared}\0${JSON.stringify({ lang: t.lang, options: t.options })}`;
+};
+
+/** Every target's code from the cache, without rendering anything; undefined when any target is not cached. */
+export function cachedRender(job: RenderJob, cache: TextCache | undefined): readonly string[] | undefined {
+  if (cache === undefined) return undefined;
+  const keyOf = cacheKeys(job);
+  const code: string[] = [];
+  for (const t of job.targets) {
+    const hit = cache.get(keyOf(t));
+    if (hit === undefined) return undefined;
+    code.push(hit);
+  }
+  return code;
+}
+
 /** The disk cache of rendered targets (undefined when caching is off), salted with the worker module and quicktype's packages. */
 export const renderDiskCache = (): TextCache | undefined => diskCache('other-languages', workerUrl().href, 60);
 
-const workerUrl = (): URL => new URL('./render-worker.ts', import.meta.url);
+const workerUrl = (): URL => siblingModule(import.meta.url, 'render-worker');
 
 /** Render `job` in one worker thread. */
-function renderInWorker(job: RenderJob): Promise<readonly string[]> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(workerUrl(), { workerData: job });
-    let settled = false;
-    worker.once('message', (r: RenderResult) => {
-      settled = true;
-      if ('code' in r) resolve(r.code);
-      else reject(Object.assign(new Error(r.error.message), r.error.code === undefined ? {} : { code: r.error.code }));
-    });
-    worker.once('error', (e) => {
-      settled = true;
-      reject(e);
-    });
-    worker.once('exit', (code) => {
-      if (!settled) reject(new Error(`the other-languages worker exited (code ${code}) without an answer`));
-    });
-  });
-}
+const renderInWorker = (job: RenderJob): Promise<readonly string[]> => runWorker<readonly string[]>(workerUrl(), job, 'other-languages');

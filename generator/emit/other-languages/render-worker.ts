@@ -6,29 +6,25 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { JSONSchema } from 'quicktype-core';
-import type { RenderJob, RenderResult } from './render-job.ts';
+import type { RenderJob } from './render-job.ts';
+import { answerOf } from '../../one-shot-worker.ts';
 
-async function render(job: RenderJob): Promise<RenderResult> {
-  try {
-    const { InputData, JSONSchemaInput, JSONSchemaStore, quicktype } = await import('quicktype-core');
-    const byId = new Map(job.schemas);
-    class CorpusStore extends JSONSchemaStore {
-      async fetch(address: string): Promise<JSONSchema | undefined> {
-        return byId.get(address.split('#')[0]!) as JSONSchema | undefined;
-      }
+async function render(job: RenderJob): Promise<string[]> {
+  const { InputData, JSONSchemaInput, JSONSchemaStore, quicktype } = await import('quicktype-core');
+  const byId = new Map(job.schemas);
+  class CorpusStore extends JSONSchemaStore {
+    async fetch(address: string): Promise<JSONSchema | undefined> {
+      return byId.get(address.split('#')[0]!) as JSONSchema | undefined;
     }
-    // One parsed input serves every target language.
-    const input = new JSONSchemaInput(new CorpusStore());
-    for (const t of job.tops) await input.addSource({ name: t.name, uris: [t.uri] });
-    const data = new InputData();
-    data.addInput(input);
-    const code: string[] = [];
-    for (const target of job.targets) code.push((await quicktype({ inputData: data, lang: target.lang, rendererOptions: target.options })).lines.join('\n'));
-    return { code };
-  } catch (e) {
-    const code = (e as { code?: unknown }).code;
-    return { error: { message: e instanceof Error ? e.message : String(e), ...(code === undefined ? {} : { code: String(code) }) } };
   }
+  // One parsed input serves every target language.
+  const input = new JSONSchemaInput(new CorpusStore());
+  for (const t of job.tops) await input.addSource({ name: t.name, uris: [t.uri] });
+  const data = new InputData();
+  data.addInput(input);
+  const code: string[] = [];
+  for (const target of job.targets) code.push((await quicktype({ inputData: data, lang: target.lang, rendererOptions: target.options })).lines.join('\n'));
+  return code;
 }
 
-parentPort!.postMessage(await render(workerData as RenderJob));
+parentPort!.postMessage(await answerOf(() => render(workerData as RenderJob)));

@@ -47,7 +47,11 @@ export class CheckCode {
   readonly formats = new Set<string>();
   private seq = 0;
 
-  constructor(private readonly ir: Ir) {}
+  private readonly ir: Ir;
+
+  constructor(ir: Ir) {
+    this.ir = ir;
+  }
 
   /**
    * Name of the check function of a node (following `$ref`-only nodes), generating it on first use; for a type of

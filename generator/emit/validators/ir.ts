@@ -67,16 +67,16 @@ export class Ir {
   readonly typeNodes = new Map<string, number>();
   /** Files in first-seen order (error schema paths name a file). */
   readonly files: SchemaFile[] = [];
+  private readonly r: Resolved;
+  private readonly home: SchemaFile;
 
   /**
    * The nodes of `types`, all of schema file `home`. A `$ref` to a type of another file becomes an external node
    * (that file's module validates it); a `$ref` to any other place in another file is compiled here, as a copy.
    */
-  constructor(
-    private readonly r: Resolved,
-    types: readonly TypeInfo[],
-    private readonly home: SchemaFile,
-  ) {
+  constructor(r: Resolved, types: readonly TypeInfo[], home: SchemaFile) {
+    this.r = r;
+    this.home = home;
     for (const t of types) this.typeNodes.set(t.title, this.node(t.file, t.pointer, t.schema));
     for (const n of this.nodes) if (!this.files.includes(n.file)) this.files.push(n.file);
   }

@@ -1,5 +1,6 @@
 /**
- * A host's own code using the installed `wopkit` package — compiled by the consumer test with strict tsc
+ * A host's own code using the installed `wopkit` package (with `@wopkit/validators`, which it depends on, and
+ * without the optional peers: pg, the generator libraries) — compiled by the consumer test with strict tsc
  * (`module`/`moduleResolution: nodenext`, no `.ts` imports) in a project outside the repository, and run on plain
  * Node 24. Every subpath export is imported; each check prints `ok …` or throws.
  *
@@ -7,13 +8,15 @@
  * tarball provides). The README's "Use it from your code" section quotes these import lines.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Capabilities, MemoryEntry } from 'wopkit';
 import { validateCapabilities, validateMemoryEntry } from 'wopkit/validators';
 import { assertMemoryEntry, isMemoryEntry, ValidationError } from 'wopkit/guards';
 import { validateRunEvent } from 'wopkit/run-events';
 import { createOpenwopRuntime, memoryRef } from 'wopkit/runtime';
-import { createHost } from 'wopkit/host';
+import { createHost, openStore, StoreConfigError } from 'wopkit/host';
 import { configFrom, runSuite } from 'wopkit/conformance';
 import memoryEntrySchema from 'wopkit/schemas/openwop/v1/memory-entry.schema.json' with { type: 'json' };
 
@@ -70,6 +73,22 @@ try {
 } finally {
   await app.close();
 }
+
+// The host on SQLite, the default durable store (Node's built-in node:sqlite: nothing to install).
+const dataDir = mkdtempSync(join(tmpdir(), 'wopkit-consumer-sqlite-'));
+try {
+  const durable = await createHost({ token, storage: await openStore({ kind: 'sqlite', dataDir }) });
+  const at = await durable.app.listen({ port: 0, host: '127.0.0.1' });
+  assert.equal((await fetch(`${at}/.well-known/openwop`)).status, 200);
+  await durable.app.close();
+  ok(`host on SQLite in ${dataDir}: discovery served`);
+} finally {
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+// PostgreSQL needs the optional peer pg, which this project did not install: one line naming the install command.
+await assert.rejects(openStore({ kind: 'postgres', url: 'postgres://wopkit@127.0.0.1:1/none' }), (e: unknown) => e instanceof StoreConfigError && e.message === 'the postgres store needs the pg package (npm install pg)');
+ok('the postgres store without pg: "the postgres store needs the pg package (npm install pg)"');
 
 // Raw schemas: importable as JSON.
 assert.equal(memoryEntrySchema.$id, 'https://wopkit.dev/schemas/openwop/v1/memory-entry.schema.json');

@@ -1,0 +1,151 @@
+/**
+ * The packages the build assembles, one table (docs/package.md says why this split). The source tree does not move:
+ * tsc compiles it once into a staging tree (dist/.tsc/, the source layout), and each package is a subset of that tree
+ * with its own manifest, written to its folder under dist/ (wopkit: dist/ itself; @wopkit/validators: dist/validators/).
+ * A relative import from one package's files into another's is rewritten to that package's bare specifier
+ * (SPECIFIERS), so at run time the two resolve through node_modules like any packages.
+ */
+import { posix } from 'node:path';
+
+/** The root package.json, as far as the layout reads it. */
+export interface RootManifest {
+  readonly name: string;
+  readonly version: string;
+  readonly description: string;
+  readonly keywords: readonly string[];
+  readonly license: string;
+  readonly repository: unknown;
+  readonly dependencies: Readonly<Record<string, string>>;
+  readonly devDependencies: Readonly<Record<string, string>>;
+}
+
+export interface PackageLayout {
+  /** The npm name. */
+  readonly name: string;
+  /** Its folder under dist/ (`''`: dist/ itself). */
+  readonly dir: string;
+  /** The manifest's description. */
+  readonly description: (root: RootManifest) => string;
+  /** What it takes of the staging tree: files, or folders ending with `/`. */
+  readonly takes: readonly string[];
+  /** Subpath → the compiled module (its `.d.ts` sits beside it); `./schemas/*` and `./package.json` are added to every package. */
+  readonly exports: Readonly<Record<string, string>>;
+  /** Packages it needs at run time; versions come from the root manifest (a sibling package: the same version, exact). */
+  readonly dependencies: readonly string[];
+  /** Packages only some of its entry points need: optional peers, named by a one-line error when missing. */
+  readonly optionalPeers: readonly string[];
+  readonly bin?: Readonly<Record<string, string>>;
+  /** The oldest Node it runs on (and is tested on: test/package/consumer). */
+  readonly node: string;
+  /** The README it ships (relative to the repository root). */
+  readonly readme: string;
+}
+
+export const VALIDATORS_PACKAGE = '@wopkit/validators';
+
+export const PACKAGES: readonly PackageLayout[] = [
+  {
+    name: VALIDATORS_PACKAGE,
+    dir: 'validators',
+    description: () => 'Generated TypeScript types, standalone validators, is*/assert* guards and run-event dispatch for the OpenWOP agent-memory slice and Orbiplex Inquirium (P066) schemas. No dependencies; runs in Node and in browsers.',
+    takes: ['generated/validators/validators.js', 'generated/validators/validators.d.ts', 'generated/guards/', 'generated/run-events/', 'generated/ts/'],
+    exports: {
+      '.': 'generated/validators/validators.js',
+      './types': 'generated/ts/index.js',
+      './guards': 'generated/guards/index.js',
+      './run-events': 'generated/run-events/index.js',
+    },
+    dependencies: [],
+    optionalPeers: [],
+    node: '20',
+    readme: 'entry/validators-package.md',
+  },
+  {
+    name: 'wopkit',
+    // dist/ itself: the repository's package.json exports point into it (self-reference inside the repository, and
+    // the site's API reference reads the subpaths from there); its `files` leave dist/validators/ out.
+    dir: '',
+    description: (root) => root.description,
+    takes: ['entry/', 'runtime/', 'conformance/', 'generator/'],
+    exports: {
+      '.': 'entry/index.js',
+      './validators': 'entry/validators.js',
+      './guards': 'entry/guards.js',
+      './run-events': 'entry/run-events.js',
+      './runtime': 'entry/runtime.js',
+      './host': 'entry/host.js',
+      './conformance': 'entry/conformance.js',
+    },
+    dependencies: [VALIDATORS_PACKAGE, 'ajv', 'ajv-formats', 'fastify'],
+    optionalPeers: ['pg', 'json-schema-to-typescript', 'quicktype-core'],
+    bin: { wopkit: 'generator/cli.js' },
+    node: '24',
+    readme: 'README.md',
+  },
+];
+
+/**
+ * Relative imports into the validators package's files, from the other packages: the compiled module (under the
+ * staging tree) → the bare specifier that reaches it. Anything else under generated/ imported from outside fails the
+ * build (a package must not reach into another's files).
+ */
+export const SPECIFIERS: readonly { readonly module: RegExp; readonly bare: string }[] = [
+  { module: /^generated\/validators\/validators\.js$/, bare: VALIDATORS_PACKAGE },
+  { module: /^generated\/guards\/index\.js$/, bare: `${VALIDATORS_PACKAGE}/guards` },
+  { module: /^generated\/run-events\/index\.js$/, bare: `${VALIDATORS_PACKAGE}/run-events` },
+  { module: /^generated\/ts\/[^/]+\.js$/, bare: `${VALIDATORS_PACKAGE}/types` },
+];
+
+/** The package holding a staging-tree path (the first whose `takes` covers it), if any. */
+export const packageOf = (path: string): PackageLayout | undefined =>
+  PACKAGES.find((p) => p.takes.some((t) => (t.endsWith('/') ? path.startsWith(t) : path === t)));
+
+/** The version range of a dependency: a sibling package's exact version, else the root manifest's range. */
+export function dependencyVersion(root: RootManifest, name: string): string {
+  if (PACKAGES.some((p) => p.name === name)) return root.version;
+  const range = root.dependencies[name] ?? root.devDependencies[name];
+  if (range === undefined) throw new Error(`package layout: ${name} is not a dependency of the repository (add it to package.json)`);
+  return range;
+}
+
+/** The package.json of one package. */
+export function manifestOf(p: PackageLayout, root: RootManifest): Record<string, unknown> {
+  const entry = (js: string) => ({ types: `./${js.replace(/\.js$/, '.d.ts')}`, default: `./${js}` });
+  const main = p.exports['.']!;
+  const versions = (names: readonly string[]) => Object.fromEntries(names.map((n) => [n, dependencyVersion(root, n)]));
+  return {
+    name: p.name,
+    version: root.version,
+    description: p.description(root),
+    keywords: root.keywords,
+    license: root.license,
+    repository: root.repository,
+    type: 'module',
+    sideEffects: false,
+    main: `./${main}`,
+    types: `./${main.replace(/\.js$/, '.d.ts')}`,
+    exports: {
+      ...Object.fromEntries(Object.entries(p.exports).map(([sub, js]) => [sub, entry(js)])),
+      './schemas/*': './schemas/*',
+      './package.json': './package.json',
+    },
+    ...(p.bin ? { bin: p.bin } : {}),
+    files: [...p.takes, 'schemas/', '!**/*.d.ts.map', 'NOTICE', 'CHANGELOG.md'],
+    engines: { node: `>=${p.node}` },
+    ...(p.dependencies.length ? { dependencies: versions(p.dependencies) } : {}),
+    ...(p.optionalPeers.length
+      ? { peerDependencies: versions(p.optionalPeers), peerDependenciesMeta: Object.fromEntries(p.optionalPeers.map((n) => [n, { optional: true }])) }
+      : {}),
+  };
+}
+
+/** The repository's own `exports`: the wopkit package's, as paths from the repository root (self-reference). */
+export function repositoryExports(root: RootManifest): Record<string, unknown> {
+  const wopkit = PACKAGES.find((p) => p.name === root.name);
+  if (wopkit === undefined) throw new Error(`package layout: no package named ${root.name}`);
+  const prefix = `./${posix.join('dist', wopkit.dir)}/`;
+  const manifest = manifestOf(wopkit, root);
+  const relocate = (v: unknown): unknown =>
+    typeof v === 'string' ? (v === './package.json' ? v : v.replace(/^\.\//, prefix)) : Object.fromEntries(Object.entries(v as object).map(([k, x]) => [k, relocate(x)]));
+  return relocate(manifest['exports']) as Record<string, unknown>;
+}

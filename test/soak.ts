@@ -1,0 +1,10 @@
+/**
+ * The heavy test files: run by `npm run test:soak`, left out of `npm test`; CI runs both (.ci/run). One list of
+ * patterns, so the split depends on no other file: a new crash campaign under test/storage/crash/ joins the soak set by
+ * its folder, anything else by a line here.
+ *
+ * - test/storage/crash/: kill -9 crash campaigns (SQLite, PostgreSQL with one and two hosts), minutes each;
+ * - test/package/consumer.test.ts: packs the packages and installs them into scratch projects (npm install, tsc);
+ * - test/site/site.test.ts: the browser sweep over every built page of the site (layout at two widths, diagrams, links).
+ */
+export const SOAK_FILES: readonly string[] = ['test/storage/crash/**/*.test.ts', 'test/package/consumer.test.ts', 'test/site/site.test.ts'];
