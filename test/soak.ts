@@ -3,8 +3,9 @@
  * patterns, so the split depends on no other file: a new crash campaign under test/storage/crash/ joins the soak set by
  * its folder, anything else by a line here.
  *
- * - test/storage/crash/: kill -9 crash campaigns (SQLite, PostgreSQL with one and two hosts), minutes each;
+ * - test/storage/crash/: kill -9 crash campaigns (SQLite, PostgreSQL with one and three hosts), minutes each;
+ * - test/storage/fleet-faults.test.ts: a host frozen for a minute mid-transaction, and one killed, in a fleet of three;
  * - test/package/consumer.test.ts: packs the packages and installs them into scratch projects (npm install, tsc);
  * - test/site/site.test.ts: the browser sweep over every built page of the site (layout at two widths, diagrams, links).
  */
-export const SOAK_FILES: readonly string[] = ['test/storage/crash/**/*.test.ts', 'test/package/consumer.test.ts', 'test/site/site.test.ts'];
+export const SOAK_FILES: readonly string[] = ['test/storage/crash/**/*.test.ts', 'test/storage/fleet-faults.test.ts', 'test/package/consumer.test.ts', 'test/site/site.test.ts'];
