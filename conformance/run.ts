@@ -8,7 +8,7 @@ import { runScenario, type Discovery, type Scenario, type ScenarioResult } from 
 import { SCENARIOS } from './scenarios/index.ts';
 
 export const SUITE_NAME = 'wopkit-conformance';
-export const SUITE_VERSION = '0.2.0';
+export const SUITE_VERSION = '0.3.0';
 
 export interface SuiteResults {
   readonly suite: { readonly name: string; readonly version: string };

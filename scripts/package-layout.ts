@@ -66,7 +66,8 @@ export const PACKAGES: readonly PackageLayout[] = [
     // the site's API reference reads the subpaths from there); its `files` leave dist/validators/ out.
     dir: '',
     description: (root) => root.description,
-    takes: ['entry/', 'runtime/', 'conformance/', 'generator/'],
+    // generated/openapi/: the host serves the OpenAPI document (GET /v1/openapi.json) from its own copy.
+    takes: ['entry/', 'runtime/', 'conformance/', 'generator/', 'generated/openapi/'],
     exports: {
       '.': 'entry/index.js',
       './validators': 'entry/validators.js',

@@ -45,8 +45,8 @@ export interface WiringTable {
 export const MEMORY_PIPELINE_WIRING: WiringTable = {
   root: { module: 'runtime/openwop/index.ts', fn: 'createOpenwopRuntime' },
   components: [
-    { id: 'store', className: 'SharedMemoryStore', module: 'runtime/memory/store.ts', role: 'memory store', kind: 'store' },
-    { id: 'writer', className: 'MemoryWriter', module: 'runtime/memory/writer.ts', role: 'SR-1 write path', kind: 'store' },
+    { id: 'reader', className: 'TenantReader', module: 'runtime/memory/tenant-reader.ts', role: 'tenant reader (reads the store)', kind: 'store' },
+    { id: 'writer', className: 'MemoryWriter', module: 'runtime/memory/writer.ts', role: 'SR-1 write path (plans writes)', kind: 'store' },
     { id: 'workspace', className: 'Workspace', module: 'runtime/distillation/index-manifest.ts', role: 'MEMORY-INDEX workspace', kind: 'store' },
     { id: 'compactor', className: 'Compactor', module: 'runtime/compaction/compactor.ts', role: 'compaction (RFC 0012)', kind: 'stage' },
     { id: 'distiller', className: 'Distiller', module: 'runtime/distillation/distiller.ts', role: 'distillation (RFC 0062)', kind: 'stage' },
@@ -54,15 +54,14 @@ export const MEMORY_PIPELINE_WIRING: WiringTable = {
     { id: 'consolidation', className: 'ConsolidationService', module: 'runtime/consolidation/service.ts', role: 'consolidation (RFC 0068 §D)', kind: 'stage' },
   ],
   edges: [
-    { from: 'store', to: 'writer', label: 'writes into it', through: 'runtime/memory/store.ts' },
-    { from: 'store', to: 'compactor', label: 'reads it per tenant', through: 'runtime/memory/tenant-reader.ts' },
-    { from: 'writer', to: 'compactor', label: 'writes summaries through it', through: 'runtime/memory/writer.ts' },
-    { from: 'store', to: 'distiller', label: 'reads it per tenant', through: 'runtime/memory/tenant-reader.ts' },
-    { from: 'writer', to: 'distiller', label: 'writes archives through it', through: 'runtime/memory/writer.ts' },
+    { from: 'reader', to: 'compactor', label: 'reads a tenant through it', through: 'runtime/memory/tenant-reader.ts' },
+    { from: 'writer', to: 'compactor', label: 'plans summaries through it', through: 'runtime/memory/writer.ts' },
+    { from: 'reader', to: 'distiller', label: 'reads a tenant through it', through: 'runtime/memory/tenant-reader.ts' },
+    { from: 'writer', to: 'distiller', label: 'plans archives through it', through: 'runtime/memory/writer.ts' },
     { from: 'compactor', to: 'distiller', label: 'compacts each batch with it', through: 'runtime/compaction/compactor.ts' },
     { from: 'workspace', to: 'distiller', label: 'records MEMORY-INDEX in it', through: 'runtime/distillation/index-manifest.ts' },
     { from: 'distiller', to: 'scheduler', label: 'runs it on schedule', through: 'runtime/distillation/distiller.ts' },
-    { from: 'store', to: 'consolidation', label: 'merges long-term entries in it', through: 'runtime/memory/memory-port.ts' },
-    { from: 'writer', to: 'consolidation', label: 'redacts merged text with it', through: 'runtime/memory/writer.ts' },
+    { from: 'reader', to: 'consolidation', label: 'reads long-term entries through it', through: 'runtime/memory/tenant-reader.ts' },
+    { from: 'writer', to: 'consolidation', label: 'plans merged entries through it', through: 'runtime/memory/writer.ts' },
   ],
 };

@@ -68,8 +68,10 @@ describe('CTI-1: one read path', () => {
     const reading = sqlOf(QUERIES).filter((sql) => /\bFROM (entries|entry_tags|journal)\b/.test(sql));
     expect(reading.length).toBeGreaterThanOrEqual(5);
     expect(reading.filter((sql) => !/\btenant = \?/.test(sql))).toEqual([]);
-    // The page query builds its FROM and WHERE from parts: its conditions start with the tenant.
-    expect(source).toMatch(/const where = \['x\.tenant = \?', 'x\.memory_ref = \?'/);
+    // The page query builds its WHERE from parts: its conditions start with the tenant, and the documents it joins
+    // are the tenant's too.
+    expect(source).toMatch(/const where = \['tenant = \?', 'memory_ref = \?'/);
+    expect(source).toMatch(/JOIN entries e ON e\.tenant = \? AND e\.memory_ref = \? AND e\.id = k\.id/);
   });
 
   it('no SQL outside runtime/storage/ names the tables that hold entries', () => {

@@ -46,7 +46,7 @@ describe('every real results file', () => {
   });
   it('flattens nested figures to dotted names', () => {
     const generator = views.find((v) => v.name === 'generator')!;
-    expect(generator.scalars.map(([k]) => k)).toContain('genWall.inProcessBreakdownMs.types');
+    expect(generator.scalars.map(([k]) => k)).toContain('coldGen.peerReports.quicktype.ms');
   });
 });
 

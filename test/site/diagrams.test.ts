@@ -182,7 +182,7 @@ describe('data-flow diagrams ↔ the data they are drawn from', () => {
     const g = byId('memory-pipeline').graph;
     expect(g.nodes.map((n) => n.id)).toEqual(MEMORY_PIPELINE_WIRING.components.map((c) => c.id));
     expect(g.edges.map((e) => `${e.from} → ${e.to}: ${e.label}`)).toEqual(MEMORY_PIPELINE_WIRING.edges.map((e) => `${e.from} → ${e.to}: ${e.label}`));
-    expect(edges(g)).toEqual(expect.arrayContaining(['compactor → distiller', 'distiller → scheduler', 'store → compactor', 'store → consolidation']));
+    expect(edges(g)).toEqual(expect.arrayContaining(['compactor → distiller', 'distiller → scheduler', 'reader → compactor', 'reader → consolidation']));
   });
   it('memory pipeline: follows the table (an edge taken out loses its arrow)', () => {
     const t = MEMORY_PIPELINE_WIRING;

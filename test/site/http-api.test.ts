@@ -15,7 +15,7 @@ describe('HTTP API reference', () => {
     expect(fork).toMatchObject({ method: 'POST', path: '/v1/runs/{runId}:fork', pathParams: ['runId'], access: 'tenant', requestBody: 'RunForkRequest', success: { status: 201, schemas: ['RunForkResponse'] } });
     expect(ops.find((o) => o.id === 'discovery')!.access).toBe('public');
     expect(ops.find((o) => o.id === 'runMemory')!.success.schemas).toEqual(['MemoryEntry', 'HostSampleMemoryEntriesResponse']);
-    expect(ops.find((o) => o.id === 'memoryList')!.query).toEqual(['limit', 'tag']);
+    expect(ops.find((o) => o.id === 'memoryList')!.query).toEqual(['limit', 'cursor', 'tag']);
   });
 
   it('renders every operation on the built page, linked to its schemas', () => {

@@ -140,8 +140,8 @@ describe('bounds: 429 with the resource, nothing registered', () => {
     await registerSecrets(rt, 'acme', 'r1', {});
     await registerSecrets(rt, 'acme', 'r2', {});
     const runs = await thrown(() => registerSecrets(rt, 'acme', 'r3', {}));
-    expect(runs).toBeInstanceOf(QuotaExceededError);
-    expect((runs as QuotaExceededError).toWire()).toMatchObject({ error: 'quota_exceeded', details: { resource: 'live-run-secret-registries', limit: 2 } });
+    expect(runs).toMatchObject({ code: 'secret_bound_reached' });
+    expect((runs as QuotaExceededError).toWire()).toMatchObject({ error: 'quota_exceeded', details: { resource: 'live-run-secret-registries', limit: 2, setting: 'maxLiveRunsPerTenant' } });
     await registerSecrets(rt, 'globex', 'g1', {}); // another tenant is not affected
     const perRun = await thrown(() => registerSecrets(rt, 'acme', 'r1', { a: 'secret-one-1', b: 'secret-two-2', c: 'secret-three' }));
     expect(perRun).toBeInstanceOf(SecretBoundError);
