@@ -449,3 +449,83 @@ export interface WorkspaceUpdatedPayload {
   byteSize?: number;
   [k: string]: unknown;
 }
+
+/**
+ * A workflow node began executing (the envelope's nodeId names it too). Content-free. Open.
+ */
+export interface NodeStartedPayload {
+  /**
+   * The node, as the workflow definition names it.
+   */
+  nodeId: string;
+  /**
+   * The node's type, e.g. core.noop or core.approvalGate.
+   */
+  typeId: string;
+  /**
+   * Zero-based retry counter (upstream hosts send it; the reference host runs each node once).
+   */
+  attempt?: number;
+  [k: string]: unknown;
+}
+
+/**
+ * A workflow node finished successfully. Content-free: the node's outputs stay in the run's variables. Open.
+ */
+export interface NodeCompletedPayload {
+  /**
+   * The node that finished.
+   */
+  nodeId: string;
+  /**
+   * The node's type (the reference host sends it; upstream's payload does not require it).
+   */
+  typeId?: string;
+  /**
+   * How long the node ran, in milliseconds (upstream hosts send it).
+   */
+  durationMs?: number;
+  [k: string]: unknown;
+}
+
+/**
+ * A workflow node failed terminally (e.g. an approval gate whose answer was reject: approval_rejected). Open.
+ */
+export interface NodeFailedPayload {
+  /**
+   * The node that failed.
+   */
+  nodeId: string;
+  /**
+   * The node's type (the reference host sends it).
+   */
+  typeId?: string;
+  /**
+   * Why: a machine code and a message, never content.
+   */
+  error: RunFailureError;
+  [k: string]: unknown;
+}
+
+/**
+ * A person's answer to an approval gate was recorded (upstream's approval event, sent after interrupt.resolved). Content-free: the answer's free text is never recorded. Open.
+ */
+export interface ApprovalReceivedPayload {
+  /**
+   * The approval gate answered.
+   */
+  nodeId: string;
+  /**
+   * The answer: accept or reject (upstream's vocabulary also has refine, edit-accept and timeout, which the reference host's gates do not offer).
+   */
+  action: 'accept' | 'reject' | 'refine' | 'edit-accept' | 'timeout';
+  /**
+   * The interrupt the answer resolved.
+   */
+  interruptId?: string;
+  /**
+   * When the person decided, as their answer gave it (ISO 8601).
+   */
+  decidedAt?: string;
+  [k: string]: unknown;
+}

@@ -1,7 +1,8 @@
 /**
- * Adds the workflow runs (POST /v1/runs) to a host: a fixture runner (runtime/openwop/fixtures/) whose every memory
- * and supervisor operation is one of the host's own — after the test-only mutants wrapped them, so a host broken
- * in CTI-1, SR-1, TTL or escalation is broken in its fixture runs as well. Discovery gains `fixtures` once seeded.
+ * Adds the workflow runs (POST /v1/runs) to a host: a fixture runner (runtime/openwop/fixtures/) whose every memory,
+ * supervisor and workflow operation is one of the host's own — after the test-only mutants wrapped them, so a host
+ * broken in CTI-1, SR-1, TTL, escalation, or its run, fork or interrupt code is broken in its fixture runs as well.
+ * Discovery gains `fixtures` once seeded.
  * What the runner keeps — that the fixtures were seeded, each probe run's outcome — is in the store.
  */
 import { FixtureRunner, type ProbeOutcome } from '../openwop/fixtures/runner.ts';
@@ -25,6 +26,9 @@ export function withWorkflowRuns(core: HostCore, rt: OpenwopRuntime): HostRuntim
     continueStep: (runId, interruptId, resolution) => core.continueStep(runId, interruptId, resolution),
     events: async (runId) => (await core.events(runId)).events,
     run: (runId) => core.run(runId),
+    runWorkflow: (definition, memoryRef) => core.runWorkflow(definition, memoryRef),
+    resumeWorkflow: (runId, nodeId, value) => core.resumeWorkflow(runId, nodeId, value),
+    workflowState: (runId) => core.workflowState(runId),
     now: () => core.now(),
     seeded: () => claimTaken(rt.port.reads, SEEDED),
     async seed() {
@@ -56,6 +60,6 @@ export function withWorkflowRuns(core: HostCore, rt: OpenwopRuntime): HostRuntim
     seedFixtures: () => runner.seed(),
     startWorkflow: (workflowId, tenant) => runner.start(workflowId, tenant),
     workflowRun: (runId) => runner.snapshot(runId),
-    resolveInterrupt: (runId, interruptId, resolution) => runner.resolveInterrupt(runId, interruptId, resolution),
+    resolveInterrupt: (runId, nodeId, value) => runner.resolveInterrupt(runId, nodeId, value),
   };
 }

@@ -36,7 +36,6 @@ import {
   type OrchestratorStepResult,
   SPEC_STEP_PAYLOADS,
 } from '../multi-agent/escalation.ts';
-import { forkAnchor } from '../multi-agent/replay-snapshots.ts';
 import { SubRunMemory, type CrossChildMemoryConcurrency } from '../multi-agent/sub-run-memory.ts';
 import { SecretRegistries, SimulatedByokResolver, type SecretRegistryLimits } from '../redaction/secret-registry.ts';
 import { SecretKeyRing } from '../redaction/sealing.ts';
@@ -50,6 +49,7 @@ import { ProposalService, type ProposalActivationPolicy } from '../proposals/ser
 import { InstalledArtifacts } from '../proposals/store.ts';
 import { agentInventory } from './agent-inventory.ts';
 import { Runs, type RunBounds, type RunRecord, type StartRun } from './runs.ts';
+import { WorkflowEngine, type ForkMode } from './workflow-engine.ts';
 import { MAX_EVENT_PAGE } from '../events/log.ts';
 
 export interface OpenwopRuntimeOptions {
@@ -97,9 +97,6 @@ export interface OpenwopRuntimeOptions {
   /** How applying an RFC 0096 proposal is authorised (default: an approval gate). */
   readonly proposalActivation?: ProposalActivationPolicy;
 }
-
-/** The fixed id prefix of a fork's run. */
-const FORK = 'run';
 
 export function createOpenwopRuntime(options: OpenwopRuntimeOptions) {
   const port = options.port;
@@ -234,6 +231,11 @@ export function createOpenwopRuntime(options: OpenwopRuntimeOptions) {
     );
   capabilities.contribute('proposals', proposals.capability()).contribute('agent-inventory', { agents: { manifestRuntime: { supported: true } } });
 
+  // Workflow runs: the run, fork and interrupt code of runs that execute a workflow definition. Both fork modes are
+  // served: replay re-emits what its source recorded, branch does it anew.
+  const workflows = new WorkflowEngine({ reads, log, runs, writer, ids, clock });
+  capabilities.contribute('replay', { replay: { supported: true, modes: ['replay', 'branch'] } });
+
   /** The steps of a supervisor turn, planned into `plan` (records return their event ids at once). */
   const stepPorts = (plan: Plan, runId: string) => ({
     record: (type: string, payload: Record<string, unknown>, causationId?: string) => log.append(plan, runId, { type, payload, ...(causationId !== undefined ? { causationId } : {}) }).eventId,
@@ -251,6 +253,7 @@ export function createOpenwopRuntime(options: OpenwopRuntimeOptions) {
     byok,
     log,
     runs,
+    workflows,
     workspace,
     writer,
     compactor,
@@ -328,17 +331,12 @@ export function createOpenwopRuntime(options: OpenwopRuntimeOptions) {
     },
 
     /**
-     * Plan a fork of `sourceRunId` at `fromSeq` (MAE-3): the fork run, anchored on the memory as of that event. Throws
-     * ReplayMemorySnapshotUnavailableError (422 on the wire) when the snapshot cannot be served, RangeError for an
-     * unknown source.
+     * Plan a fork of `sourceRunId` at `fromSeq` (MAE-3): the fork run, anchored on the memory as of that event, and —
+     * when the source ran a workflow — executed in `mode` (workflow-engine.ts). Throws ReplayMemorySnapshotUnavailableError
+     * (422) when the snapshot cannot be served, ForkSeqOutOfRangeError (422 fork_point_invalid) past the source's last
+     * event, RangeError for an unknown source.
      */
-    async fork(plan: Plan, sourceRunId: string, fromSeq: number): Promise<RunRecord> {
-      const source = await runs.row(sourceRunId);
-      const record = await runs.get(sourceRunId);
-      if (source === undefined || record === undefined) throw new RangeError('unknown source run');
-      const anchor = await forkAnchor(reads, source, fromSeq);
-      return runs.start(plan, { runId: ids.next(FORK), workflowId: record.workflowId, memoryRef: record.memoryRef, forkedFrom: { runId: sourceRunId, fromSeq }, kind: 'fork', status: 'created', anchor });
-    },
+    fork: (plan: Plan, sourceRunId: string, fromSeq: number, mode: ForkMode = 'replay'): Promise<RunRecord> => workflows.fork(plan, sourceRunId, fromSeq, mode),
   };
 }
 

@@ -46,433 +46,505 @@ function __c0(d) {
 }
 function __c9(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x7 = d.commitmentId;
+  const x7 = d.nodeId;
   if (x7 === undefined) return false;
   if (!(typeof x7 === "string")) return false;
   if (x7.length === 0) return false;
-  const x8 = d.memoryRef;
+  const x8 = d.action;
   if (x8 === undefined) return false;
-  if (!(typeof x8 === "string")) return false;
-  if (x8.length === 0) return false;
-  const x9 = d.memoryId;
+  if (!(x8 === "accept" || x8 === "reject" || x8 === "refine" || x8 === "edit-accept" || x8 === "timeout")) return false;
+  const x9 = d.interruptId;
   if (x9 !== undefined) {
     if (!(typeof x9 === "string")) return false;
     if (x9.length === 0) return false;
   }
-  const x10 = d.condition;
-  if (x10 === undefined) return false;
-  if (!__check_CommitmentFireCondition(x10)) return false;
-  const x11 = d.enqueuedRunId;
-  if (x11 !== undefined) {
-    if (!(typeof x11 === "string")) return false;
-    if (x11.length === 0) return false;
+  const x10 = d.decidedAt;
+  if (x10 !== undefined) {
+    if (!(typeof x10 === "string")) return false;
+    if (!__fmtDateTime(x10)) return false;
   }
   return true;
 }
-function __c17(d) {
+function __c15(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x12 = d.confidence;
+  const x11 = d.commitmentId;
+  if (x11 === undefined) return false;
+  if (!(typeof x11 === "string")) return false;
+  if (x11.length === 0) return false;
+  const x12 = d.memoryRef;
   if (x12 === undefined) return false;
-  if (!(Number.isFinite(x12))) return false;
-  if (x12 > 1) return false;
-  if (x12 < 0) return false;
-  const x13 = d.floor;
-  if (x13 === undefined) return false;
-  if (!(Number.isFinite(x13))) return false;
-  if (x13 > 1) return false;
-  if (x13 < 0.5) return false;
-  const x14 = d.escalationKind;
+  if (!(typeof x12 === "string")) return false;
+  if (x12.length === 0) return false;
+  const x13 = d.memoryId;
+  if (x13 !== undefined) {
+    if (!(typeof x13 === "string")) return false;
+    if (x13.length === 0) return false;
+  }
+  const x14 = d.condition;
   if (x14 === undefined) return false;
-  if (!(x14 === "clarify" || x14 === "escalate")) return false;
-  const x15 = d.originalDecision;
+  if (!__check_CommitmentFireCondition(x14)) return false;
+  const x15 = d.enqueuedRunId;
   if (x15 !== undefined) {
-    if (!__check_OrchestratorDecision(x15)) return false;
+    if (!(typeof x15 === "string")) return false;
+    if (x15.length === 0) return false;
   }
-  const x16 = d.parentRunId;
-  if (x16 !== undefined) {
-    if (!(typeof x16 === "string")) return false;
-    if (x16.length === 0) return false;
-  }
-  const x17 = d.workerId;
-  if (x17 !== undefined) {
-    if (!(typeof x17 === "string")) return false;
-    if (x17.length === 0) return false;
-  }
-  const x18 = d.causationHostId;
-  if (x18 !== undefined) {
-    if (!(typeof x18 === "string")) return false;
-    if (x18.length === 0) return false;
-  }
-  for (const k19 in d) if (!(k19 === "confidence" || k19 === "floor" || k19 === "escalationKind" || k19 === "originalDecision" || k19 === "parentRunId" || k19 === "workerId" || k19 === "causationHostId")) return false;
   return true;
 }
-function __c27(d) {
+function __c23(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x20 = d.tokenBudget;
-  if (x20 === undefined) return false;
-  if (!(Number.isInteger(x20))) return false;
-  if (x20 < 1) return false;
-  const x21 = d.tokensUsed;
-  if (x21 === undefined) return false;
-  if (!(Number.isInteger(x21))) return false;
-  if (x21 < 0) return false;
-  const x22 = d.indexUpdated;
+  const x16 = d.confidence;
+  if (x16 === undefined) return false;
+  if (!(Number.isFinite(x16))) return false;
+  if (x16 > 1) return false;
+  if (x16 < 0) return false;
+  const x17 = d.floor;
+  if (x17 === undefined) return false;
+  if (!(Number.isFinite(x17))) return false;
+  if (x17 > 1) return false;
+  if (x17 < 0.5) return false;
+  const x18 = d.escalationKind;
+  if (x18 === undefined) return false;
+  if (!(x18 === "clarify" || x18 === "escalate")) return false;
+  const x19 = d.originalDecision;
+  if (x19 !== undefined) {
+    if (!__check_OrchestratorDecision(x19)) return false;
+  }
+  const x20 = d.parentRunId;
+  if (x20 !== undefined) {
+    if (!(typeof x20 === "string")) return false;
+    if (x20.length === 0) return false;
+  }
+  const x21 = d.workerId;
+  if (x21 !== undefined) {
+    if (!(typeof x21 === "string")) return false;
+    if (x21.length === 0) return false;
+  }
+  const x22 = d.causationHostId;
   if (x22 !== undefined) {
-    if (!(typeof x22 === "boolean")) return false;
+    if (!(typeof x22 === "string")) return false;
+    if (x22.length === 0) return false;
   }
+  for (const k23 in d) if (!(k23 === "confidence" || k23 === "floor" || k23 === "escalationKind" || k23 === "originalDecision" || k23 === "parentRunId" || k23 === "workerId" || k23 === "causationHostId")) return false;
   return true;
 }
-function __c32(d) {
+function __c33(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x23 = d.runId;
-  if (x23 === undefined) return false;
-  if (!(typeof x23 === "string")) return false;
-  if (x23.length === 0) return false;
-  const x24 = d.fromSeq;
+  const x24 = d.tokenBudget;
   if (x24 === undefined) return false;
   if (!(Number.isInteger(x24))) return false;
-  if (x24 < 0) return false;
-  for (const k25 in d) if (!(k25 === "runId" || k25 === "fromSeq")) return false;
+  if (x24 < 1) return false;
+  const x25 = d.tokensUsed;
+  if (x25 === undefined) return false;
+  if (!(Number.isInteger(x25))) return false;
+  if (x25 < 0) return false;
+  const x26 = d.indexUpdated;
+  if (x26 !== undefined) {
+    if (!(typeof x26 === "boolean")) return false;
+  }
   return true;
 }
-function __c36(d) {
+function __c38(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x26 = d.interruptId;
-  if (x26 === undefined) return false;
-  if (!(typeof x26 === "string")) return false;
-  if (x26.length === 0) return false;
-  const x27 = d.kind;
+  const x27 = d.runId;
   if (x27 === undefined) return false;
   if (!(typeof x27 === "string")) return false;
-  if (!__RE0.test(x27)) return false;
-  const x28 = d.reasonCode;
-  if (x28 !== undefined) {
-    if (!(typeof x28 === "string")) return false;
-    if (x28.length === 0) return false;
-  }
+  if (x27.length === 0) return false;
+  const x28 = d.fromSeq;
+  if (x28 === undefined) return false;
+  if (!(Number.isInteger(x28))) return false;
+  if (x28 < 0) return false;
+  for (const k29 in d) if (!(k29 === "runId" || k29 === "fromSeq")) return false;
   return true;
 }
-function __c41(d) {
+function __c42(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x29 = d.interruptId;
-  if (x29 === undefined) return false;
-  if (!(typeof x29 === "string")) return false;
-  if (x29.length === 0) return false;
-  const x30 = d.outcome;
-  if (x30 !== undefined) {
-    if (!(x30 === "approved" || x30 === "amended" || x30 === "rejected")) return false;
-  }
-  const x31 = d.nodeId;
-  if (x31 !== undefined) {
-    if (!(typeof x31 === "string")) return false;
-  }
-  const x32 = d.kind;
+  const x30 = d.interruptId;
+  if (x30 === undefined) return false;
+  if (!(typeof x30 === "string")) return false;
+  if (x30.length === 0) return false;
+  const x31 = d.kind;
+  if (x31 === undefined) return false;
+  if (!(typeof x31 === "string")) return false;
+  if (!__RE0.test(x31)) return false;
+  const x32 = d.reasonCode;
   if (x32 !== undefined) {
     if (!(typeof x32 === "string")) return false;
+    if (x32.length === 0) return false;
   }
-  const x33 = d.decision;
-  if (x33 !== undefined) {
-    if (!__check_OrchestratorDecision(x33)) return false;
-  }
-  const x34 = d.decidedAt;
+  return true;
+}
+function __c47(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x33 = d.interruptId;
+  if (x33 === undefined) return false;
+  if (!(typeof x33 === "string")) return false;
+  if (x33.length === 0) return false;
+  const x34 = d.outcome;
   if (x34 !== undefined) {
-    if (!(typeof x34 === "string")) return false;
-    if (!__fmtDateTime(x34)) return false;
+    if (!(x34 === "approved" || x34 === "amended" || x34 === "rejected")) return false;
   }
-  return true;
-}
-function __c49(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x35 = d.memoryRef;
-  if (x35 === undefined) return false;
-  if (!(typeof x35 === "string")) return false;
-  if (x35.length === 0) return false;
-  const x36 = d.outputId;
-  if (x36 === undefined) return false;
-  if (!(typeof x36 === "string")) return false;
-  if (x36.length === 0) return false;
-  const x37 = d.sourceIds;
+  const x35 = d.nodeId;
+  if (x35 !== undefined) {
+    if (!(typeof x35 === "string")) return false;
+  }
+  const x36 = d.kind;
+  if (x36 !== undefined) {
+    if (!(typeof x36 === "string")) return false;
+  }
+  const x37 = d.decision;
   if (x37 !== undefined) {
-    if (!(Array.isArray(x37))) return false;
-    for (let i38 = 0; i38 < x37.length; i38++) {
-      const x39 = x37[i38];
-      if (!(typeof x39 === "string")) return false;
-      if (x39.length === 0) return false;
-    }
+    if (!__check_OrchestratorDecision(x37)) return false;
   }
-  const x40 = d.sourceCount;
+  const x38 = d.decidedAt;
+  if (x38 !== undefined) {
+    if (!(typeof x38 === "string")) return false;
+    if (!__fmtDateTime(x38)) return false;
+  }
+  return true;
+}
+function __c55(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x39 = d.memoryRef;
+  if (x39 === undefined) return false;
+  if (!(typeof x39 === "string")) return false;
+  if (x39.length === 0) return false;
+  const x40 = d.outputId;
   if (x40 === undefined) return false;
-  if (!(Number.isInteger(x40))) return false;
-  if (x40 < 0) return false;
-  const x41 = d.trigger;
-  if (x41 === undefined) return false;
-  if (!__check_CompactionTrigger(x41)) return false;
-  const x42 = d.byteSize;
-  if (x42 === undefined) return false;
-  if (!(Number.isInteger(x42))) return false;
-  if (x42 < 0) return false;
-  const x43 = d.distillation;
-  if (x43 !== undefined) {
-    if (!__c27(x43)) return false;
-  }
-  return true;
-}
-function __c60(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x44 = d.memoryRef;
-  if (x44 === undefined) return false;
-  if (!(typeof x44 === "string")) return false;
-  if (x44.length === 0) return false;
-  const x45 = d.memoryId;
-  if (x45 === undefined) return false;
-  if (!(typeof x45 === "string")) return false;
-  if (x45.length === 0) return false;
-  const x46 = d.nodeId;
-  if (x46 !== undefined) {
-    if (!(typeof x46 === "string")) return false;
-    if (x46.length === 0) return false;
-  }
-  const x47 = d.operation;
-  if (x47 !== undefined) {
-    if (!(x47 === "put" || x47 === "delete")) return false;
-  }
-  const x48 = d.agentId;
-  if (x48 !== undefined) {
-    if (!(typeof x48 === "string")) return false;
-    if (x48.length === 0) return false;
-  }
-  const x49 = d.byteSize;
-  if (x49 !== undefined) {
-    if (!(Number.isInteger(x49))) return false;
-    if (x49 < 0) return false;
-  }
-  return true;
-}
-function __c68(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x50 = d.proposalId;
-  if (x50 === undefined) return false;
-  if (!(typeof x50 === "string")) return false;
-  if (x50.length === 0) return false;
-  const x51 = d.kind;
-  if (x51 !== undefined) {
-    if (!__check_ProposalKind(x51)) return false;
-  }
-  const x52 = d.activation;
-  if (x52 !== undefined) {
-    if (!__check_ProposalActivation(x52)) return false;
-  }
-  const x53 = d.approvalId;
-  if (x53 !== undefined) {
-    if (!(typeof x53 === "string")) return false;
-    if (x53.length === 0) return false;
-  }
-  const x54 = d.installedArtifactRef;
-  if (x54 !== undefined) {
-    if (!(typeof x54 === "string")) return false;
-    if (x54.length === 0) return false;
-  }
-  for (const k55 in d) {
-    L56: {
-      if (!(k55 === "artifact" || k55 === "rationale" || k55 === "title" || k55 === "template")) break L56;
-      return false;
+  if (!(typeof x40 === "string")) return false;
+  if (x40.length === 0) return false;
+  const x41 = d.sourceIds;
+  if (x41 !== undefined) {
+    if (!(Array.isArray(x41))) return false;
+    for (let i42 = 0; i42 < x41.length; i42++) {
+      const x43 = x41[i42];
+      if (!(typeof x43 === "string")) return false;
+      if (x43.length === 0) return false;
     }
+  }
+  const x44 = d.sourceCount;
+  if (x44 === undefined) return false;
+  if (!(Number.isInteger(x44))) return false;
+  if (x44 < 0) return false;
+  const x45 = d.trigger;
+  if (x45 === undefined) return false;
+  if (!__check_CompactionTrigger(x45)) return false;
+  const x46 = d.byteSize;
+  if (x46 === undefined) return false;
+  if (!(Number.isInteger(x46))) return false;
+  if (x46 < 0) return false;
+  const x47 = d.distillation;
+  if (x47 !== undefined) {
+    if (!__c33(x47)) return false;
+  }
+  return true;
+}
+function __c66(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x48 = d.memoryRef;
+  if (x48 === undefined) return false;
+  if (!(typeof x48 === "string")) return false;
+  if (x48.length === 0) return false;
+  const x49 = d.memoryId;
+  if (x49 === undefined) return false;
+  if (!(typeof x49 === "string")) return false;
+  if (x49.length === 0) return false;
+  const x50 = d.nodeId;
+  if (x50 !== undefined) {
+    if (!(typeof x50 === "string")) return false;
+    if (x50.length === 0) return false;
+  }
+  const x51 = d.operation;
+  if (x51 !== undefined) {
+    if (!(x51 === "put" || x51 === "delete")) return false;
+  }
+  const x52 = d.agentId;
+  if (x52 !== undefined) {
+    if (!(typeof x52 === "string")) return false;
+    if (x52.length === 0) return false;
+  }
+  const x53 = d.byteSize;
+  if (x53 !== undefined) {
+    if (!(Number.isInteger(x53))) return false;
+    if (x53 < 0) return false;
+  }
+  return true;
+}
+function __c74(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x54 = d.nodeId;
+  if (x54 === undefined) return false;
+  if (!(typeof x54 === "string")) return false;
+  if (x54.length === 0) return false;
+  const x55 = d.typeId;
+  if (x55 !== undefined) {
+    if (!(typeof x55 === "string")) return false;
+    if (x55.length === 0) return false;
+  }
+  const x56 = d.durationMs;
+  if (x56 !== undefined) {
+    if (!(Number.isInteger(x56))) return false;
+    if (x56 < 0) return false;
   }
   return true;
 }
 function __c79(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x57 = d.proposalId;
+  const x57 = d.nodeId;
   if (x57 === undefined) return false;
   if (!(typeof x57 === "string")) return false;
   if (x57.length === 0) return false;
-  const x58 = d.kind;
-  if (x58 === undefined) return false;
-  if (!__check_ProposalKind(x58)) return false;
-  const x59 = d.sourceRunIds;
-  if (x59 !== undefined) {
-    if (!(Array.isArray(x59))) return false;
-    for (let i60 = 0; i60 < x59.length; i60++) {
-      const x61 = x59[i60];
-      if (!(typeof x61 === "string")) return false;
-      if (x61.length === 0) return false;
-    }
+  const x58 = d.typeId;
+  if (x58 !== undefined) {
+    if (!(typeof x58 === "string")) return false;
+    if (x58.length === 0) return false;
   }
-  const x62 = d.duplicateOf;
+  const x59 = d.error;
+  if (x59 === undefined) return false;
+  if (!__c83(x59)) return false;
+  return true;
+}
+function __c91(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x60 = d.nodeId;
+  if (x60 === undefined) return false;
+  if (!(typeof x60 === "string")) return false;
+  if (x60.length === 0) return false;
+  const x61 = d.typeId;
+  if (x61 === undefined) return false;
+  if (!(typeof x61 === "string")) return false;
+  if (x61.length === 0) return false;
+  const x62 = d.attempt;
   if (x62 !== undefined) {
-    if (!(typeof x62 === "string" || x62 === null)) return false;
-    if (typeof x62 === "string") {
-      if (x62.length === 0) return false;
-    }
-  }
-  for (const k63 in d) {
-    L64: {
-      if (!(k63 === "artifact" || k63 === "rationale" || k63 === "title" || k63 === "template")) break L64;
-      return false;
-    }
-  }
-  return true;
-}
-function __c88(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x65 = d.status;
-  if (x65 !== undefined) {
-    if (x65 !== "completed") return false;
-  }
-  const x66 = d.durationMs;
-  if (x66 !== undefined) {
-    if (!(Number.isInteger(x66))) return false;
-    if (x66 < 0) return false;
-  }
-  return true;
-}
-function __c92(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  L67: {
-    B68: {
-      if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-        const x69 = d.errorCode;
-        if (x69 === undefined) break B68;
-        if (!(typeof x69 === "string")) break B68;
-        if (x69.length === 0) break B68;
-      }
-      break L67;
-    }
-    B70: {
-      if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-        const x71 = d.error;
-        if (x71 === undefined) break B70;
-        if (!__c96(x71)) break B70;
-      }
-      break L67;
-    }
-    return false;
-  }
-  const x72 = d.status;
-  if (x72 !== undefined) {
-    if (x72 !== "failed") return false;
-  }
-  const x73 = d.errorCode;
-  if (x73 !== undefined) {
-    if (!(typeof x73 === "string")) return false;
-    if (x73.length === 0) return false;
-  }
-  const x74 = d.error;
-  if (x74 !== undefined) {
-    if (!__c96(x74)) return false;
+    if (!(Number.isInteger(x62))) return false;
+    if (x62 < 0) return false;
   }
   return true;
 }
 function __c96(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x75 = d.code;
-  if (x75 === undefined) return false;
-  if (!(typeof x75 === "string")) return false;
-  if (x75.length === 0) return false;
-  const x76 = d.message;
-  if (x76 === undefined) return false;
-  if (!(typeof x76 === "string")) return false;
-  if (x76.length === 0) return false;
-  const x77 = d.details;
-  if (x77 !== undefined) {
-    if (!(typeof x77 === "object" && x77 !== null && !Array.isArray(x77))) return false;
+  const x63 = d.proposalId;
+  if (x63 === undefined) return false;
+  if (!(typeof x63 === "string")) return false;
+  if (x63.length === 0) return false;
+  const x64 = d.kind;
+  if (x64 !== undefined) {
+    if (!__check_ProposalKind(x64)) return false;
   }
-  const x78 = d.retryable;
+  const x65 = d.activation;
+  if (x65 !== undefined) {
+    if (!__check_ProposalActivation(x65)) return false;
+  }
+  const x66 = d.approvalId;
+  if (x66 !== undefined) {
+    if (!(typeof x66 === "string")) return false;
+    if (x66.length === 0) return false;
+  }
+  const x67 = d.installedArtifactRef;
+  if (x67 !== undefined) {
+    if (!(typeof x67 === "string")) return false;
+    if (x67.length === 0) return false;
+  }
+  for (const k68 in d) {
+    L69: {
+      if (!(k68 === "artifact" || k68 === "rationale" || k68 === "title" || k68 === "template")) break L69;
+      return false;
+    }
+  }
+  return true;
+}
+function __c107(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x70 = d.proposalId;
+  if (x70 === undefined) return false;
+  if (!(typeof x70 === "string")) return false;
+  if (x70.length === 0) return false;
+  const x71 = d.kind;
+  if (x71 === undefined) return false;
+  if (!__check_ProposalKind(x71)) return false;
+  const x72 = d.sourceRunIds;
+  if (x72 !== undefined) {
+    if (!(Array.isArray(x72))) return false;
+    for (let i73 = 0; i73 < x72.length; i73++) {
+      const x74 = x72[i73];
+      if (!(typeof x74 === "string")) return false;
+      if (x74.length === 0) return false;
+    }
+  }
+  const x75 = d.duplicateOf;
+  if (x75 !== undefined) {
+    if (!(typeof x75 === "string" || x75 === null)) return false;
+    if (typeof x75 === "string") {
+      if (x75.length === 0) return false;
+    }
+  }
+  for (const k76 in d) {
+    L77: {
+      if (!(k76 === "artifact" || k76 === "rationale" || k76 === "title" || k76 === "template")) break L77;
+      return false;
+    }
+  }
+  return true;
+}
+function __c116(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x78 = d.status;
   if (x78 !== undefined) {
-    if (!(typeof x78 === "boolean")) return false;
+    if (x78 !== "completed") return false;
+  }
+  const x79 = d.durationMs;
+  if (x79 !== undefined) {
+    if (!(Number.isInteger(x79))) return false;
+    if (x79 < 0) return false;
   }
   return true;
 }
-function __c108(d) {
+function __c120(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x79 = d.decision;
-  if (x79 === undefined) return false;
-  if (!__check_OrchestratorDecision(x79)) return false;
-  return true;
-}
-function __c111(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x80 = d.workflowId;
-  if (x80 === undefined) return false;
-  if (!(typeof x80 === "string")) return false;
-  if (x80.length === 0) return false;
-  const x81 = d.parentRunId;
-  if (x81 !== undefined) {
-    if (!(typeof x81 === "string")) return false;
-    if (x81.length === 0) return false;
+  L80: {
+    B81: {
+      if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+        const x82 = d.errorCode;
+        if (x82 === undefined) break B81;
+        if (!(typeof x82 === "string")) break B81;
+        if (x82.length === 0) break B81;
+      }
+      break L80;
+    }
+    B83: {
+      if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+        const x84 = d.error;
+        if (x84 === undefined) break B83;
+        if (!__c83(x84)) break B83;
+      }
+      break L80;
+    }
+    return false;
   }
-  const x82 = d.memoryRef;
-  if (x82 !== undefined) {
-    if (!(typeof x82 === "string")) return false;
-    if (x82.length === 0) return false;
+  const x85 = d.status;
+  if (x85 !== undefined) {
+    if (x85 !== "failed") return false;
   }
-  const x83 = d.memoryScopeIsolation;
-  if (x83 !== undefined) {
-    if (!(x83 === "inherit" || x83 === "isolated")) return false;
-  }
-  const x84 = d.forkedFrom;
-  if (x84 !== undefined) {
-    if (!__c32(x84)) return false;
-  }
-  return true;
-}
-function __c118(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x85 = d.decisionKind;
-  if (x85 === undefined) return false;
-  if (!(x85 === "next-worker" || x85 === "terminate" || x85 === "clarify" || x85 === "handoff")) return false;
-  const x86 = d.worker;
+  const x86 = d.errorCode;
   if (x86 !== undefined) {
     if (!(typeof x86 === "string")) return false;
     if (x86.length === 0) return false;
   }
-  const x87 = d.childRunId;
+  const x87 = d.error;
   if (x87 !== undefined) {
-    if (!(typeof x87 === "string")) return false;
-    if (x87.length === 0) return false;
+    if (!__c83(x87)) return false;
   }
   return true;
 }
-function __c123(d) {
+function __c83(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x88 = d.path;
+  const x88 = d.code;
   if (x88 === undefined) return false;
   if (!(typeof x88 === "string")) return false;
   if (x88.length === 0) return false;
-  const x89 = d.sha256;
-  if (x89 !== undefined) {
-    if (!(typeof x89 === "string")) return false;
-    if (!__RE1.test(x89)) return false;
-  }
-  const x90 = d.byteSize;
+  const x89 = d.message;
+  if (x89 === undefined) return false;
+  if (!(typeof x89 === "string")) return false;
+  if (x89.length === 0) return false;
+  const x90 = d.details;
   if (x90 !== undefined) {
-    if (!(Number.isInteger(x90))) return false;
-    if (x90 < 0) return false;
+    if (!(typeof x90 === "object" && x90 !== null && !Array.isArray(x90))) return false;
+  }
+  const x91 = d.retryable;
+  if (x91 !== undefined) {
+    if (!(typeof x91 === "boolean")) return false;
   }
   return true;
 }
-function __c78(d) {
-  if (!(d === "artifact" || d === "rationale" || d === "title" || d === "template")) return false;
+function __c129(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x92 = d.decision;
+  if (x92 === undefined) return false;
+  if (!__check_OrchestratorDecision(x92)) return false;
   return true;
 }
-function __c87(d) {
-  if (!(d === "artifact" || d === "rationale" || d === "title" || d === "template")) return false;
+function __c132(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x93 = d.workflowId;
+  if (x93 === undefined) return false;
+  if (!(typeof x93 === "string")) return false;
+  if (x93.length === 0) return false;
+  const x94 = d.parentRunId;
+  if (x94 !== undefined) {
+    if (!(typeof x94 === "string")) return false;
+    if (x94.length === 0) return false;
+  }
+  const x95 = d.memoryRef;
+  if (x95 !== undefined) {
+    if (!(typeof x95 === "string")) return false;
+    if (x95.length === 0) return false;
+  }
+  const x96 = d.memoryScopeIsolation;
+  if (x96 !== undefined) {
+    if (!(x96 === "inherit" || x96 === "isolated")) return false;
+  }
+  const x97 = d.forkedFrom;
+  if (x97 !== undefined) {
+    if (!__c38(x97)) return false;
+  }
   return true;
 }
-function __c104(d) {
-  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x91 = d.errorCode;
-    if (x91 === undefined) return false;
-    if (!(typeof x91 === "string")) return false;
-    if (x91.length === 0) return false;
+function __c139(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x98 = d.decisionKind;
+  if (x98 === undefined) return false;
+  if (!(x98 === "next-worker" || x98 === "terminate" || x98 === "clarify" || x98 === "handoff")) return false;
+  const x99 = d.worker;
+  if (x99 !== undefined) {
+    if (!(typeof x99 === "string")) return false;
+    if (x99.length === 0) return false;
+  }
+  const x100 = d.childRunId;
+  if (x100 !== undefined) {
+    if (!(typeof x100 === "string")) return false;
+    if (x100.length === 0) return false;
+  }
+  return true;
+}
+function __c144(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x101 = d.path;
+  if (x101 === undefined) return false;
+  if (!(typeof x101 === "string")) return false;
+  if (x101.length === 0) return false;
+  const x102 = d.sha256;
+  if (x102 !== undefined) {
+    if (!(typeof x102 === "string")) return false;
+    if (!__RE1.test(x102)) return false;
+  }
+  const x103 = d.byteSize;
+  if (x103 !== undefined) {
+    if (!(Number.isInteger(x103))) return false;
+    if (x103 < 0) return false;
   }
   return true;
 }
 function __c106(d) {
+  if (!(d === "artifact" || d === "rationale" || d === "title" || d === "template")) return false;
+  return true;
+}
+function __c115(d) {
+  if (!(d === "artifact" || d === "rationale" || d === "title" || d === "template")) return false;
+  return true;
+}
+function __c125(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x92 = d.error;
-    if (x92 === undefined) return false;
-    if (!__c96(x92)) return false;
+    const x104 = d.errorCode;
+    if (x104 === undefined) return false;
+    if (!(typeof x104 === "string")) return false;
+    if (x104.length === 0) return false;
+  }
+  return true;
+}
+function __c127(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x105 = d.error;
+    if (x105 === undefined) return false;
+    if (!__c83(x105)) return false;
   }
   return true;
 }
@@ -488,58 +560,64 @@ const __S = __link([
   { f: __F0, p: "/$defs/agentMemoryConsolidated/properties/trigger", c: __check_ConsolidationSchedule, r: 7, ro: 1, g: [[0,[0]]] },
   { f: __F1, p: "/$defs/ConsolidationSchedule", c: __check_ConsolidationSchedule, x: __node_ConsolidationSchedule },
   { f: __F0, p: "/$defs/agentMemoryConsolidated/additionalProperties", av: 1, b: true },
-  { f: __F0, p: "/$defs/commitmentFired", c: __c9, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["commitmentId","memoryRef","condition"] }, pr: [["commitmentId", "commitmentId", 10], ["memoryRef", "memoryRef", 11], ["memoryId", "memoryId", 12], ["condition", "condition", 13], ["enqueuedRunId", "enqueuedRunId", 15]], ap: 16, kn: new Set(["commitmentId","memoryRef","memoryId","condition","enqueuedRunId"]) },
+  { f: __F0, p: "/$defs/approvalReceived", c: __c9, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["nodeId","action"] }, pr: [["nodeId", "nodeId", 10], ["action", "action", 11], ["interruptId", "interruptId", 12], ["decidedAt", "decidedAt", 13]], ap: 14, kn: new Set(["nodeId","action","interruptId","decidedAt"]) },
+  { f: __F0, p: "/$defs/approvalReceived/properties/nodeId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: __F0, p: "/$defs/approvalReceived/properties/action", g: [[0,[2]]], k: { "enum": ["accept","reject","refine","edit-accept","timeout"] } },
+  { f: __F0, p: "/$defs/approvalReceived/properties/interruptId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: __F0, p: "/$defs/approvalReceived/properties/decidedAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+  { f: __F0, p: "/$defs/approvalReceived/additionalProperties", av: 1, b: true },
+  { f: __F0, p: "/$defs/commitmentFired", c: __c15, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["commitmentId","memoryRef","condition"] }, pr: [["commitmentId", "commitmentId", 16], ["memoryRef", "memoryRef", 17], ["memoryId", "memoryId", 18], ["condition", "condition", 19], ["enqueuedRunId", "enqueuedRunId", 21]], ap: 22, kn: new Set(["commitmentId","memoryRef","memoryId","condition","enqueuedRunId"]) },
   { f: __F0, p: "/$defs/commitmentFired/properties/commitmentId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: __F0, p: "/$defs/commitmentFired/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: __F0, p: "/$defs/commitmentFired/properties/memoryId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: __F0, p: "/$defs/commitmentFired/properties/condition", c: __check_CommitmentFireCondition, r: 14, ro: 1, g: [[0,[0]]] },
+  { f: __F0, p: "/$defs/commitmentFired/properties/condition", c: __check_CommitmentFireCondition, r: 20, ro: 1, g: [[0,[0]]] },
   { f: __F1, p: "/$defs/CommitmentFireCondition", c: __check_CommitmentFireCondition, x: __node_CommitmentFireCondition },
   { f: __F0, p: "/$defs/commitmentFired/properties/enqueuedRunId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: __F0, p: "/$defs/commitmentFired/additionalProperties", av: 1, b: true },
-  { f: __F0, p: "/$defs/coreWorkflowChainConfidenceEscalated", c: __c17, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["confidence","floor","escalationKind"] }, pr: [["confidence", "confidence", 18], ["floor", "floor", 19], ["escalationKind", "escalationKind", 20], ["originalDecision", "originalDecision", 21], ["parentRunId", "parentRunId", 23], ["workerId", "workerId", 24], ["causationHostId", "causationHostId", 25]], ap: 26, kn: new Set(["confidence","floor","escalationKind","originalDecision","parentRunId","workerId","causationHostId"]) },
+  { f: __F0, p: "/$defs/coreWorkflowChainConfidenceEscalated", c: __c23, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["confidence","floor","escalationKind"] }, pr: [["confidence", "confidence", 24], ["floor", "floor", 25], ["escalationKind", "escalationKind", 26], ["originalDecision", "originalDecision", 27], ["parentRunId", "parentRunId", 29], ["workerId", "workerId", 30], ["causationHostId", "causationHostId", 31]], ap: 32, kn: new Set(["confidence","floor","escalationKind","originalDecision","parentRunId","workerId","causationHostId"]) },
   { f: __F0, p: "/$defs/coreWorkflowChainConfidenceEscalated/properties/confidence", t: ["number"], tv: "number", g: [[1,[8,9]]], k: { "maximum": 1, "minimum": 0 } },
   { f: __F0, p: "/$defs/coreWorkflowChainConfidenceEscalated/properties/floor", t: ["number"], tv: "number", g: [[1,[8,9]]], k: { "maximum": 1, "minimum": 0.5 } },
   { f: __F0, p: "/$defs/coreWorkflowChainConfidenceEscalated/properties/escalationKind", g: [[0,[2]]], k: { "enum": ["clarify","escalate"] } },
-  { f: __F0, p: "/$defs/coreWorkflowChainConfidenceEscalated/properties/originalDecision", c: __check_OrchestratorDecision, r: 22, ro: 1, g: [[0,[0]]] },
+  { f: __F0, p: "/$defs/coreWorkflowChainConfidenceEscalated/properties/originalDecision", c: __check_OrchestratorDecision, r: 28, ro: 1, g: [[0,[0]]] },
   { f: __F2, p: "", c: __check_OrchestratorDecision, x: __node_OrchestratorDecision },
   { f: __F0, p: "/$defs/coreWorkflowChainConfidenceEscalated/properties/parentRunId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: __F0, p: "/$defs/coreWorkflowChainConfidenceEscalated/properties/workerId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: __F0, p: "/$defs/coreWorkflowChainConfidenceEscalated/properties/causationHostId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: __F0, p: "/$defs/coreWorkflowChainConfidenceEscalated/additionalProperties", b: false },
-  { f: __F0, p: "/$defs/DistillationReport", c: __c27, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["tokenBudget","tokensUsed"] }, pr: [["tokenBudget", "tokenBudget", 28], ["tokensUsed", "tokensUsed", 29], ["indexUpdated", "indexUpdated", 30]], ap: 31, kn: new Set(["tokenBudget","tokensUsed","indexUpdated"]) },
+  { f: __F0, p: "/$defs/DistillationReport", c: __c33, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["tokenBudget","tokensUsed"] }, pr: [["tokenBudget", "tokenBudget", 34], ["tokensUsed", "tokensUsed", 35], ["indexUpdated", "indexUpdated", 36]], ap: 37, kn: new Set(["tokenBudget","tokensUsed","indexUpdated"]) },
   { f: __F0, p: "/$defs/DistillationReport/properties/tokenBudget", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
   { f: __F0, p: "/$defs/DistillationReport/properties/tokensUsed", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: __F0, p: "/$defs/DistillationReport/properties/indexUpdated", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
   { f: __F0, p: "/$defs/DistillationReport/additionalProperties", av: 1, b: true },
-  { f: __F0, p: "/$defs/ForkOrigin", c: __c32, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","fromSeq"] }, pr: [["runId", "runId", 33], ["fromSeq", "fromSeq", 34]], ap: 35, kn: new Set(["runId","fromSeq"]) },
+  { f: __F0, p: "/$defs/ForkOrigin", c: __c38, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","fromSeq"] }, pr: [["runId", "runId", 39], ["fromSeq", "fromSeq", 40]], ap: 41, kn: new Set(["runId","fromSeq"]) },
   { f: __F0, p: "/$defs/ForkOrigin/properties/runId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: __F0, p: "/$defs/ForkOrigin/properties/fromSeq", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: __F0, p: "/$defs/ForkOrigin/additionalProperties", b: false },
-  { f: __F0, p: "/$defs/interruptRequested", c: __c36, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["interruptId","kind"] }, pr: [["interruptId", "interruptId", 37], ["kind", "kind", 38], ["reasonCode", "reasonCode", 39]], ap: 40, kn: new Set(["interruptId","kind","reasonCode"]) },
+  { f: __F0, p: "/$defs/interruptRequested", c: __c42, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["interruptId","kind"] }, pr: [["interruptId", "interruptId", 43], ["kind", "kind", 44], ["reasonCode", "reasonCode", 45]], ap: 46, kn: new Set(["interruptId","kind","reasonCode"]) },
   { f: __F0, p: "/$defs/interruptRequested/properties/interruptId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: __F0, p: "/$defs/interruptRequested/properties/kind", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^(clarify|clarification|approval|external-event|custom|x-[a-z0-9-]+)$" }, re: __RE0 },
   { f: __F0, p: "/$defs/interruptRequested/properties/reasonCode", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: __F0, p: "/$defs/interruptRequested/additionalProperties", av: 1, b: true },
-  { f: __F0, p: "/$defs/interruptResolved", c: __c41, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["interruptId"] }, pr: [["interruptId", "interruptId", 42], ["outcome", "outcome", 43], ["nodeId", "nodeId", 44], ["kind", "kind", 45], ["decision", "decision", 46], ["decidedAt", "decidedAt", 47]], ap: 48, kn: new Set(["interruptId","outcome","nodeId","kind","decision","decidedAt"]) },
+  { f: __F0, p: "/$defs/interruptResolved", c: __c47, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["interruptId"] }, pr: [["interruptId", "interruptId", 48], ["outcome", "outcome", 49], ["nodeId", "nodeId", 50], ["kind", "kind", 51], ["decision", "decision", 52], ["decidedAt", "decidedAt", 53]], ap: 54, kn: new Set(["interruptId","outcome","nodeId","kind","decision","decidedAt"]) },
   { f: __F0, p: "/$defs/interruptResolved/properties/interruptId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: __F0, p: "/$defs/interruptResolved/properties/outcome", g: [[0,[2]]], k: { "enum": ["approved","amended","rejected"] } },
   { f: __F0, p: "/$defs/interruptResolved/properties/nodeId", t: ["string"], tv: "string", ut: 1, g: [] },
   { f: __F0, p: "/$defs/interruptResolved/properties/kind", t: ["string"], tv: "string", ut: 1, g: [] },
-  { f: __F0, p: "/$defs/interruptResolved/properties/decision", c: __check_OrchestratorDecision, r: 22, ro: 1, g: [[0,[0]]] },
+  { f: __F0, p: "/$defs/interruptResolved/properties/decision", c: __check_OrchestratorDecision, r: 28, ro: 1, g: [[0,[0]]] },
   { f: __F0, p: "/$defs/interruptResolved/properties/decidedAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
   { f: __F0, p: "/$defs/interruptResolved/additionalProperties", av: 1, b: true },
-  { f: __F0, p: "/$defs/memoryCompacted", c: __c49, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","outputId","sourceCount","trigger","byteSize"] }, pr: [["memoryRef", "memoryRef", 50], ["outputId", "outputId", 51], ["sourceIds", "sourceIds", 52], ["sourceCount", "sourceCount", 54], ["trigger", "trigger", 55], ["byteSize", "byteSize", 57], ["distillation", "distillation", 58]], ap: 59, kn: new Set(["memoryRef","outputId","sourceIds","sourceCount","trigger","byteSize","distillation"]) },
+  { f: __F0, p: "/$defs/memoryCompacted", c: __c55, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","outputId","sourceCount","trigger","byteSize"] }, pr: [["memoryRef", "memoryRef", 56], ["outputId", "outputId", 57], ["sourceIds", "sourceIds", 58], ["sourceCount", "sourceCount", 60], ["trigger", "trigger", 61], ["byteSize", "byteSize", 63], ["distillation", "distillation", 64]], ap: 65, kn: new Set(["memoryRef","outputId","sourceIds","sourceCount","trigger","byteSize","distillation"]) },
   { f: __F0, p: "/$defs/memoryCompacted/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: __F0, p: "/$defs/memoryCompacted/properties/outputId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: __F0, p: "/$defs/memoryCompacted/properties/sourceIds", t: ["array"], tv: "array", g: [[3,[18]]], it: 53 },
+  { f: __F0, p: "/$defs/memoryCompacted/properties/sourceIds", t: ["array"], tv: "array", g: [[3,[18]]], it: 59 },
   { f: __F0, p: "/$defs/memoryCompacted/properties/sourceIds/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: __F0, p: "/$defs/memoryCompacted/properties/sourceCount", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: __F0, p: "/$defs/memoryCompacted/properties/trigger", c: __check_CompactionTrigger, r: 56, ro: 1, g: [[0,[0]]] },
+  { f: __F0, p: "/$defs/memoryCompacted/properties/trigger", c: __check_CompactionTrigger, r: 62, ro: 1, g: [[0,[0]]] },
   { f: __F1, p: "/$defs/CompactionTrigger", c: __check_CompactionTrigger, x: __node_CompactionTrigger },
   { f: __F0, p: "/$defs/memoryCompacted/properties/byteSize", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
-  { f: __F0, p: "/$defs/memoryCompacted/properties/distillation", c: __c27, r: 27, ro: 1, g: [[0,[0]]] },
+  { f: __F0, p: "/$defs/memoryCompacted/properties/distillation", c: __c33, r: 33, ro: 1, g: [[0,[0]]] },
   { f: __F0, p: "/$defs/memoryCompacted/additionalProperties", av: 1, b: true },
-  { f: __F0, p: "/$defs/memoryWritten", c: __c60, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","memoryId"] }, pr: [["memoryRef", "memoryRef", 61], ["memoryId", "memoryId", 62], ["nodeId", "nodeId", 63], ["operation", "operation", 64], ["agentId", "agentId", 65], ["byteSize", "byteSize", 66]], ap: 67, kn: new Set(["memoryRef","memoryId","nodeId","operation","agentId","byteSize"]) },
+  { f: __F0, p: "/$defs/memoryWritten", c: __c66, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["memoryRef","memoryId"] }, pr: [["memoryRef", "memoryRef", 67], ["memoryId", "memoryId", 68], ["nodeId", "nodeId", 69], ["operation", "operation", 70], ["agentId", "agentId", 71], ["byteSize", "byteSize", 72]], ap: 73, kn: new Set(["memoryRef","memoryId","nodeId","operation","agentId","byteSize"]) },
   { f: __F0, p: "/$defs/memoryWritten/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: __F0, p: "/$defs/memoryWritten/properties/memoryId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: __F0, p: "/$defs/memoryWritten/properties/nodeId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
@@ -547,62 +625,77 @@ const __S = __link([
   { f: __F0, p: "/$defs/memoryWritten/properties/agentId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: __F0, p: "/$defs/memoryWritten/properties/byteSize", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: __F0, p: "/$defs/memoryWritten/additionalProperties", av: 1, b: true },
-  { f: __F0, p: "/$defs/proposalActivated", c: __c68, t: ["object"], tv: "object", g: [[4,[23,24,25,26]]], k: { "required": ["proposalId"] }, pr: [["proposalId", "proposalId", 69], ["kind", "kind", 70], ["activation", "activation", 72], ["approvalId", "approvalId", 74], ["installedArtifactRef", "installedArtifactRef", 75]], ap: 76, kn: new Set(["proposalId","kind","activation","approvalId","installedArtifactRef"]), pn: 77 },
+  { f: __F0, p: "/$defs/nodeCompleted", c: __c74, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["nodeId"] }, pr: [["nodeId", "nodeId", 75], ["typeId", "typeId", 76], ["durationMs", "durationMs", 77]], ap: 78, kn: new Set(["nodeId","typeId","durationMs"]) },
+  { f: __F0, p: "/$defs/nodeCompleted/properties/nodeId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: __F0, p: "/$defs/nodeCompleted/properties/typeId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: __F0, p: "/$defs/nodeCompleted/properties/durationMs", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: __F0, p: "/$defs/nodeCompleted/additionalProperties", av: 1, b: true },
+  { f: __F0, p: "/$defs/nodeFailed", c: __c79, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["nodeId","error"] }, pr: [["nodeId", "nodeId", 80], ["typeId", "typeId", 81], ["error", "error", 82]], ap: 90, kn: new Set(["nodeId","typeId","error"]) },
+  { f: __F0, p: "/$defs/nodeFailed/properties/nodeId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: __F0, p: "/$defs/nodeFailed/properties/typeId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: __F0, p: "/$defs/nodeFailed/properties/error", c: __c83, r: 83, ro: 1, g: [[0,[0]]] },
+  { f: __F0, p: "/$defs/RunFailureError", c: __c83, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["code","message"] }, pr: [["code", "code", 84], ["message", "message", 85], ["details", "details", 86], ["retryable", "retryable", 88]], ap: 89, kn: new Set(["code","message","details","retryable"]) },
+  { f: __F0, p: "/$defs/RunFailureError/properties/code", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: __F0, p: "/$defs/RunFailureError/properties/message", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: __F0, p: "/$defs/RunFailureError/properties/details", t: ["object"], tv: "object", g: [[4,[25]]], ap: 87, kn: new Set([]) },
+  { f: __F0, p: "/$defs/RunFailureError/properties/details/additionalProperties", av: 1, b: true },
+  { f: __F0, p: "/$defs/RunFailureError/properties/retryable", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
+  { f: __F0, p: "/$defs/RunFailureError/additionalProperties", av: 1, b: true },
+  { f: __F0, p: "/$defs/nodeFailed/additionalProperties", av: 1, b: true },
+  { f: __F0, p: "/$defs/nodeStarted", c: __c91, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["nodeId","typeId"] }, pr: [["nodeId", "nodeId", 92], ["typeId", "typeId", 93], ["attempt", "attempt", 94]], ap: 95, kn: new Set(["nodeId","typeId","attempt"]) },
+  { f: __F0, p: "/$defs/nodeStarted/properties/nodeId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: __F0, p: "/$defs/nodeStarted/properties/typeId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: __F0, p: "/$defs/nodeStarted/properties/attempt", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: __F0, p: "/$defs/nodeStarted/additionalProperties", av: 1, b: true },
+  { f: __F0, p: "/$defs/proposalActivated", c: __c96, t: ["object"], tv: "object", g: [[4,[23,24,25,26]]], k: { "required": ["proposalId"] }, pr: [["proposalId", "proposalId", 97], ["kind", "kind", 98], ["activation", "activation", 100], ["approvalId", "approvalId", 102], ["installedArtifactRef", "installedArtifactRef", 103]], ap: 104, kn: new Set(["proposalId","kind","activation","approvalId","installedArtifactRef"]), pn: 105 },
   { f: __F0, p: "/$defs/proposalActivated/properties/proposalId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: __F0, p: "/$defs/proposalActivated/properties/kind", c: __check_ProposalKind, r: 71, ro: 1, g: [[0,[0]]] },
+  { f: __F0, p: "/$defs/proposalActivated/properties/kind", c: __check_ProposalKind, r: 99, ro: 1, g: [[0,[0]]] },
   { f: __F3, p: "/$defs/ProposalKind", c: __check_ProposalKind, x: __node_ProposalKind },
-  { f: __F0, p: "/$defs/proposalActivated/properties/activation", c: __check_ProposalActivation, r: 73, ro: 1, g: [[0,[0]]] },
+  { f: __F0, p: "/$defs/proposalActivated/properties/activation", c: __check_ProposalActivation, r: 101, ro: 1, g: [[0,[0]]] },
   { f: __F3, p: "/$defs/ProposalActivation", c: __check_ProposalActivation, x: __node_ProposalActivation },
   { f: __F0, p: "/$defs/proposalActivated/properties/approvalId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: __F0, p: "/$defs/proposalActivated/properties/installedArtifactRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: __F0, p: "/$defs/proposalActivated/additionalProperties", av: 1, b: true },
-  { f: __F0, p: "/$defs/proposalActivated/propertyNames", g: [[0,[3]]], no: 78 },
-  { f: __F0, p: "/$defs/proposalActivated/propertyNames/not", c: __c78, g: [[0,[2]]], k: { "enum": ["artifact","rationale","title","template"] } },
-  { f: __F0, p: "/$defs/proposalCreated", c: __c79, t: ["object"], tv: "object", g: [[4,[23,24,25,26]]], k: { "required": ["proposalId","kind"] }, pr: [["proposalId", "proposalId", 80], ["kind", "kind", 81], ["sourceRunIds", "sourceRunIds", 82], ["duplicateOf", "duplicateOf", 84]], ap: 85, kn: new Set(["proposalId","kind","sourceRunIds","duplicateOf"]), pn: 86 },
+  { f: __F0, p: "/$defs/proposalActivated/propertyNames", g: [[0,[3]]], no: 106 },
+  { f: __F0, p: "/$defs/proposalActivated/propertyNames/not", c: __c106, g: [[0,[2]]], k: { "enum": ["artifact","rationale","title","template"] } },
+  { f: __F0, p: "/$defs/proposalCreated", c: __c107, t: ["object"], tv: "object", g: [[4,[23,24,25,26]]], k: { "required": ["proposalId","kind"] }, pr: [["proposalId", "proposalId", 108], ["kind", "kind", 109], ["sourceRunIds", "sourceRunIds", 110], ["duplicateOf", "duplicateOf", 112]], ap: 113, kn: new Set(["proposalId","kind","sourceRunIds","duplicateOf"]), pn: 114 },
   { f: __F0, p: "/$defs/proposalCreated/properties/proposalId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: __F0, p: "/$defs/proposalCreated/properties/kind", c: __check_ProposalKind, r: 71, ro: 1, g: [[0,[0]]] },
-  { f: __F0, p: "/$defs/proposalCreated/properties/sourceRunIds", t: ["array"], tv: "array", g: [[3,[18]]], it: 83 },
+  { f: __F0, p: "/$defs/proposalCreated/properties/kind", c: __check_ProposalKind, r: 99, ro: 1, g: [[0,[0]]] },
+  { f: __F0, p: "/$defs/proposalCreated/properties/sourceRunIds", t: ["array"], tv: "array", g: [[3,[18]]], it: 111 },
   { f: __F0, p: "/$defs/proposalCreated/properties/sourceRunIds/items", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: __F0, p: "/$defs/proposalCreated/properties/duplicateOf", t: ["string","null"], tv: ["string","null"], ut: 1, g: [[2,[13]]], k: { "minLength": 1 } },
   { f: __F0, p: "/$defs/proposalCreated/additionalProperties", av: 1, b: true },
-  { f: __F0, p: "/$defs/proposalCreated/propertyNames", g: [[0,[3]]], no: 87 },
-  { f: __F0, p: "/$defs/proposalCreated/propertyNames/not", c: __c87, g: [[0,[2]]], k: { "enum": ["artifact","rationale","title","template"] } },
-  { f: __F0, p: "/$defs/runCompleted", c: __c88, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["status", "status", 89], ["durationMs", "durationMs", 90]], ap: 91, kn: new Set(["status","durationMs"]) },
+  { f: __F0, p: "/$defs/proposalCreated/propertyNames", g: [[0,[3]]], no: 115 },
+  { f: __F0, p: "/$defs/proposalCreated/propertyNames/not", c: __c115, g: [[0,[2]]], k: { "enum": ["artifact","rationale","title","template"] } },
+  { f: __F0, p: "/$defs/runCompleted", c: __c116, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["status", "status", 117], ["durationMs", "durationMs", 118]], ap: 119, kn: new Set(["status","durationMs"]) },
   { f: __F0, p: "/$defs/runCompleted/properties/status", g: [[0,[1]]], k: { "const": "completed" } },
   { f: __F0, p: "/$defs/runCompleted/properties/durationMs", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: __F0, p: "/$defs/runCompleted/additionalProperties", av: 1, b: true },
-  { f: __F0, p: "/$defs/runFailed", c: __c92, t: ["object"], tv: "object", g: [[0,[4]],[4,[25,26]]], pr: [["status", "status", 93], ["errorCode", "errorCode", 94], ["error", "error", 95]], ap: 103, kn: new Set(["status","errorCode","error"]), any: [104,106] },
+  { f: __F0, p: "/$defs/runFailed", c: __c120, t: ["object"], tv: "object", g: [[0,[4]],[4,[25,26]]], pr: [["status", "status", 121], ["errorCode", "errorCode", 122], ["error", "error", 123]], ap: 124, kn: new Set(["status","errorCode","error"]), any: [125,127] },
   { f: __F0, p: "/$defs/runFailed/properties/status", g: [[0,[1]]], k: { "const": "failed" } },
   { f: __F0, p: "/$defs/runFailed/properties/errorCode", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: __F0, p: "/$defs/runFailed/properties/error", c: __c96, r: 96, ro: 1, g: [[0,[0]]] },
-  { f: __F0, p: "/$defs/RunFailureError", c: __c96, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["code","message"] }, pr: [["code", "code", 97], ["message", "message", 98], ["details", "details", 99], ["retryable", "retryable", 101]], ap: 102, kn: new Set(["code","message","details","retryable"]) },
-  { f: __F0, p: "/$defs/RunFailureError/properties/code", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: __F0, p: "/$defs/RunFailureError/properties/message", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: __F0, p: "/$defs/RunFailureError/properties/details", t: ["object"], tv: "object", g: [[4,[25]]], ap: 100, kn: new Set([]) },
-  { f: __F0, p: "/$defs/RunFailureError/properties/details/additionalProperties", av: 1, b: true },
-  { f: __F0, p: "/$defs/RunFailureError/properties/retryable", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
-  { f: __F0, p: "/$defs/RunFailureError/additionalProperties", av: 1, b: true },
+  { f: __F0, p: "/$defs/runFailed/properties/error", c: __c83, r: 83, ro: 1, g: [[0,[0]]] },
   { f: __F0, p: "/$defs/runFailed/additionalProperties", av: 1, b: true },
-  { f: __F0, p: "/$defs/runFailed/anyOf/0", c: __c104, g: [[4,[23,26]]], k: { "required": ["errorCode"] }, pr: [["errorCode", "errorCode", 105]] },
+  { f: __F0, p: "/$defs/runFailed/anyOf/0", c: __c125, g: [[4,[23,26]]], k: { "required": ["errorCode"] }, pr: [["errorCode", "errorCode", 126]] },
   { f: __F0, p: "/$defs/runFailed/anyOf/0/properties/errorCode", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: __F0, p: "/$defs/runFailed/anyOf/1", c: __c106, g: [[4,[23,26]]], k: { "required": ["error"] }, pr: [["error", "error", 107]] },
-  { f: __F0, p: "/$defs/runFailed/anyOf/1/properties/error", c: __c96, r: 96, ro: 1, g: [[0,[0]]] },
-  { f: __F0, p: "/$defs/runOrchestratorDecided", c: __c108, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["decision"] }, pr: [["decision", "decision", 109]], ap: 110, kn: new Set(["decision"]) },
-  { f: __F0, p: "/$defs/runOrchestratorDecided/properties/decision", c: __check_OrchestratorDecision, r: 22, ro: 1, g: [[0,[0]]] },
+  { f: __F0, p: "/$defs/runFailed/anyOf/1", c: __c127, g: [[4,[23,26]]], k: { "required": ["error"] }, pr: [["error", "error", 128]] },
+  { f: __F0, p: "/$defs/runFailed/anyOf/1/properties/error", c: __c83, r: 83, ro: 1, g: [[0,[0]]] },
+  { f: __F0, p: "/$defs/runOrchestratorDecided", c: __c129, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["decision"] }, pr: [["decision", "decision", 130]], ap: 131, kn: new Set(["decision"]) },
+  { f: __F0, p: "/$defs/runOrchestratorDecided/properties/decision", c: __check_OrchestratorDecision, r: 28, ro: 1, g: [[0,[0]]] },
   { f: __F0, p: "/$defs/runOrchestratorDecided/additionalProperties", av: 1, b: true },
-  { f: __F0, p: "/$defs/runStarted", c: __c111, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["workflowId"] }, pr: [["workflowId", "workflowId", 112], ["parentRunId", "parentRunId", 113], ["memoryRef", "memoryRef", 114], ["memoryScopeIsolation", "memoryScopeIsolation", 115], ["forkedFrom", "forkedFrom", 116]], ap: 117, kn: new Set(["workflowId","parentRunId","memoryRef","memoryScopeIsolation","forkedFrom"]) },
+  { f: __F0, p: "/$defs/runStarted", c: __c132, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["workflowId"] }, pr: [["workflowId", "workflowId", 133], ["parentRunId", "parentRunId", 134], ["memoryRef", "memoryRef", 135], ["memoryScopeIsolation", "memoryScopeIsolation", 136], ["forkedFrom", "forkedFrom", 137]], ap: 138, kn: new Set(["workflowId","parentRunId","memoryRef","memoryScopeIsolation","forkedFrom"]) },
   { f: __F0, p: "/$defs/runStarted/properties/workflowId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: __F0, p: "/$defs/runStarted/properties/parentRunId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: __F0, p: "/$defs/runStarted/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: __F0, p: "/$defs/runStarted/properties/memoryScopeIsolation", g: [[0,[2]]], k: { "enum": ["inherit","isolated"] } },
-  { f: __F0, p: "/$defs/runStarted/properties/forkedFrom", c: __c32, r: 32, ro: 1, g: [[0,[0]]] },
+  { f: __F0, p: "/$defs/runStarted/properties/forkedFrom", c: __c38, r: 38, ro: 1, g: [[0,[0]]] },
   { f: __F0, p: "/$defs/runStarted/additionalProperties", av: 1, b: true },
-  { f: __F0, p: "/$defs/workerDispatched", c: __c118, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["decisionKind"] }, pr: [["decisionKind", "decisionKind", 119], ["worker", "worker", 120], ["childRunId", "childRunId", 121]], ap: 122, kn: new Set(["decisionKind","worker","childRunId"]) },
+  { f: __F0, p: "/$defs/workerDispatched", c: __c139, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["decisionKind"] }, pr: [["decisionKind", "decisionKind", 140], ["worker", "worker", 141], ["childRunId", "childRunId", 142]], ap: 143, kn: new Set(["decisionKind","worker","childRunId"]) },
   { f: __F0, p: "/$defs/workerDispatched/properties/decisionKind", g: [[0,[2]]], k: { "enum": ["next-worker","terminate","clarify","handoff"] } },
   { f: __F0, p: "/$defs/workerDispatched/properties/worker", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: __F0, p: "/$defs/workerDispatched/properties/childRunId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: __F0, p: "/$defs/workerDispatched/additionalProperties", av: 1, b: true },
-  { f: __F0, p: "/$defs/workspaceUpdated", c: __c123, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["path"] }, pr: [["path", "path", 124], ["sha256", "sha256", 125], ["byteSize", "byteSize", 126]], ap: 127, kn: new Set(["path","sha256","byteSize"]) },
+  { f: __F0, p: "/$defs/workspaceUpdated", c: __c144, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["path"] }, pr: [["path", "path", 145], ["sha256", "sha256", 146], ["byteSize", "byteSize", 147]], ap: 148, kn: new Set(["path","sha256","byteSize"]) },
   { f: __F0, p: "/$defs/workspaceUpdated/properties/path", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: __F0, p: "/$defs/workspaceUpdated/properties/sha256", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[0-9a-f]{64}$" }, re: __RE1 },
   { f: __F0, p: "/$defs/workspaceUpdated/properties/byteSize", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
@@ -617,104 +710,128 @@ __errorsOf(validateAgentMemoryConsolidatedPayload, __s0, __S[0], __F0);
 export { __c0 as __check_AgentMemoryConsolidatedPayload };
 export function __node_AgentMemoryConsolidatedPayload() { return __S[0]; }
 const __s1 = __state();
-/** Validator for CommitmentFiredPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/commitmentFired). */
-export function validateCommitmentFiredPayload(data) { return __c9(data) ? __ok(__s1) : __no(__s1, data); }
-__errorsOf(validateCommitmentFiredPayload, __s1, __S[9], __F0);
-export { __c9 as __check_CommitmentFiredPayload };
-export function __node_CommitmentFiredPayload() { return __S[9]; }
+/** Validator for ApprovalReceivedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/approvalReceived). */
+export function validateApprovalReceivedPayload(data) { return __c9(data) ? __ok(__s1) : __no(__s1, data); }
+__errorsOf(validateApprovalReceivedPayload, __s1, __S[9], __F0);
+export { __c9 as __check_ApprovalReceivedPayload };
+export function __node_ApprovalReceivedPayload() { return __S[9]; }
 const __s2 = __state();
-/** Validator for ConfidenceEscalatedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/coreWorkflowChainConfidenceEscalated). */
-export function validateConfidenceEscalatedPayload(data) { return __c17(data) ? __ok(__s2) : __no(__s2, data); }
-__errorsOf(validateConfidenceEscalatedPayload, __s2, __S[17], __F0);
-export { __c17 as __check_ConfidenceEscalatedPayload };
-export function __node_ConfidenceEscalatedPayload() { return __S[17]; }
+/** Validator for CommitmentFiredPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/commitmentFired). */
+export function validateCommitmentFiredPayload(data) { return __c15(data) ? __ok(__s2) : __no(__s2, data); }
+__errorsOf(validateCommitmentFiredPayload, __s2, __S[15], __F0);
+export { __c15 as __check_CommitmentFiredPayload };
+export function __node_CommitmentFiredPayload() { return __S[15]; }
 const __s3 = __state();
-/** Validator for DistillationReport (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/DistillationReport). */
-export function validateDistillationReport(data) { return __c27(data) ? __ok(__s3) : __no(__s3, data); }
-__errorsOf(validateDistillationReport, __s3, __S[27], __F0);
-export { __c27 as __check_DistillationReport };
-export function __node_DistillationReport() { return __S[27]; }
+/** Validator for ConfidenceEscalatedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/coreWorkflowChainConfidenceEscalated). */
+export function validateConfidenceEscalatedPayload(data) { return __c23(data) ? __ok(__s3) : __no(__s3, data); }
+__errorsOf(validateConfidenceEscalatedPayload, __s3, __S[23], __F0);
+export { __c23 as __check_ConfidenceEscalatedPayload };
+export function __node_ConfidenceEscalatedPayload() { return __S[23]; }
 const __s4 = __state();
-/** Validator for ForkOrigin (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/ForkOrigin). */
-export function validateForkOrigin(data) { return __c32(data) ? __ok(__s4) : __no(__s4, data); }
-__errorsOf(validateForkOrigin, __s4, __S[32], __F0);
-export { __c32 as __check_ForkOrigin };
-export function __node_ForkOrigin() { return __S[32]; }
+/** Validator for DistillationReport (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/DistillationReport). */
+export function validateDistillationReport(data) { return __c33(data) ? __ok(__s4) : __no(__s4, data); }
+__errorsOf(validateDistillationReport, __s4, __S[33], __F0);
+export { __c33 as __check_DistillationReport };
+export function __node_DistillationReport() { return __S[33]; }
 const __s5 = __state();
-/** Validator for InterruptRequestedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/interruptRequested). */
-export function validateInterruptRequestedPayload(data) { return __c36(data) ? __ok(__s5) : __no(__s5, data); }
-__errorsOf(validateInterruptRequestedPayload, __s5, __S[36], __F0);
-export { __c36 as __check_InterruptRequestedPayload };
-export function __node_InterruptRequestedPayload() { return __S[36]; }
+/** Validator for ForkOrigin (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/ForkOrigin). */
+export function validateForkOrigin(data) { return __c38(data) ? __ok(__s5) : __no(__s5, data); }
+__errorsOf(validateForkOrigin, __s5, __S[38], __F0);
+export { __c38 as __check_ForkOrigin };
+export function __node_ForkOrigin() { return __S[38]; }
 const __s6 = __state();
-/** Validator for InterruptResolvedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/interruptResolved). */
-export function validateInterruptResolvedPayload(data) { return __c41(data) ? __ok(__s6) : __no(__s6, data); }
-__errorsOf(validateInterruptResolvedPayload, __s6, __S[41], __F0);
-export { __c41 as __check_InterruptResolvedPayload };
-export function __node_InterruptResolvedPayload() { return __S[41]; }
+/** Validator for InterruptRequestedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/interruptRequested). */
+export function validateInterruptRequestedPayload(data) { return __c42(data) ? __ok(__s6) : __no(__s6, data); }
+__errorsOf(validateInterruptRequestedPayload, __s6, __S[42], __F0);
+export { __c42 as __check_InterruptRequestedPayload };
+export function __node_InterruptRequestedPayload() { return __S[42]; }
 const __s7 = __state();
-/** Validator for MemoryCompactedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/memoryCompacted). */
-export function validateMemoryCompactedPayload(data) { return __c49(data) ? __ok(__s7) : __no(__s7, data); }
-__errorsOf(validateMemoryCompactedPayload, __s7, __S[49], __F0);
-export { __c49 as __check_MemoryCompactedPayload };
-export function __node_MemoryCompactedPayload() { return __S[49]; }
+/** Validator for InterruptResolvedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/interruptResolved). */
+export function validateInterruptResolvedPayload(data) { return __c47(data) ? __ok(__s7) : __no(__s7, data); }
+__errorsOf(validateInterruptResolvedPayload, __s7, __S[47], __F0);
+export { __c47 as __check_InterruptResolvedPayload };
+export function __node_InterruptResolvedPayload() { return __S[47]; }
 const __s8 = __state();
-/** Validator for MemoryWrittenPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/memoryWritten). */
-export function validateMemoryWrittenPayload(data) { return __c60(data) ? __ok(__s8) : __no(__s8, data); }
-__errorsOf(validateMemoryWrittenPayload, __s8, __S[60], __F0);
-export { __c60 as __check_MemoryWrittenPayload };
-export function __node_MemoryWrittenPayload() { return __S[60]; }
+/** Validator for MemoryCompactedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/memoryCompacted). */
+export function validateMemoryCompactedPayload(data) { return __c55(data) ? __ok(__s8) : __no(__s8, data); }
+__errorsOf(validateMemoryCompactedPayload, __s8, __S[55], __F0);
+export { __c55 as __check_MemoryCompactedPayload };
+export function __node_MemoryCompactedPayload() { return __S[55]; }
 const __s9 = __state();
-/** Validator for ProposalActivatedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/proposalActivated). */
-export function validateProposalActivatedPayload(data) { return __c68(data) ? __ok(__s9) : __no(__s9, data); }
-__errorsOf(validateProposalActivatedPayload, __s9, __S[68], __F0);
-export { __c68 as __check_ProposalActivatedPayload };
-export function __node_ProposalActivatedPayload() { return __S[68]; }
+/** Validator for MemoryWrittenPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/memoryWritten). */
+export function validateMemoryWrittenPayload(data) { return __c66(data) ? __ok(__s9) : __no(__s9, data); }
+__errorsOf(validateMemoryWrittenPayload, __s9, __S[66], __F0);
+export { __c66 as __check_MemoryWrittenPayload };
+export function __node_MemoryWrittenPayload() { return __S[66]; }
 const __s10 = __state();
-/** Validator for ProposalCreatedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/proposalCreated). */
-export function validateProposalCreatedPayload(data) { return __c79(data) ? __ok(__s10) : __no(__s10, data); }
-__errorsOf(validateProposalCreatedPayload, __s10, __S[79], __F0);
-export { __c79 as __check_ProposalCreatedPayload };
-export function __node_ProposalCreatedPayload() { return __S[79]; }
+/** Validator for NodeCompletedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/nodeCompleted). */
+export function validateNodeCompletedPayload(data) { return __c74(data) ? __ok(__s10) : __no(__s10, data); }
+__errorsOf(validateNodeCompletedPayload, __s10, __S[74], __F0);
+export { __c74 as __check_NodeCompletedPayload };
+export function __node_NodeCompletedPayload() { return __S[74]; }
 const __s11 = __state();
-/** Validator for RunCompletedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runCompleted). */
-export function validateRunCompletedPayload(data) { return __c88(data) ? __ok(__s11) : __no(__s11, data); }
-__errorsOf(validateRunCompletedPayload, __s11, __S[88], __F0);
-export { __c88 as __check_RunCompletedPayload };
-export function __node_RunCompletedPayload() { return __S[88]; }
+/** Validator for NodeFailedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/nodeFailed). */
+export function validateNodeFailedPayload(data) { return __c79(data) ? __ok(__s11) : __no(__s11, data); }
+__errorsOf(validateNodeFailedPayload, __s11, __S[79], __F0);
+export { __c79 as __check_NodeFailedPayload };
+export function __node_NodeFailedPayload() { return __S[79]; }
 const __s12 = __state();
-/** Validator for RunFailedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runFailed). */
-export function validateRunFailedPayload(data) { return __c92(data) ? __ok(__s12) : __no(__s12, data); }
-__errorsOf(validateRunFailedPayload, __s12, __S[92], __F0);
-export { __c92 as __check_RunFailedPayload };
-export function __node_RunFailedPayload() { return __S[92]; }
+/** Validator for NodeStartedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/nodeStarted). */
+export function validateNodeStartedPayload(data) { return __c91(data) ? __ok(__s12) : __no(__s12, data); }
+__errorsOf(validateNodeStartedPayload, __s12, __S[91], __F0);
+export { __c91 as __check_NodeStartedPayload };
+export function __node_NodeStartedPayload() { return __S[91]; }
 const __s13 = __state();
-/** Validator for RunFailureError (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/RunFailureError). */
-export function validateRunFailureError(data) { return __c96(data) ? __ok(__s13) : __no(__s13, data); }
-__errorsOf(validateRunFailureError, __s13, __S[96], __F0);
-export { __c96 as __check_RunFailureError };
-export function __node_RunFailureError() { return __S[96]; }
+/** Validator for ProposalActivatedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/proposalActivated). */
+export function validateProposalActivatedPayload(data) { return __c96(data) ? __ok(__s13) : __no(__s13, data); }
+__errorsOf(validateProposalActivatedPayload, __s13, __S[96], __F0);
+export { __c96 as __check_ProposalActivatedPayload };
+export function __node_ProposalActivatedPayload() { return __S[96]; }
 const __s14 = __state();
-/** Validator for RunOrchestratorDecidedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runOrchestratorDecided). */
-export function validateRunOrchestratorDecidedPayload(data) { return __c108(data) ? __ok(__s14) : __no(__s14, data); }
-__errorsOf(validateRunOrchestratorDecidedPayload, __s14, __S[108], __F0);
-export { __c108 as __check_RunOrchestratorDecidedPayload };
-export function __node_RunOrchestratorDecidedPayload() { return __S[108]; }
+/** Validator for ProposalCreatedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/proposalCreated). */
+export function validateProposalCreatedPayload(data) { return __c107(data) ? __ok(__s14) : __no(__s14, data); }
+__errorsOf(validateProposalCreatedPayload, __s14, __S[107], __F0);
+export { __c107 as __check_ProposalCreatedPayload };
+export function __node_ProposalCreatedPayload() { return __S[107]; }
 const __s15 = __state();
-/** Validator for RunStartedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runStarted). */
-export function validateRunStartedPayload(data) { return __c111(data) ? __ok(__s15) : __no(__s15, data); }
-__errorsOf(validateRunStartedPayload, __s15, __S[111], __F0);
-export { __c111 as __check_RunStartedPayload };
-export function __node_RunStartedPayload() { return __S[111]; }
+/** Validator for RunCompletedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runCompleted). */
+export function validateRunCompletedPayload(data) { return __c116(data) ? __ok(__s15) : __no(__s15, data); }
+__errorsOf(validateRunCompletedPayload, __s15, __S[116], __F0);
+export { __c116 as __check_RunCompletedPayload };
+export function __node_RunCompletedPayload() { return __S[116]; }
 const __s16 = __state();
-/** Validator for WorkerDispatchedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/workerDispatched). */
-export function validateWorkerDispatchedPayload(data) { return __c118(data) ? __ok(__s16) : __no(__s16, data); }
-__errorsOf(validateWorkerDispatchedPayload, __s16, __S[118], __F0);
-export { __c118 as __check_WorkerDispatchedPayload };
-export function __node_WorkerDispatchedPayload() { return __S[118]; }
+/** Validator for RunFailedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runFailed). */
+export function validateRunFailedPayload(data) { return __c120(data) ? __ok(__s16) : __no(__s16, data); }
+__errorsOf(validateRunFailedPayload, __s16, __S[120], __F0);
+export { __c120 as __check_RunFailedPayload };
+export function __node_RunFailedPayload() { return __S[120]; }
 const __s17 = __state();
+/** Validator for RunFailureError (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/RunFailureError). */
+export function validateRunFailureError(data) { return __c83(data) ? __ok(__s17) : __no(__s17, data); }
+__errorsOf(validateRunFailureError, __s17, __S[83], __F0);
+export { __c83 as __check_RunFailureError };
+export function __node_RunFailureError() { return __S[83]; }
+const __s18 = __state();
+/** Validator for RunOrchestratorDecidedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runOrchestratorDecided). */
+export function validateRunOrchestratorDecidedPayload(data) { return __c129(data) ? __ok(__s18) : __no(__s18, data); }
+__errorsOf(validateRunOrchestratorDecidedPayload, __s18, __S[129], __F0);
+export { __c129 as __check_RunOrchestratorDecidedPayload };
+export function __node_RunOrchestratorDecidedPayload() { return __S[129]; }
+const __s19 = __state();
+/** Validator for RunStartedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runStarted). */
+export function validateRunStartedPayload(data) { return __c132(data) ? __ok(__s19) : __no(__s19, data); }
+__errorsOf(validateRunStartedPayload, __s19, __S[132], __F0);
+export { __c132 as __check_RunStartedPayload };
+export function __node_RunStartedPayload() { return __S[132]; }
+const __s20 = __state();
+/** Validator for WorkerDispatchedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/workerDispatched). */
+export function validateWorkerDispatchedPayload(data) { return __c139(data) ? __ok(__s20) : __no(__s20, data); }
+__errorsOf(validateWorkerDispatchedPayload, __s20, __S[139], __F0);
+export { __c139 as __check_WorkerDispatchedPayload };
+export function __node_WorkerDispatchedPayload() { return __S[139]; }
+const __s21 = __state();
 /** Validator for WorkspaceUpdatedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/workspaceUpdated). */
-export function validateWorkspaceUpdatedPayload(data) { return __c123(data) ? __ok(__s17) : __no(__s17, data); }
-__errorsOf(validateWorkspaceUpdatedPayload, __s17, __S[123], __F0);
-export { __c123 as __check_WorkspaceUpdatedPayload };
-export function __node_WorkspaceUpdatedPayload() { return __S[123]; }
+export function validateWorkspaceUpdatedPayload(data) { return __c144(data) ? __ok(__s21) : __no(__s21, data); }
+__errorsOf(validateWorkspaceUpdatedPayload, __s21, __S[144], __F0);
+export { __c144 as __check_WorkspaceUpdatedPayload };
+export function __node_WorkspaceUpdatedPayload() { return __S[144]; }
