@@ -23,9 +23,8 @@ function __c0(d) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
       const x3 = d.runOptionsOverlay;
       if (x3 !== undefined) {
-        if (typeof x3 === "object" && x3 !== null && !Array.isArray(x3)) {
-          if (Object.keys(x3).length > 0) return false;
-        }
+        if (!(typeof x3 === "object" && x3 !== null && !Array.isArray(x3))) return false;
+        if (Object.keys(x3).length > 0) return false;
       }
     }
   }
@@ -78,7 +77,7 @@ const __S = __link([
   { f: __F0, p: "/allOf/0/if", c: __c10, g: [[4,[26]]], pr: [["mode", "mode", 11]] },
   { f: __F0, p: "/allOf/0/if/properties/mode", g: [[0,[1]]], k: { "const": "replay" } },
   { f: __F0, p: "/allOf/0/then", g: [[4,[26]]], pr: [["runOptionsOverlay", "runOptionsOverlay", 13]] },
-  { f: __F0, p: "/allOf/0/then/properties/runOptionsOverlay", g: [[4,[21]]], k: { "maxProperties": 0 } },
+  { f: __F0, p: "/allOf/0/then/properties/runOptionsOverlay", t: ["object"], tv: "object", g: [[4,[21]]], k: { "maxProperties": 0 } },
 ].map((o) => new __Node(o)));
 
 // ── validators ──
