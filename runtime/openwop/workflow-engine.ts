@@ -61,7 +61,10 @@ export type LogEntry = Pick<RunEvent, 'eventId' | 'type' | 'payload'> & Partial<
 interface NodeProgress {
   started: boolean;
   interruptId?: string;
-  action?: string;
+  /** The answer interrupt.resolved recorded. */
+  action?: ApprovalAction;
+  /** Whether approval.received followed it. */
+  received?: boolean;
   done?: 'completed' | 'failed';
   error?: { code: string; message: string };
 }
@@ -95,7 +98,8 @@ export function progressOf(def: WorkflowDefinition, entries: readonly LogEntry[]
     if (node !== undefined) {
       if (e.type === 'node.started') node.started = true;
       else if (e.type === 'interrupt.requested') node.interruptId = String(e.payload['interruptId']);
-      else if (e.type === 'approval.received') node.action = String(e.payload['action']);
+      else if (e.type === 'interrupt.resolved') node.action = e.payload['outcome'] === 'approved' ? 'accept' : 'reject';
+      else if (e.type === 'approval.received') node.received = true;
       else if (e.type === 'node.completed') node.done = 'completed';
       else if (e.type === 'node.failed') {
         node.done = 'failed';
@@ -302,10 +306,15 @@ export class WorkflowEngine {
     }
     if (p.action === undefined) {
       // A replay takes the source's recorded answer; otherwise the run waits for a person.
-      const answer = this.recorded(ex, (s) => s.filter((e) => e.nodeId === nodeId && e.type === 'approval.received' && e.payload['interruptId'] === p.interruptId).slice(0, 1))?.[0];
+      const answer = this.recorded(ex, (s) => s.filter((e) => e.nodeId === nodeId && e.type === 'interrupt.resolved' && e.payload['interruptId'] === p.interruptId).slice(0, 1))?.[0];
       if (answer === undefined) return false;
-      const decidedAt = answer.payload['decidedAt'];
-      this.#answer(ex, node, p.interruptId, answer.payload['action'] === 'accept' ? 'accept' : 'reject', typeof decidedAt === 'string' ? decidedAt : undefined);
+      this.#append(ex, { type: answer.type, payload: answer.payload, nodeId });
+      return true;
+    }
+    if (p.received !== true) {
+      // upstream's approval event after the answer (a replay re-emits the recorded one)
+      const recorded = this.recorded(ex, (s) => s.filter((e) => e.nodeId === nodeId && e.type === 'approval.received' && e.payload['interruptId'] === p.interruptId).slice(0, 1))?.[0];
+      this.#append(ex, recorded === undefined ? { type: 'approval.received', payload: { nodeId, action: p.action, interruptId: p.interruptId }, nodeId } : { type: recorded.type, payload: recorded.payload, nodeId });
       return true;
     }
     if (p.action === 'accept') this.#append(ex, { type: 'node.completed', payload: { nodeId, typeId }, nodeId });
