@@ -14,7 +14,7 @@ import { TenantMemoryAdapter } from '../memory/adapter.ts';
 import { parseMemoryRef } from '../memory/memory-ref.ts';
 import type { OpenwopRuntime } from '../openwop/index.ts';
 import { packEntries } from '../openwop/agent-inventory.ts';
-import { WorkflowEngine, type LogEntry, type Progress, type WorkflowDefinition, type WorkflowNode } from '../openwop/workflow-engine.ts';
+import { WorkflowEngine, type Progress, type WorkflowDefinition, type WorkflowNode } from '../openwop/workflow-engine.ts';
 import { Plan } from '../storage/plan.ts';
 import type { HostCore } from './host-runtime.ts';
 
@@ -203,7 +203,7 @@ const MUTANTS = {
   })(rt.workflows.parts)),
   /** Fork code: a replay does its source's steps anew — its memory writes get new ids — instead of re-emitting what was recorded. */
   replayRedoesWrites: (base, rt) => withEngine(base, rt, new (class extends WorkflowEngine {
-    protected override recorded(): readonly LogEntry[] | undefined {
+    protected override recorded(): undefined {
       return undefined;
     }
   })(rt.workflows.parts)),

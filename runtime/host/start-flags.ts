@@ -41,6 +41,7 @@ export const START_SETTINGS = [
   { env: 'WOPKIT_SECRET_KEYS', group: 'credentials', description: 'id:base64,… — the keys SR-1 secret registries are sealed with (or "secretKeys" in the credentials file; the first seals).' },
   { env: 'WOPKIT_CURSOR_KEY', group: 'credentials', description: 'base64 of at least 16 bytes — the key list cursors are signed with (or "cursorKey" in the credentials file).' },
   { env: 'OPENWOP_CONFORMANCE_SEED', default: 'false', group: 'behaviour', description: 'true: seed the conformance fixture workflows upstream\'s suite runs.' },
+  { env: 'WOPKIT_MEMORY_ATTRIBUTION', default: 'on', group: 'behaviour', description: 'off: no RFC 0057 memory.written events and no memory.attribution in discovery (a host without write attribution).' },
   { env: 'LOG_LEVEL', default: 'info', group: 'behaviour', description: 'pino log level (fatal, error, warn, info, debug, trace, silent).' },
   { flag: '--help', group: 'behaviour', description: 'Print this help and exit.' },
 ] as const satisfies readonly StartSetting[];

@@ -10,10 +10,45 @@ import type { OpenwopRuntime } from '../openwop/index.ts';
 import { Plan } from '../storage/plan.ts';
 import { claimTaken } from '../storage/reads/records.ts';
 import type { JsonDoc } from '../storage/port.ts';
+import { WopkitError } from '../shared/errors.ts';
+import { OPERATOR_DEFAULT_TENANT } from './auth-binding.ts';
 import type { HostCore, HostRuntime } from './host-runtime.ts';
 
 /** The claim that records, once for every host on the store, that the conformance fixtures were seeded. */
 const SEEDED = 'conformance-fixtures-seeded';
+
+/**
+ * The draft proposal seeded with the fixtures, for tenant `default` (the tenant an operator key acts as): upstream's
+ * proposal scenario takes the first draft an operator key lists and applies it. Its artefact is upstream's own example
+ * of a conforming `workflow-chain-pack` draft; it stays inert (a draft installs nothing).
+ */
+export const SEEDED_DRAFT = {
+  request: {
+    tenant: OPERATOR_DEFAULT_TENANT,
+    kind: 'workflow-chain-pack',
+    title: 'Conformance seed draft',
+    artifact: { name: 'conformance-weekly-digest', version: '1.0.0' },
+    sourceRunIds: ['conformance-seed'],
+  },
+} as const;
+
+/**
+ * Make sure exactly one seeded draft is in state draft for tenant `default`, whichever hosts seed at once and however often: a
+ * seeder that finds none synthesises one; one that then finds several (two hosts started together) archives all but
+ * the oldest, so every seeder converges on the same single draft.
+ */
+async function seedDraftProposal(core: HostCore): Promise<void> {
+  const { tenant, title, sourceRunIds } = SEEDED_DRAFT.request;
+  const seeded = async () => (await core.listProposals(tenant, { state: 'draft' })).filter((p) => p.title === title && p.provenance.sourceRunIds.includes(sourceRunIds[0]));
+  if ((await seeded()).length === 0) await core.synthesizeProposal({ ...SEEDED_DRAFT.request, artifact: { ...SEEDED_DRAFT.request.artifact }, sourceRunIds: [...sourceRunIds] });
+  const live = await seeded();
+  for (const extra of live.slice(1)) {
+    // Another seeder may archive the same extra first: its 409 says the draft is archived already.
+    await core.archiveProposal({ tenant, scopes: 'all' }, extra.id).catch((e: unknown) => {
+      if (!(e instanceof WopkitError && e.status === 409)) throw e;
+    });
+  }
+}
 
 export function withWorkflowRuns(core: HostCore, rt: OpenwopRuntime): HostRuntime {
   const runner = new FixtureRunner({
@@ -35,6 +70,7 @@ export function withWorkflowRuns(core: HostCore, rt: OpenwopRuntime): HostRuntim
       const plan = new Plan();
       plan.add('claim.take', { key: SEEDED, atMs: rt.clock.now(), ifTaken: 'ignore' });
       await plan.commit(rt.port);
+      await seedDraftProposal(core);
     },
     async recordOutcome(run, outcome) {
       const plan = new Plan();

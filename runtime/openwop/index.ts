@@ -96,6 +96,11 @@ export interface OpenwopRuntimeOptions {
   readonly eventLimits?: Partial<RunEventLogLimits>;
   /** How applying an RFC 0096 proposal is authorised (default: an approval gate). */
   readonly proposalActivation?: ProposalActivationPolicy;
+  /**
+   * RFC 0057 write attribution (default true): every memory write emits a content-free `memory.written`, and
+   * discovery advertises `memory.attribution`. When false neither happens (a host that does not take on the event).
+   */
+  readonly memoryAttribution?: boolean;
 }
 
 export function createOpenwopRuntime(options: OpenwopRuntimeOptions) {
@@ -122,6 +127,7 @@ export function createOpenwopRuntime(options: OpenwopRuntimeOptions) {
     return scope;
   };
 
+  const attribution = options.memoryAttribution !== false;
   const writer = new MemoryWriter({
     reads,
     clock,
@@ -133,8 +139,10 @@ export function createOpenwopRuntime(options: OpenwopRuntimeOptions) {
       if (runId !== undefined) scope.useRun(runId);
       return (content) => scope.redact(content);
     },
-    // Every write is attributed (RFC 0057 memory.written, content-free): to its run, or to the tenant's background log.
+    // Every write is attributed (RFC 0057 memory.written, content-free): to its run, or to the tenant's background log
+    // — unless attribution is off, and then none is.
     onWrite: (plan, w) => {
+      if (!attribution) return;
       const input = { type: 'memory.written', payload: { memoryRef: w.memoryRef, memoryId: w.memoryId, operation: w.operation, ...(w.byteSize !== undefined ? { byteSize: w.byteSize } : {}) } } as const;
       if (w.context.runId !== undefined) log.append(plan, w.context.runId, input);
       else log.appendBackground(plan, w.tenant, input);
@@ -218,7 +226,7 @@ export function createOpenwopRuntime(options: OpenwopRuntimeOptions) {
     protocolVersion: '1.1', host: options.host ?? { name: 'wopkit-reference-host', version: WOPKIT_VERSION },
     supportedEnvelopes: [], schemaVersions: {}, limits: { clarificationRounds: 0, schemaRounds: 0, envelopesPerTurn: 0 },
   })
-    .contribute('memory', memoryCapability({ writer, emitsWriteEvents: true, forget: true }));
+    .contribute('memory', memoryCapability({ writer, emitsWriteEvents: attribution, forget: true }));
   capabilities.contribute('compaction', compactor.capability()).contribute('distillation', distiller.capability())
     .contribute(
       'consolidation+commitments+multi-agent',

@@ -227,8 +227,8 @@ export class WorkflowEngine {
     await this.drive(mode === 'replay' ? { ...ex, replay: source } : ex);
   }
 
-  /** The events a replay re-emits instead of doing a step again: those of the source that `pick` selects. */
-  protected recorded(ex: Execution, pick: (source: readonly LogEntry[]) => readonly LogEntry[]): readonly LogEntry[] | undefined {
+  /** What a replay takes from its source's log instead of doing a step again (`pick` selects it); undefined when live. */
+  protected recorded<T>(ex: Execution, pick: (source: readonly LogEntry[]) => T): T | undefined {
     return ex.replay === undefined ? undefined : pick(ex.replay.entries);
   }
 
@@ -250,13 +250,14 @@ export class WorkflowEngine {
   /** The run's last step: its summary (written, or re-emitted by a replay), then `run.completed`. */
   protected async complete(ex: Execution, progress: Progress): Promise<void> {
     if (ex.def.runSummary && !progress.summaryWritten) {
+      // A replay never writes: it re-emits what its source recorded (null: the source never got there — fail closed).
       const recorded = this.recorded(ex, summaryWrites);
-      if (recorded === undefined) {
+      if (recorded === null) return this.fail(ex, undefined, REPLAY_SOURCE_MISSING);
+      if (recorded !== undefined) for (const e of recorded) this.#append(ex, { type: e.type, payload: e.payload });
+      else {
         const { runId, tenant, memoryRef, workflowId } = ex.run;
         await this.parts.writer.put(ex.plan, memoryRef, { content: `Run summary: ${workflowId} completed its ${ex.def.nodes.length} node(s) (${ex.def.nodes.map((n) => n.nodeId).join(', ')}).`, tags: ['run-summary', workflowId] }, { tenant, runId });
-      } else if (recorded.length === 0) {
-        return this.fail(ex, undefined, REPLAY_SOURCE_MISSING);
-      } else for (const e of recorded) this.#append(ex, { type: e.type, payload: e.payload });
+      }
     }
     this.#append(ex, { type: 'run.completed', payload: { status: 'completed' } });
     this.parts.runs.update(ex.plan, { runId: ex.run.runId, tenant: ex.run.tenant, kind: ex.kind }, { status: 'completed', ended: true });
@@ -359,10 +360,13 @@ export class WorkflowEngine {
 /** The `run.started` a run's start planned, as the fold sees it. */
 const startedEntry = (run: RunRecord): LogEntry => ({ eventId: '', type: 'run.started', payload: { workflowId: run.workflowId }, sequence: 0 });
 
-/** The memory writes a source made after its last node finished and before it completed: its run summary. */
-function summaryWrites(source: readonly LogEntry[]): readonly LogEntry[] {
+/**
+ * The memory writes a source recorded after its last node finished and before it completed (its run summary): none
+ * when it wrote without attribution; null when the source never completed (nothing to re-emit: a replay fails closed).
+ */
+function summaryWrites(source: readonly LogEntry[]): readonly LogEntry[] | null {
   const completed = source.findIndex((e) => e.type === 'run.completed');
-  if (completed < 0) return [];
+  if (completed < 0) return null;
   const lastNode = source.findLastIndex((e, i) => i < completed && TERMINAL_NODE.has(e.type));
   return source.slice(lastNode + 1, completed).filter((e) => e.type === 'memory.written' && e.nodeId === undefined);
 }

@@ -114,3 +114,26 @@ describe('POST /v1/runs/{runId}/interrupts/{nodeId}', () => {
     expect((await events(KEY_A, first.runId)).map((e) => e.type).slice(-2)).toEqual(['interrupt.resolved', 'worker.dispatched']);
   });
 });
+
+describe('a host without write attribution (WOPKIT_MEMORY_ATTRIBUTION=off)', () => {
+  it('advertises no memory.attribution and emits no memory.written; its runs still complete, and replay them without writing', async () => {
+    const { app: off } = await createHost({ token: OPERATOR, seedConformanceFixtures: true, memoryAttribution: false });
+    try {
+      const auth = { authorization: `Bearer ${OPERATOR}` };
+      const discovery = (await off.inject({ method: 'GET', url: '/.well-known/openwop' })).json<{ memory: Record<string, unknown>; capabilities: { memory: Record<string, unknown> } }>();
+      expect(discovery.memory).not.toHaveProperty('attribution');
+      expect(discovery.capabilities.memory).not.toHaveProperty('attribution');
+      const { runId } = (await off.inject({ method: 'POST', url: '/v1/runs', headers: auth, payload: { workflowId: 'conformance-noop', tenantId: 'mem-attr-absent' } })).json<{ runId: string }>();
+      const typesOf = async (id: string) => (await off.inject({ method: 'GET', url: `/v1/runs/${id}/events`, headers: auth })).json<{ events: RunEvent[] }>().events.map((e) => e.type);
+      expect(await typesOf(runId)).toEqual(['run.started', 'node.started', 'node.completed', 'run.completed']);
+      const fork = (await off.inject({ method: 'POST', url: `/v1/runs/${runId}:fork`, headers: auth, payload: { fromSeq: 0, mode: 'replay' } })).json<{ runId: string; status: string }>();
+      expect(fork.status).toBe('completed');
+      expect(await typesOf(fork.runId)).toEqual(['run.started', 'node.started', 'node.completed', 'run.completed']);
+      // the summary was written once, by the source (the replay wrote nothing)
+      const entries = (await off.inject({ method: 'GET', url: `/v1/runs/${runId}/memory`, headers: auth })).json<{ entries: unknown[] }>().entries;
+      expect(entries).toHaveLength(1);
+    } finally {
+      await off.close();
+    }
+  });
+});
