@@ -42,6 +42,15 @@ export function toFailures(errors: readonly ValidatorError[] | null | undefined)
   });
 }
 
+/** True when `value` is a valid AgentDecidedPayload (schemas/openwop/v1/run-event-payloads.schema.json#/$defs/agentDecided). */
+export function isAgentDecidedPayload(value: unknown): value is T.AgentDecidedPayload {
+  return V.validateAgentDecidedPayload(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid AgentDecidedPayload. */
+export function assertAgentDecidedPayload(value: unknown): asserts value is T.AgentDecidedPayload {
+  if (!V.validateAgentDecidedPayload(value)) throw new ValidationError("AgentDecidedPayload", toFailures(V.validateAgentDecidedPayload.errors));
+}
+
 /** True when `value` is a valid AgentInventoryEntry (schemas/openwop/v1/agent-inventory-response.schema.json#/$defs/AgentInventoryEntry). */
 export function isAgentInventoryEntry(value: unknown): value is T.AgentInventoryEntry {
   return V.validateAgentInventoryEntry(value);
@@ -1518,6 +1527,15 @@ export function assertNodeStartedPayload(value: unknown): asserts value is T.Nod
   if (!V.validateNodeStartedPayload(value)) throw new ValidationError("NodeStartedPayload", toFailures(V.validateNodeStartedPayload.errors));
 }
 
+/** True when `value` is a valid NodeSuspendedPayload (schemas/openwop/v1/run-event-payloads.schema.json#/$defs/nodeSuspended). */
+export function isNodeSuspendedPayload(value: unknown): value is T.NodeSuspendedPayload {
+  return V.validateNodeSuspendedPayload(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid NodeSuspendedPayload. */
+export function assertNodeSuspendedPayload(value: unknown): asserts value is T.NodeSuspendedPayload {
+  if (!V.validateNodeSuspendedPayload(value)) throw new ValidationError("NodeSuspendedPayload", toFailures(V.validateNodeSuspendedPayload.errors));
+}
+
 /** True when `value` is a valid OpenApiDocument (schemas/openwop/v1/openapi-document.schema.json). */
 export function isOpenApiDocument(value: unknown): value is T.OpenApiDocument {
   return V.validateOpenApiDocument(value);
@@ -2024,6 +2042,7 @@ export function assertWorkspaceUpdatedPayload(value: unknown): asserts value is 
 
 /** Every guard pair by type title. */
 export const guards = {
+  "AgentDecidedPayload": { is: isAgentDecidedPayload, assert: assertAgentDecidedPayload },
   "AgentInventoryEntry": { is: isAgentInventoryEntry, assert: assertAgentInventoryEntry },
   "AgentInventoryResponse": { is: isAgentInventoryResponse, assert: assertAgentInventoryResponse },
   "AgentMemoryConsolidatedPayload": { is: isAgentMemoryConsolidatedPayload, assert: assertAgentMemoryConsolidatedPayload },
@@ -2188,6 +2207,7 @@ export const guards = {
   "NodeCompletedPayload": { is: isNodeCompletedPayload, assert: assertNodeCompletedPayload },
   "NodeFailedPayload": { is: isNodeFailedPayload, assert: assertNodeFailedPayload },
   "NodeStartedPayload": { is: isNodeStartedPayload, assert: assertNodeStartedPayload },
+  "NodeSuspendedPayload": { is: isNodeSuspendedPayload, assert: assertNodeSuspendedPayload },
   "OpenApiDocument": { is: isOpenApiDocument, assert: assertOpenApiDocument },
   "OrchestratorDecision": { is: isOrchestratorDecision, assert: assertOrchestratorDecision },
   "PackedAgent": { is: isPackedAgent, assert: assertPackedAgent },

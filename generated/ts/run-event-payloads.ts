@@ -529,3 +529,57 @@ export interface ApprovalReceivedPayload {
   decidedAt?: string;
   [k: string]: unknown;
 }
+
+/**
+ * An agent node reached a typed decision (upstream's CP-1 contract). Its confidence, when below the host's escalation threshold, suspends the node (node.suspended, reason low-confidence) for a person to accept or reject. Open.
+ */
+export interface AgentDecidedPayload {
+  /**
+   * The deciding agent.
+   */
+  agentId: string;
+  /**
+   * The decision, shaped by the decision kind (a string label for the reference host's conformance agent).
+   */
+  decision: unknown;
+  /**
+   * The agent's confidence in [0, 1]; absent means no signal (no escalation).
+   */
+  confidence?: number;
+  [k: string]: unknown;
+}
+
+/**
+ * A node suspended on an interrupt (the interrupt.requested with the same interruptId raised it). For a low-confidence agent decision: reason low-confidence, the agent, the threshold applied and the confidence observed (below it). Open.
+ */
+export interface NodeSuspendedPayload {
+  /**
+   * The suspended node.
+   */
+  nodeId: string;
+  /**
+   * The interrupt it waits on.
+   */
+  interruptId: string;
+  /**
+   * The interrupt kind (approval for a low-confidence decision).
+   */
+  kind?: string;
+  /**
+   * Why, e.g. low-confidence.
+   */
+  reason?: string;
+  /**
+   * The agent whose decision suspended the node (low-confidence).
+   */
+  agentId?: string;
+  /**
+   * The escalation threshold applied: the host's confidence floor (0.5, or the stricter floor it advertises).
+   */
+  threshold?: number;
+  /**
+   * The decision's confidence, below the threshold.
+   */
+  observed?: number;
+  [k: string]: unknown;
+}

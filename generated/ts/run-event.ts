@@ -76,4 +76,6 @@ export type RunEventType =
   | 'node.started'
   | 'node.completed'
   | 'node.failed'
-  | 'approval.received';
+  | 'approval.received'
+  | 'agent.decided'
+  | 'node.suspended';

@@ -22,6 +22,8 @@ export interface Validator<T> {
   errors?: ValidatorError[] | null;
 }
 
+/** Validator for AgentDecidedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/agentDecided). */
+export declare const validateAgentDecidedPayload: Validator<T.AgentDecidedPayload>;
 /** Validator for AgentInventoryEntry (https://wopkit.dev/schemas/openwop/v1/agent-inventory-response.schema.json#/$defs/AgentInventoryEntry). */
 export declare const validateAgentInventoryEntry: Validator<T.AgentInventoryEntry>;
 /** Validator for AgentInventoryResponse (https://wopkit.dev/schemas/openwop/v1/agent-inventory-response.schema.json). */
@@ -350,6 +352,8 @@ export declare const validateNodeCompletedPayload: Validator<T.NodeCompletedPayl
 export declare const validateNodeFailedPayload: Validator<T.NodeFailedPayload>;
 /** Validator for NodeStartedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/nodeStarted). */
 export declare const validateNodeStartedPayload: Validator<T.NodeStartedPayload>;
+/** Validator for NodeSuspendedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/nodeSuspended). */
+export declare const validateNodeSuspendedPayload: Validator<T.NodeSuspendedPayload>;
 /** Validator for OpenApiDocument (https://wopkit.dev/schemas/openwop/v1/openapi-document.schema.json). */
 export declare const validateOpenApiDocument: Validator<T.OpenApiDocument>;
 /** Validator for OrchestratorDecision (https://wopkit.dev/schemas/openwop/v1/orchestrator-decision.schema.json). */
@@ -465,6 +469,7 @@ export declare const validateWorkspaceUpdatedPayload: Validator<T.WorkspaceUpdat
 
 /** Every validator by type title. */
 export declare const validatorIndex: {
+  readonly "AgentDecidedPayload": { readonly validator: Validator<T.AgentDecidedPayload>; readonly id: string; readonly target: string; readonly family: string };
   readonly "AgentInventoryEntry": { readonly validator: Validator<T.AgentInventoryEntry>; readonly id: string; readonly target: string; readonly family: string };
   readonly "AgentInventoryResponse": { readonly validator: Validator<T.AgentInventoryResponse>; readonly id: string; readonly target: string; readonly family: string };
   readonly "AgentMemoryConsolidatedPayload": { readonly validator: Validator<T.AgentMemoryConsolidatedPayload>; readonly id: string; readonly target: string; readonly family: string };
@@ -629,6 +634,7 @@ export declare const validatorIndex: {
   readonly "NodeCompletedPayload": { readonly validator: Validator<T.NodeCompletedPayload>; readonly id: string; readonly target: string; readonly family: string };
   readonly "NodeFailedPayload": { readonly validator: Validator<T.NodeFailedPayload>; readonly id: string; readonly target: string; readonly family: string };
   readonly "NodeStartedPayload": { readonly validator: Validator<T.NodeStartedPayload>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "NodeSuspendedPayload": { readonly validator: Validator<T.NodeSuspendedPayload>; readonly id: string; readonly target: string; readonly family: string };
   readonly "OpenApiDocument": { readonly validator: Validator<T.OpenApiDocument>; readonly id: string; readonly target: string; readonly family: string };
   readonly "OrchestratorDecision": { readonly validator: Validator<T.OrchestratorDecision>; readonly id: string; readonly target: string; readonly family: string };
   readonly "PackedAgent": { readonly validator: Validator<T.PackedAgent>; readonly id: string; readonly target: string; readonly family: string };

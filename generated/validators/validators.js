@@ -68,7 +68,7 @@ import { validateProposalInstalledArtifactResponse } from './by-schema/proposal-
 import { validateProposalListResponse } from './by-schema/proposal-list-response.js';
 import { validateProposalReviseRequest } from './by-schema/proposal-revise-request.js';
 import { validateEventTypeName, validateRunEvent, validateRunEventType } from './by-schema/run-event.js';
-import { validateAgentMemoryConsolidatedPayload, validateApprovalReceivedPayload, validateCommitmentFiredPayload, validateConfidenceEscalatedPayload, validateDistillationReport, validateForkOrigin, validateInterruptRequestedPayload, validateInterruptResolvedPayload, validateMemoryCompactedPayload, validateMemoryWrittenPayload, validateNodeCompletedPayload, validateNodeFailedPayload, validateNodeStartedPayload, validateProposalActivatedPayload, validateProposalCreatedPayload, validateRunCompletedPayload, validateRunFailedPayload, validateRunFailureError, validateRunOrchestratorDecidedPayload, validateRunStartedPayload, validateWorkerDispatchedPayload, validateWorkspaceUpdatedPayload } from './by-schema/run-event-payloads.js';
+import { validateAgentDecidedPayload, validateAgentMemoryConsolidatedPayload, validateApprovalReceivedPayload, validateCommitmentFiredPayload, validateConfidenceEscalatedPayload, validateDistillationReport, validateForkOrigin, validateInterruptRequestedPayload, validateInterruptResolvedPayload, validateMemoryCompactedPayload, validateMemoryWrittenPayload, validateNodeCompletedPayload, validateNodeFailedPayload, validateNodeStartedPayload, validateNodeSuspendedPayload, validateProposalActivatedPayload, validateProposalCreatedPayload, validateRunCompletedPayload, validateRunFailedPayload, validateRunFailureError, validateRunOrchestratorDecidedPayload, validateRunStartedPayload, validateWorkerDispatchedPayload, validateWorkspaceUpdatedPayload } from './by-schema/run-event-payloads.js';
 import { validateRunEventsResponse } from './by-schema/run-events-response.js';
 import { validateRunForkRequest, validateRunOptionsOverlay } from './by-schema/run-fork-request.js';
 import { validateRunForkResponse } from './by-schema/run-fork-response.js';
@@ -82,6 +82,7 @@ import { validateTestMemorySeedEntry, validateTestMemorySeedRequest } from './by
 import { validateTestMemorySeedResponse } from './by-schema/test-memory-seed-response.js';
 
 export {
+  validateAgentDecidedPayload,
   validateAgentInventoryEntry,
   validateAgentInventoryResponse,
   validateAgentMemoryConsolidatedPayload,
@@ -246,6 +247,7 @@ export {
   validateNodeCompletedPayload,
   validateNodeFailedPayload,
   validateNodeStartedPayload,
+  validateNodeSuspendedPayload,
   validateOpenApiDocument,
   validateOrchestratorDecision,
   validatePackedAgent,
@@ -306,6 +308,7 @@ export {
 
 /** Every validator by type title. */
 export const validatorIndex = Object.freeze({
+  "AgentDecidedPayload": Object.freeze({ validator: validateAgentDecidedPayload, id: "https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/agentDecided", target: "run-event-payloads--agentDecided", family: "openwop" }),
   "AgentInventoryEntry": Object.freeze({ validator: validateAgentInventoryEntry, id: "https://wopkit.dev/schemas/openwop/v1/agent-inventory-response.schema.json#/$defs/AgentInventoryEntry", target: "agent-inventory-response--AgentInventoryEntry", family: "openwop" }),
   "AgentInventoryResponse": Object.freeze({ validator: validateAgentInventoryResponse, id: "https://wopkit.dev/schemas/openwop/v1/agent-inventory-response.schema.json", target: "agent-inventory-response", family: "openwop" }),
   "AgentMemoryConsolidatedPayload": Object.freeze({ validator: validateAgentMemoryConsolidatedPayload, id: "https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/agentMemoryConsolidated", target: "run-event-payloads--agentMemoryConsolidated", family: "openwop" }),
@@ -470,6 +473,7 @@ export const validatorIndex = Object.freeze({
   "NodeCompletedPayload": Object.freeze({ validator: validateNodeCompletedPayload, id: "https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/nodeCompleted", target: "run-event-payloads--nodeCompleted", family: "openwop" }),
   "NodeFailedPayload": Object.freeze({ validator: validateNodeFailedPayload, id: "https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/nodeFailed", target: "run-event-payloads--nodeFailed", family: "openwop" }),
   "NodeStartedPayload": Object.freeze({ validator: validateNodeStartedPayload, id: "https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/nodeStarted", target: "run-event-payloads--nodeStarted", family: "openwop" }),
+  "NodeSuspendedPayload": Object.freeze({ validator: validateNodeSuspendedPayload, id: "https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/nodeSuspended", target: "run-event-payloads--nodeSuspended", family: "openwop" }),
   "OpenApiDocument": Object.freeze({ validator: validateOpenApiDocument, id: "https://wopkit.dev/schemas/openwop/v1/openapi-document.schema.json", target: "openapi-document", family: "openwop" }),
   "OrchestratorDecision": Object.freeze({ validator: validateOrchestratorDecision, id: "https://wopkit.dev/schemas/openwop/v1/orchestrator-decision.schema.json", target: "orchestrator-decision", family: "openwop" }),
   "PackedAgent": Object.freeze({ validator: validatePackedAgent, id: "https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/PackedAgent", target: "proposal--PackedAgent", family: "openwop" }),

@@ -241,7 +241,7 @@ export function createOpenwopRuntime(options: OpenwopRuntimeOptions) {
 
   // Workflow runs: the run, fork and interrupt code of runs that execute a workflow definition. Both fork modes are
   // served: replay re-emits what its source recorded, branch does it anew.
-  const workflows = new WorkflowEngine({ reads, log, runs, writer, ids, clock });
+  const workflows = new WorkflowEngine({ reads, log, runs, writer, ids, clock, floor: () => escalationPolicy.floor });
   capabilities.contribute('replay', { replay: { supported: true, modes: ['replay', 'branch'] } });
 
   /** The steps of a supervisor turn, planned into `plan` (records return their event ids at once). */

@@ -60,6 +60,8 @@ export type LogEntry = Pick<RunEvent, 'eventId' | 'type' | 'payload'> & Partial<
 
 interface NodeProgress {
   started: boolean;
+  /** An agent node's decided confidence (agent.decided). */
+  decided?: number;
   interruptId?: string;
   /** The answer interrupt.resolved recorded. */
   action?: ApprovalAction;
@@ -97,6 +99,7 @@ export function progressOf(def: WorkflowDefinition, entries: readonly LogEntry[]
     const node = e.nodeId === undefined ? undefined : nodes.get(e.nodeId);
     if (node !== undefined) {
       if (e.type === 'node.started') node.started = true;
+      else if (e.type === 'agent.decided') node.decided = typeof e.payload['confidence'] === 'number' ? e.payload['confidence'] : 1;
       else if (e.type === 'interrupt.requested') node.interruptId = String(e.payload['interruptId']);
       else if (e.type === 'interrupt.resolved') node.action = e.payload['outcome'] === 'approved' ? 'accept' : 'reject';
       else if (e.type === 'approval.received') node.received = true;
@@ -134,6 +137,8 @@ export interface Execution {
 
 export interface WorkflowEngineParts {
   readonly reads: SqlSession;
+  /** The confidence floor below which an agent's decision waits for a person (the host's escalation floor). */
+  readonly floor: () => number;
   readonly log: RunEventLog;
   readonly runs: Runs;
   readonly writer: MemoryWriter;
@@ -298,11 +303,24 @@ export class WorkflowEngine {
       this.#append(ex, { type: 'node.completed', payload: { nodeId, typeId }, nodeId });
       return true;
     }
+    const agent = typeId === 'core.conformance.mock-agent' ? node.agent : undefined;
+    if (agent !== undefined && p.decided === undefined) {
+      this.#append(ex, { type: 'agent.decided', payload: { agentId: agent.agentId, decision: agent.decision, confidence: agent.confidence }, nodeId });
+      return true;
+    }
+    // An agent decided at or above the floor goes on; below it, it waits for a person as a gate does.
+    const threshold = this.parts.floor();
+    if (p.decided !== undefined && p.decided >= threshold && p.interruptId === undefined) {
+      this.#append(ex, { type: 'node.completed', payload: { nodeId, typeId }, nodeId });
+      return true;
+    }
     if (p.interruptId === undefined) {
       // A replay raises the interrupt its source raised (same id: its answer is the source's recorded one).
       const recorded = this.recorded(ex, (s) => s.filter((e) => e.nodeId === nodeId && e.type === 'interrupt.requested').slice(0, 1));
       const interruptId = recorded?.[0] !== undefined ? String(recorded[0].payload['interruptId']) : this.parts.ids.next('int');
-      this.#append(ex, { type: 'interrupt.requested', payload: { interruptId, kind: 'approval' }, nodeId });
+      const lowConfidence = agent !== undefined && p.decided !== undefined;
+      this.#append(ex, { type: 'interrupt.requested', payload: { interruptId, kind: 'approval', ...(lowConfidence ? { reasonCode: 'low-confidence' } : {}) }, nodeId });
+      if (lowConfidence) this.#append(ex, { type: 'node.suspended', payload: { nodeId, interruptId, kind: 'approval', reason: 'low-confidence', agentId: agent.agentId, threshold, observed: p.decided! }, nodeId });
       return true;
     }
     if (p.action === undefined) {

@@ -66,6 +66,25 @@ describe('workflow runs', () => {
     expect(await ids(rt, r.runId)).toEqual([]);
   });
 
+  it('the conformance agent suspends below the host\'s confidence floor (node.suspended, low-confidence) and goes on at or above it', async () => {
+    const LOW = CONFORMANCE_FIXTURES['conformance-agent-low-confidence'].definition;
+    const sure: WorkflowDefinition = { ...LOW, workflowId: 'sure', nodes: [{ ...LOW.nodes[0], agent: { ...LOW.nodes[0].agent, confidence: 0.9 } }] };
+    const { rt, port } = await openRuntime();
+    const low = await request(port, (p) => rt.workflows.start(p, LOW, REF));
+    expect(await rt.workflows.state(low.runId)).toMatchObject({ status: 'waiting-approval', currentNodeId: 'low-conf-decider' });
+    const log = await eventsOf(rt, low.runId);
+    expect(log.find((e) => e.type === 'agent.decided')?.payload).toEqual({ agentId: 'core.conformance.low-conf-decider', decision: 'route-to-refunds', confidence: 0.3 });
+    const suspended = log.find((e) => e.type === 'node.suspended')!;
+    expect(suspended.payload).toEqual({ nodeId: 'low-conf-decider', interruptId: log.find((e) => e.type === 'interrupt.requested')!.payload['interruptId'], kind: 'approval', reason: 'low-confidence', agentId: 'core.conformance.low-conf-decider', threshold: 0.5, observed: 0.3 });
+    await request(port, (p) => rt.workflows.resume(p, low.runId, 'low-conf-decider', { action: 'accept' }));
+    expect(await rt.workflows.state(low.runId)).toEqual({ status: 'completed' });
+    expect(await types(rt, (await request(port, (p) => rt.workflows.start(p, sure, REF))).runId)).toEqual(['run.started', 'node.started@low-conf-decider', 'agent.decided@low-conf-decider', 'node.completed@low-conf-decider', 'memory.written', 'run.completed']);
+    // a host advertising a stricter floor suspends the 0.9 decision too, and says which threshold it applied
+    const { rt: strict, port: strictPort } = await openRuntime({ confidenceEscalationFloor: 0.95 });
+    const held = await request(strictPort, (p) => strict.workflows.start(p, sure, REF));
+    expect((await eventsOf(strict, held.runId)).find((e) => e.type === 'node.suspended')?.payload).toMatchObject({ threshold: 0.95, observed: 0.9 });
+  });
+
   it('of concurrent answers from two runtimes on one store exactly one applies; the others are 409', async () => {
     const { rt, port } = await openRuntime();
     const { rt: other } = await openRuntime({ port });

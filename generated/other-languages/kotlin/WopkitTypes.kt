@@ -8,11 +8,34 @@
 // - if/then rules (e.g. "trigger is required when supported is true") and x-runtime-rules are not represented.
 // - Types only: no (de)serialiser is generated (Debian's Kotlin compiles only the just-types output), so nothing is round-tripped.
 //
-// Top-level types: 182.
+// Top-level types: 184.
 
 package wopkit
 
 import java.time.OffsetDateTime
+
+/**
+ * An agent node reached a typed decision (upstream's CP-1 contract). Its confidence, when
+ * below the host's escalation threshold, suspends the node (node.suspended, reason
+ * low-confidence) for a person to accept or reject. Open.
+ */
+data class AgentDecidedPayload (
+    /**
+     * The deciding agent.
+     */
+    val agentID: String,
+
+    /**
+     * The agent's confidence in [0, 1]; absent means no signal (no escalation).
+     */
+    val confidence: Double? = null,
+
+    /**
+     * The decision, shaped by the decision kind (a string label for the reference host's
+     * conformance agent).
+     */
+    val decision: Any?
+)
 
 /**
  * Body of GET /v1/agents (RFC 0072/0074): the manifest agents installed for the caller's
@@ -5419,6 +5442,49 @@ data class NodeStartedPayload (
      * The node's type, e.g. core.noop or core.approvalGate.
      */
     val typeID: String
+)
+
+/**
+ * A node suspended on an interrupt (the interrupt.requested with the same interruptId
+ * raised it). For a low-confidence agent decision: reason low-confidence, the agent, the
+ * threshold applied and the confidence observed (below it). Open.
+ */
+data class NodeSuspendedPayload (
+    /**
+     * The agent whose decision suspended the node (low-confidence).
+     */
+    val agentID: String? = null,
+
+    /**
+     * The interrupt it waits on.
+     */
+    val interruptID: String,
+
+    /**
+     * The interrupt kind (approval for a low-confidence decision).
+     */
+    val kind: String? = null,
+
+    /**
+     * The suspended node.
+     */
+    val nodeID: String,
+
+    /**
+     * The decision's confidence, below the threshold.
+     */
+    val observed: Double? = null,
+
+    /**
+     * Why, e.g. low-confidence.
+     */
+    val reason: String? = null,
+
+    /**
+     * The escalation threshold applied: the host's confidence floor (0.5, or the stricter floor
+     * it advertises).
+     */
+    val threshold: Double? = null
 )
 
 /**

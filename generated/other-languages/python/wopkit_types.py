@@ -8,11 +8,11 @@
 # - if/then rules (e.g. "trigger is required when supported is true") and x-runtime-rules are not represented.
 # - Date-times become datetime objects and are written back in isoformat (offset +00:00 instead of Z, microsecond precision).
 #
-# Top-level types: 182.
+# Top-level types: 184.
 
-from enum import Enum
 from dataclasses import dataclass
 from typing import Optional, Any, List, Dict, Union, TypeVar, Callable, Type, cast
+from enum import Enum
 from datetime import datetime
 import dateutil.parser
 
@@ -21,9 +21,14 @@ T = TypeVar("T")
 EnumT = TypeVar("EnumT", bound=Enum)
 
 
-def from_bool(x: Any) -> bool:
-    assert isinstance(x, bool)
+def from_str(x: Any) -> str:
+    assert isinstance(x, str)
     return x
+
+
+def from_float(x: Any) -> float:
+    assert isinstance(x, (float, int)) and not isinstance(x, bool)
+    return float(x)
 
 
 def from_none(x: Any) -> Any:
@@ -40,8 +45,13 @@ def from_union(fs, x):
     assert False
 
 
-def from_str(x: Any) -> str:
-    assert isinstance(x, str)
+def to_float(x: Any) -> float:
+    assert isinstance(x, (int, float))
+    return x
+
+
+def from_bool(x: Any) -> bool:
+    assert isinstance(x, bool)
     return x
 
 
@@ -69,19 +79,43 @@ def from_datetime(x: Any) -> datetime:
     return dateutil.parser.parse(x)
 
 
-def from_float(x: Any) -> float:
-    assert isinstance(x, (float, int)) and not isinstance(x, bool)
-    return float(x)
-
-
-def to_float(x: Any) -> float:
-    assert isinstance(x, (int, float))
-    return x
-
-
 def from_dict(f: Callable[[Any], T], x: Any) -> Dict[str, T]:
     assert isinstance(x, dict)
     return { k: f(v) for (k, v) in x.items() }
+
+
+@dataclass
+class AgentDecidedPayload:
+    """An agent node reached a typed decision (upstream's CP-1 contract). Its confidence, when
+    below the host's escalation threshold, suspends the node (node.suspended, reason
+    low-confidence) for a person to accept or reject. Open.
+    """
+    agent_id: str
+    """The deciding agent."""
+
+    confidence: Optional[float] = None
+    """The agent's confidence in [0, 1]; absent means no signal (no escalation)."""
+
+    decision: Any = None
+    """The decision, shaped by the decision kind (a string label for the reference host's
+    conformance agent).
+    """
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'AgentDecidedPayload':
+        assert isinstance(obj, dict)
+        agent_id = from_str(obj.get("agentId"))
+        confidence = from_union([from_float, from_none], obj.get("confidence"))
+        decision = obj.get("decision")
+        return AgentDecidedPayload(agent_id, confidence, decision)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["agentId"] = from_str(self.agent_id)
+        if self.confidence is not None:
+            result["confidence"] = from_union([to_float, from_none], self.confidence)
+        result["decision"] = self.decision
+        return result
 
 
 class MemoryDimension(Enum):
@@ -7094,6 +7128,64 @@ class NodeStartedPayload:
 
 
 @dataclass
+class NodeSuspendedPayload:
+    """A node suspended on an interrupt (the interrupt.requested with the same interruptId
+    raised it). For a low-confidence agent decision: reason low-confidence, the agent, the
+    threshold applied and the confidence observed (below it). Open.
+    """
+    interrupt_id: str
+    """The interrupt it waits on."""
+
+    node_id: str
+    """The suspended node."""
+
+    agent_id: Optional[str] = None
+    """The agent whose decision suspended the node (low-confidence)."""
+
+    kind: Optional[str] = None
+    """The interrupt kind (approval for a low-confidence decision)."""
+
+    observed: Optional[float] = None
+    """The decision's confidence, below the threshold."""
+
+    reason: Optional[str] = None
+    """Why, e.g. low-confidence."""
+
+    threshold: Optional[float] = None
+    """The escalation threshold applied: the host's confidence floor (0.5, or the stricter floor
+    it advertises).
+    """
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'NodeSuspendedPayload':
+        assert isinstance(obj, dict)
+        interrupt_id = from_str(obj.get("interruptId"))
+        node_id = from_str(obj.get("nodeId"))
+        agent_id = from_union([from_str, from_none], obj.get("agentId"))
+        kind = from_union([from_str, from_none], obj.get("kind"))
+        observed = from_union([from_float, from_none], obj.get("observed"))
+        reason = from_union([from_str, from_none], obj.get("reason"))
+        threshold = from_union([from_float, from_none], obj.get("threshold"))
+        return NodeSuspendedPayload(interrupt_id, node_id, agent_id, kind, observed, reason, threshold)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["interruptId"] = from_str(self.interrupt_id)
+        result["nodeId"] = from_str(self.node_id)
+        if self.agent_id is not None:
+            result["agentId"] = from_union([from_str, from_none], self.agent_id)
+        if self.kind is not None:
+            result["kind"] = from_union([from_str, from_none], self.kind)
+        if self.observed is not None:
+            result["observed"] = from_union([to_float, from_none], self.observed)
+        if self.reason is not None:
+            result["reason"] = from_union([from_str, from_none], self.reason)
+        if self.threshold is not None:
+            result["threshold"] = from_union([to_float, from_none], self.threshold)
+        return result
+
+
+@dataclass
 class Info:
     """Title and version of the API the document describes."""
 
@@ -8628,6 +8720,14 @@ class WorkspaceUpdatedPayload:
         return result
 
 
+def agent_decided_payload_from_dict(s: Any) -> AgentDecidedPayload:
+    return AgentDecidedPayload.from_dict(s)
+
+
+def agent_decided_payload_to_dict(x: AgentDecidedPayload) -> Any:
+    return to_class(AgentDecidedPayload, x)
+
+
 def agent_inventory_entry_from_dict(s: Any) -> AgentInventoryEntry:
     return AgentInventoryEntry.from_dict(s)
 
@@ -9674,6 +9774,14 @@ def node_started_payload_from_dict(s: Any) -> NodeStartedPayload:
 
 def node_started_payload_to_dict(x: NodeStartedPayload) -> Any:
     return to_class(NodeStartedPayload, x)
+
+
+def node_suspended_payload_from_dict(s: Any) -> NodeSuspendedPayload:
+    return NodeSuspendedPayload.from_dict(s)
+
+
+def node_suspended_payload_to_dict(x: NodeSuspendedPayload) -> Any:
+    return to_class(NodeSuspendedPayload, x)
 
 
 def open_api_document_from_dict(s: Any) -> OpenAPIDocument:

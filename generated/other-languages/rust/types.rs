@@ -7,7 +7,7 @@
 // - Fields a schema leaves open (additionalProperties: true) are dropped on deserialisation: extension data does not survive a round trip.
 // - if/then rules (e.g. "trigger is required when supported is true") and x-runtime-rules are not represented.
 //
-// Top-level types: 182.
+// Top-level types: 184.
 
 // Example code that deserializes and serializes the model.
 // extern crate serde;
@@ -15,15 +15,32 @@
 // extern crate serde_derive;
 // extern crate serde_json;
 //
-// use generated_module::AgentInventoryEntry;
+// use generated_module::AgentDecidedPayload;
 //
 // fn main() {
 //     let json = r#"{"answer": 42}"#;
-//     let model: AgentInventoryEntry = serde_json::from_str(&json).unwrap();
+//     let model: AgentDecidedPayload = serde_json::from_str(&json).unwrap();
 // }
 
 use serde::{Serialize, Deserialize};
 use std::collections::HashMap;
+
+/// An agent node reached a typed decision (upstream's CP-1 contract). Its confidence, when
+/// below the host's escalation threshold, suspends the node (node.suspended, reason
+/// low-confidence) for a person to accept or reject. Open.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AgentDecidedPayload {
+    /// The deciding agent.
+    pub agent_id: String,
+
+    /// The agent's confidence in [0, 1]; absent means no signal (no escalation).
+    pub confidence: Option<f64>,
+
+    /// The decision, shaped by the decision kind (a string label for the reference host's
+    /// conformance agent).
+    pub decision: Option<serde_json::Value>,
+}
 
 /// Body of GET /v1/agents (RFC 0072/0074): the manifest agents installed for the caller's
 /// tenant, each with the RFC 0080 §C degraded-memory projection. Served when the host
@@ -4492,6 +4509,35 @@ pub struct NodeStartedPayload {
 
     /// The node's type, e.g. core.noop or core.approvalGate.
     pub type_id: String,
+}
+
+/// A node suspended on an interrupt (the interrupt.requested with the same interruptId
+/// raised it). For a low-confidence agent decision: reason low-confidence, the agent, the
+/// threshold applied and the confidence observed (below it). Open.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NodeSuspendedPayload {
+    /// The agent whose decision suspended the node (low-confidence).
+    pub agent_id: Option<String>,
+
+    /// The interrupt it waits on.
+    pub interrupt_id: String,
+
+    /// The interrupt kind (approval for a low-confidence decision).
+    pub kind: Option<String>,
+
+    /// The suspended node.
+    pub node_id: String,
+
+    /// The decision's confidence, below the threshold.
+    pub observed: Option<f64>,
+
+    /// Why, e.g. low-confidence.
+    pub reason: Option<String>,
+
+    /// The escalation threshold applied: the host's confidence floor (0.5, or the stricter floor
+    /// it advertises).
+    pub threshold: Option<f64>,
 }
 
 /// Response of GET /v1/openapi.json: the host's self-description as an OpenAPI 3.1 document.

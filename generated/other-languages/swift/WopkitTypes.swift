@@ -7,11 +7,12 @@
 // - Fields a schema leaves open (additionalProperties: true) are dropped on deserialisation: extension data does not survive a round trip.
 // - if/then rules (e.g. "trigger is required when supported is true") and x-runtime-rules are not represented.
 //
-// Top-level types: 182.
+// Top-level types: 184.
 
 // This file was generated from JSON Schema using quicktype, do not modify it directly.
 // To parse the JSON, add this file to your project and do:
 //
+//   let agentDecidedPayload = try AgentDecidedPayload(json)
 //   let agentInventoryEntry = try AgentInventoryEntry(json)
 //   let agentInventoryResponse = try AgentInventoryResponse(json)
 //   let agentMemoryConsolidatedPayload = try AgentMemoryConsolidatedPayload(json)
@@ -143,6 +144,7 @@
 //   let nodeCompletedPayload = try NodeCompletedPayload(json)
 //   let nodeFailedPayload = try NodeFailedPayload(json)
 //   let nodeStartedPayload = try NodeStartedPayload(json)
+//   let nodeSuspendedPayload = try NodeSuspendedPayload(json)
 //   let openAPIDocument = try OpenAPIDocument(json)
 //   let orchestratorDecision = try OrchestratorDecision(json)
 //   let packedAgent = try PackedAgent(json)
@@ -196,6 +198,65 @@
 //   let workspaceUpdatedPayload = try WorkspaceUpdatedPayload(json)
 
 import Foundation
+
+/// An agent node reached a typed decision (upstream's CP-1 contract). Its confidence, when
+/// below the host's escalation threshold, suspends the node (node.suspended, reason
+/// low-confidence) for a person to accept or reject. Open.
+// MARK: - AgentDecidedPayload
+struct AgentDecidedPayload: Codable {
+    /// The deciding agent.
+    let agentID: String
+    /// The agent's confidence in [0, 1]; absent means no signal (no escalation).
+    let confidence: Double?
+    /// The decision, shaped by the decision kind (a string label for the reference host's
+    /// conformance agent).
+    let decision: JSONAny
+
+    enum CodingKeys: String, CodingKey {
+        case agentID = "agentId"
+        case confidence = "confidence"
+        case decision = "decision"
+    }
+}
+
+// MARK: AgentDecidedPayload convenience initializers and mutators
+
+extension AgentDecidedPayload {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(AgentDecidedPayload.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        agentID: String? = nil,
+        confidence: Double?? = nil,
+        decision: JSONAny? = nil
+    ) -> AgentDecidedPayload {
+        return AgentDecidedPayload(
+            agentID: agentID ?? self.agentID,
+            confidence: confidence ?? self.confidence,
+            decision: decision ?? self.decision
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
 
 /// Body of GET /v1/agents (RFC 0072/0074): the manifest agents installed for the caller's
 /// tenant, each with the RFC 0080 §C degraded-memory projection. Served when the host
@@ -10894,6 +10955,85 @@ extension NodeStartedPayload {
             attempt: attempt ?? self.attempt,
             nodeID: nodeID ?? self.nodeID,
             typeID: typeID ?? self.typeID
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// A node suspended on an interrupt (the interrupt.requested with the same interruptId
+/// raised it). For a low-confidence agent decision: reason low-confidence, the agent, the
+/// threshold applied and the confidence observed (below it). Open.
+// MARK: - NodeSuspendedPayload
+struct NodeSuspendedPayload: Codable {
+    /// The agent whose decision suspended the node (low-confidence).
+    let agentID: String?
+    /// The interrupt it waits on.
+    let interruptID: String
+    /// The interrupt kind (approval for a low-confidence decision).
+    let kind: String?
+    /// The suspended node.
+    let nodeID: String
+    /// The decision's confidence, below the threshold.
+    let observed: Double?
+    /// Why, e.g. low-confidence.
+    let reason: String?
+    /// The escalation threshold applied: the host's confidence floor (0.5, or the stricter floor
+    /// it advertises).
+    let threshold: Double?
+
+    enum CodingKeys: String, CodingKey {
+        case agentID = "agentId"
+        case interruptID = "interruptId"
+        case kind = "kind"
+        case nodeID = "nodeId"
+        case observed = "observed"
+        case reason = "reason"
+        case threshold = "threshold"
+    }
+}
+
+// MARK: NodeSuspendedPayload convenience initializers and mutators
+
+extension NodeSuspendedPayload {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(NodeSuspendedPayload.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        agentID: String?? = nil,
+        interruptID: String? = nil,
+        kind: String?? = nil,
+        nodeID: String? = nil,
+        observed: Double?? = nil,
+        reason: String?? = nil,
+        threshold: Double?? = nil
+    ) -> NodeSuspendedPayload {
+        return NodeSuspendedPayload(
+            agentID: agentID ?? self.agentID,
+            interruptID: interruptID ?? self.interruptID,
+            kind: kind ?? self.kind,
+            nodeID: nodeID ?? self.nodeID,
+            observed: observed ?? self.observed,
+            reason: reason ?? self.reason,
+            threshold: threshold ?? self.threshold
         )
     }
 

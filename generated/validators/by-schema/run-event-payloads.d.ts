@@ -3,6 +3,12 @@
 import type * as T from '../../ts/index.ts';
 import type { Validator } from '../validators.js';
 
+/** Validator for AgentDecidedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/agentDecided). */
+export declare const validateAgentDecidedPayload: Validator<T.AgentDecidedPayload>;
+/** The fast check of AgentDecidedPayload, for the modules that reference it. */
+export declare function __check_AgentDecidedPayload(data: unknown): boolean;
+/** The diagnostic node of AgentDecidedPayload, for the modules that reference it. */
+export declare function __node_AgentDecidedPayload(): unknown;
 /** Validator for AgentMemoryConsolidatedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/agentMemoryConsolidated). */
 export declare const validateAgentMemoryConsolidatedPayload: Validator<T.AgentMemoryConsolidatedPayload>;
 /** The fast check of AgentMemoryConsolidatedPayload, for the modules that reference it. */
@@ -81,6 +87,12 @@ export declare const validateNodeStartedPayload: Validator<T.NodeStartedPayload>
 export declare function __check_NodeStartedPayload(data: unknown): boolean;
 /** The diagnostic node of NodeStartedPayload, for the modules that reference it. */
 export declare function __node_NodeStartedPayload(): unknown;
+/** Validator for NodeSuspendedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/nodeSuspended). */
+export declare const validateNodeSuspendedPayload: Validator<T.NodeSuspendedPayload>;
+/** The fast check of NodeSuspendedPayload, for the modules that reference it. */
+export declare function __check_NodeSuspendedPayload(data: unknown): boolean;
+/** The diagnostic node of NodeSuspendedPayload, for the modules that reference it. */
+export declare function __node_NodeSuspendedPayload(): unknown;
 /** Validator for ProposalActivatedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/proposalActivated). */
 export declare const validateProposalActivatedPayload: Validator<T.ProposalActivatedPayload>;
 /** The fast check of ProposalActivatedPayload, for the modules that reference it. */

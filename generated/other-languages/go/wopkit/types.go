@@ -8,10 +8,13 @@
 // - if/then rules (e.g. "trigger is required when supported is true") and x-runtime-rules are not represented.
 // - Optional scalar fields use pointers with omitempty; absent optional arrays and objects are written back as null (post-processing keeps empty [] and {} instead of dropping them).
 //
-// Top-level types: 182.
+// Top-level types: 184.
 
 // Code generated from JSON Schema using quicktype. DO NOT EDIT.
 // To parse and unparse this JSON data, add this code to your project and do:
+//
+//    agentDecidedPayload, err := UnmarshalAgentDecidedPayload(bytes)
+//    bytes, err = agentDecidedPayload.Marshal()
 //
 //    agentInventoryEntry, err := UnmarshalAgentInventoryEntry(bytes)
 //    bytes, err = agentInventoryEntry.Marshal()
@@ -406,6 +409,9 @@
 //    nodeStartedPayload, err := UnmarshalNodeStartedPayload(bytes)
 //    bytes, err = nodeStartedPayload.Marshal()
 //
+//    nodeSuspendedPayload, err := UnmarshalNodeSuspendedPayload(bytes)
+//    bytes, err = nodeSuspendedPayload.Marshal()
+//
 //    openAPIDocument, err := UnmarshalOpenAPIDocument(bytes)
 //    bytes, err = openAPIDocument.Marshal()
 //
@@ -566,6 +572,16 @@ import "errors"
 import "time"
 
 import "encoding/json"
+
+func UnmarshalAgentDecidedPayload(data []byte) (AgentDecidedPayload, error) {
+	var r AgentDecidedPayload
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *AgentDecidedPayload) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
 
 func UnmarshalAgentInventoryEntry(data []byte) (AgentInventoryEntry, error) {
 	var r AgentInventoryEntry
@@ -1877,6 +1893,16 @@ func (r *NodeStartedPayload) Marshal() ([]byte, error) {
 	return json.Marshal(r)
 }
 
+func UnmarshalNodeSuspendedPayload(data []byte) (NodeSuspendedPayload, error) {
+	var r NodeSuspendedPayload
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *NodeSuspendedPayload) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
 func UnmarshalOpenAPIDocument(data []byte) (OpenAPIDocument, error) {
 	var r OpenAPIDocument
 	err := json.Unmarshal(data, &r)
@@ -2385,6 +2411,19 @@ func UnmarshalWorkspaceUpdatedPayload(data []byte) (WorkspaceUpdatedPayload, err
 
 func (r *WorkspaceUpdatedPayload) Marshal() ([]byte, error) {
 	return json.Marshal(r)
+}
+
+// An agent node reached a typed decision (upstream's CP-1 contract). Its confidence, when
+// below the host's escalation threshold, suspends the node (node.suspended, reason
+// low-confidence) for a person to accept or reject. Open.
+type AgentDecidedPayload struct {
+	// The deciding agent.                                                                           
+	AgentID                                                                              string      `json:"agentId"`
+	// The agent's confidence in [0, 1]; absent means no signal (no escalation).                     
+	Confidence                                                                           *float64    `json:"confidence,omitempty"`
+	// The decision, shaped by the decision kind (a string label for the reference host's            
+	// conformance agent).                                                                           
+	Decision                                                                             interface{} `json:"decision"`
 }
 
 // Body of GET /v1/agents (RFC 0072/0074): the manifest agents installed for the caller's
@@ -4901,6 +4940,27 @@ type NodeStartedPayload struct {
 	NodeID                                                                                       string `json:"nodeId"`
 	// The node's type, e.g. core.noop or core.approvalGate.                                            
 	TypeID                                                                                       string `json:"typeId"`
+}
+
+// A node suspended on an interrupt (the interrupt.requested with the same interruptId
+// raised it). For a low-confidence agent decision: reason low-confidence, the agent, the
+// threshold applied and the confidence observed (below it). Open.
+type NodeSuspendedPayload struct {
+	// The agent whose decision suspended the node (low-confidence).                                     
+	AgentID                                                                                     *string  `json:"agentId,omitempty"`
+	// The interrupt it waits on.                                                                        
+	InterruptID                                                                                 string   `json:"interruptId"`
+	// The interrupt kind (approval for a low-confidence decision).                                      
+	Kind                                                                                        *string  `json:"kind,omitempty"`
+	// The suspended node.                                                                               
+	NodeID                                                                                      string   `json:"nodeId"`
+	// The decision's confidence, below the threshold.                                                   
+	Observed                                                                                    *float64 `json:"observed,omitempty"`
+	// Why, e.g. low-confidence.                                                                         
+	Reason                                                                                      *string  `json:"reason,omitempty"`
+	// The escalation threshold applied: the host's confidence floor (0.5, or the stricter floor         
+	// it advertises).                                                                                   
+	Threshold                                                                                   *float64 `json:"threshold,omitempty"`
 }
 
 // Response of GET /v1/openapi.json: the host's self-description as an OpenAPI 3.1 document.
