@@ -19,7 +19,7 @@
  * The protected steps (complete, recorded, interruptedNode, admits, executeFork) are what the test-only mutant hosts
  * (runtime/host/mutants.ts) override to build a host broken in its run, fork or interrupt code.
  */
-import type { ResumeValue, RunEvent, RunInterrupt, RunStatus } from '../../generated/ts/index.ts';
+import type { ResumeValue, RunEvent, RunSnapshot, RunStatus } from '../../generated/ts/index.ts';
 import type { RunEventLog } from '../events/log.ts';
 import type { MemoryWriter } from '../memory/writer.ts';
 import { InterruptAlreadyResolvedError, InterruptNotFoundError } from '../multi-agent/escalation.ts';
@@ -35,12 +35,7 @@ import type { SqlSession } from '../storage/sql/session.ts';
 export type { ApprovalAction, ForkMode, WorkflowDefinition, WorkflowNode, WorkflowNodeType } from './workflow-definition.ts';
 
 /** Where a workflow run stands: what its snapshot shows besides its id and variables. */
-export interface WorkflowState {
-  readonly status: RunStatus;
-  readonly currentNodeId?: string;
-  readonly interrupt?: Required<Pick<RunInterrupt, 'interruptId' | 'kind' | 'nodeId'>>;
-  readonly error?: { readonly code: string; readonly message: string };
-}
+export type WorkflowState = Readonly<Pick<RunSnapshot, 'status' | 'currentNodeId' | 'interrupt' | 'error'>>;
 
 /** An answer outside the node's resume schema: 400 validation_failed naming /resumeValue/action. */
 export class ResumeValueRefusedError extends WopkitError<'resume_value_refused'> {
