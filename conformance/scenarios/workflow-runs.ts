@@ -10,6 +10,9 @@
  * - `conformance-approval`: the run waits at node `gate` (currentNodeId); an answer to another node is 404, an action
  *   outside {accept, reject} 400 (and the run still waits); accept is 200, then approval.received and `completed`; a
  *   second answer is refused.
+ * - `conformance-agent-low-confidence` (CP-1): the agent's decision below the threshold suspends the run
+ *   (`waiting-approval`) with `node.suspended {reason: low-confidence, agentId, threshold, observed < threshold}` after
+ *   `agent.decided`; accepting it completes the run.
  */
 import { ROUTES } from '../../runtime/host/seam-catalogue.ts';
 import { get, type Discovery, type Scenario, type ScenarioContext } from '../scenario.ts';
@@ -20,6 +23,7 @@ interface Snapshot { runId: string; status: string; currentNodeId?: string; erro
 interface Ev { type: string; nodeId?: string; payload: Record<string, unknown> }
 
 const NOOP = 'conformance-noop';
+const LOW_CONFIDENCE = 'conformance-agent-low-confidence';
 const APPROVAL = 'conformance-approval';
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 
@@ -148,6 +152,29 @@ export const workflowRunScenarios: Scenario[] = [
       t.check(types.includes('interrupt.requested') && types.indexOf('interrupt.requested') < types.indexOf('approval.received'), `interrupt.requested, then approval.received (got ${types.join(', ')})`);
       const again = await answer('gate', { action: 'accept' }, true);
       t.check([404, 409].includes(again.status), `a second answer answered ${again.status}, not 409 (or 404)`);
+    },
+  },
+  {
+    id: 'agent-low-confidence-suspends',
+    title: 'A conformance agent\'s low-confidence decision suspends its run with node.suspended (reason low-confidence, observed below threshold) until accepted',
+    rfc: 'upstream RFC 0002 CP-1 (agentConfidenceEscalation), fixtures.md conformance-agent-low-confidence; RFC 0039 §A floor',
+    profile: 'multi-agent',
+    gate: gate.both((d: Discovery) => (get(d, 'agents.supported') === true ? undefined : 'agents.supported is not true'), gate.fixtures(LOW_CONFIDENCE)),
+    async run(t) {
+      const runId = await start(t, LOW_CONFIDENCE);
+      if (runId === undefined) return;
+      const waiting = await until(t, runId, (s) => s.status !== 'running', 10_000);
+      t.equal(waiting.status, 'waiting-approval', 'status of the run after its low-confidence decision');
+      const events = await eventsOf(t, runId);
+      const decided = events.findIndex((e) => e.type === 'agent.decided');
+      const suspended = events.findIndex((e) => e.type === 'node.suspended' && e.payload['reason'] === 'low-confidence');
+      t.check(decided !== -1 && suspended > decided, `agent.decided, then node.suspended {reason: low-confidence} (got ${events.map((e) => e.type).join(', ')})`);
+      const p = events[suspended]?.payload ?? {};
+      t.check(typeof p['agentId'] === 'string' && typeof p['threshold'] === 'number' && typeof p['observed'] === 'number' && (p['observed'] as number) < (p['threshold'] as number), `node.suspended names the agent and an observed confidence below the threshold (got ${JSON.stringify(p)})`);
+      if (waiting.currentNodeId === undefined) return void t.check(false, 'the suspended run names no currentNodeId to answer');
+      const accepted = await t.call<Snapshot>(ROUTES.runInterruptResolve, { params: { runId, nodeId: waiting.currentNodeId }, body: { resumeValue: { action: 'accept' } } }, { seam: false });
+      t.equal(accepted.status, 200, 'accepting the decision');
+      t.equal((await until(t, runId, (s) => TERMINAL.has(s.status), 10_000)).status, 'completed', 'terminal status after accept');
     },
   },
 ];

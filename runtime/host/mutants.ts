@@ -213,6 +213,8 @@ const MUTANTS = {
       return def.nodes.find((n) => progress.nodes.get(n.nodeId)?.interruptId !== undefined && progress.nodes.get(n.nodeId)?.action === undefined);
     }
   })(rt.workflows.parts)),
+  /** Run code: an agent's decision below the confidence floor goes on as if it were sure (no suspension). */
+  lowConfidenceProceeds: (base, rt) => withEngine(base, rt, new WorkflowEngine({ ...rt.workflows.parts, floor: () => 0 })),
   /** Interrupt code: an approval gate takes any action as accept (its resume schema is not checked). */
   anyActionAccepts: (base, rt) => withEngine(base, rt, new (class extends WorkflowEngine {
     protected override admits(): 'accept' {

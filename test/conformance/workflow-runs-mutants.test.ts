@@ -11,7 +11,7 @@ import { configFrom } from '../../conformance/config.ts';
 import { runSuite } from '../../conformance/run.ts';
 
 const TOKEN = 'workflow-runs-mutants-token';
-const SCENARIOS = ['run-lifecycle-noop', 'replay-fork-workflow', 'interrupt-approval-gate', 'multi-agent-escalation-resolve', 'replay-memory-snapshot'] as const;
+const SCENARIOS = ['run-lifecycle-noop', 'replay-fork-workflow', 'interrupt-approval-gate', 'agent-low-confidence-suspends', 'multi-agent-escalation-resolve', 'replay-memory-snapshot'] as const;
 
 async function start(mutations: HostMutations = {}): Promise<{ app: FastifyInstance; url: string }> {
   const { app } = await createHost({ token: TOKEN, mutations, seedConformanceFixtures: true });
@@ -41,6 +41,8 @@ describe('a host broken in its run, fork or interrupt code fails the matching sc
     ['replayRedoesWrites', 'replay-fork-workflow'],
     ['answerAnyNode', 'interrupt-approval-gate'],
     ['anyActionAccepts', 'interrupt-approval-gate'],
+    ['lowConfidenceProceeds', 'agent-low-confidence-suspends'],
+    ['runNeverEnds', 'agent-low-confidence-suspends'],
   ];
   for (const [mutation, scenarioId] of cases) {
     it(`${mutation} → ${scenarioId} fails`, async () => {
