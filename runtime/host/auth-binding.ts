@@ -65,10 +65,10 @@ export const BOUND_INPUTS: Readonly<Record<string, Binding>> = {
 /**
  * Inputs that name nothing of a tenant by themselves: a position, a list cursor (signed for the list it resumes, and
  * refused for any other: memory/cursor.ts), an entry id inside a bound ref, a filter, a fork
- * mode, an interrupt of a bound run and the answer to it, a workflow id (the host's own fixture workflows, shared by every tenant) and its inputs (which the fixtures
+ * mode and its run options, an interrupt of a bound run and the answer to it, a workflow id (the host's own fixture workflows, shared by every tenant) and its inputs (which the fixtures
  * ignore), or the content a client sends for a resource that is itself bound (a proposal revision).
  */
-export const NEUTRAL_INPUTS: ReadonlySet<string> = new Set(['fromSeq', 'id', 'tag', 'limit', 'cursor', 'mode', 'workflowId', 'inputs', 'state', 'kind', 'artifact', 'title', 'rationale', 'nodeId', 'resumeValue']);
+export const NEUTRAL_INPUTS: ReadonlySet<string> = new Set(['fromSeq', 'id', 'tag', 'limit', 'cursor', 'mode', 'workflowId', 'inputs', 'state', 'kind', 'artifact', 'title', 'rationale', 'nodeId', 'resumeValue', 'runOptionsOverlay']);
 
 /** The tenant an operator key acts as when a request names none. */
 export const OPERATOR_DEFAULT_TENANT = 'default';
