@@ -4,6 +4,7 @@
  * it names), the fork answer (sourceRunId, mode, status, eventsUrl) and its refusals with their envelopes, and answers
  * addressed by node id. Malformed and hostile bodies get a 400 naming the field, and change nothing.
  */
+import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunEvent, RunSnapshot } from '../../generated/ts/index.ts';
@@ -135,5 +136,28 @@ describe('a host without write attribution (WOPKIT_MEMORY_ATTRIBUTION=off)', () 
     } finally {
       await off.close();
     }
+  });
+});
+
+describe('hostile bodies', () => {
+  it('property: any JSON body to POST /v1/runs, :fork and an answer gets a status of the route\'s table with a valid envelope, never a 500, and a waiting run still waits', async () => {
+    const { runId } = (await start(KEY_A, { workflowId: 'conformance-approval' })).json<{ runId: string }>();
+    const waiting = await snapshot(KEY_A, runId);
+    const body = fc.oneof(
+      fc.jsonValue(),
+      fc.record({ workflowId: fc.oneof(fc.constantFrom('conformance-noop', 'conformance-approval'), fc.string()), tenantId: fc.oneof(fc.constant('tenant-a'), fc.string(), fc.integer()), inputs: fc.jsonValue() }, { requiredKeys: [] }),
+      fc.record({ fromSeq: fc.oneof(fc.integer({ min: -3, max: 200_000 }), fc.double(), fc.string()), mode: fc.oneof(fc.constantFrom('replay', 'branch'), fc.string()), runOptionsOverlay: fc.jsonValue() }, { requiredKeys: [] }),
+      fc.record({ resumeValue: fc.oneof(fc.jsonValue(), fc.record({ action: fc.oneof(fc.constantFrom('accept', 'reject', 'approve', 'amend'), fc.string()), decision: fc.jsonValue(), feedback: fc.string() }, { requiredKeys: [] })) }, { requiredKeys: [] }),
+    );
+    const targets = ['/v1/runs', `/v1/runs/${runId}:fork`, `/v1/runs/${runId}/interrupts/no-such-node`];
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...targets), body, async (url, payload) => {
+        const r = await app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${KEY_A}`, 'content-type': 'application/json' }, payload: JSON.stringify(payload) });
+        expect([200, 201, 400, 403, 404, 409, 422], `${url} ${JSON.stringify(payload)}`).toContain(r.statusCode);
+        if (r.statusCode >= 400) expect(validateErrorEnvelope(r.json())).toBe(true);
+      }),
+      { numRuns: 150 },
+    );
+    expect(await snapshot(KEY_A, runId)).toEqual(waiting);
   });
 });
