@@ -9,7 +9,7 @@ import type { Scenario, ScenarioContext } from '../scenario.ts';
 import * as gate from './gates.ts';
 import { sleep } from './util.ts';
 
-interface Snapshot { runId: string; status: string; variables: Record<string, unknown>; error?: { code: string }; interrupt?: { interruptId: string; kind: string } }
+interface Snapshot { runId: string; status: string; variables: Record<string, unknown>; error?: { code: string }; currentNodeId?: string; interrupt?: { interruptId: string; kind: string } }
 interface Ev { type: string; eventId: string; causationId?: string; payload: Record<string, unknown> }
 interface Entry { id: string; content: string; expiresAt?: string }
 
@@ -87,8 +87,9 @@ export const fixtureRunScenarios: Scenario[] = [
     async run(t) {
       const runs = await Promise.all([0, 1, 2, 3].map(() => runFixture(t, ESCALATION_FIXTURE)));
       const [contested, approved, amended, rejected] = runs as [Snapshot, Snapshot, Snapshot, Snapshot];
-      const open = (r: Snapshot) => r.interrupt?.interruptId ?? '';
-      if (!t.check(runs.every((r) => open(r) !== ''), 'a waiting run shows no open interrupt to answer')) return;
+      // An answer names the node the run waits on (upstream: POST /v1/runs/{runId}/interrupts/{nodeId}).
+      const open = (r: Snapshot) => r.currentNodeId ?? '';
+      if (!t.check(runs.every((r) => open(r) !== '' && r.interrupt !== undefined), 'a waiting run names no currentNodeId (and open interrupt) to answer')) return;
       /** An answer; `refusal`: only a refusal is due (a success would then fail the scenario). */
       const answer = (run: Snapshot, nodeId: string, resumeValue: Record<string, unknown>, refusal = false) =>
         t.call<Snapshot>(ROUTES.runInterruptResolve, { params: { runId: run.runId, nodeId }, body: { resumeValue: { decidedAt: new Date().toISOString(), ...resumeValue } } }, { seam: false, refusal });
@@ -96,8 +97,8 @@ export const fixtureRunScenarios: Scenario[] = [
       const resolvedOf = (events: Ev[]) => events.filter((e) => e.type === 'interrupt.resolved');
       const dispatchedOf = (events: Ev[]) => events.filter((e) => e.type === 'worker.dispatched');
 
-      const wrong = await answer(contested, `${open(contested)}-not-open`, { action: 'approve' }, true);
-      t.equal([wrong.status, (wrong.body as { error?: string }).error], [404, 'interrupt_not_found'], 'answering an interrupt the run does not have open');
+      const wrong = await answer(contested, `${open(contested)}-not-waiting`, { action: 'approve' }, true);
+      t.equal([wrong.status, (wrong.body as { error?: string }).error], [404, 'interrupt_not_found'], 'answering a node the run does not wait on');
 
       // Two answers at once: exactly one is applied, and a later one is refused too.
       const both = await Promise.all([answer(contested, open(contested), { action: 'approve' }), answer(contested, open(contested), { action: 'reject' })]);

@@ -10,5 +10,6 @@ import { multiAgentScenarios } from './multi-agent.ts';
 import { rfc0068Scenarios } from './rfc0068.ts';
 import { rfc0080Scenarios } from './rfc0080.ts';
 import { rfc0096Scenarios } from './rfc0096.ts';
+import { workflowRunScenarios } from './workflow-runs.ts';
 
-export const SCENARIOS: readonly Scenario[] = [...discoveryScenarios, ...rfc0068Scenarios, ...compactionScenarios, ...distillationScenarios, ...multiAgentScenarios, ...memoryScenarios, ...fixtureRunScenarios, ...rfc0080Scenarios, ...rfc0096Scenarios, ...inquiriumScenarios];
+export const SCENARIOS: readonly Scenario[] = [...discoveryScenarios, ...rfc0068Scenarios, ...compactionScenarios, ...distillationScenarios, ...multiAgentScenarios, ...memoryScenarios, ...fixtureRunScenarios, ...workflowRunScenarios, ...rfc0080Scenarios, ...rfc0096Scenarios, ...inquiriumScenarios];

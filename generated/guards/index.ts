@@ -45,6 +45,15 @@ export function toFailures(errors: readonly ValidatorError[] | null | undefined)
   });
 }
 
+/** True when `value` is a valid AgentDecidedPayload (schemas/openwop/v1/run-event-payloads.schema.json#/$defs/agentDecided). */
+export function isAgentDecidedPayload(value: unknown): value is T.AgentDecidedPayload {
+  return V.validateAgentDecidedPayload(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid AgentDecidedPayload. */
+export function assertAgentDecidedPayload(value: unknown): asserts value is T.AgentDecidedPayload {
+  if (!V.validateAgentDecidedPayload(value)) throw new ValidationError("AgentDecidedPayload", toFailures(V.validateAgentDecidedPayload.errors));
+}
+
 /** True when `value` is a valid AgentInventoryEntry (schemas/openwop/v1/agent-inventory-response.schema.json#/$defs/AgentInventoryEntry). */
 export function isAgentInventoryEntry(value: unknown): value is T.AgentInventoryEntry {
   return V.validateAgentInventoryEntry(value);
@@ -97,6 +106,15 @@ export function isApprovalGate(value: unknown): value is T.ApprovalGate {
 /** Throws a ValidationError listing every failure unless `value` is a valid ApprovalGate. */
 export function assertApprovalGate(value: unknown): asserts value is T.ApprovalGate {
   if (!V.validateApprovalGate(value)) throw new ValidationError("ApprovalGate", toFailures(V.validateApprovalGate.errors));
+}
+
+/** True when `value` is a valid ApprovalReceivedPayload (schemas/openwop/v1/run-event-payloads.schema.json#/$defs/approvalReceived). */
+export function isApprovalReceivedPayload(value: unknown): value is T.ApprovalReceivedPayload {
+  return V.validateApprovalReceivedPayload(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid ApprovalReceivedPayload. */
+export function assertApprovalReceivedPayload(value: unknown): asserts value is T.ApprovalReceivedPayload {
+  if (!V.validateApprovalReceivedPayload(value)) throw new ValidationError("ApprovalReceivedPayload", toFailures(V.validateApprovalReceivedPayload.errors));
 }
 
 /** True when `value` is a valid AttributionCapability (schemas/openwop/v1/capabilities.schema.json#/$defs/AttributionCapability). */
@@ -268,6 +286,15 @@ export function isForkOrigin(value: unknown): value is T.ForkOrigin {
 /** Throws a ValidationError listing every failure unless `value` is a valid ForkOrigin. */
 export function assertForkOrigin(value: unknown): asserts value is T.ForkOrigin {
   if (!V.validateForkOrigin(value)) throw new ValidationError("ForkOrigin", toFailures(V.validateForkOrigin.errors));
+}
+
+/** True when `value` is a valid ForkPointInvalidDetails (schemas/openwop/v1/error.schema.json#/$defs/ForkPointInvalidDetails). */
+export function isForkPointInvalidDetails(value: unknown): value is T.ForkPointInvalidDetails {
+  return V.validateForkPointInvalidDetails(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid ForkPointInvalidDetails. */
+export function assertForkPointInvalidDetails(value: unknown): asserts value is T.ForkPointInvalidDetails {
+  if (!V.validateForkPointInvalidDetails(value)) throw new ValidationError("ForkPointInvalidDetails", toFailures(V.validateForkPointInvalidDetails.errors));
 }
 
 /** True when `value` is a valid HostHealth (schemas/openwop/v1/host-health.schema.json). */
@@ -1476,6 +1503,42 @@ export function assertMultiAgentCapability(value: unknown): asserts value is T.M
   if (!V.validateMultiAgentCapability(value)) throw new ValidationError("MultiAgentCapability", toFailures(V.validateMultiAgentCapability.errors));
 }
 
+/** True when `value` is a valid NodeCompletedPayload (schemas/openwop/v1/run-event-payloads.schema.json#/$defs/nodeCompleted). */
+export function isNodeCompletedPayload(value: unknown): value is T.NodeCompletedPayload {
+  return V.validateNodeCompletedPayload(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid NodeCompletedPayload. */
+export function assertNodeCompletedPayload(value: unknown): asserts value is T.NodeCompletedPayload {
+  if (!V.validateNodeCompletedPayload(value)) throw new ValidationError("NodeCompletedPayload", toFailures(V.validateNodeCompletedPayload.errors));
+}
+
+/** True when `value` is a valid NodeFailedPayload (schemas/openwop/v1/run-event-payloads.schema.json#/$defs/nodeFailed). */
+export function isNodeFailedPayload(value: unknown): value is T.NodeFailedPayload {
+  return V.validateNodeFailedPayload(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid NodeFailedPayload. */
+export function assertNodeFailedPayload(value: unknown): asserts value is T.NodeFailedPayload {
+  if (!V.validateNodeFailedPayload(value)) throw new ValidationError("NodeFailedPayload", toFailures(V.validateNodeFailedPayload.errors));
+}
+
+/** True when `value` is a valid NodeStartedPayload (schemas/openwop/v1/run-event-payloads.schema.json#/$defs/nodeStarted). */
+export function isNodeStartedPayload(value: unknown): value is T.NodeStartedPayload {
+  return V.validateNodeStartedPayload(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid NodeStartedPayload. */
+export function assertNodeStartedPayload(value: unknown): asserts value is T.NodeStartedPayload {
+  if (!V.validateNodeStartedPayload(value)) throw new ValidationError("NodeStartedPayload", toFailures(V.validateNodeStartedPayload.errors));
+}
+
+/** True when `value` is a valid NodeSuspendedPayload (schemas/openwop/v1/run-event-payloads.schema.json#/$defs/nodeSuspended). */
+export function isNodeSuspendedPayload(value: unknown): value is T.NodeSuspendedPayload {
+  return V.validateNodeSuspendedPayload(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid NodeSuspendedPayload. */
+export function assertNodeSuspendedPayload(value: unknown): asserts value is T.NodeSuspendedPayload {
+  if (!V.validateNodeSuspendedPayload(value)) throw new ValidationError("NodeSuspendedPayload", toFailures(V.validateNodeSuspendedPayload.errors));
+}
+
 /** True when `value` is a valid OpenApiDocument (schemas/openwop/v1/openapi-document.schema.json). */
 export function isOpenApiDocument(value: unknown): value is T.OpenApiDocument {
   return V.validateOpenApiDocument(value);
@@ -1791,6 +1854,15 @@ export function assertRunInterruptResolveRequest(value: unknown): asserts value 
   if (!V.validateRunInterruptResolveRequest(value)) throw new ValidationError("RunInterruptResolveRequest", toFailures(V.validateRunInterruptResolveRequest.errors));
 }
 
+/** True when `value` is a valid RunOptionsOverlay (schemas/openwop/v1/run-fork-request.schema.json#/$defs/RunOptionsOverlay). */
+export function isRunOptionsOverlay(value: unknown): value is T.RunOptionsOverlay {
+  return V.validateRunOptionsOverlay(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid RunOptionsOverlay. */
+export function assertRunOptionsOverlay(value: unknown): asserts value is T.RunOptionsOverlay {
+  if (!V.validateRunOptionsOverlay(value)) throw new ValidationError("RunOptionsOverlay", toFailures(V.validateRunOptionsOverlay.errors));
+}
+
 /** True when `value` is a valid RunOrchestratorDecidedPayload (schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runOrchestratorDecided). */
 export function isRunOrchestratorDecidedPayload(value: unknown): value is T.RunOrchestratorDecidedPayload {
   return V.validateRunOrchestratorDecidedPayload(value);
@@ -1973,12 +2045,14 @@ export function assertWorkspaceUpdatedPayload(value: unknown): asserts value is 
 
 /** Every guard pair by type title. */
 export const guards = {
+  "AgentDecidedPayload": { is: isAgentDecidedPayload, assert: assertAgentDecidedPayload },
   "AgentInventoryEntry": { is: isAgentInventoryEntry, assert: assertAgentInventoryEntry },
   "AgentInventoryResponse": { is: isAgentInventoryResponse, assert: assertAgentInventoryResponse },
   "AgentMemoryConsolidatedPayload": { is: isAgentMemoryConsolidatedPayload, assert: assertAgentMemoryConsolidatedPayload },
   "AgentPackArtifact": { is: isAgentPackArtifact, assert: assertAgentPackArtifact },
   "AgentsCapability": { is: isAgentsCapability, assert: assertAgentsCapability },
   "ApprovalGate": { is: isApprovalGate, assert: assertApprovalGate },
+  "ApprovalReceivedPayload": { is: isApprovalReceivedPayload, assert: assertApprovalReceivedPayload },
   "AttributionCapability": { is: isAttributionCapability, assert: assertAttributionCapability },
   "Capabilities": { is: isCapabilities, assert: assertCapabilities },
   "CapabilityNotProvidedDetails": { is: isCapabilityNotProvidedDetails, assert: assertCapabilityNotProvidedDetails },
@@ -1998,6 +2072,7 @@ export const guards = {
   "EventTypeName": { is: isEventTypeName, assert: assertEventTypeName },
   "ExecutionModelCapability": { is: isExecutionModelCapability, assert: assertExecutionModelCapability },
   "ForkOrigin": { is: isForkOrigin, assert: assertForkOrigin },
+  "ForkPointInvalidDetails": { is: isForkPointInvalidDetails, assert: assertForkPointInvalidDetails },
   "HostHealth": { is: isHostHealth, assert: assertHostHealth },
   "HostInfo": { is: isHostInfo, assert: assertHostInfo },
   "HostSampleCommitmentFireRequest": { is: isHostSampleCommitmentFireRequest, assert: assertHostSampleCommitmentFireRequest },
@@ -2132,6 +2207,10 @@ export const guards = {
   "MemoryShape": { is: isMemoryShape, assert: assertMemoryShape },
   "MemoryWrittenPayload": { is: isMemoryWrittenPayload, assert: assertMemoryWrittenPayload },
   "MultiAgentCapability": { is: isMultiAgentCapability, assert: assertMultiAgentCapability },
+  "NodeCompletedPayload": { is: isNodeCompletedPayload, assert: assertNodeCompletedPayload },
+  "NodeFailedPayload": { is: isNodeFailedPayload, assert: assertNodeFailedPayload },
+  "NodeStartedPayload": { is: isNodeStartedPayload, assert: assertNodeStartedPayload },
+  "NodeSuspendedPayload": { is: isNodeSuspendedPayload, assert: assertNodeSuspendedPayload },
   "OpenApiDocument": { is: isOpenApiDocument, assert: assertOpenApiDocument },
   "OrchestratorDecision": { is: isOrchestratorDecision, assert: assertOrchestratorDecision },
   "PackedAgent": { is: isPackedAgent, assert: assertPackedAgent },
@@ -2167,6 +2246,7 @@ export const guards = {
   "RunForkResponse": { is: isRunForkResponse, assert: assertRunForkResponse },
   "RunInterrupt": { is: isRunInterrupt, assert: assertRunInterrupt },
   "RunInterruptResolveRequest": { is: isRunInterruptResolveRequest, assert: assertRunInterruptResolveRequest },
+  "RunOptionsOverlay": { is: isRunOptionsOverlay, assert: assertRunOptionsOverlay },
   "RunOrchestratorDecidedPayload": { is: isRunOrchestratorDecidedPayload, assert: assertRunOrchestratorDecidedPayload },
   "RunSnapshot": { is: isRunSnapshot, assert: assertRunSnapshot },
   "RunStartRequest": { is: isRunStartRequest, assert: assertRunStartRequest },

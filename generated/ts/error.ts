@@ -48,7 +48,8 @@ export type ErrorCode =
   | 'interrupt_not_found'
   | 'interrupt_already_resolved'
   | 'invalid_cursor'
-  | 'secret_registry_unavailable';
+  | 'secret_registry_unavailable'
+  | 'fork_point_invalid';
 
 /**
  * Internal helper conditions used by the envelope's if/then table; not a wire shape.
@@ -173,5 +174,24 @@ export interface QuotaExceededDetails {
    * How many the host allows per tenant.
    */
   limit: number;
+  [k: string]: unknown;
+}
+
+/**
+ * A fork's fromSeq lies past the source run's event log (HTTP 422; upstream: fromSeq beyond the source event log MUST be 422); nothing was created. Open.
+ */
+export interface ForkPointInvalidDetails {
+  /**
+   * The event index the fork asked for.
+   */
+  fromSeq: number;
+  /**
+   * The source run's last event index: the highest fromSeq a fork of it may name.
+   */
+  lastSeq: number;
+  /**
+   * The run being forked.
+   */
+  sourceRunId?: string;
   [k: string]: unknown;
 }

@@ -449,3 +449,137 @@ export interface WorkspaceUpdatedPayload {
   byteSize?: number;
   [k: string]: unknown;
 }
+
+/**
+ * A workflow node began executing (the envelope's nodeId names it too). Content-free. Open.
+ */
+export interface NodeStartedPayload {
+  /**
+   * The node, as the workflow definition names it.
+   */
+  nodeId: string;
+  /**
+   * The node's type, e.g. core.noop or core.approvalGate.
+   */
+  typeId: string;
+  /**
+   * Zero-based retry counter (upstream hosts send it; the reference host runs each node once).
+   */
+  attempt?: number;
+  [k: string]: unknown;
+}
+
+/**
+ * A workflow node finished successfully. Content-free: the node's outputs stay in the run's variables. Open.
+ */
+export interface NodeCompletedPayload {
+  /**
+   * The node that finished.
+   */
+  nodeId: string;
+  /**
+   * The node's type (the reference host sends it; upstream's payload does not require it).
+   */
+  typeId?: string;
+  /**
+   * How long the node ran, in milliseconds (upstream hosts send it).
+   */
+  durationMs?: number;
+  [k: string]: unknown;
+}
+
+/**
+ * A workflow node failed terminally (e.g. an approval gate whose answer was reject: approval_rejected). Open.
+ */
+export interface NodeFailedPayload {
+  /**
+   * The node that failed.
+   */
+  nodeId: string;
+  /**
+   * The node's type (the reference host sends it).
+   */
+  typeId?: string;
+  /**
+   * Why: a machine code and a message, never content.
+   */
+  error: RunFailureError;
+  [k: string]: unknown;
+}
+
+/**
+ * A person's answer to an approval gate was recorded (upstream's approval event, sent after interrupt.resolved). Content-free: the answer's free text is never recorded. Open.
+ */
+export interface ApprovalReceivedPayload {
+  /**
+   * The approval gate answered.
+   */
+  nodeId: string;
+  /**
+   * The answer: accept or reject (upstream's vocabulary also has refine, edit-accept and timeout, which the reference host's gates do not offer).
+   */
+  action: 'accept' | 'reject' | 'refine' | 'edit-accept' | 'timeout';
+  /**
+   * The interrupt the answer resolved.
+   */
+  interruptId?: string;
+  /**
+   * When the person decided, as their answer gave it (ISO 8601).
+   */
+  decidedAt?: string;
+  [k: string]: unknown;
+}
+
+/**
+ * An agent node reached a typed decision (upstream's CP-1 contract). Its confidence, when below the host's escalation threshold, suspends the node (node.suspended, reason low-confidence) for a person to accept or reject. Open.
+ */
+export interface AgentDecidedPayload {
+  /**
+   * The deciding agent.
+   */
+  agentId: string;
+  /**
+   * The decision, shaped by the decision kind (a string label for the reference host's conformance agent).
+   */
+  decision: unknown;
+  /**
+   * The agent's confidence in [0, 1]; absent means no signal (no escalation).
+   */
+  confidence?: number;
+  [k: string]: unknown;
+}
+
+/**
+ * A node suspended on an interrupt (the interrupt.requested with the same interruptId raised it). For a low-confidence agent decision: reason low-confidence, the agent, the threshold applied and the confidence observed (below it). Open.
+ */
+export interface NodeSuspendedPayload {
+  /**
+   * The suspended node.
+   */
+  nodeId: string;
+  /**
+   * The interrupt it waits on.
+   */
+  interruptId: string;
+  /**
+   * The interrupt kind (approval for a low-confidence decision).
+   */
+  kind?: string;
+  /**
+   * Why, e.g. low-confidence.
+   */
+  reason?: string;
+  /**
+   * The agent whose decision suspended the node (low-confidence).
+   */
+  agentId?: string;
+  /**
+   * The escalation threshold applied: the host's confidence floor (0.5, or the stricter floor it advertises).
+   */
+  threshold?: number;
+  /**
+   * The decision's confidence, below the threshold.
+   */
+  observed?: number;
+  [k: string]: unknown;
+}

@@ -72,4 +72,10 @@ export type RunEventType =
   | 'commitment.fired'
   | 'proposal.created'
   | 'proposal.activated'
-  | 'workspace.updated';
+  | 'workspace.updated'
+  | 'node.started'
+  | 'node.completed'
+  | 'node.failed'
+  | 'approval.received'
+  | 'agent.decided'
+  | 'node.suspended';

@@ -2,17 +2,33 @@
 // Source: schemas/openwop/v1/run-fork-request.schema.json
 
 /**
- * Body of POST /v1/runs/{runId}:fork: replay a run from a past event index. Closed.
+ * Body of POST /v1/runs/{runId}:fork: a new run from a past event index of the source run. Events before fromSeq are the fork's fixed history; from fromSeq on, the fork executes again (replay re-emits what the source recorded, branch does it anew). Closed.
  */
 export interface RunForkRequest {
   /**
-   * Event index to fork from. Memory reads of the fork before reaching it see memory as it was at that index in the original run (MAE-3).
+   * Event index to fork from: at most the source's last sequence (past it: 422 fork_point_invalid). Memory reads of the fork see memory as it was at that index in the source run (MAE-3).
    */
   fromSeq: number;
   /**
-   * replay (default): the fork re-runs from fromSeq and its memory reads see memory as of fromSeq (MAE-3); branch: the fork continues from the same point and may diverge, starting from the same memory as of fromSeq. Either way a snapshot the host cannot serve is a 422 replay_memory_snapshot_unavailable.
+   * replay (default): the fork re-executes from fromSeq against the source's recorded history: recorded facts (memory.written, an interrupt's answer) are re-emitted from the source's log, never re-done or given new ids. branch: the fork continues from the same point as an independent run and may diverge (its writes are its own). Either way memory reads start as of fromSeq, and a snapshot the host cannot serve is a 422 replay_memory_snapshot_unavailable.
    *
    * @default "replay"
    */
   mode?: 'replay' | 'branch';
+  /**
+   * Run options the fork runs with instead of the source's. Branch only: with mode replay (or no mode) it must be empty, since a replay reproduces the source.
+   */
+  runOptionsOverlay?: RunOptionsOverlay;
+}
+
+/**
+ * Run options a branch fork overrides. Closed: only the members a run reads.
+ */
+export interface RunOptionsOverlay {
+  /**
+   * Node configuration by key (upstream's RunOptions.configurable). A key no node of the workflow reads changes nothing: the reference host's fixture workflows read none.
+   */
+  configurable?: {
+    [k: string]: unknown;
+  };
 }

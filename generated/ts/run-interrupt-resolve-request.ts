@@ -4,7 +4,7 @@
 import type { OrchestratorDecision } from './orchestrator-decision.ts';
 
 /**
- * Body of POST /v1/runs/{runId}/interrupts/{nodeId}: answer the interrupt a run is suspended on (RFC 0039 §A: a below-floor decision escalates so that a person can confirm or adjust it). The path's nodeId names the open interrupt (the reference host: the interruptId the run snapshot shows). Of two answers to one interrupt exactly one is applied; the other is refused with 409 interrupt_already_resolved. Closed: a client-submitted shape.
+ * Body of POST /v1/runs/{runId}/interrupts/{nodeId}: answer the interrupt a run is suspended on. The path's nodeId names the node the open interrupt suspends (the snapshot's currentNodeId; the interrupt's interruptId names it as well); a node the run does not wait on is a 404 interrupt_not_found. What an answer may say depends on the node: an approval gate (upstream's conformance-approval, node gate) takes accept or reject; an escalated supervisor decision (RFC 0039 §A: a below-floor decision escalates so that a person can confirm or adjust it) takes approve, confirm, reject or amend; any other action for the node is a 400 validation_failed naming /resumeValue/action. Of two answers to one interrupt exactly one is applied; the other is refused with 409 interrupt_already_resolved. Closed: a client-submitted shape.
  */
 export interface RunInterruptResolveRequest {
   /**
@@ -14,13 +14,13 @@ export interface RunInterruptResolveRequest {
 }
 
 /**
- * approve (or confirm, for a clarification) carries the escalated decision out; reject ends the step without dispatching anything; amend replaces the decision with `decision` and carries that out.
+ * The answer. For an approval gate: accept lets the run go on past the gate; reject fails the gate (approval_rejected) and with it the run. For an escalated decision: approve (or confirm, for a clarification) carries the escalated decision out; reject ends the step without dispatching anything; amend replaces the decision with `decision` and carries that out.
  */
 export interface ResumeValue {
   /**
    * What the person decided.
    */
-  action: 'approve' | 'confirm' | 'reject' | 'amend';
+  action: 'accept' | 'approve' | 'confirm' | 'reject' | 'amend';
   /**
    * The decision to carry out instead (amend only).
    */

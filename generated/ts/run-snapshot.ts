@@ -31,6 +31,10 @@ export interface RunSnapshot {
    * The open interrupt of a waiting-* run.
    */
   interrupt?: RunInterrupt;
+  /**
+   * The workflow node the run is at: while waiting-*, the node its open interrupt suspends (POST /v1/runs/{runId}/interrupts/{nodeId} answers it by this id); while running, the node executing. Absent once the run ended, and for runs that execute no workflow nodes.
+   */
+  currentNodeId?: string;
   [k: string]: unknown;
 }
 
@@ -66,5 +70,9 @@ export interface RunInterrupt {
    * Interrupt kind: clarify (waiting-clarification) or approval (waiting-approval).
    */
   kind: string;
+  /**
+   * The node the interrupt suspends (the snapshot's currentNodeId).
+   */
+  nodeId?: string;
   [k: string]: unknown;
 }

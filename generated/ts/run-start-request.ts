@@ -10,6 +10,10 @@ export interface RunStartRequest {
    */
   workflowId: string;
   /**
+   * The tenant the run acts as. A tenant key may name only its own tenant (403 forbidden otherwise); an operator key acts as the tenant named, or as tenant default when none is. The grammar of a memoryRef's tenant segment.
+   */
+  tenantId?: string;
+  /**
    * Workflow inputs. The fixture workflows take none and ignore what is sent.
    */
   inputs?: {

@@ -22,6 +22,8 @@ export interface Validator<T> {
   errors?: ValidatorError[] | null;
 }
 
+/** Validator for AgentDecidedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/agentDecided). */
+export declare const validateAgentDecidedPayload: Validator<T.AgentDecidedPayload>;
 /** Validator for AgentInventoryEntry (https://wopkit.dev/schemas/openwop/v1/agent-inventory-response.schema.json#/$defs/AgentInventoryEntry). */
 export declare const validateAgentInventoryEntry: Validator<T.AgentInventoryEntry>;
 /** Validator for AgentInventoryResponse (https://wopkit.dev/schemas/openwop/v1/agent-inventory-response.schema.json). */
@@ -34,6 +36,8 @@ export declare const validateAgentPackArtifact: Validator<T.AgentPackArtifact>;
 export declare const validateAgentsCapability: Validator<T.AgentsCapability>;
 /** Validator for ApprovalGate (https://wopkit.dev/schemas/openwop/v1/proposal-apply-response.schema.json#/$defs/ApprovalGate). */
 export declare const validateApprovalGate: Validator<T.ApprovalGate>;
+/** Validator for ApprovalReceivedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/approvalReceived). */
+export declare const validateApprovalReceivedPayload: Validator<T.ApprovalReceivedPayload>;
 /** Validator for AttributionCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/AttributionCapability). */
 export declare const validateAttributionCapability: Validator<T.AttributionCapability>;
 /** Validator for Capabilities (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json). */
@@ -72,6 +76,8 @@ export declare const validateEventTypeName: Validator<T.EventTypeName>;
 export declare const validateExecutionModelCapability: Validator<T.ExecutionModelCapability>;
 /** Validator for ForkOrigin (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/ForkOrigin). */
 export declare const validateForkOrigin: Validator<T.ForkOrigin>;
+/** Validator for ForkPointInvalidDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ForkPointInvalidDetails). */
+export declare const validateForkPointInvalidDetails: Validator<T.ForkPointInvalidDetails>;
 /** Validator for HostHealth (https://wopkit.dev/schemas/openwop/v1/host-health.schema.json). */
 export declare const validateHostHealth: Validator<T.HostHealth>;
 /** Validator for HostInfo (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/HostInfo). */
@@ -340,6 +346,14 @@ export declare const validateMemoryShape: Validator<T.MemoryShape>;
 export declare const validateMemoryWrittenPayload: Validator<T.MemoryWrittenPayload>;
 /** Validator for MultiAgentCapability (https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/MultiAgentCapability). */
 export declare const validateMultiAgentCapability: Validator<T.MultiAgentCapability>;
+/** Validator for NodeCompletedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/nodeCompleted). */
+export declare const validateNodeCompletedPayload: Validator<T.NodeCompletedPayload>;
+/** Validator for NodeFailedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/nodeFailed). */
+export declare const validateNodeFailedPayload: Validator<T.NodeFailedPayload>;
+/** Validator for NodeStartedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/nodeStarted). */
+export declare const validateNodeStartedPayload: Validator<T.NodeStartedPayload>;
+/** Validator for NodeSuspendedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/nodeSuspended). */
+export declare const validateNodeSuspendedPayload: Validator<T.NodeSuspendedPayload>;
 /** Validator for OpenApiDocument (https://wopkit.dev/schemas/openwop/v1/openapi-document.schema.json). */
 export declare const validateOpenApiDocument: Validator<T.OpenApiDocument>;
 /** Validator for OrchestratorDecision (https://wopkit.dev/schemas/openwop/v1/orchestrator-decision.schema.json). */
@@ -410,6 +424,8 @@ export declare const validateRunForkResponse: Validator<T.RunForkResponse>;
 export declare const validateRunInterrupt: Validator<T.RunInterrupt>;
 /** Validator for RunInterruptResolveRequest (https://wopkit.dev/schemas/openwop/v1/run-interrupt-resolve-request.schema.json). */
 export declare const validateRunInterruptResolveRequest: Validator<T.RunInterruptResolveRequest>;
+/** Validator for RunOptionsOverlay (https://wopkit.dev/schemas/openwop/v1/run-fork-request.schema.json#/$defs/RunOptionsOverlay). */
+export declare const validateRunOptionsOverlay: Validator<T.RunOptionsOverlay>;
 /** Validator for RunOrchestratorDecidedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runOrchestratorDecided). */
 export declare const validateRunOrchestratorDecidedPayload: Validator<T.RunOrchestratorDecidedPayload>;
 /** Validator for RunSnapshot (https://wopkit.dev/schemas/openwop/v1/run-snapshot.schema.json). */
@@ -453,12 +469,14 @@ export declare const validateWorkspaceUpdatedPayload: Validator<T.WorkspaceUpdat
 
 /** Every validator by type title. */
 export declare const validatorIndex: {
+  readonly "AgentDecidedPayload": { readonly validator: Validator<T.AgentDecidedPayload>; readonly id: string; readonly target: string; readonly family: string };
   readonly "AgentInventoryEntry": { readonly validator: Validator<T.AgentInventoryEntry>; readonly id: string; readonly target: string; readonly family: string };
   readonly "AgentInventoryResponse": { readonly validator: Validator<T.AgentInventoryResponse>; readonly id: string; readonly target: string; readonly family: string };
   readonly "AgentMemoryConsolidatedPayload": { readonly validator: Validator<T.AgentMemoryConsolidatedPayload>; readonly id: string; readonly target: string; readonly family: string };
   readonly "AgentPackArtifact": { readonly validator: Validator<T.AgentPackArtifact>; readonly id: string; readonly target: string; readonly family: string };
   readonly "AgentsCapability": { readonly validator: Validator<T.AgentsCapability>; readonly id: string; readonly target: string; readonly family: string };
   readonly "ApprovalGate": { readonly validator: Validator<T.ApprovalGate>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "ApprovalReceivedPayload": { readonly validator: Validator<T.ApprovalReceivedPayload>; readonly id: string; readonly target: string; readonly family: string };
   readonly "AttributionCapability": { readonly validator: Validator<T.AttributionCapability>; readonly id: string; readonly target: string; readonly family: string };
   readonly "Capabilities": { readonly validator: Validator<T.Capabilities>; readonly id: string; readonly target: string; readonly family: string };
   readonly "CapabilityNotProvidedDetails": { readonly validator: Validator<T.CapabilityNotProvidedDetails>; readonly id: string; readonly target: string; readonly family: string };
@@ -478,6 +496,7 @@ export declare const validatorIndex: {
   readonly "EventTypeName": { readonly validator: Validator<T.EventTypeName>; readonly id: string; readonly target: string; readonly family: string };
   readonly "ExecutionModelCapability": { readonly validator: Validator<T.ExecutionModelCapability>; readonly id: string; readonly target: string; readonly family: string };
   readonly "ForkOrigin": { readonly validator: Validator<T.ForkOrigin>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "ForkPointInvalidDetails": { readonly validator: Validator<T.ForkPointInvalidDetails>; readonly id: string; readonly target: string; readonly family: string };
   readonly "HostHealth": { readonly validator: Validator<T.HostHealth>; readonly id: string; readonly target: string; readonly family: string };
   readonly "HostInfo": { readonly validator: Validator<T.HostInfo>; readonly id: string; readonly target: string; readonly family: string };
   readonly "HostSampleCommitmentFireRequest": { readonly validator: Validator<T.HostSampleCommitmentFireRequest>; readonly id: string; readonly target: string; readonly family: string };
@@ -612,6 +631,10 @@ export declare const validatorIndex: {
   readonly "MemoryShape": { readonly validator: Validator<T.MemoryShape>; readonly id: string; readonly target: string; readonly family: string };
   readonly "MemoryWrittenPayload": { readonly validator: Validator<T.MemoryWrittenPayload>; readonly id: string; readonly target: string; readonly family: string };
   readonly "MultiAgentCapability": { readonly validator: Validator<T.MultiAgentCapability>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "NodeCompletedPayload": { readonly validator: Validator<T.NodeCompletedPayload>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "NodeFailedPayload": { readonly validator: Validator<T.NodeFailedPayload>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "NodeStartedPayload": { readonly validator: Validator<T.NodeStartedPayload>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "NodeSuspendedPayload": { readonly validator: Validator<T.NodeSuspendedPayload>; readonly id: string; readonly target: string; readonly family: string };
   readonly "OpenApiDocument": { readonly validator: Validator<T.OpenApiDocument>; readonly id: string; readonly target: string; readonly family: string };
   readonly "OrchestratorDecision": { readonly validator: Validator<T.OrchestratorDecision>; readonly id: string; readonly target: string; readonly family: string };
   readonly "PackedAgent": { readonly validator: Validator<T.PackedAgent>; readonly id: string; readonly target: string; readonly family: string };
@@ -647,6 +670,7 @@ export declare const validatorIndex: {
   readonly "RunForkResponse": { readonly validator: Validator<T.RunForkResponse>; readonly id: string; readonly target: string; readonly family: string };
   readonly "RunInterrupt": { readonly validator: Validator<T.RunInterrupt>; readonly id: string; readonly target: string; readonly family: string };
   readonly "RunInterruptResolveRequest": { readonly validator: Validator<T.RunInterruptResolveRequest>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "RunOptionsOverlay": { readonly validator: Validator<T.RunOptionsOverlay>; readonly id: string; readonly target: string; readonly family: string };
   readonly "RunOrchestratorDecidedPayload": { readonly validator: Validator<T.RunOrchestratorDecidedPayload>; readonly id: string; readonly target: string; readonly family: string };
   readonly "RunSnapshot": { readonly validator: Validator<T.RunSnapshot>; readonly id: string; readonly target: string; readonly family: string };
   readonly "RunStartRequest": { readonly validator: Validator<T.RunStartRequest>; readonly id: string; readonly target: string; readonly family: string };

@@ -3,7 +3,7 @@
 // The index of the validators: one module per schema file under by-schema/ (docs/validators.md).
 import { validateAgentInventoryEntry, validateAgentInventoryResponse, validateMemoryDimension, validateMemoryShape } from './by-schema/agent-inventory-response.js';
 import { validateAgentsCapability, validateAttributionCapability, validateCapabilities, validateCommitmentFireCondition, validateCommitmentsCapability, validateCompactionCapability, validateCompactionTrigger, validateConsolidationSchedule, validateDistillationCapability, validateExecutionModelCapability, validateHostInfo, validateManifestRuntimeCapability, validateMemoryCapability, validateMemoryConsolidationCapability, validateMultiAgentCapability, validateProposalsCapability, validateReplayCapability, validateRetentionCapability, validateSearchCapability } from './by-schema/capabilities.js';
-import { validateCapabilityNotProvidedDetails, validateCompactionRedactionFailedDetails, validateErrorCode, validateErrorCodeConditions, validateErrorEnvelope, validatePayloadTooLargeDetails, validateQuotaExceededDetails, validateReplayMemorySnapshotUnavailableDetails, validateTokenBudgetExceededDetails, validateValidationFailedDetails, validateValidationFailure } from './by-schema/error.js';
+import { validateCapabilityNotProvidedDetails, validateCompactionRedactionFailedDetails, validateErrorCode, validateErrorCodeConditions, validateErrorEnvelope, validateForkPointInvalidDetails, validatePayloadTooLargeDetails, validateQuotaExceededDetails, validateReplayMemorySnapshotUnavailableDetails, validateTokenBudgetExceededDetails, validateValidationFailedDetails, validateValidationFailure } from './by-schema/error.js';
 import { validateHostHealth } from './by-schema/host-health.js';
 import { validateHostSampleCommitmentFireRequest } from './by-schema/host-sample-commitment-fire-request.js';
 import { validateHostSampleCommitmentFireResponse } from './by-schema/host-sample-commitment-fire-response.js';
@@ -68,9 +68,9 @@ import { validateProposalInstalledArtifactResponse } from './by-schema/proposal-
 import { validateProposalListResponse } from './by-schema/proposal-list-response.js';
 import { validateProposalReviseRequest } from './by-schema/proposal-revise-request.js';
 import { validateEventTypeName, validateRunEvent, validateRunEventType } from './by-schema/run-event.js';
-import { validateAgentMemoryConsolidatedPayload, validateCommitmentFiredPayload, validateConfidenceEscalatedPayload, validateDistillationReport, validateForkOrigin, validateInterruptRequestedPayload, validateInterruptResolvedPayload, validateMemoryCompactedPayload, validateMemoryWrittenPayload, validateProposalActivatedPayload, validateProposalCreatedPayload, validateRunCompletedPayload, validateRunFailedPayload, validateRunFailureError, validateRunOrchestratorDecidedPayload, validateRunStartedPayload, validateWorkerDispatchedPayload, validateWorkspaceUpdatedPayload } from './by-schema/run-event-payloads.js';
+import { validateAgentDecidedPayload, validateAgentMemoryConsolidatedPayload, validateApprovalReceivedPayload, validateCommitmentFiredPayload, validateConfidenceEscalatedPayload, validateDistillationReport, validateForkOrigin, validateInterruptRequestedPayload, validateInterruptResolvedPayload, validateMemoryCompactedPayload, validateMemoryWrittenPayload, validateNodeCompletedPayload, validateNodeFailedPayload, validateNodeStartedPayload, validateNodeSuspendedPayload, validateProposalActivatedPayload, validateProposalCreatedPayload, validateRunCompletedPayload, validateRunFailedPayload, validateRunFailureError, validateRunOrchestratorDecidedPayload, validateRunStartedPayload, validateWorkerDispatchedPayload, validateWorkspaceUpdatedPayload } from './by-schema/run-event-payloads.js';
 import { validateRunEventsResponse } from './by-schema/run-events-response.js';
-import { validateRunForkRequest } from './by-schema/run-fork-request.js';
+import { validateRunForkRequest, validateRunOptionsOverlay } from './by-schema/run-fork-request.js';
 import { validateRunForkResponse } from './by-schema/run-fork-response.js';
 import { validateResumeValue, validateRunInterruptResolveRequest } from './by-schema/run-interrupt-resolve-request.js';
 import { validateRunError, validateRunInterrupt, validateRunSnapshot, validateRunStatus } from './by-schema/run-snapshot.js';
@@ -82,12 +82,14 @@ import { validateTestMemorySeedEntry, validateTestMemorySeedRequest } from './by
 import { validateTestMemorySeedResponse } from './by-schema/test-memory-seed-response.js';
 
 export {
+  validateAgentDecidedPayload,
   validateAgentInventoryEntry,
   validateAgentInventoryResponse,
   validateAgentMemoryConsolidatedPayload,
   validateAgentPackArtifact,
   validateAgentsCapability,
   validateApprovalGate,
+  validateApprovalReceivedPayload,
   validateAttributionCapability,
   validateCapabilities,
   validateCapabilityNotProvidedDetails,
@@ -107,6 +109,7 @@ export {
   validateEventTypeName,
   validateExecutionModelCapability,
   validateForkOrigin,
+  validateForkPointInvalidDetails,
   validateHostHealth,
   validateHostInfo,
   validateHostSampleCommitmentFireRequest,
@@ -241,6 +244,10 @@ export {
   validateMemoryShape,
   validateMemoryWrittenPayload,
   validateMultiAgentCapability,
+  validateNodeCompletedPayload,
+  validateNodeFailedPayload,
+  validateNodeStartedPayload,
+  validateNodeSuspendedPayload,
   validateOpenApiDocument,
   validateOrchestratorDecision,
   validatePackedAgent,
@@ -276,6 +283,7 @@ export {
   validateRunForkResponse,
   validateRunInterrupt,
   validateRunInterruptResolveRequest,
+  validateRunOptionsOverlay,
   validateRunOrchestratorDecidedPayload,
   validateRunSnapshot,
   validateRunStartRequest,
@@ -300,12 +308,14 @@ export {
 
 /** Every validator by type title. */
 export const validatorIndex = Object.freeze({
+  "AgentDecidedPayload": Object.freeze({ validator: validateAgentDecidedPayload, id: "https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/agentDecided", target: "run-event-payloads--agentDecided", family: "openwop" }),
   "AgentInventoryEntry": Object.freeze({ validator: validateAgentInventoryEntry, id: "https://wopkit.dev/schemas/openwop/v1/agent-inventory-response.schema.json#/$defs/AgentInventoryEntry", target: "agent-inventory-response--AgentInventoryEntry", family: "openwop" }),
   "AgentInventoryResponse": Object.freeze({ validator: validateAgentInventoryResponse, id: "https://wopkit.dev/schemas/openwop/v1/agent-inventory-response.schema.json", target: "agent-inventory-response", family: "openwop" }),
   "AgentMemoryConsolidatedPayload": Object.freeze({ validator: validateAgentMemoryConsolidatedPayload, id: "https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/agentMemoryConsolidated", target: "run-event-payloads--agentMemoryConsolidated", family: "openwop" }),
   "AgentPackArtifact": Object.freeze({ validator: validateAgentPackArtifact, id: "https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/AgentPackArtifact", target: "proposal--AgentPackArtifact", family: "openwop" }),
   "AgentsCapability": Object.freeze({ validator: validateAgentsCapability, id: "https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/AgentsCapability", target: "capabilities--AgentsCapability", family: "openwop" }),
   "ApprovalGate": Object.freeze({ validator: validateApprovalGate, id: "https://wopkit.dev/schemas/openwop/v1/proposal-apply-response.schema.json#/$defs/ApprovalGate", target: "proposal-apply-response--ApprovalGate", family: "openwop" }),
+  "ApprovalReceivedPayload": Object.freeze({ validator: validateApprovalReceivedPayload, id: "https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/approvalReceived", target: "run-event-payloads--approvalReceived", family: "openwop" }),
   "AttributionCapability": Object.freeze({ validator: validateAttributionCapability, id: "https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/AttributionCapability", target: "capabilities--AttributionCapability", family: "openwop" }),
   "Capabilities": Object.freeze({ validator: validateCapabilities, id: "https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json", target: "capabilities", family: "openwop" }),
   "CapabilityNotProvidedDetails": Object.freeze({ validator: validateCapabilityNotProvidedDetails, id: "https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/CapabilityNotProvidedDetails", target: "error--CapabilityNotProvidedDetails", family: "openwop" }),
@@ -325,6 +335,7 @@ export const validatorIndex = Object.freeze({
   "EventTypeName": Object.freeze({ validator: validateEventTypeName, id: "https://wopkit.dev/schemas/openwop/v1/run-event.schema.json#/$defs/EventTypeName", target: "run-event--EventTypeName", family: "openwop" }),
   "ExecutionModelCapability": Object.freeze({ validator: validateExecutionModelCapability, id: "https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/ExecutionModelCapability", target: "capabilities--ExecutionModelCapability", family: "openwop" }),
   "ForkOrigin": Object.freeze({ validator: validateForkOrigin, id: "https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/ForkOrigin", target: "run-event-payloads--ForkOrigin", family: "openwop" }),
+  "ForkPointInvalidDetails": Object.freeze({ validator: validateForkPointInvalidDetails, id: "https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ForkPointInvalidDetails", target: "error--ForkPointInvalidDetails", family: "openwop" }),
   "HostHealth": Object.freeze({ validator: validateHostHealth, id: "https://wopkit.dev/schemas/openwop/v1/host-health.schema.json", target: "host-health", family: "openwop" }),
   "HostInfo": Object.freeze({ validator: validateHostInfo, id: "https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/HostInfo", target: "capabilities--HostInfo", family: "openwop" }),
   "HostSampleCommitmentFireRequest": Object.freeze({ validator: validateHostSampleCommitmentFireRequest, id: "https://wopkit.dev/schemas/openwop/v1/host-sample-commitment-fire-request.schema.json", target: "host-sample-commitment-fire-request", family: "openwop" }),
@@ -459,6 +470,10 @@ export const validatorIndex = Object.freeze({
   "MemoryShape": Object.freeze({ validator: validateMemoryShape, id: "https://wopkit.dev/schemas/openwop/v1/agent-inventory-response.schema.json#/$defs/MemoryShape", target: "agent-inventory-response--MemoryShape", family: "openwop" }),
   "MemoryWrittenPayload": Object.freeze({ validator: validateMemoryWrittenPayload, id: "https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/memoryWritten", target: "run-event-payloads--memoryWritten", family: "openwop" }),
   "MultiAgentCapability": Object.freeze({ validator: validateMultiAgentCapability, id: "https://wopkit.dev/schemas/openwop/v1/capabilities.schema.json#/$defs/MultiAgentCapability", target: "capabilities--MultiAgentCapability", family: "openwop" }),
+  "NodeCompletedPayload": Object.freeze({ validator: validateNodeCompletedPayload, id: "https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/nodeCompleted", target: "run-event-payloads--nodeCompleted", family: "openwop" }),
+  "NodeFailedPayload": Object.freeze({ validator: validateNodeFailedPayload, id: "https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/nodeFailed", target: "run-event-payloads--nodeFailed", family: "openwop" }),
+  "NodeStartedPayload": Object.freeze({ validator: validateNodeStartedPayload, id: "https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/nodeStarted", target: "run-event-payloads--nodeStarted", family: "openwop" }),
+  "NodeSuspendedPayload": Object.freeze({ validator: validateNodeSuspendedPayload, id: "https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/nodeSuspended", target: "run-event-payloads--nodeSuspended", family: "openwop" }),
   "OpenApiDocument": Object.freeze({ validator: validateOpenApiDocument, id: "https://wopkit.dev/schemas/openwop/v1/openapi-document.schema.json", target: "openapi-document", family: "openwop" }),
   "OrchestratorDecision": Object.freeze({ validator: validateOrchestratorDecision, id: "https://wopkit.dev/schemas/openwop/v1/orchestrator-decision.schema.json", target: "orchestrator-decision", family: "openwop" }),
   "PackedAgent": Object.freeze({ validator: validatePackedAgent, id: "https://wopkit.dev/schemas/openwop/v1/proposal.schema.json#/$defs/PackedAgent", target: "proposal--PackedAgent", family: "openwop" }),
@@ -494,6 +509,7 @@ export const validatorIndex = Object.freeze({
   "RunForkResponse": Object.freeze({ validator: validateRunForkResponse, id: "https://wopkit.dev/schemas/openwop/v1/run-fork-response.schema.json", target: "run-fork-response", family: "openwop" }),
   "RunInterrupt": Object.freeze({ validator: validateRunInterrupt, id: "https://wopkit.dev/schemas/openwop/v1/run-snapshot.schema.json#/$defs/RunInterrupt", target: "run-snapshot--RunInterrupt", family: "openwop" }),
   "RunInterruptResolveRequest": Object.freeze({ validator: validateRunInterruptResolveRequest, id: "https://wopkit.dev/schemas/openwop/v1/run-interrupt-resolve-request.schema.json", target: "run-interrupt-resolve-request", family: "openwop" }),
+  "RunOptionsOverlay": Object.freeze({ validator: validateRunOptionsOverlay, id: "https://wopkit.dev/schemas/openwop/v1/run-fork-request.schema.json#/$defs/RunOptionsOverlay", target: "run-fork-request--RunOptionsOverlay", family: "openwop" }),
   "RunOrchestratorDecidedPayload": Object.freeze({ validator: validateRunOrchestratorDecidedPayload, id: "https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/runOrchestratorDecided", target: "run-event-payloads--runOrchestratorDecided", family: "openwop" }),
   "RunSnapshot": Object.freeze({ validator: validateRunSnapshot, id: "https://wopkit.dev/schemas/openwop/v1/run-snapshot.schema.json", target: "run-snapshot", family: "openwop" }),
   "RunStartRequest": Object.freeze({ validator: validateRunStartRequest, id: "https://wopkit.dev/schemas/openwop/v1/run-start-request.schema.json", target: "run-start-request", family: "openwop" }),

@@ -31,7 +31,7 @@ const ERROR_MEANING: Readonly<Record<ErrorStatus, string>> = {
   409: 'The resource is not in a state that allows this (conflict; interrupt_already_resolved when another answer won; secret_registry_unavailable when the run\'s SR-1 registry is gone).',
   413: 'The body is larger than the host accepts (payload_too_large).',
   415: 'The body is not JSON (unsupported_media_type).',
-  422: 'Understood but not servable: replay_memory_snapshot_unavailable, token_budget_exceeded or compaction_redaction_failed, with content-free details.',
+  422: 'Understood but not servable: replay_memory_snapshot_unavailable, token_budget_exceeded, compaction_redaction_failed or fork_point_invalid, with content-free details.',
   429: 'A per-tenant bound was reached (quota_exceeded, with the resource and its limit).',
   500: 'A server fault (internal_error); the message names nothing internal.',
   501: 'This host was built without the module the route needs (capability_not_provided).',

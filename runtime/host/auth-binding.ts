@@ -8,7 +8,8 @@
  *    needs; a tenant key on an operator route is a 403 `forbidden`. A tenant key's request is then bound to its
  *    tenant, from the table below — whatever the route: every input that names a tenant's resource must name one
  *    of the key's tenant:
- *    - a `tenant` (query or body) of another tenant: 403 `forbidden`;
+ *    - a `tenant` (query or body) or `tenantId` (the run start's body, as upstream names it) of another tenant: 403
+ *      `forbidden`;
  *    - a `memoryRef` (query or body) of another tenant: 403 `forbidden` (the ref itself names its tenant, so the
  *      refusal tells the caller nothing it did not send);
  *    - a `runId` (path or body) of a run of another tenant (every event log belongs to a run of one tenant, host
@@ -46,6 +47,7 @@ const forbidden = (what: string): HttpError => new HttpError('forbidden', `${wha
 /** How each tenant-naming input is bound to the key's tenant. */
 export const BOUND_INPUTS: Readonly<Record<string, Binding>> = {
   tenant: (v, t) => (v === t ? undefined : forbidden('tenant')),
+  tenantId: (v, t) => (v === t ? undefined : forbidden('tenantId')),
   memoryRef: (v, t) => {
     const owner = tenantOf(v);
     return owner === undefined || owner === t ? undefined : forbidden('memoryRef');
@@ -63,10 +65,10 @@ export const BOUND_INPUTS: Readonly<Record<string, Binding>> = {
 /**
  * Inputs that name nothing of a tenant by themselves: a position, a list cursor (signed for the list it resumes, and
  * refused for any other: memory/cursor.ts), an entry id inside a bound ref, a filter, a fork
- * mode, an interrupt of a bound run and the answer to it, a workflow id (the host's own fixture workflows, shared by every tenant) and its inputs (which the fixtures
+ * mode and its run options, an interrupt of a bound run and the answer to it, a workflow id (the host's own fixture workflows, shared by every tenant) and its inputs (which the fixtures
  * ignore), or the content a client sends for a resource that is itself bound (a proposal revision).
  */
-export const NEUTRAL_INPUTS: ReadonlySet<string> = new Set(['fromSeq', 'id', 'tag', 'limit', 'cursor', 'mode', 'workflowId', 'inputs', 'state', 'kind', 'artifact', 'title', 'rationale', 'nodeId', 'resumeValue']);
+export const NEUTRAL_INPUTS: ReadonlySet<string> = new Set(['fromSeq', 'id', 'tag', 'limit', 'cursor', 'mode', 'workflowId', 'inputs', 'state', 'kind', 'artifact', 'title', 'rationale', 'nodeId', 'resumeValue', 'runOptionsOverlay']);
 
 /** The tenant an operator key acts as when a request names none. */
 export const OPERATOR_DEFAULT_TENANT = 'default';

@@ -10,7 +10,7 @@
  */
 import type {
   AgentInventoryResponse, AgentMemoryConsolidatedPayload, CommitmentFiredPayload, HostSampleProposalGateDecisionRequest, HostSampleProposalSynthesizeRequest,
-  HostSampleProposalSynthesizeResponse, MemoryEntry, OrchestratorDecision, Proposal, ProposalInstalledArtifactResponse, ProposalReviseRequest, RunSnapshot,
+  HostSampleProposalSynthesizeResponse, MemoryEntry, OrchestratorDecision, Proposal, ProposalInstalledArtifactResponse, ProposalReviseRequest, ResumeValue, RunSnapshot,
 } from '../../generated/ts/index.ts';
 import type { InterruptResolution } from '../multi-agent/escalation.ts';
 import type { ApplyOutcome, ProposalActor, ProposalFilter } from '../proposals/service.ts';
@@ -24,6 +24,7 @@ import type { MemoryListOptions } from '../../generated/ts/memory-list-options.t
 import type { PutInput } from '../memory/writer.ts';
 import type { SecretScope } from '../redaction/secret-registry.ts';
 import type { RunRecord } from '../openwop/runs.ts';
+import type { ForkMode, WorkflowDefinition, WorkflowState } from '../openwop/workflow-engine.ts';
 import type { EventPage } from '../storage/reads/runs.ts';
 import type { StoreHealth } from '../storage/port.ts';
 
@@ -95,11 +96,12 @@ export interface WorkflowRuns {
   /** A workflow run's status and variables (undefined for other runs). */
   workflowRun(runId: string): Promise<RunSnapshot | undefined>;
   /**
-   * Answer the interrupt `interruptId` a waiting workflow run is suspended on; the run's snapshot after it. One answer
-   * wins: InterruptAlreadyResolvedError (409) for any other; InterruptNotFoundError (404) for an interrupt the run
-   * does not have open.
+   * Answer the interrupt a waiting fixture run is suspended on, addressed by the node it suspends (its snapshot's
+   * currentNodeId) or by its interruptId; the run's snapshot after it. One answer wins: InterruptAlreadyResolvedError
+   * (409) for any other; InterruptNotFoundError (404) for a node the run does not wait on; ResumeValueRefusedError
+   * (400) for an action the node does not take.
    */
-  resolveInterrupt(runId: string, interruptId: string, resolution: InterruptResolution): Promise<RunSnapshot>;
+  resolveInterrupt(runId: string, nodeId: string, resumeValue: Readonly<ResumeValue>): Promise<RunSnapshot>;
 }
 
 /** Everything but the workflow runs: what reference-runtime.ts implements and mutants.ts wraps. */
@@ -135,8 +137,21 @@ export interface HostRuntime extends WorkflowRuns {
   lastSequence(runId: string): Promise<number>;
   /** Forget a run's event log (retention, degraded infrastructure): a fork of it can no longer be served. */
   dropEventLog(runId: string): Promise<void>;
-  /** Fork a run at `fromSeq` (MAE-3); throws ReplayMemorySnapshotUnavailableError when no snapshot can be served. */
-  fork(sourceRunId: string, fromSeq: number): Promise<RunRecord>;
+  /**
+   * Fork a run at `fromSeq` (MAE-3) in `mode` (default replay); a fork of a workflow run executes before this answers
+   * (to its end, or to an interrupt its source never answered). Throws ReplayMemorySnapshotUnavailableError (422) when
+   * no snapshot can be served, ForkSeqOutOfRangeError (422 fork_point_invalid) past the source's last event.
+   */
+  fork(sourceRunId: string, fromSeq: number, mode?: ForkMode): Promise<RunRecord>;
+  /** Start a run of a workflow definition in `memoryRef`'s tenant and execute it until it ends or waits (one transaction). */
+  runWorkflow(definition: WorkflowDefinition, memoryRef: string): Promise<RunRecord>;
+  /**
+   * Answer the node a workflow run waits on (by node id or interrupt id) and carry the run on: InterruptNotFoundError
+   * (404), InterruptAlreadyResolvedError (409), ResumeValueRefusedError (400) as for resolveInterrupt.
+   */
+  resumeWorkflow(runId: string, nodeId: string, resumeValue: Readonly<ResumeValue>): Promise<void>;
+  /** Where a workflow run stands (undefined for a run that executes no workflow). */
+  workflowState(runId: string): Promise<WorkflowState | undefined>;
   /** Memory as a run reads it: a fork reads its snapshot, any other run the live memory of its tenant. */
   runMemory(runId: string): Promise<MemoryReader | undefined>;
   /** The run ended: its secret registry dies with it. */

@@ -10,7 +10,8 @@
  * secret keys are required in production; on PostgreSQL a credentials file and both keys are, fleet-credentials.ts).
  * Listening: `--port` / PORT (default 8787), `--host` / HOST (127.0.0.1). `npm start -- --help` prints every flag and
  * environment variable from the one table of start-flags.ts. Env: LOG_LEVEL (info), OPENWOP_CONFORMANCE_SEED=true (seed the conformance
- * fixture workflows, as upstream's suite expects), and one variable per limit of limits.ts (e.g.
+ * fixture workflows, as upstream's suite expects), WOPKIT_MEMORY_ATTRIBUTION=off (no memory.written, no
+ * memory.attribution), and one variable per limit of limits.ts (e.g.
  * OPENWOP_REQUEST_TIMEOUT_MS; docs/security.md lists them).
  */
 import { readFileSync } from 'node:fs';
@@ -74,6 +75,8 @@ try {
 }
 const { port, host } = listen!;
 const seedConformanceFixtures = process.env.OPENWOP_CONFORMANCE_SEED === 'true';
+const attribution = process.env.WOPKIT_MEMORY_ATTRIBUTION ?? 'on';
+if (attribution !== 'on' && attribution !== 'off') refuse(`WOPKIT_MEMORY_ATTRIBUTION must be on or off (got ${JSON.stringify(attribution.slice(0, 40))})`);
 // Corrupt data met at run time: one line and exit 2, as at start (the host answered 503 meanwhile).
 const onFatal = (err: Error) => {
   process.stderr.write(`wopkit reference host: stopping: ${oneLine(err.message)}\n`);
@@ -87,7 +90,7 @@ const onRetired = () => {
 let started: Awaited<ReturnType<typeof createHost>>;
 try {
   started = await createHost({
-    credentials: start!.credentials, logger: { level: process.env.LOG_LEVEL ?? 'info' }, backgroundIdleMs: 1000, limits: limits!, storage: storage!, seedConformanceFixtures, onFatal, onRetired,
+    credentials: start!.credentials, logger: { level: process.env.LOG_LEVEL ?? 'info' }, backgroundIdleMs: 1000, limits: limits!, storage: storage!, seedConformanceFixtures, memoryAttribution: attribution === 'on', onFatal, onRetired,
     ...(keys!.secretKeys !== undefined ? { secretKeys: keys!.secretKeys } : {}), ...(keys!.cursorKey !== undefined ? { cursorKey: keys!.cursorKey } : {}),
   });
 } catch (err) {

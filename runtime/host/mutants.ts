@@ -14,6 +14,7 @@ import { TenantMemoryAdapter } from '../memory/adapter.ts';
 import { parseMemoryRef } from '../memory/memory-ref.ts';
 import type { OpenwopRuntime } from '../openwop/index.ts';
 import { packEntries } from '../openwop/agent-inventory.ts';
+import { WorkflowEngine, type Progress, type WorkflowDefinition, type WorkflowNode } from '../openwop/workflow-engine.ts';
 import { Plan } from '../storage/plan.ts';
 import type { HostCore } from './host-runtime.ts';
 
@@ -51,6 +52,17 @@ const refiring = (rt: OpenwopRuntime, base: HostCore, decorate: (p: CommitmentFi
     }))),
   };
 };
+
+/**
+ * A host whose workflow runs (run, fork and interrupt code) are executed by `engine` — a WorkflowEngine with one step
+ * broken — instead of the runtime's own.
+ */
+const withEngine = (base: HostCore, rt: OpenwopRuntime, engine: WorkflowEngine): HostCore => ({
+  ...base,
+  runWorkflow: (definition, memoryRef) => commitOnce(rt, (plan) => engine.start(plan, definition, memoryRef)),
+  resumeWorkflow: (runId, nodeId, value) => commitOnce(rt, (plan) => engine.resume(plan, runId, nodeId, value)),
+  fork: (sourceRunId, fromSeq, mode) => commitOnce(rt, (plan) => engine.fork(plan, sourceRunId, fromSeq, mode)),
+});
 
 /** Switch name → the broken host it builds. Applied in this order, so a switch that replaces an operation comes before one that delegates to it. */
 const MUTANTS = {
@@ -181,6 +193,34 @@ const MUTANTS = {
       return tenant === undefined ? undefined : rt.adapterFor(tenant);
     },
   }),
+  /** Run code: a workflow run never ends — after its last node it neither completes nor writes its summary. */
+  runNeverEnds: (base, rt) => withEngine(base, rt, new (class extends WorkflowEngine {
+    protected override async complete(): Promise<void> {}
+  })(rt.workflows.parts)),
+  /** Fork code: a fork of a workflow run is created but never executed (it stays `created`). */
+  forkNotExecuted: (base, rt) => withEngine(base, rt, new (class extends WorkflowEngine {
+    protected override async executeFork(): Promise<void> {}
+  })(rt.workflows.parts)),
+  /** Fork code: a replay does its source's steps anew — its memory writes get new ids — instead of re-emitting what was recorded. */
+  replayRedoesWrites: (base, rt) => withEngine(base, rt, new (class extends WorkflowEngine {
+    protected override recorded(): undefined {
+      return undefined;
+    }
+  })(rt.workflows.parts)),
+  /** Interrupt code: an answer goes to whichever node the run waits on, whatever node it names. */
+  answerAnyNode: (base, rt) => withEngine(base, rt, new (class extends WorkflowEngine {
+    protected override interruptedNode(def: WorkflowDefinition, progress: Progress): WorkflowNode | undefined {
+      return def.nodes.find((n) => progress.nodes.get(n.nodeId)?.interruptId !== undefined && progress.nodes.get(n.nodeId)?.action === undefined);
+    }
+  })(rt.workflows.parts)),
+  /** Run code: an agent's decision below the confidence floor goes on as if it were sure (no suspension). */
+  lowConfidenceProceeds: (base, rt) => withEngine(base, rt, new WorkflowEngine({ ...rt.workflows.parts, floor: () => 0 })),
+  /** Interrupt code: an approval gate takes any action as accept (its resume schema is not checked). */
+  anyActionAccepts: (base, rt) => withEngine(base, rt, new (class extends WorkflowEngine {
+    protected override admits(): 'accept' {
+      return 'accept';
+    }
+  })(rt.workflows.parts)),
   /** RFC 0096: apply installs at once, whatever the advertised activation (the approval gate is granted by itself). */
   applyWithoutGate: (base) => ({
     ...base,

@@ -84,7 +84,10 @@ export function createHostRuntime(openwop: OpenwopRuntime, inquirium: InquiriumR
     events: (runId, fromSeq = 0, limit) => rt.log.read(runId, fromSeq, limit),
     lastSequence: async (runId) => ((await rt.runs.row(runId))?.nextSeq ?? 0) - 1,
     dropEventLog: (runId) => request((plan) => void plan.add('run.dropEvents', { runId })),
-    fork: (sourceRunId, fromSeq) => request((plan) => rt.fork(plan, sourceRunId, fromSeq)),
+    fork: (sourceRunId, fromSeq, mode) => request((plan) => rt.fork(plan, sourceRunId, fromSeq, mode)),
+    runWorkflow: (definition, memoryRef) => request((plan) => rt.workflows.start(plan, definition, memoryRef)),
+    resumeWorkflow: (runId, nodeId, value) => request((plan) => rt.workflows.resume(plan, runId, nodeId, value)),
+    workflowState: (runId) => rt.workflows.state(runId),
     runMemory: (runId) => rt.memoryOfRun(runId),
     endRun: (runId) => request((plan) => void plan.add('secrets.end', { runId })),
 

@@ -76,6 +76,8 @@ export interface HostOptions {
    * OPENWOP_CONFORMANCE_SEED=true. Seeding is recorded in the store and idempotent across hosts.
    */
   readonly seedConformanceFixtures?: boolean;
+  /** RFC 0057 write attribution: memory.written on every write and `memory.attribution` in discovery (default true). */
+  readonly memoryAttribution?: boolean;
   /**
    * Run the background work (due commitments, schedules, question deadlines, retention) on its own; the longest an
    * idle host sleeps between looks at its agenda, in ms (`npm start` uses 1000). Off when absent: tests drive the
@@ -166,6 +168,7 @@ export async function createHost(o: HostOptions): Promise<Host> {
     ...(o.cursorKey !== undefined ? { cursorKey: o.cursorKey } : {}),
     ...(o.proposalActivation !== undefined ? { proposalActivation: o.proposalActivation } : {}),
     ...o.modules,
+    ...(o.memoryAttribution !== undefined ? { memoryAttribution: o.memoryAttribution } : {}),
     clock, ...(o.ids ? { ids: o.ids } : {}),
   });
   const inquirium = createInquiriumRuntime({

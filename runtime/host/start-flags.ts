@@ -43,6 +43,7 @@ export const START_SETTINGS = [
   { env: 'WOPKIT_DRAIN_DELAY_MS', default: '0', group: 'behaviour', description: 'On SIGTERM, how long the host keeps serving with /readyz at 503 before it stops accepting connections (time for a load balancer to notice).' },
   { env: 'WOPKIT_DRAIN_GRACE_MS', default: '10000', group: 'behaviour', description: 'On SIGTERM, the longest the host then waits for requests in flight; past it, it exits 1 with one line.' },
   { env: 'OPENWOP_CONFORMANCE_SEED', default: 'false', group: 'behaviour', description: 'true: seed the conformance fixture workflows upstream\'s suite runs.' },
+  { env: 'WOPKIT_MEMORY_ATTRIBUTION', default: 'on', group: 'behaviour', description: 'off: no RFC 0057 memory.written events and no memory.attribution in discovery (a host without write attribution).' },
   { env: 'LOG_LEVEL', default: 'info', group: 'behaviour', description: 'pino log level (fatal, error, warn, info, debug, trace, silent).' },
   { flag: '--help', group: 'behaviour', description: 'Print this help and exit.' },
 ] as const satisfies readonly StartSetting[];

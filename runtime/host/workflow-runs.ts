@@ -1,7 +1,8 @@
 /**
- * Adds the workflow runs (POST /v1/runs) to a host: a fixture runner (runtime/openwop/fixtures/) whose every memory
- * and supervisor operation is one of the host's own — after the test-only mutants wrapped them, so a host broken
- * in CTI-1, SR-1, TTL or escalation is broken in its fixture runs as well. Discovery gains `fixtures` once seeded.
+ * Adds the workflow runs (POST /v1/runs) to a host: a fixture runner (runtime/openwop/fixtures/) whose every memory,
+ * supervisor and workflow operation is one of the host's own — after the test-only mutants wrapped them, so a host
+ * broken in CTI-1, SR-1, TTL, escalation, or its run, fork or interrupt code is broken in its fixture runs as well.
+ * Discovery gains `fixtures` once seeded.
  * What the runner keeps — that the fixtures were seeded, each probe run's outcome — is in the store.
  */
 import { FixtureRunner, type ProbeOutcome } from '../openwop/fixtures/runner.ts';
@@ -9,11 +10,46 @@ import type { OpenwopRuntime } from '../openwop/index.ts';
 import { Plan } from '../storage/plan.ts';
 import { metaValue } from '../storage/reads/records.ts';
 import type { JsonDoc } from '../storage/port.ts';
+import { WopkitError } from '../shared/errors.ts';
+import { OPERATOR_DEFAULT_TENANT } from './auth-binding.ts';
 import type { HostCore, HostRuntime } from './host-runtime.ts';
 
 /** The claim that records, once for every host on the store, that the conformance fixtures were seeded. */
 /** The store's record that the conformance fixtures are seeded (meta: retention never prunes it, as it did a claim). */
 const SEEDED = 'fixtures.seeded';
+
+/**
+ * The draft proposal seeded with the fixtures, for tenant `default` (the tenant an operator key acts as): upstream's
+ * proposal scenario takes the first draft an operator key lists and applies it. Its artefact is upstream's own example
+ * of a conforming `workflow-chain-pack` draft; it stays inert (a draft installs nothing).
+ */
+export const SEEDED_DRAFT = {
+  request: {
+    tenant: OPERATOR_DEFAULT_TENANT,
+    kind: 'workflow-chain-pack',
+    title: 'Conformance seed draft',
+    artifact: { name: 'conformance-weekly-digest', version: '1.0.0' },
+    sourceRunIds: ['conformance-seed'],
+  },
+} as const;
+
+/**
+ * Make sure exactly one seeded draft is in state draft for tenant `default`, whichever hosts seed at once and however often: a
+ * seeder that finds none synthesises one; one that then finds several (two hosts started together) archives all but
+ * the oldest, so every seeder converges on the same single draft.
+ */
+async function seedDraftProposal(core: HostCore): Promise<void> {
+  const { tenant, title, sourceRunIds } = SEEDED_DRAFT.request;
+  const seeded = async () => (await core.listProposals(tenant, { state: 'draft' })).filter((p) => p.title === title && p.provenance.sourceRunIds.includes(sourceRunIds[0]));
+  if ((await seeded()).length === 0) await core.synthesizeProposal({ ...SEEDED_DRAFT.request, artifact: { ...SEEDED_DRAFT.request.artifact }, sourceRunIds: [...sourceRunIds] });
+  const live = await seeded();
+  for (const extra of live.slice(1)) {
+    // Another seeder may archive the same extra first: its 409 says the draft is archived already.
+    await core.archiveProposal({ tenant, scopes: 'all' }, extra.id).catch((e: unknown) => {
+      if (!(e instanceof WopkitError && e.status === 409)) throw e;
+    });
+  }
+}
 
 export function withWorkflowRuns(core: HostCore, rt: OpenwopRuntime): HostRuntime {
   const runner = new FixtureRunner({
@@ -26,12 +62,16 @@ export function withWorkflowRuns(core: HostCore, rt: OpenwopRuntime): HostRuntim
     continueStep: (runId, interruptId, resolution) => core.continueStep(runId, interruptId, resolution),
     events: async (runId) => (await core.events(runId)).events,
     run: (runId) => core.run(runId),
+    runWorkflow: (definition, memoryRef) => core.runWorkflow(definition, memoryRef),
+    resumeWorkflow: (runId, nodeId, value) => core.resumeWorkflow(runId, nodeId, value),
+    workflowState: (runId) => core.workflowState(runId),
     now: () => core.now(),
     seeded: async () => (await metaValue(rt.port.reads, SEEDED)) !== undefined,
     async seed() {
       const plan = new Plan();
       plan.add('meta.set', { key: SEEDED, value: new Date(rt.clock.now()).toISOString(), when: { absent: true } });
       await plan.commit(rt.port);
+      await seedDraftProposal(core);
     },
     async recordOutcome(run, outcome) {
       const plan = new Plan();
@@ -57,6 +97,6 @@ export function withWorkflowRuns(core: HostCore, rt: OpenwopRuntime): HostRuntim
     seedFixtures: () => runner.seed(),
     startWorkflow: (workflowId, tenant) => runner.start(workflowId, tenant),
     workflowRun: (runId) => runner.snapshot(runId),
-    resolveInterrupt: (runId, interruptId, resolution) => runner.resolveInterrupt(runId, interruptId, resolution),
+    resolveInterrupt: (runId, nodeId, value) => runner.resolveInterrupt(runId, nodeId, value),
   };
 }

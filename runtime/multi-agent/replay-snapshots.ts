@@ -37,9 +37,14 @@ export class ReplayMemorySnapshotUnavailableError extends WopkitError<'replay_me
   }
 }
 
+/** A fork point past the source run's last event: 422 fork_point_invalid (upstream's code), nothing created. */
 export class ForkSeqOutOfRangeError extends WopkitError<'fork_seq_out_of_range'> {
-  constructor(readonly fromSeq: number, readonly lastSeq: number | undefined) {
-    super('fork_seq_out_of_range', `fork index ${fromSeq} is beyond the source run's last event (${String(lastSeq)})`);
+  constructor(readonly fromSeq: number, readonly lastSeq: number, sourceRunId?: string) {
+    super('fork_seq_out_of_range', `fork index ${fromSeq} is beyond the source run's last event (${lastSeq})`, {
+      error: 'fork_point_invalid',
+      message: "fromSeq is past the end of the source run's event log",
+      details: { fromSeq, lastSeq, ...(sourceRunId !== undefined ? { sourceRunId } : {}) },
+    });
   }
 }
 
@@ -51,7 +56,7 @@ export class ForkSeqOutOfRangeError extends WopkitError<'fork_seq_out_of_range'>
 export async function forkAnchor(reads: SqlSession, source: RunRow, fromSeq: number): Promise<SnapshotAnchor> {
   const anchor = await eventAnchor(reads, { runId: source.runId, seq: fromSeq });
   if (anchor === undefined) {
-    if (fromSeq >= source.nextSeq && (await hasEvents(reads, source.runId))) throw new ForkSeqOutOfRangeError(fromSeq, source.nextSeq - 1);
+    if (fromSeq >= source.nextSeq && (await hasEvents(reads, source.runId))) throw new ForkSeqOutOfRangeError(fromSeq, source.nextSeq - 1, source.runId);
     throw new ReplayMemorySnapshotUnavailableError({ fromSeq, sourceRunId: source.runId, reason: 'event_log_unavailable' });
   }
   const pruned = await journalPrunedThrough(reads);

@@ -36,7 +36,6 @@ import {
   type OrchestratorStepResult,
   SPEC_STEP_PAYLOADS,
 } from '../multi-agent/escalation.ts';
-import { forkAnchor } from '../multi-agent/replay-snapshots.ts';
 import { SubRunMemory, type CrossChildMemoryConcurrency } from '../multi-agent/sub-run-memory.ts';
 import { SecretRegistries, SimulatedByokResolver, type SecretRegistryLimits } from '../redaction/secret-registry.ts';
 import { SecretKeyRing } from '../redaction/sealing.ts';
@@ -50,6 +49,7 @@ import { ProposalService, type ProposalActivationPolicy } from '../proposals/ser
 import { InstalledArtifacts } from '../proposals/store.ts';
 import { agentInventory } from './agent-inventory.ts';
 import { Runs, type RunBounds, type RunRecord, type StartRun } from './runs.ts';
+import { WorkflowEngine, type ForkMode } from './workflow-engine.ts';
 import { MAX_EVENT_PAGE } from '../events/log.ts';
 
 export interface OpenwopRuntimeOptions {
@@ -96,10 +96,12 @@ export interface OpenwopRuntimeOptions {
   readonly eventLimits?: Partial<RunEventLogLimits>;
   /** How applying an RFC 0096 proposal is authorised (default: an approval gate). */
   readonly proposalActivation?: ProposalActivationPolicy;
+  /**
+   * RFC 0057 write attribution (default true): every memory write emits a content-free `memory.written`, and
+   * discovery advertises `memory.attribution`. When false neither happens (a host that does not take on the event).
+   */
+  readonly memoryAttribution?: boolean;
 }
-
-/** The fixed id prefix of a fork's run. */
-const FORK = 'run';
 
 export function createOpenwopRuntime(options: OpenwopRuntimeOptions) {
   const port = options.port;
@@ -125,6 +127,7 @@ export function createOpenwopRuntime(options: OpenwopRuntimeOptions) {
     return scope;
   };
 
+  const attribution = options.memoryAttribution !== false;
   const writer = new MemoryWriter({
     reads,
     clock,
@@ -136,8 +139,10 @@ export function createOpenwopRuntime(options: OpenwopRuntimeOptions) {
       if (runId !== undefined) scope.useRun(runId);
       return (content) => scope.redact(content);
     },
-    // Every write is attributed (RFC 0057 memory.written, content-free): to its run, or to the tenant's background log.
+    // Every write is attributed (RFC 0057 memory.written, content-free): to its run, or to the tenant's background log
+    // — unless attribution is off, and then none is.
     onWrite: (plan, w) => {
+      if (!attribution) return;
       const input = { type: 'memory.written', payload: { memoryRef: w.memoryRef, memoryId: w.memoryId, operation: w.operation, ...(w.byteSize !== undefined ? { byteSize: w.byteSize } : {}) } } as const;
       if (w.context.runId !== undefined) log.append(plan, w.context.runId, input);
       else log.appendBackground(plan, w.tenant, input);
@@ -221,7 +226,7 @@ export function createOpenwopRuntime(options: OpenwopRuntimeOptions) {
     protocolVersion: '1.1', host: options.host ?? { name: 'wopkit-reference-host', version: WOPKIT_VERSION },
     supportedEnvelopes: [], schemaVersions: {}, limits: { clarificationRounds: 0, schemaRounds: 0, envelopesPerTurn: 0 },
   })
-    .contribute('memory', memoryCapability({ writer, emitsWriteEvents: true, forget: true }));
+    .contribute('memory', memoryCapability({ writer, emitsWriteEvents: attribution, forget: true }));
   capabilities.contribute('compaction', compactor.capability()).contribute('distillation', distiller.capability())
     .contribute(
       'consolidation+commitments+multi-agent',
@@ -233,6 +238,11 @@ export function createOpenwopRuntime(options: OpenwopRuntimeOptions) {
       }),
     );
   capabilities.contribute('proposals', proposals.capability()).contribute('agent-inventory', { agents: { manifestRuntime: { supported: true } } });
+
+  // Workflow runs: the run, fork and interrupt code of runs that execute a workflow definition. Both fork modes are
+  // served: replay re-emits what its source recorded, branch does it anew.
+  const workflows = new WorkflowEngine({ reads, log, runs, writer, ids, clock, floor: () => escalationPolicy.floor });
+  capabilities.contribute('replay', { replay: { supported: true, modes: ['replay', 'branch'] } });
 
   /** The steps of a supervisor turn, planned into `plan` (records return their event ids at once). */
   const stepPorts = (plan: Plan, runId: string) => ({
@@ -251,6 +261,7 @@ export function createOpenwopRuntime(options: OpenwopRuntimeOptions) {
     byok,
     log,
     runs,
+    workflows,
     workspace,
     writer,
     compactor,
@@ -328,17 +339,12 @@ export function createOpenwopRuntime(options: OpenwopRuntimeOptions) {
     },
 
     /**
-     * Plan a fork of `sourceRunId` at `fromSeq` (MAE-3): the fork run, anchored on the memory as of that event. Throws
-     * ReplayMemorySnapshotUnavailableError (422 on the wire) when the snapshot cannot be served, RangeError for an
-     * unknown source.
+     * Plan a fork of `sourceRunId` at `fromSeq` (MAE-3): the fork run, anchored on the memory as of that event, and —
+     * when the source ran a workflow — executed in `mode` (workflow-engine.ts). Throws ReplayMemorySnapshotUnavailableError
+     * (422) when the snapshot cannot be served, ForkSeqOutOfRangeError (422 fork_point_invalid) past the source's last
+     * event, RangeError for an unknown source.
      */
-    async fork(plan: Plan, sourceRunId: string, fromSeq: number): Promise<RunRecord> {
-      const source = await runs.row(sourceRunId);
-      const record = await runs.get(sourceRunId);
-      if (source === undefined || record === undefined) throw new RangeError('unknown source run');
-      const anchor = await forkAnchor(reads, source, fromSeq);
-      return runs.start(plan, { runId: ids.next(FORK), workflowId: record.workflowId, memoryRef: record.memoryRef, forkedFrom: { runId: sourceRunId, fromSeq }, kind: 'fork', status: 'created', anchor });
-    },
+    fork: (plan: Plan, sourceRunId: string, fromSeq: number, mode: ForkMode = 'replay'): Promise<RunRecord> => workflows.fork(plan, sourceRunId, fromSeq, mode),
   };
 }
 

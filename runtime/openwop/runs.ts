@@ -12,6 +12,7 @@ import type { Plan } from '../storage/plan.ts';
 import { runGet, type RunRow } from '../storage/reads/runs.ts';
 import type { SqlSession } from '../storage/sql/session.ts';
 import type { SnapshotAnchor } from '../memory/tenant-reader.ts';
+import type { ForkMode, WorkflowDefinition } from './workflow-definition.ts';
 
 export interface RunRecord {
   readonly runId: string;
@@ -20,6 +21,10 @@ export interface RunRecord {
   readonly workflowId: string;
   readonly parentRunId?: string;
   readonly forkedFrom?: Readonly<ForkOrigin>;
+  /** The workflow the run executes (a workflow run, and its forks: runtime/openwop/workflow-engine.ts). */
+  readonly workflow?: WorkflowDefinition;
+  /** A fork's mode. */
+  readonly forkMode?: ForkMode;
 }
 
 /** How many live runs of each bounded kind one tenant may hold. */
@@ -58,6 +63,10 @@ export interface StartRun {
   readonly anchor?: SnapshotAnchor;
   /** The fixture a test fixture's run belongs to. */
   readonly fixtureRef?: string;
+  /** The workflow the run executes, kept on its row. */
+  readonly workflow?: WorkflowDefinition;
+  /** A fork's mode. */
+  readonly forkMode?: ForkMode;
 }
 
 export class Runs {
@@ -100,6 +109,8 @@ export class Runs {
       workflowId: r.workflowId,
       ...(r.parentRunId !== undefined ? { parentRunId: r.parentRunId } : {}),
       ...(r.forkedFrom !== undefined ? { forkedFrom: r.forkedFrom } : {}),
+      ...(r.workflow !== undefined ? { workflow: r.workflow } : {}),
+      ...(r.forkMode !== undefined ? { forkMode: r.forkMode } : {}),
     };
     const kind = r.kind ?? 'run';
     const bound = this.boundOf(kind);

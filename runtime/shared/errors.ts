@@ -36,7 +36,7 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   quota_exceeded: 429,
   replay_memory_snapshot_unavailable: 422, token_budget_exceeded: 422, compaction_redaction_failed: 422,
   capability_not_provided: 501, internal_error: 500, runner_unavailable: 503, interrupt_not_found: 404, interrupt_already_resolved: 409,
-  invalid_cursor: 400, secret_registry_unavailable: 409,
+  invalid_cursor: 400, secret_registry_unavailable: 409, fork_point_invalid: 422,
 };
 
 /** Content-free details of an error envelope. */

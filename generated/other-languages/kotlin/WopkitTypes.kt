@@ -8,11 +8,34 @@
 // - if/then rules (e.g. "trigger is required when supported is true") and x-runtime-rules are not represented.
 // - Types only: no (de)serialiser is generated (Debian's Kotlin compiles only the just-types output), so nothing is round-tripped.
 //
-// Top-level types: 176.
+// Top-level types: 184.
 
 package wopkit
 
 import java.time.OffsetDateTime
+
+/**
+ * An agent node reached a typed decision (upstream's CP-1 contract). Its confidence, when
+ * below the host's escalation threshold, suspends the node (node.suspended, reason
+ * low-confidence) for a person to accept or reject. Open.
+ */
+data class AgentDecidedPayload (
+    /**
+     * The deciding agent.
+     */
+    val agentID: String,
+
+    /**
+     * The agent's confidence in [0, 1]; absent means no signal (no escalation).
+     */
+    val confidence: Double? = null,
+
+    /**
+     * The decision, shaped by the decision kind (a string label for the reference host's
+     * conformance agent).
+     */
+    val decision: Any?
+)
 
 /**
  * Body of GET /v1/agents (RFC 0072/0074): the manifest agents installed for the caller's
@@ -172,6 +195,45 @@ data class PackedAgent (
      */
     val id: String
 )
+
+/**
+ * A person's answer to an approval gate was recorded (upstream's approval event, sent after
+ * interrupt.resolved). Content-free: the answer's free text is never recorded. Open.
+ */
+data class ApprovalReceivedPayload (
+    /**
+     * The answer: accept or reject (upstream's vocabulary also has refine, edit-accept and
+     * timeout, which the reference host's gates do not offer).
+     */
+    val action: ApprovalReceivedPayloadAction,
+
+    /**
+     * When the person decided, as their answer gave it (ISO 8601).
+     */
+    val decidedAt: OffsetDateTime? = null,
+
+    /**
+     * The interrupt the answer resolved.
+     */
+    val interruptID: String? = null,
+
+    /**
+     * The approval gate answered.
+     */
+    val nodeID: String
+)
+
+/**
+ * The answer: accept or reject (upstream's vocabulary also has refine, edit-accept and
+ * timeout, which the reference host's gates do not offer).
+ */
+enum class ApprovalReceivedPayloadAction {
+    Accept,
+    EditAccept,
+    Refine,
+    Reject,
+    Timeout
+}
 
 /**
  * The discovery document a host serves at GET /.well-known/openwop. Capability families
@@ -819,10 +881,14 @@ data class ReplayCapability (
 /**
  * A fork mode.
  *
- * replay (default): the fork re-runs from fromSeq and its memory reads see memory as of
- * fromSeq (MAE-3); branch: the fork continues from the same point and may diverge, starting
- * from the same memory as of fromSeq. Either way a snapshot the host cannot serve is a 422
+ * replay (default): the fork re-executes from fromSeq against the source's recorded
+ * history: recorded facts (memory.written, an interrupt's answer) are re-emitted from the
+ * source's log, never re-done or given new ids. branch: the fork continues from the same
+ * point as an independent run and may diverge (its writes are its own). Either way memory
+ * reads start as of fromSeq, and a snapshot the host cannot serve is a 422
  * replay_memory_snapshot_unavailable.
+ *
+ * The mode the fork ran in (the request's, replay by default).
  */
 enum class ReplayCapabilityMode {
     Branch,
@@ -986,6 +1052,27 @@ data class ErrorEnvelope (
      * Human-readable explanation. Host-internal, never entry data or secrets.
      */
     val message: String
+)
+
+/**
+ * A fork's fromSeq lies past the source run's event log (HTTP 422; upstream: fromSeq beyond
+ * the source event log MUST be 422); nothing was created. Open.
+ */
+data class ForkPointInvalidDetails (
+    /**
+     * The event index the fork asked for.
+     */
+    val fromSeq: Long,
+
+    /**
+     * The source run's last event index: the highest fromSeq a fork of it may name.
+     */
+    val lastSeq: Long,
+
+    /**
+     * The run being forked.
+     */
+    val sourceRunID: String? = null
 )
 
 /**
@@ -5263,6 +5350,144 @@ enum class MemoryWrittenPayloadOperation {
 }
 
 /**
+ * A workflow node finished successfully. Content-free: the node's outputs stay in the run's
+ * variables. Open.
+ */
+data class NodeCompletedPayload (
+    /**
+     * How long the node ran, in milliseconds (upstream hosts send it).
+     */
+    val durationMS: Long? = null,
+
+    /**
+     * The node that finished.
+     */
+    val nodeID: String,
+
+    /**
+     * The node's type (the reference host sends it; upstream's payload does not require it).
+     */
+    val typeID: String? = null
+)
+
+/**
+ * A workflow node failed terminally (e.g. an approval gate whose answer was reject:
+ * approval_rejected). Open.
+ */
+data class NodeFailedPayload (
+    /**
+     * Why: a machine code and a message, never content.
+     */
+    val error: RunFailureError,
+
+    /**
+     * The node that failed.
+     */
+    val nodeID: String,
+
+    /**
+     * The node's type (the reference host sends it).
+     */
+    val typeID: String? = null
+)
+
+/**
+ * Why: a machine code and a message, never content.
+ *
+ * The error object upstream hosts put in run.failed: a code and a human message; details
+ * are code-specific. Open.
+ *
+ * The failure as upstream hosts report it: a machine code and a message, never entry
+ * content.
+ *
+ * The failure as upstream hosts report it.
+ */
+data class RunFailureError (
+    /**
+     * Machine code of the failure.
+     */
+    val code: String,
+
+    /**
+     * Code-specific details.
+     */
+    val details: Map<String, Any?>? = null,
+
+    /**
+     * Human-readable explanation; never entry content or secrets.
+     */
+    val message: String,
+
+    /**
+     * Whether retrying the run may succeed.
+     */
+    val retryable: Boolean? = null
+)
+
+/**
+ * A workflow node began executing (the envelope's nodeId names it too). Content-free. Open.
+ */
+data class NodeStartedPayload (
+    /**
+     * Zero-based retry counter (upstream hosts send it; the reference host runs each node once).
+     */
+    val attempt: Long? = null,
+
+    /**
+     * The node, as the workflow definition names it.
+     */
+    val nodeID: String,
+
+    /**
+     * The node's type, e.g. core.noop or core.approvalGate.
+     */
+    val typeID: String
+)
+
+/**
+ * A node suspended on an interrupt (the interrupt.requested with the same interruptId
+ * raised it). For a low-confidence agent decision: reason low-confidence, the agent, the
+ * threshold applied and the confidence observed (below it). Open.
+ */
+data class NodeSuspendedPayload (
+    /**
+     * The agent whose decision suspended the node (low-confidence).
+     */
+    val agentID: String? = null,
+
+    /**
+     * The interrupt it waits on.
+     */
+    val interruptID: String,
+
+    /**
+     * The interrupt kind (approval for a low-confidence decision).
+     */
+    val kind: String? = null,
+
+    /**
+     * The suspended node.
+     */
+    val nodeID: String,
+
+    /**
+     * The decision's confidence, below the threshold.
+     */
+    val observed: Double? = null,
+
+    /**
+     * Why, e.g. low-confidence.
+     */
+    val reason: String? = null,
+
+    /**
+     * The escalation threshold applied: the host's confidence floor (0.5, or the stricter floor
+     * it advertises).
+     */
+    val threshold: Double? = null
+)
+
+/**
  * Response of GET /v1/openapi.json: the host's self-description as an OpenAPI 3.1 document.
  * Upstream's discovery scenario requires the endpoint to answer 200 without authentication
  * with an openapi field of 3.1 or later; this schema checks that much of the envelope, and
@@ -5741,116 +5966,126 @@ data class RunFailedPayload (
     val status: RunFailedPayloadStatus? = null
 )
 
-/**
- * The failure as upstream hosts report it: a machine code and a message, never entry
- * content.
- *
- * The error object upstream hosts put in run.failed: a code and a human message; details
- * are code-specific. Open.
- *
- * The failure as upstream hosts report it.
- */
-data class RunFailureError (
-    /**
-     * Machine code of the failure.
-     */
-    val code: String,
-
-    /**
-     * Code-specific details.
-     */
-    val details: Map<String, Any?>? = null,
-
-    /**
-     * Human-readable explanation; never entry content or secrets.
-     */
-    val message: String,
-
-    /**
-     * Whether retrying the run may succeed.
-     */
-    val retryable: Boolean? = null
-)
-
 enum class RunFailedPayloadStatus {
     Failed
 }
 
 /**
- * Body of POST /v1/runs/{runId}:fork: replay a run from a past event index. Closed.
+ * Body of POST /v1/runs/{runId}:fork: a new run from a past event index of the source run.
+ * Events before fromSeq are the fork's fixed history; from fromSeq on, the fork executes
+ * again (replay re-emits what the source recorded, branch does it anew). Closed.
+ *
+ * A replay reproduces its source: the overlay, when sent, is empty (upstream: overlay is
+ * branch-only, 400 otherwise).
  */
 data class RunForkRequest (
     /**
-     * Event index to fork from. Memory reads of the fork before reaching it see memory as it
-     * was at that index in the original run (MAE-3).
+     * Event index to fork from: at most the source's last sequence (past it: 422
+     * fork_point_invalid). Memory reads of the fork see memory as it was at that index in the
+     * source run (MAE-3).
      */
     val fromSeq: Long,
 
     /**
-     * replay (default): the fork re-runs from fromSeq and its memory reads see memory as of
-     * fromSeq (MAE-3); branch: the fork continues from the same point and may diverge, starting
-     * from the same memory as of fromSeq. Either way a snapshot the host cannot serve is a 422
+     * replay (default): the fork re-executes from fromSeq against the source's recorded
+     * history: recorded facts (memory.written, an interrupt's answer) are re-emitted from the
+     * source's log, never re-done or given new ids. branch: the fork continues from the same
+     * point as an independent run and may diverge (its writes are its own). Either way memory
+     * reads start as of fromSeq, and a snapshot the host cannot serve is a 422
      * replay_memory_snapshot_unavailable.
      */
-    val mode: ReplayCapabilityMode? = null
+    val mode: ReplayCapabilityMode? = null,
+
+    /**
+     * Run options the fork runs with instead of the source's. Branch only: with mode replay (or
+     * no mode) it must be empty, since a replay reproduces the source.
+     */
+    val runOptionsOverlay: RunOptionsOverlay? = null
 )
 
 /**
- * Response of a successful fork. Open.
+ * Run options the fork runs with instead of the source's. Branch only: with mode replay (or
+ * no mode) it must be empty, since a replay reproduces the source.
+ *
+ * Run options a branch fork overrides. Closed: only the members a run reads.
+ */
+data class RunOptionsOverlay (
+    /**
+     * Node configuration by key (upstream's RunOptions.configurable). A key no node of the
+     * workflow reads changes nothing: the reference host's fixture workflows read none.
+     */
+    val configurable: Map<String, Any?>? = null
+)
+
+/**
+ * Response (201) of a successful fork: the new run, where it came from, and where it stands
+ * after the host executed it (a fork of a workflow run runs to a terminal status, or to an
+ * interrupt it waits on, before the answer; a fork of a run that executes no workflow is
+ * created and reads its snapshot). Open.
  */
 data class RunForkResponse (
     /**
-     * Source run and index.
+     * Path of the fork's event log (GET).
      */
-    val forkedFrom: ForkOrigin,
+    val eventsURL: String? = null,
 
     /**
-     * Id of the new forked run.
+     * The source event index the fork starts from.
+     */
+    val fromSeq: Long? = null,
+
+    /**
+     * The mode the fork ran in (the request's, replay by default).
+     */
+    val mode: ReplayCapabilityMode,
+
+    /**
+     * Id of the new forked run (never the source's).
      */
     val runID: String,
 
     /**
-     * State of the new run.
+     * The run forked (upstream: the fork response echoes it).
      */
-    val status: RunForkResponseStatus
+    val sourceRunID: String,
+
+    /**
+     * Where the new run stands.
+     */
+    val status: RunStatus
 )
 
 /**
- * Where a forked run branched off. Closed.
+ * Where the new run stands.
  *
- * Source run and index.
+ * Where a run is: running; completed or failed (terminal); waiting-clarification or
+ * waiting-approval (suspended on an interrupt, nothing dispatched until it is resolved);
+ * created (a fork that has not executed).
  *
- * Set when the run is a replay fork.
+ * Where the run is.
+ *
+ * Status right after the start (the fixture runner finishes or suspends before answering).
  */
-data class ForkOrigin (
-    /**
-     * The source event index the fork starts from; memory reads before it see the snapshot at
-     * that index.
-     */
-    val fromSeq: Long,
-
-    /**
-     * The source run.
-     */
-    val runID: String
-)
-
-/**
- * State of the new run.
- */
-enum class RunForkResponseStatus {
+enum class RunStatus {
     Completed,
     Created,
-    Running
+    Failed,
+    Running,
+    WaitingApproval,
+    WaitingClarification
 }
 
 /**
  * Body of POST /v1/runs/{runId}/interrupts/{nodeId}: answer the interrupt a run is
- * suspended on (RFC 0039 §A: a below-floor decision escalates so that a person can confirm
- * or adjust it). The path's nodeId names the open interrupt (the reference host: the
- * interruptId the run snapshot shows). Of two answers to one interrupt exactly one is
- * applied; the other is refused with 409 interrupt_already_resolved. Closed: a
- * client-submitted shape.
+ * suspended on. The path's nodeId names the node the open interrupt suspends (the
+ * snapshot's currentNodeId; the interrupt's interruptId names it as well); a node the run
+ * does not wait on is a 404 interrupt_not_found. What an answer may say depends on the
+ * node: an approval gate (upstream's conformance-approval, node gate) takes accept or
+ * reject; an escalated supervisor decision (RFC 0039 §A: a below-floor decision escalates
+ * so that a person can confirm or adjust it) takes approve, confirm, reject or amend; any
+ * other action for the node is a 400 validation_failed naming /resumeValue/action. Of two
+ * answers to one interrupt exactly one is applied; the other is refused with 409
+ * interrupt_already_resolved. Closed: a client-submitted shape.
  */
 data class RunInterruptResolveRequest (
     /**
@@ -5860,9 +6095,11 @@ data class RunInterruptResolveRequest (
 )
 
 /**
- * approve (or confirm, for a clarification) carries the escalated decision out; reject ends
- * the step without dispatching anything; amend replaces the decision with `decision` and
- * carries that out.
+ * The answer. For an approval gate: accept lets the run go on past the gate; reject fails
+ * the gate (approval_rejected) and with it the run. For an escalated decision: approve (or
+ * confirm, for a clarification) carries the escalated decision out; reject ends the step
+ * without dispatching anything; amend replaces the decision with `decision` and carries
+ * that out.
  *
  * The answer.
  */
@@ -5870,7 +6107,7 @@ data class ResumeValue (
     /**
      * What the person decided.
      */
-    val action: Action,
+    val action: ResumeValueAction,
 
     /**
      * When the person decided (ISO 8601); recorded as given in the interrupt.resolved event.
@@ -5892,7 +6129,8 @@ data class ResumeValue (
 /**
  * What the person decided.
  */
-enum class Action {
+enum class ResumeValueAction {
+    Accept,
     Amend,
     Approve,
     Confirm,
@@ -5915,6 +6153,13 @@ data class RunOrchestratorDecidedPayload (
  * Open: a host may add fields.
  */
 data class RunSnapshot (
+    /**
+     * The workflow node the run is at: while waiting-*, the node its open interrupt suspends
+     * (POST /v1/runs/{runId}/interrupts/{nodeId} answers it by this id); while running, the
+     * node executing. Absent once the run ended, and for runs that execute no workflow nodes.
+     */
+    val currentNodeID: String? = null,
+
     /**
      * Why a failed run failed.
      */
@@ -5979,26 +6224,13 @@ data class RunInterrupt (
     /**
      * Interrupt kind: clarify (waiting-clarification) or approval (waiting-approval).
      */
-    val kind: String
-)
+    val kind: String,
 
-/**
- * Where the run is.
- *
- * Where a run is: running; completed or failed (terminal); waiting-clarification or
- * waiting-approval (suspended on an interrupt, nothing dispatched until it is resolved);
- * created (a fork that has not executed).
- *
- * Status right after the start (the fixture runner finishes or suspends before answering).
- */
-enum class RunStatus {
-    Completed,
-    Created,
-    Failed,
-    Running,
-    WaitingApproval,
-    WaitingClarification
-}
+    /**
+     * The node the interrupt suspends (the snapshot's currentNodeId).
+     */
+    val nodeID: String? = null
+)
 
 /**
  * Body of POST /v1/runs: start a run of a workflow the host has (the reference host: the
@@ -6010,6 +6242,13 @@ data class RunStartRequest (
      * Workflow inputs. The fixture workflows take none and ignore what is sent.
      */
     val inputs: Map<String, Any?>? = null,
+
+    /**
+     * The tenant the run acts as. A tenant key may name only its own tenant (403 forbidden
+     * otherwise); an operator key acts as the tenant named, or as tenant default when none is.
+     * The grammar of a memoryRef's tenant segment.
+     */
+    val tenantID: String? = null,
 
     /**
      * Id of the workflow to run; an id the host does not have is a 404.
@@ -6067,6 +6306,24 @@ data class RunStartedPayload (
      * The workflow being run.
      */
     val workflowID: String
+)
+
+/**
+ * Where a forked run branched off. Closed.
+ *
+ * Set when the run is a replay fork.
+ */
+data class ForkOrigin (
+    /**
+     * The source event index the fork starts from; memory reads before it see the snapshot at
+     * that index.
+     */
+    val fromSeq: Long,
+
+    /**
+     * The source run.
+     */
+    val runID: String
 )
 
 /**

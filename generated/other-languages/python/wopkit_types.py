@@ -8,11 +8,11 @@
 # - if/then rules (e.g. "trigger is required when supported is true") and x-runtime-rules are not represented.
 # - Date-times become datetime objects and are written back in isoformat (offset +00:00 instead of Z, microsecond precision).
 #
-# Top-level types: 176.
+# Top-level types: 184.
 
-from enum import Enum
 from dataclasses import dataclass
 from typing import Optional, Any, List, Dict, Union, TypeVar, Callable, Type, cast
+from enum import Enum
 from datetime import datetime
 import dateutil.parser
 
@@ -21,9 +21,14 @@ T = TypeVar("T")
 EnumT = TypeVar("EnumT", bound=Enum)
 
 
-def from_bool(x: Any) -> bool:
-    assert isinstance(x, bool)
+def from_str(x: Any) -> str:
+    assert isinstance(x, str)
     return x
+
+
+def from_float(x: Any) -> float:
+    assert isinstance(x, (float, int)) and not isinstance(x, bool)
+    return float(x)
 
 
 def from_none(x: Any) -> Any:
@@ -40,8 +45,13 @@ def from_union(fs, x):
     assert False
 
 
-def from_str(x: Any) -> str:
-    assert isinstance(x, str)
+def to_float(x: Any) -> float:
+    assert isinstance(x, (int, float))
+    return x
+
+
+def from_bool(x: Any) -> bool:
+    assert isinstance(x, bool)
     return x
 
 
@@ -65,14 +75,8 @@ def from_int(x: Any) -> int:
     return x
 
 
-def from_float(x: Any) -> float:
-    assert isinstance(x, (float, int)) and not isinstance(x, bool)
-    return float(x)
-
-
-def to_float(x: Any) -> float:
-    assert isinstance(x, (int, float))
-    return x
+def from_datetime(x: Any) -> datetime:
+    return dateutil.parser.parse(x)
 
 
 def from_dict(f: Callable[[Any], T], x: Any) -> Dict[str, T]:
@@ -80,8 +84,38 @@ def from_dict(f: Callable[[Any], T], x: Any) -> Dict[str, T]:
     return { k: f(v) for (k, v) in x.items() }
 
 
-def from_datetime(x: Any) -> datetime:
-    return dateutil.parser.parse(x)
+@dataclass
+class AgentDecidedPayload:
+    """An agent node reached a typed decision (upstream's CP-1 contract). Its confidence, when
+    below the host's escalation threshold, suspends the node (node.suspended, reason
+    low-confidence) for a person to accept or reject. Open.
+    """
+    agent_id: str
+    """The deciding agent."""
+
+    confidence: Optional[float] = None
+    """The agent's confidence in [0, 1]; absent means no signal (no escalation)."""
+
+    decision: Any = None
+    """The decision, shaped by the decision kind (a string label for the reference host's
+    conformance agent).
+    """
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'AgentDecidedPayload':
+        assert isinstance(obj, dict)
+        agent_id = from_str(obj.get("agentId"))
+        confidence = from_union([from_float, from_none], obj.get("confidence"))
+        decision = obj.get("decision")
+        return AgentDecidedPayload(agent_id, confidence, decision)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["agentId"] = from_str(self.agent_id)
+        if self.confidence is not None:
+            result["confidence"] = from_union([to_float, from_none], self.confidence)
+        result["decision"] = self.decision
+        return result
 
 
 class MemoryDimension(Enum):
@@ -292,6 +326,55 @@ class AgentPackArtifact:
         result["name"] = from_str(self.name)
         if self.version is not None:
             result["version"] = from_union([from_str, from_none], self.version)
+        return result
+
+
+class ApprovalReceivedPayloadAction(Enum):
+    """The answer: accept or reject (upstream's vocabulary also has refine, edit-accept and
+    timeout, which the reference host's gates do not offer).
+    """
+    ACCEPT = "accept"
+    EDIT_ACCEPT = "edit-accept"
+    REFINE = "refine"
+    REJECT = "reject"
+    TIMEOUT = "timeout"
+
+
+@dataclass
+class ApprovalReceivedPayload:
+    """A person's answer to an approval gate was recorded (upstream's approval event, sent after
+    interrupt.resolved). Content-free: the answer's free text is never recorded. Open.
+    """
+    action: ApprovalReceivedPayloadAction
+    """The answer: accept or reject (upstream's vocabulary also has refine, edit-accept and
+    timeout, which the reference host's gates do not offer).
+    """
+    node_id: str
+    """The approval gate answered."""
+
+    decided_at: Optional[datetime] = None
+    """When the person decided, as their answer gave it (ISO 8601)."""
+
+    interrupt_id: Optional[str] = None
+    """The interrupt the answer resolved."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'ApprovalReceivedPayload':
+        assert isinstance(obj, dict)
+        action = ApprovalReceivedPayloadAction(obj.get("action"))
+        node_id = from_str(obj.get("nodeId"))
+        decided_at = from_union([from_datetime, from_none], obj.get("decidedAt"))
+        interrupt_id = from_union([from_str, from_none], obj.get("interruptId"))
+        return ApprovalReceivedPayload(action, node_id, decided_at, interrupt_id)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["action"] = to_enum(ApprovalReceivedPayloadAction, self.action)
+        result["nodeId"] = from_str(self.node_id)
+        if self.decided_at is not None:
+            result["decidedAt"] = from_union([lambda x: x.isoformat(), from_none], self.decided_at)
+        if self.interrupt_id is not None:
+            result["interruptId"] = from_union([from_str, from_none], self.interrupt_id)
         return result
 
 
@@ -1018,10 +1101,14 @@ class MultiAgentCapability:
 class ReplayCapabilityMode(Enum):
     """A fork mode.
     
-    replay (default): the fork re-runs from fromSeq and its memory reads see memory as of
-    fromSeq (MAE-3); branch: the fork continues from the same point and may diverge, starting
-    from the same memory as of fromSeq. Either way a snapshot the host cannot serve is a 422
+    replay (default): the fork re-executes from fromSeq against the source's recorded
+    history: recorded facts (memory.written, an interrupt's answer) are re-emitted from the
+    source's log, never re-done or given new ids. branch: the fork continues from the same
+    point as an independent run and may diverge (its writes are its own). Either way memory
+    reads start as of fromSeq, and a snapshot the host cannot serve is a 422
     replay_memory_snapshot_unavailable.
+    
+    The mode the fork ran in (the request's, replay by default).
     """
     BRANCH = "branch"
     REPLAY = "replay"
@@ -1363,6 +1450,37 @@ class ErrorEnvelope:
         result["message"] = from_str(self.message)
         if self.details is not None:
             result["details"] = from_union([lambda x: from_dict(lambda x: x, x), from_none], self.details)
+        return result
+
+
+@dataclass
+class ForkPointInvalidDetails:
+    """A fork's fromSeq lies past the source run's event log (HTTP 422; upstream: fromSeq beyond
+    the source event log MUST be 422); nothing was created. Open.
+    """
+    from_seq: int
+    """The event index the fork asked for."""
+
+    last_seq: int
+    """The source run's last event index: the highest fromSeq a fork of it may name."""
+
+    source_run_id: Optional[str] = None
+    """The run being forked."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'ForkPointInvalidDetails':
+        assert isinstance(obj, dict)
+        from_seq = from_int(obj.get("fromSeq"))
+        last_seq = from_int(obj.get("lastSeq"))
+        source_run_id = from_union([from_str, from_none], obj.get("sourceRunId"))
+        return ForkPointInvalidDetails(from_seq, last_seq, source_run_id)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["fromSeq"] = from_int(self.from_seq)
+        result["lastSeq"] = from_int(self.last_seq)
+        if self.source_run_id is not None:
+            result["sourceRunId"] = from_union([from_str, from_none], self.source_run_id)
         return result
 
 
@@ -6873,6 +6991,201 @@ class MemoryWrittenPayload:
 
 
 @dataclass
+class NodeCompletedPayload:
+    """A workflow node finished successfully. Content-free: the node's outputs stay in the run's
+    variables. Open.
+    """
+    node_id: str
+    """The node that finished."""
+
+    duration_ms: Optional[int] = None
+    """How long the node ran, in milliseconds (upstream hosts send it)."""
+
+    type_id: Optional[str] = None
+    """The node's type (the reference host sends it; upstream's payload does not require it)."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'NodeCompletedPayload':
+        assert isinstance(obj, dict)
+        node_id = from_str(obj.get("nodeId"))
+        duration_ms = from_union([from_int, from_none], obj.get("durationMs"))
+        type_id = from_union([from_str, from_none], obj.get("typeId"))
+        return NodeCompletedPayload(node_id, duration_ms, type_id)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["nodeId"] = from_str(self.node_id)
+        if self.duration_ms is not None:
+            result["durationMs"] = from_union([from_int, from_none], self.duration_ms)
+        if self.type_id is not None:
+            result["typeId"] = from_union([from_str, from_none], self.type_id)
+        return result
+
+
+@dataclass
+class RunFailureError:
+    """Why: a machine code and a message, never content.
+    
+    The error object upstream hosts put in run.failed: a code and a human message; details
+    are code-specific. Open.
+    
+    The failure as upstream hosts report it: a machine code and a message, never entry
+    content.
+    
+    The failure as upstream hosts report it.
+    """
+    code: str
+    """Machine code of the failure."""
+
+    message: str
+    """Human-readable explanation; never entry content or secrets."""
+
+    details: Optional[Dict[str, Any]] = None
+    """Code-specific details."""
+
+    retryable: Optional[bool] = None
+    """Whether retrying the run may succeed."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'RunFailureError':
+        assert isinstance(obj, dict)
+        code = from_str(obj.get("code"))
+        message = from_str(obj.get("message"))
+        details = from_union([lambda x: from_dict(lambda x: x, x), from_none], obj.get("details"))
+        retryable = from_union([from_bool, from_none], obj.get("retryable"))
+        return RunFailureError(code, message, details, retryable)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["code"] = from_str(self.code)
+        result["message"] = from_str(self.message)
+        if self.details is not None:
+            result["details"] = from_union([lambda x: from_dict(lambda x: x, x), from_none], self.details)
+        if self.retryable is not None:
+            result["retryable"] = from_union([from_bool, from_none], self.retryable)
+        return result
+
+
+@dataclass
+class NodeFailedPayload:
+    """A workflow node failed terminally (e.g. an approval gate whose answer was reject:
+    approval_rejected). Open.
+    """
+    error: RunFailureError
+    """Why: a machine code and a message, never content."""
+
+    node_id: str
+    """The node that failed."""
+
+    type_id: Optional[str] = None
+    """The node's type (the reference host sends it)."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'NodeFailedPayload':
+        assert isinstance(obj, dict)
+        error = RunFailureError.from_dict(obj.get("error"))
+        node_id = from_str(obj.get("nodeId"))
+        type_id = from_union([from_str, from_none], obj.get("typeId"))
+        return NodeFailedPayload(error, node_id, type_id)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["error"] = to_class(RunFailureError, self.error)
+        result["nodeId"] = from_str(self.node_id)
+        if self.type_id is not None:
+            result["typeId"] = from_union([from_str, from_none], self.type_id)
+        return result
+
+
+@dataclass
+class NodeStartedPayload:
+    """A workflow node began executing (the envelope's nodeId names it too). Content-free. Open."""
+
+    node_id: str
+    """The node, as the workflow definition names it."""
+
+    type_id: str
+    """The node's type, e.g. core.noop or core.approvalGate."""
+
+    attempt: Optional[int] = None
+    """Zero-based retry counter (upstream hosts send it; the reference host runs each node once)."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'NodeStartedPayload':
+        assert isinstance(obj, dict)
+        node_id = from_str(obj.get("nodeId"))
+        type_id = from_str(obj.get("typeId"))
+        attempt = from_union([from_int, from_none], obj.get("attempt"))
+        return NodeStartedPayload(node_id, type_id, attempt)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["nodeId"] = from_str(self.node_id)
+        result["typeId"] = from_str(self.type_id)
+        if self.attempt is not None:
+            result["attempt"] = from_union([from_int, from_none], self.attempt)
+        return result
+
+
+@dataclass
+class NodeSuspendedPayload:
+    """A node suspended on an interrupt (the interrupt.requested with the same interruptId
+    raised it). For a low-confidence agent decision: reason low-confidence, the agent, the
+    threshold applied and the confidence observed (below it). Open.
+    """
+    interrupt_id: str
+    """The interrupt it waits on."""
+
+    node_id: str
+    """The suspended node."""
+
+    agent_id: Optional[str] = None
+    """The agent whose decision suspended the node (low-confidence)."""
+
+    kind: Optional[str] = None
+    """The interrupt kind (approval for a low-confidence decision)."""
+
+    observed: Optional[float] = None
+    """The decision's confidence, below the threshold."""
+
+    reason: Optional[str] = None
+    """Why, e.g. low-confidence."""
+
+    threshold: Optional[float] = None
+    """The escalation threshold applied: the host's confidence floor (0.5, or the stricter floor
+    it advertises).
+    """
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'NodeSuspendedPayload':
+        assert isinstance(obj, dict)
+        interrupt_id = from_str(obj.get("interruptId"))
+        node_id = from_str(obj.get("nodeId"))
+        agent_id = from_union([from_str, from_none], obj.get("agentId"))
+        kind = from_union([from_str, from_none], obj.get("kind"))
+        observed = from_union([from_float, from_none], obj.get("observed"))
+        reason = from_union([from_str, from_none], obj.get("reason"))
+        threshold = from_union([from_float, from_none], obj.get("threshold"))
+        return NodeSuspendedPayload(interrupt_id, node_id, agent_id, kind, observed, reason, threshold)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["interruptId"] = from_str(self.interrupt_id)
+        result["nodeId"] = from_str(self.node_id)
+        if self.agent_id is not None:
+            result["agentId"] = from_union([from_str, from_none], self.agent_id)
+        if self.kind is not None:
+            result["kind"] = from_union([from_str, from_none], self.kind)
+        if self.observed is not None:
+            result["observed"] = from_union([to_float, from_none], self.observed)
+        if self.reason is not None:
+            result["reason"] = from_union([from_str, from_none], self.reason)
+        if self.threshold is not None:
+            result["threshold"] = from_union([to_float, from_none], self.threshold)
+        return result
+
+
+@dataclass
 class Info:
     """Title and version of the API the document describes."""
 
@@ -7498,48 +7811,6 @@ class RunEventsResponse:
         return result
 
 
-@dataclass
-class RunFailureError:
-    """The failure as upstream hosts report it: a machine code and a message, never entry
-    content.
-    
-    The error object upstream hosts put in run.failed: a code and a human message; details
-    are code-specific. Open.
-    
-    The failure as upstream hosts report it.
-    """
-    code: str
-    """Machine code of the failure."""
-
-    message: str
-    """Human-readable explanation; never entry content or secrets."""
-
-    details: Optional[Dict[str, Any]] = None
-    """Code-specific details."""
-
-    retryable: Optional[bool] = None
-    """Whether retrying the run may succeed."""
-
-    @staticmethod
-    def from_dict(obj: Any) -> 'RunFailureError':
-        assert isinstance(obj, dict)
-        code = from_str(obj.get("code"))
-        message = from_str(obj.get("message"))
-        details = from_union([lambda x: from_dict(lambda x: x, x), from_none], obj.get("details"))
-        retryable = from_union([from_bool, from_none], obj.get("retryable"))
-        return RunFailureError(code, message, details, retryable)
-
-    def to_dict(self) -> dict:
-        result: dict = {}
-        result["code"] = from_str(self.code)
-        result["message"] = from_str(self.message)
-        if self.details is not None:
-            result["details"] = from_union([lambda x: from_dict(lambda x: x, x), from_none], self.details)
-        if self.retryable is not None:
-            result["retryable"] = from_union([from_bool, from_none], self.retryable)
-        return result
-
-
 class RunFailedPayloadStatus(Enum):
     FAILED = "failed"
 
@@ -7584,18 +7855,55 @@ class RunFailedPayload:
 
 
 @dataclass
-class RunForkRequest:
-    """Body of POST /v1/runs/{runId}:fork: replay a run from a past event index. Closed."""
+class RunOptionsOverlay:
+    """Run options the fork runs with instead of the source's. Branch only: with mode replay (or
+    no mode) it must be empty, since a replay reproduces the source.
+    
+    Run options a branch fork overrides. Closed: only the members a run reads.
+    """
+    configurable: Optional[Dict[str, Any]] = None
+    """Node configuration by key (upstream's RunOptions.configurable). A key no node of the
+    workflow reads changes nothing: the reference host's fixture workflows read none.
+    """
 
+    @staticmethod
+    def from_dict(obj: Any) -> 'RunOptionsOverlay':
+        assert isinstance(obj, dict)
+        configurable = from_union([lambda x: from_dict(lambda x: x, x), from_none], obj.get("configurable"))
+        return RunOptionsOverlay(configurable)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        if self.configurable is not None:
+            result["configurable"] = from_union([lambda x: from_dict(lambda x: x, x), from_none], self.configurable)
+        return result
+
+
+@dataclass
+class RunForkRequest:
+    """Body of POST /v1/runs/{runId}:fork: a new run from a past event index of the source run.
+    Events before fromSeq are the fork's fixed history; from fromSeq on, the fork executes
+    again (replay re-emits what the source recorded, branch does it anew). Closed.
+    
+    A replay reproduces its source: the overlay, when sent, is empty (upstream: overlay is
+    branch-only, 400 otherwise).
+    """
     from_seq: int
-    """Event index to fork from. Memory reads of the fork before reaching it see memory as it
-    was at that index in the original run (MAE-3).
+    """Event index to fork from: at most the source's last sequence (past it: 422
+    fork_point_invalid). Memory reads of the fork see memory as it was at that index in the
+    source run (MAE-3).
     """
     mode: Optional[ReplayCapabilityMode] = None
-    """replay (default): the fork re-runs from fromSeq and its memory reads see memory as of
-    fromSeq (MAE-3); branch: the fork continues from the same point and may diverge, starting
-    from the same memory as of fromSeq. Either way a snapshot the host cannot serve is a 422
+    """replay (default): the fork re-executes from fromSeq against the source's recorded
+    history: recorded facts (memory.written, an interrupt's answer) are re-emitted from the
+    source's log, never re-done or given new ids. branch: the fork continues from the same
+    point as an independent run and may diverge (its writes are its own). Either way memory
+    reads start as of fromSeq, and a snapshot the host cannot serve is a 422
     replay_memory_snapshot_unavailable.
+    """
+    run_options_overlay: Optional[RunOptionsOverlay] = None
+    """Run options the fork runs with instead of the source's. Branch only: with mode replay (or
+    no mode) it must be empty, since a replay reproduces the source.
     """
 
     @staticmethod
@@ -7603,85 +7911,91 @@ class RunForkRequest:
         assert isinstance(obj, dict)
         from_seq = from_int(obj.get("fromSeq"))
         mode = from_union([ReplayCapabilityMode, from_none], obj.get("mode"))
-        return RunForkRequest(from_seq, mode)
+        run_options_overlay = from_union([RunOptionsOverlay.from_dict, from_none], obj.get("runOptionsOverlay"))
+        return RunForkRequest(from_seq, mode, run_options_overlay)
 
     def to_dict(self) -> dict:
         result: dict = {}
         result["fromSeq"] = from_int(self.from_seq)
         if self.mode is not None:
             result["mode"] = from_union([lambda x: to_enum(ReplayCapabilityMode, x), from_none], self.mode)
+        if self.run_options_overlay is not None:
+            result["runOptionsOverlay"] = from_union([lambda x: to_class(RunOptionsOverlay, x), from_none], self.run_options_overlay)
         return result
 
 
-@dataclass
-class ForkOrigin:
-    """Where a forked run branched off. Closed.
+class RunStatus(Enum):
+    """Where the new run stands.
     
-    Source run and index.
+    Where a run is: running; completed or failed (terminal); waiting-clarification or
+    waiting-approval (suspended on an interrupt, nothing dispatched until it is resolved);
+    created (a fork that has not executed).
     
-    Set when the run is a replay fork.
+    Where the run is.
+    
+    Status right after the start (the fixture runner finishes or suspends before answering).
     """
-    from_seq: int
-    """The source event index the fork starts from; memory reads before it see the snapshot at
-    that index.
-    """
-    run_id: str
-    """The source run."""
-
-    @staticmethod
-    def from_dict(obj: Any) -> 'ForkOrigin':
-        assert isinstance(obj, dict)
-        from_seq = from_int(obj.get("fromSeq"))
-        run_id = from_str(obj.get("runId"))
-        return ForkOrigin(from_seq, run_id)
-
-    def to_dict(self) -> dict:
-        result: dict = {}
-        result["fromSeq"] = from_int(self.from_seq)
-        result["runId"] = from_str(self.run_id)
-        return result
-
-
-class RunForkResponseStatus(Enum):
-    """State of the new run."""
-
     COMPLETED = "completed"
     CREATED = "created"
+    FAILED = "failed"
     RUNNING = "running"
+    WAITING_APPROVAL = "waiting-approval"
+    WAITING_CLARIFICATION = "waiting-clarification"
 
 
 @dataclass
 class RunForkResponse:
-    """Response of a successful fork. Open."""
-
-    forked_from: ForkOrigin
-    """Source run and index."""
+    """Response (201) of a successful fork: the new run, where it came from, and where it stands
+    after the host executed it (a fork of a workflow run runs to a terminal status, or to an
+    interrupt it waits on, before the answer; a fork of a run that executes no workflow is
+    created and reads its snapshot). Open.
+    """
+    mode: ReplayCapabilityMode
+    """The mode the fork ran in (the request's, replay by default)."""
 
     run_id: str
-    """Id of the new forked run."""
+    """Id of the new forked run (never the source's)."""
 
-    status: RunForkResponseStatus
-    """State of the new run."""
+    source_run_id: str
+    """The run forked (upstream: the fork response echoes it)."""
+
+    status: RunStatus
+    """Where the new run stands."""
+
+    events_url: Optional[str] = None
+    """Path of the fork's event log (GET)."""
+
+    from_seq: Optional[int] = None
+    """The source event index the fork starts from."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'RunForkResponse':
         assert isinstance(obj, dict)
-        forked_from = ForkOrigin.from_dict(obj.get("forkedFrom"))
+        mode = ReplayCapabilityMode(obj.get("mode"))
         run_id = from_str(obj.get("runId"))
-        status = RunForkResponseStatus(obj.get("status"))
-        return RunForkResponse(forked_from, run_id, status)
+        source_run_id = from_str(obj.get("sourceRunId"))
+        status = RunStatus(obj.get("status"))
+        events_url = from_union([from_str, from_none], obj.get("eventsUrl"))
+        from_seq = from_union([from_int, from_none], obj.get("fromSeq"))
+        return RunForkResponse(mode, run_id, source_run_id, status, events_url, from_seq)
 
     def to_dict(self) -> dict:
         result: dict = {}
-        result["forkedFrom"] = to_class(ForkOrigin, self.forked_from)
+        result["mode"] = to_enum(ReplayCapabilityMode, self.mode)
         result["runId"] = from_str(self.run_id)
-        result["status"] = to_enum(RunForkResponseStatus, self.status)
+        result["sourceRunId"] = from_str(self.source_run_id)
+        result["status"] = to_enum(RunStatus, self.status)
+        if self.events_url is not None:
+            result["eventsUrl"] = from_union([from_str, from_none], self.events_url)
+        if self.from_seq is not None:
+            result["fromSeq"] = from_union([from_int, from_none], self.from_seq)
         return result
 
 
-class Action(Enum):
+class ResumeValueAction(Enum):
     """What the person decided."""
 
+    ACCEPT = "accept"
     AMEND = "amend"
     APPROVE = "approve"
     CONFIRM = "confirm"
@@ -7690,13 +8004,15 @@ class Action(Enum):
 
 @dataclass
 class ResumeValue:
-    """approve (or confirm, for a clarification) carries the escalated decision out; reject ends
-    the step without dispatching anything; amend replaces the decision with `decision` and
-    carries that out.
+    """The answer. For an approval gate: accept lets the run go on past the gate; reject fails
+    the gate (approval_rejected) and with it the run. For an escalated decision: approve (or
+    confirm, for a clarification) carries the escalated decision out; reject ends the step
+    without dispatching anything; amend replaces the decision with `decision` and carries
+    that out.
     
     The answer.
     """
-    action: Action
+    action: ResumeValueAction
     """What the person decided."""
 
     decided_at: Optional[datetime] = None
@@ -7713,7 +8029,7 @@ class ResumeValue:
     @staticmethod
     def from_dict(obj: Any) -> 'ResumeValue':
         assert isinstance(obj, dict)
-        action = Action(obj.get("action"))
+        action = ResumeValueAction(obj.get("action"))
         decided_at = from_union([from_datetime, from_none], obj.get("decidedAt"))
         decision = from_union([OrchestratorDecision.from_dict, from_none], obj.get("decision"))
         feedback = from_union([from_str, from_none], obj.get("feedback"))
@@ -7721,7 +8037,7 @@ class ResumeValue:
 
     def to_dict(self) -> dict:
         result: dict = {}
-        result["action"] = to_enum(Action, self.action)
+        result["action"] = to_enum(ResumeValueAction, self.action)
         if self.decided_at is not None:
             result["decidedAt"] = from_union([lambda x: x.isoformat(), from_none], self.decided_at)
         if self.decision is not None:
@@ -7734,11 +8050,15 @@ class ResumeValue:
 @dataclass
 class RunInterruptResolveRequest:
     """Body of POST /v1/runs/{runId}/interrupts/{nodeId}: answer the interrupt a run is
-    suspended on (RFC 0039 §A: a below-floor decision escalates so that a person can confirm
-    or adjust it). The path's nodeId names the open interrupt (the reference host: the
-    interruptId the run snapshot shows). Of two answers to one interrupt exactly one is
-    applied; the other is refused with 409 interrupt_already_resolved. Closed: a
-    client-submitted shape.
+    suspended on. The path's nodeId names the node the open interrupt suspends (the
+    snapshot's currentNodeId; the interrupt's interruptId names it as well); a node the run
+    does not wait on is a 404 interrupt_not_found. What an answer may say depends on the
+    node: an approval gate (upstream's conformance-approval, node gate) takes accept or
+    reject; an escalated supervisor decision (RFC 0039 §A: a below-floor decision escalates
+    so that a person can confirm or adjust it) takes approve, confirm, reject or amend; any
+    other action for the node is a 400 validation_failed naming /resumeValue/action. Of two
+    answers to one interrupt exactly one is applied; the other is refused with 409
+    interrupt_already_resolved. Closed: a client-submitted shape.
     """
     resume_value: ResumeValue
     """The answer."""
@@ -7813,35 +8133,24 @@ class RunInterrupt:
     kind: str
     """Interrupt kind: clarify (waiting-clarification) or approval (waiting-approval)."""
 
+    node_id: Optional[str] = None
+    """The node the interrupt suspends (the snapshot's currentNodeId)."""
+
     @staticmethod
     def from_dict(obj: Any) -> 'RunInterrupt':
         assert isinstance(obj, dict)
         interrupt_id = from_str(obj.get("interruptId"))
         kind = from_str(obj.get("kind"))
-        return RunInterrupt(interrupt_id, kind)
+        node_id = from_union([from_str, from_none], obj.get("nodeId"))
+        return RunInterrupt(interrupt_id, kind, node_id)
 
     def to_dict(self) -> dict:
         result: dict = {}
         result["interruptId"] = from_str(self.interrupt_id)
         result["kind"] = from_str(self.kind)
+        if self.node_id is not None:
+            result["nodeId"] = from_union([from_str, from_none], self.node_id)
         return result
-
-
-class RunStatus(Enum):
-    """Where the run is.
-    
-    Where a run is: running; completed or failed (terminal); waiting-clarification or
-    waiting-approval (suspended on an interrupt, nothing dispatched until it is resolved);
-    created (a fork that has not executed).
-    
-    Status right after the start (the fixture runner finishes or suspends before answering).
-    """
-    COMPLETED = "completed"
-    CREATED = "created"
-    FAILED = "failed"
-    RUNNING = "running"
-    WAITING_APPROVAL = "waiting-approval"
-    WAITING_CLARIFICATION = "waiting-clarification"
 
 
 @dataclass
@@ -7860,6 +8169,11 @@ class RunSnapshot:
     memoryReadback, memoryList, ownerProbe, crossTenantProbe, …). Entries read from memory
     are MemoryEntry-shaped and already SR-1-redacted and TTL-filtered.
     """
+    current_node_id: Optional[str] = None
+    """The workflow node the run is at: while waiting-*, the node its open interrupt suspends
+    (POST /v1/runs/{runId}/interrupts/{nodeId} answers it by this id); while running, the
+    node executing. Absent once the run ended, and for runs that execute no workflow nodes.
+    """
     error: Optional[RunError] = None
     """Why a failed run failed."""
 
@@ -7875,16 +8189,19 @@ class RunSnapshot:
         run_id = from_str(obj.get("runId"))
         status = RunStatus(obj.get("status"))
         variables = from_dict(lambda x: x, obj.get("variables"))
+        current_node_id = from_union([from_str, from_none], obj.get("currentNodeId"))
         error = from_union([RunError.from_dict, from_none], obj.get("error"))
         interrupt = from_union([RunInterrupt.from_dict, from_none], obj.get("interrupt"))
         workflow_id = from_union([from_str, from_none], obj.get("workflowId"))
-        return RunSnapshot(run_id, status, variables, error, interrupt, workflow_id)
+        return RunSnapshot(run_id, status, variables, current_node_id, error, interrupt, workflow_id)
 
     def to_dict(self) -> dict:
         result: dict = {}
         result["runId"] = from_str(self.run_id)
         result["status"] = to_enum(RunStatus, self.status)
         result["variables"] = from_dict(lambda x: x, self.variables)
+        if self.current_node_id is not None:
+            result["currentNodeId"] = from_union([from_str, from_none], self.current_node_id)
         if self.error is not None:
             result["error"] = from_union([lambda x: to_class(RunError, x), from_none], self.error)
         if self.interrupt is not None:
@@ -7906,18 +8223,27 @@ class RunStartRequest:
     inputs: Optional[Dict[str, Any]] = None
     """Workflow inputs. The fixture workflows take none and ignore what is sent."""
 
+    tenant_id: Optional[str] = None
+    """The tenant the run acts as. A tenant key may name only its own tenant (403 forbidden
+    otherwise); an operator key acts as the tenant named, or as tenant default when none is.
+    The grammar of a memoryRef's tenant segment.
+    """
+
     @staticmethod
     def from_dict(obj: Any) -> 'RunStartRequest':
         assert isinstance(obj, dict)
         workflow_id = from_str(obj.get("workflowId"))
         inputs = from_union([lambda x: from_dict(lambda x: x, x), from_none], obj.get("inputs"))
-        return RunStartRequest(workflow_id, inputs)
+        tenant_id = from_union([from_str, from_none], obj.get("tenantId"))
+        return RunStartRequest(workflow_id, inputs, tenant_id)
 
     def to_dict(self) -> dict:
         result: dict = {}
         result["workflowId"] = from_str(self.workflow_id)
         if self.inputs is not None:
             result["inputs"] = from_union([lambda x: from_dict(lambda x: x, x), from_none], self.inputs)
+        if self.tenant_id is not None:
+            result["tenantId"] = from_union([from_str, from_none], self.tenant_id)
         return result
 
 
@@ -7949,6 +8275,33 @@ class RunStartResponse:
         result["status"] = to_enum(RunStatus, self.status)
         if self.workflow_id is not None:
             result["workflowId"] = from_union([from_str, from_none], self.workflow_id)
+        return result
+
+
+@dataclass
+class ForkOrigin:
+    """Where a forked run branched off. Closed.
+    
+    Set when the run is a replay fork.
+    """
+    from_seq: int
+    """The source event index the fork starts from; memory reads before it see the snapshot at
+    that index.
+    """
+    run_id: str
+    """The source run."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'ForkOrigin':
+        assert isinstance(obj, dict)
+        from_seq = from_int(obj.get("fromSeq"))
+        run_id = from_str(obj.get("runId"))
+        return ForkOrigin(from_seq, run_id)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["fromSeq"] = from_int(self.from_seq)
+        result["runId"] = from_str(self.run_id)
         return result
 
 
@@ -8367,6 +8720,14 @@ class WorkspaceUpdatedPayload:
         return result
 
 
+def agent_decided_payload_from_dict(s: Any) -> AgentDecidedPayload:
+    return AgentDecidedPayload.from_dict(s)
+
+
+def agent_decided_payload_to_dict(x: AgentDecidedPayload) -> Any:
+    return to_class(AgentDecidedPayload, x)
+
+
 def agent_inventory_entry_from_dict(s: Any) -> AgentInventoryEntry:
     return AgentInventoryEntry.from_dict(s)
 
@@ -8413,6 +8774,14 @@ def approval_gate_from_dict(s: Any) -> ApprovalGate:
 
 def approval_gate_to_dict(x: ApprovalGate) -> Any:
     return to_class(ApprovalGate, x)
+
+
+def approval_received_payload_from_dict(s: Any) -> ApprovalReceivedPayload:
+    return ApprovalReceivedPayload.from_dict(s)
+
+
+def approval_received_payload_to_dict(x: ApprovalReceivedPayload) -> Any:
+    return to_class(ApprovalReceivedPayload, x)
 
 
 def attribution_capability_from_dict(s: Any) -> AttributionCapability:
@@ -8517,6 +8886,14 @@ def fork_origin_from_dict(s: Any) -> ForkOrigin:
 
 def fork_origin_to_dict(x: ForkOrigin) -> Any:
     return to_class(ForkOrigin, x)
+
+
+def fork_point_invalid_details_from_dict(s: Any) -> ForkPointInvalidDetails:
+    return ForkPointInvalidDetails.from_dict(s)
+
+
+def fork_point_invalid_details_to_dict(x: ForkPointInvalidDetails) -> Any:
+    return to_class(ForkPointInvalidDetails, x)
 
 
 def host_health_from_dict(s: Any) -> HostHealth:
@@ -9375,6 +9752,38 @@ def multi_agent_capability_to_dict(x: MultiAgentCapability) -> Any:
     return to_class(MultiAgentCapability, x)
 
 
+def node_completed_payload_from_dict(s: Any) -> NodeCompletedPayload:
+    return NodeCompletedPayload.from_dict(s)
+
+
+def node_completed_payload_to_dict(x: NodeCompletedPayload) -> Any:
+    return to_class(NodeCompletedPayload, x)
+
+
+def node_failed_payload_from_dict(s: Any) -> NodeFailedPayload:
+    return NodeFailedPayload.from_dict(s)
+
+
+def node_failed_payload_to_dict(x: NodeFailedPayload) -> Any:
+    return to_class(NodeFailedPayload, x)
+
+
+def node_started_payload_from_dict(s: Any) -> NodeStartedPayload:
+    return NodeStartedPayload.from_dict(s)
+
+
+def node_started_payload_to_dict(x: NodeStartedPayload) -> Any:
+    return to_class(NodeStartedPayload, x)
+
+
+def node_suspended_payload_from_dict(s: Any) -> NodeSuspendedPayload:
+    return NodeSuspendedPayload.from_dict(s)
+
+
+def node_suspended_payload_to_dict(x: NodeSuspendedPayload) -> Any:
+    return to_class(NodeSuspendedPayload, x)
+
+
 def open_api_document_from_dict(s: Any) -> OpenAPIDocument:
     return OpenAPIDocument.from_dict(s)
 
@@ -9621,6 +10030,14 @@ def run_interrupt_resolve_request_from_dict(s: Any) -> RunInterruptResolveReques
 
 def run_interrupt_resolve_request_to_dict(x: RunInterruptResolveRequest) -> Any:
     return to_class(RunInterruptResolveRequest, x)
+
+
+def run_options_overlay_from_dict(s: Any) -> RunOptionsOverlay:
+    return RunOptionsOverlay.from_dict(s)
+
+
+def run_options_overlay_to_dict(x: RunOptionsOverlay) -> Any:
+    return to_class(RunOptionsOverlay, x)
 
 
 def run_orchestrator_decided_payload_from_dict(s: Any) -> RunOrchestratorDecidedPayload:

@@ -7,7 +7,7 @@
 // - Fields a schema leaves open (additionalProperties: true) are dropped on deserialisation: extension data does not survive a round trip.
 // - if/then rules (e.g. "trigger is required when supported is true") and x-runtime-rules are not represented.
 //
-// Top-level types: 176.
+// Top-level types: 184.
 
 // Example code that deserializes and serializes the model.
 // extern crate serde;
@@ -15,15 +15,32 @@
 // extern crate serde_derive;
 // extern crate serde_json;
 //
-// use generated_module::AgentInventoryEntry;
+// use generated_module::AgentDecidedPayload;
 //
 // fn main() {
 //     let json = r#"{"answer": 42}"#;
-//     let model: AgentInventoryEntry = serde_json::from_str(&json).unwrap();
+//     let model: AgentDecidedPayload = serde_json::from_str(&json).unwrap();
 // }
 
 use serde::{Serialize, Deserialize};
 use std::collections::HashMap;
+
+/// An agent node reached a typed decision (upstream's CP-1 contract). Its confidence, when
+/// below the host's escalation threshold, suspends the node (node.suspended, reason
+/// low-confidence) for a person to accept or reject. Open.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AgentDecidedPayload {
+    /// The deciding agent.
+    pub agent_id: String,
+
+    /// The agent's confidence in [0, 1]; absent means no signal (no escalation).
+    pub confidence: Option<f64>,
+
+    /// The decision, shaped by the decision kind (a string label for the reference host's
+    /// conformance agent).
+    pub decision: Option<serde_json::Value>,
+}
 
 /// Body of GET /v1/agents (RFC 0072/0074): the manifest agents installed for the caller's
 /// tenant, each with the RFC 0080 §C degraded-memory projection. Served when the host
@@ -146,6 +163,42 @@ pub struct AgentPackArtifact {
 pub struct PackedAgent {
     /// Agent id within the pack.
     pub id: String,
+}
+
+/// A person's answer to an approval gate was recorded (upstream's approval event, sent after
+/// interrupt.resolved). Content-free: the answer's free text is never recorded. Open.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ApprovalReceivedPayload {
+    /// The answer: accept or reject (upstream's vocabulary also has refine, edit-accept and
+    /// timeout, which the reference host's gates do not offer).
+    pub action: ApprovalReceivedPayloadAction,
+
+    /// When the person decided, as their answer gave it (ISO 8601).
+    pub decided_at: Option<String>,
+
+    /// The interrupt the answer resolved.
+    pub interrupt_id: Option<String>,
+
+    /// The approval gate answered.
+    pub node_id: String,
+}
+
+/// The answer: accept or reject (upstream's vocabulary also has refine, edit-accept and
+/// timeout, which the reference host's gates do not offer).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ApprovalReceivedPayloadAction {
+    Accept,
+
+    #[serde(rename = "edit-accept")]
+    EditAccept,
+
+    Refine,
+
+    Reject,
+
+    Timeout,
 }
 
 /// The discovery document a host serves at GET /.well-known/openwop. Capability families
@@ -673,10 +726,14 @@ pub struct ReplayCapability {
 
 /// A fork mode.
 ///
-/// replay (default): the fork re-runs from fromSeq and its memory reads see memory as of
-/// fromSeq (MAE-3); branch: the fork continues from the same point and may diverge, starting
-/// from the same memory as of fromSeq. Either way a snapshot the host cannot serve is a 422
+/// replay (default): the fork re-executes from fromSeq against the source's recorded
+/// history: recorded facts (memory.written, an interrupt's answer) are re-emitted from the
+/// source's log, never re-done or given new ids. branch: the fork continues from the same
+/// point as an independent run and may diverge (its writes are its own). Either way memory
+/// reads start as of fromSeq, and a snapshot the host cannot serve is a 422
 /// replay_memory_snapshot_unavailable.
+///
+/// The mode the fork ran in (the request's, replay by default).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ReplayCapabilityMode {
@@ -809,6 +866,21 @@ pub struct ErrorEnvelope {
 
     /// Human-readable explanation. Host-internal, never entry data or secrets.
     pub message: String,
+}
+
+/// A fork's fromSeq lies past the source run's event log (HTTP 422; upstream: fromSeq beyond
+/// the source event log MUST be 422); nothing was created. Open.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ForkPointInvalidDetails {
+    /// The event index the fork asked for.
+    pub from_seq: i64,
+
+    /// The source run's last event index: the highest fromSeq a fork of it may name.
+    pub last_seq: i64,
+
+    /// The run being forked.
+    pub source_run_id: Option<String>,
 }
 
 /// Answer of GET /livez and GET /readyz of the wopkit reference host: content-free, served
@@ -4371,6 +4443,103 @@ pub enum MemoryWrittenPayloadOperation {
     Put,
 }
 
+/// A workflow node finished successfully. Content-free: the node's outputs stay in the run's
+/// variables. Open.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NodeCompletedPayload {
+    /// How long the node ran, in milliseconds (upstream hosts send it).
+    pub duration_ms: Option<i64>,
+
+    /// The node that finished.
+    pub node_id: String,
+
+    /// The node's type (the reference host sends it; upstream's payload does not require it).
+    pub type_id: Option<String>,
+}
+
+/// A workflow node failed terminally (e.g. an approval gate whose answer was reject:
+/// approval_rejected). Open.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NodeFailedPayload {
+    /// Why: a machine code and a message, never content.
+    pub error: RunFailureError,
+
+    /// The node that failed.
+    pub node_id: String,
+
+    /// The node's type (the reference host sends it).
+    pub type_id: Option<String>,
+}
+
+/// Why: a machine code and a message, never content.
+///
+/// The error object upstream hosts put in run.failed: a code and a human message; details
+/// are code-specific. Open.
+///
+/// The failure as upstream hosts report it: a machine code and a message, never entry
+/// content.
+///
+/// The failure as upstream hosts report it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct RunFailureError {
+    /// Machine code of the failure.
+    pub code: String,
+
+    /// Code-specific details.
+    pub details: Option<HashMap<String, Option<serde_json::Value>>>,
+
+    /// Human-readable explanation; never entry content or secrets.
+    pub message: String,
+
+    /// Whether retrying the run may succeed.
+    pub retryable: Option<bool>,
+}
+
+/// A workflow node began executing (the envelope's nodeId names it too). Content-free. Open.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NodeStartedPayload {
+    /// Zero-based retry counter (upstream hosts send it; the reference host runs each node once).
+    pub attempt: Option<i64>,
+
+    /// The node, as the workflow definition names it.
+    pub node_id: String,
+
+    /// The node's type, e.g. core.noop or core.approvalGate.
+    pub type_id: String,
+}
+
+/// A node suspended on an interrupt (the interrupt.requested with the same interruptId
+/// raised it). For a low-confidence agent decision: reason low-confidence, the agent, the
+/// threshold applied and the confidence observed (below it). Open.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NodeSuspendedPayload {
+    /// The agent whose decision suspended the node (low-confidence).
+    pub agent_id: Option<String>,
+
+    /// The interrupt it waits on.
+    pub interrupt_id: String,
+
+    /// The interrupt kind (approval for a low-confidence decision).
+    pub kind: Option<String>,
+
+    /// The suspended node.
+    pub node_id: String,
+
+    /// The decision's confidence, below the threshold.
+    pub observed: Option<f64>,
+
+    /// Why, e.g. low-confidence.
+    pub reason: Option<String>,
+
+    /// The escalation threshold applied: the host's confidence floor (0.5, or the stricter floor
+    /// it advertises).
+    pub threshold: Option<f64>,
+}
+
 /// Response of GET /v1/openapi.json: the host's self-description as an OpenAPI 3.1 document.
 /// Upstream's discovery scenario requires the endpoint to answer 200 without authentication
 /// with an openapi field of 3.1 or later; this schema checks that much of the envelope, and
@@ -4729,96 +4898,113 @@ pub struct RunFailedPayload {
     pub status: Option<RunFailedPayloadStatus>,
 }
 
-/// The failure as upstream hosts report it: a machine code and a message, never entry
-/// content.
-///
-/// The error object upstream hosts put in run.failed: a code and a human message; details
-/// are code-specific. Open.
-///
-/// The failure as upstream hosts report it.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct RunFailureError {
-    /// Machine code of the failure.
-    pub code: String,
-
-    /// Code-specific details.
-    pub details: Option<HashMap<String, Option<serde_json::Value>>>,
-
-    /// Human-readable explanation; never entry content or secrets.
-    pub message: String,
-
-    /// Whether retrying the run may succeed.
-    pub retryable: Option<bool>,
-}
-
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RunFailedPayloadStatus {
     Failed,
 }
 
-/// Body of POST /v1/runs/{runId}:fork: replay a run from a past event index. Closed.
+/// Body of POST /v1/runs/{runId}:fork: a new run from a past event index of the source run.
+/// Events before fromSeq are the fork's fixed history; from fromSeq on, the fork executes
+/// again (replay re-emits what the source recorded, branch does it anew). Closed.
+///
+/// A replay reproduces its source: the overlay, when sent, is empty (upstream: overlay is
+/// branch-only, 400 otherwise).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RunForkRequest {
-    /// Event index to fork from. Memory reads of the fork before reaching it see memory as it
-    /// was at that index in the original run (MAE-3).
+    /// Event index to fork from: at most the source's last sequence (past it: 422
+    /// fork_point_invalid). Memory reads of the fork see memory as it was at that index in the
+    /// source run (MAE-3).
     pub from_seq: i64,
 
-    /// replay (default): the fork re-runs from fromSeq and its memory reads see memory as of
-    /// fromSeq (MAE-3); branch: the fork continues from the same point and may diverge, starting
-    /// from the same memory as of fromSeq. Either way a snapshot the host cannot serve is a 422
+    /// replay (default): the fork re-executes from fromSeq against the source's recorded
+    /// history: recorded facts (memory.written, an interrupt's answer) are re-emitted from the
+    /// source's log, never re-done or given new ids. branch: the fork continues from the same
+    /// point as an independent run and may diverge (its writes are its own). Either way memory
+    /// reads start as of fromSeq, and a snapshot the host cannot serve is a 422
     /// replay_memory_snapshot_unavailable.
     pub mode: Option<ReplayCapabilityMode>,
+
+    /// Run options the fork runs with instead of the source's. Branch only: with mode replay (or
+    /// no mode) it must be empty, since a replay reproduces the source.
+    pub run_options_overlay: Option<RunOptionsOverlay>,
 }
 
-/// Response of a successful fork. Open.
+/// Run options the fork runs with instead of the source's. Branch only: with mode replay (or
+/// no mode) it must be empty, since a replay reproduces the source.
+///
+/// Run options a branch fork overrides. Closed: only the members a run reads.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct RunOptionsOverlay {
+    /// Node configuration by key (upstream's RunOptions.configurable). A key no node of the
+    /// workflow reads changes nothing: the reference host's fixture workflows read none.
+    pub configurable: Option<HashMap<String, Option<serde_json::Value>>>,
+}
+
+/// Response (201) of a successful fork: the new run, where it came from, and where it stands
+/// after the host executed it (a fork of a workflow run runs to a terminal status, or to an
+/// interrupt it waits on, before the answer; a fork of a run that executes no workflow is
+/// created and reads its snapshot). Open.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RunForkResponse {
-    /// Source run and index.
-    pub forked_from: ForkOrigin,
+    /// Path of the fork's event log (GET).
+    pub events_url: Option<String>,
 
-    /// Id of the new forked run.
+    /// The source event index the fork starts from.
+    pub from_seq: Option<i64>,
+
+    /// The mode the fork ran in (the request's, replay by default).
+    pub mode: ReplayCapabilityMode,
+
+    /// Id of the new forked run (never the source's).
     pub run_id: String,
 
-    /// State of the new run.
-    pub status: RunForkResponseStatus,
+    /// The run forked (upstream: the fork response echoes it).
+    pub source_run_id: String,
+
+    /// Where the new run stands.
+    pub status: RunStatus,
 }
 
-/// Where a forked run branched off. Closed.
+/// Where the new run stands.
 ///
-/// Source run and index.
+/// Where a run is: running; completed or failed (terminal); waiting-clarification or
+/// waiting-approval (suspended on an interrupt, nothing dispatched until it is resolved);
+/// created (a fork that has not executed).
 ///
-/// Set when the run is a replay fork.
+/// Where the run is.
+///
+/// Status right after the start (the fixture runner finishes or suspends before answering).
 #[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ForkOrigin {
-    /// The source event index the fork starts from; memory reads before it see the snapshot at
-    /// that index.
-    pub from_seq: i64,
-
-    /// The source run.
-    pub run_id: String,
-}
-
-/// State of the new run.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum RunForkResponseStatus {
+#[serde(rename_all = "kebab-case")]
+pub enum RunStatus {
     Completed,
 
     Created,
 
+    Failed,
+
     Running,
+
+    #[serde(rename = "waiting-approval")]
+    WaitingApproval,
+
+    #[serde(rename = "waiting-clarification")]
+    WaitingClarification,
 }
 
 /// Body of POST /v1/runs/{runId}/interrupts/{nodeId}: answer the interrupt a run is
-/// suspended on (RFC 0039 §A: a below-floor decision escalates so that a person can confirm
-/// or adjust it). The path's nodeId names the open interrupt (the reference host: the
-/// interruptId the run snapshot shows). Of two answers to one interrupt exactly one is
-/// applied; the other is refused with 409 interrupt_already_resolved. Closed: a
-/// client-submitted shape.
+/// suspended on. The path's nodeId names the node the open interrupt suspends (the
+/// snapshot's currentNodeId; the interrupt's interruptId names it as well); a node the run
+/// does not wait on is a 404 interrupt_not_found. What an answer may say depends on the
+/// node: an approval gate (upstream's conformance-approval, node gate) takes accept or
+/// reject; an escalated supervisor decision (RFC 0039 §A: a below-floor decision escalates
+/// so that a person can confirm or adjust it) takes approve, confirm, reject or amend; any
+/// other action for the node is a 400 validation_failed naming /resumeValue/action. Of two
+/// answers to one interrupt exactly one is applied; the other is refused with 409
+/// interrupt_already_resolved. Closed: a client-submitted shape.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RunInterruptResolveRequest {
@@ -4826,16 +5012,18 @@ pub struct RunInterruptResolveRequest {
     pub resume_value: ResumeValue,
 }
 
-/// approve (or confirm, for a clarification) carries the escalated decision out; reject ends
-/// the step without dispatching anything; amend replaces the decision with `decision` and
-/// carries that out.
+/// The answer. For an approval gate: accept lets the run go on past the gate; reject fails
+/// the gate (approval_rejected) and with it the run. For an escalated decision: approve (or
+/// confirm, for a clarification) carries the escalated decision out; reject ends the step
+/// without dispatching anything; amend replaces the decision with `decision` and carries
+/// that out.
 ///
 /// The answer.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ResumeValue {
     /// What the person decided.
-    pub action: Action,
+    pub action: ResumeValueAction,
 
     /// When the person decided (ISO 8601); recorded as given in the interrupt.resolved event.
     pub decided_at: Option<String>,
@@ -4851,7 +5039,9 @@ pub struct ResumeValue {
 /// What the person decided.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Action {
+pub enum ResumeValueAction {
+    Accept,
+
     Amend,
 
     Approve,
@@ -4874,6 +5064,11 @@ pub struct RunOrchestratorDecidedPayload {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RunSnapshot {
+    /// The workflow node the run is at: while waiting-*, the node its open interrupt suspends
+    /// (POST /v1/runs/{runId}/interrupts/{nodeId} answers it by this id); while running, the
+    /// node executing. Absent once the run ended, and for runs that execute no workflow nodes.
+    pub current_node_id: Option<String>,
+
     /// Why a failed run failed.
     pub error: Option<RunError>,
 
@@ -4918,31 +5113,9 @@ pub struct RunInterrupt {
 
     /// Interrupt kind: clarify (waiting-clarification) or approval (waiting-approval).
     pub kind: String,
-}
 
-/// Where the run is.
-///
-/// Where a run is: running; completed or failed (terminal); waiting-clarification or
-/// waiting-approval (suspended on an interrupt, nothing dispatched until it is resolved);
-/// created (a fork that has not executed).
-///
-/// Status right after the start (the fixture runner finishes or suspends before answering).
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum RunStatus {
-    Completed,
-
-    Created,
-
-    Failed,
-
-    Running,
-
-    #[serde(rename = "waiting-approval")]
-    WaitingApproval,
-
-    #[serde(rename = "waiting-clarification")]
-    WaitingClarification,
+    /// The node the interrupt suspends (the snapshot's currentNodeId).
+    pub node_id: Option<String>,
 }
 
 /// Body of POST /v1/runs: start a run of a workflow the host has (the reference host: the
@@ -4953,6 +5126,11 @@ pub enum RunStatus {
 pub struct RunStartRequest {
     /// Workflow inputs. The fixture workflows take none and ignore what is sent.
     pub inputs: Option<HashMap<String, Option<serde_json::Value>>>,
+
+    /// The tenant the run acts as. A tenant key may name only its own tenant (403 forbidden
+    /// otherwise); an operator key acts as the tenant named, or as tenant default when none is.
+    /// The grammar of a memoryRef's tenant segment.
+    pub tenant_id: Option<String>,
 
     /// Id of the workflow to run; an id the host does not have is a 404.
     pub workflow_id: String,
@@ -4992,6 +5170,20 @@ pub struct RunStartedPayload {
 
     /// The workflow being run.
     pub workflow_id: String,
+}
+
+/// Where a forked run branched off. Closed.
+///
+/// Set when the run is a replay fork.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ForkOrigin {
+    /// The source event index the fork starts from; memory reads before it see the snapshot at
+    /// that index.
+    pub from_seq: i64,
+
+    /// The source run.
+    pub run_id: String,
 }
 
 /// RFC 0039 §B: inherit (default) shares the parent's scope; isolated gives the child a

@@ -7,17 +7,19 @@
 // - Fields a schema leaves open (additionalProperties: true) are dropped on deserialisation: extension data does not survive a round trip.
 // - if/then rules (e.g. "trigger is required when supported is true") and x-runtime-rules are not represented.
 //
-// Top-level types: 176.
+// Top-level types: 184.
 
 // This file was generated from JSON Schema using quicktype, do not modify it directly.
 // To parse the JSON, add this file to your project and do:
 //
+//   let agentDecidedPayload = try AgentDecidedPayload(json)
 //   let agentInventoryEntry = try AgentInventoryEntry(json)
 //   let agentInventoryResponse = try AgentInventoryResponse(json)
 //   let agentMemoryConsolidatedPayload = try AgentMemoryConsolidatedPayload(json)
 //   let agentPackArtifact = try AgentPackArtifact(json)
 //   let agentsCapability = try AgentsCapability(json)
 //   let approvalGate = try ApprovalGate(json)
+//   let approvalReceivedPayload = try ApprovalReceivedPayload(json)
 //   let attributionCapability = try AttributionCapability(json)
 //   let capabilities = try Capabilities(json)
 //   let capabilityNotProvidedDetails = try CapabilityNotProvidedDetails(json)
@@ -31,6 +33,7 @@
 //   let errorEnvelope = try ErrorEnvelope(json)
 //   let executionModelCapability = try ExecutionModelCapability(json)
 //   let forkOrigin = try ForkOrigin(json)
+//   let forkPointInvalidDetails = try ForkPointInvalidDetails(json)
 //   let hostHealth = try HostHealth(json)
 //   let hostInfo = try HostInfo(json)
 //   let hostSampleCommitmentFireRequest = try HostSampleCommitmentFireRequest(json)
@@ -138,6 +141,10 @@
 //   let memoryShape = try MemoryShape(json)
 //   let memoryWrittenPayload = try MemoryWrittenPayload(json)
 //   let multiAgentCapability = try MultiAgentCapability(json)
+//   let nodeCompletedPayload = try NodeCompletedPayload(json)
+//   let nodeFailedPayload = try NodeFailedPayload(json)
+//   let nodeStartedPayload = try NodeStartedPayload(json)
+//   let nodeSuspendedPayload = try NodeSuspendedPayload(json)
 //   let openAPIDocument = try OpenAPIDocument(json)
 //   let orchestratorDecision = try OrchestratorDecision(json)
 //   let packedAgent = try PackedAgent(json)
@@ -169,6 +176,7 @@
 //   let runForkResponse = try RunForkResponse(json)
 //   let runInterrupt = try RunInterrupt(json)
 //   let runInterruptResolveRequest = try RunInterruptResolveRequest(json)
+//   let runOptionsOverlay = try RunOptionsOverlay(json)
 //   let runOrchestratorDecidedPayload = try RunOrchestratorDecidedPayload(json)
 //   let runSnapshot = try RunSnapshot(json)
 //   let runStartRequest = try RunStartRequest(json)
@@ -190,6 +198,65 @@
 //   let workspaceUpdatedPayload = try WorkspaceUpdatedPayload(json)
 
 import Foundation
+
+/// An agent node reached a typed decision (upstream's CP-1 contract). Its confidence, when
+/// below the host's escalation threshold, suspends the node (node.suspended, reason
+/// low-confidence) for a person to accept or reject. Open.
+// MARK: - AgentDecidedPayload
+struct AgentDecidedPayload: Codable {
+    /// The deciding agent.
+    let agentID: String
+    /// The agent's confidence in [0, 1]; absent means no signal (no escalation).
+    let confidence: Double?
+    /// The decision, shaped by the decision kind (a string label for the reference host's
+    /// conformance agent).
+    let decision: JSONAny
+
+    enum CodingKeys: String, CodingKey {
+        case agentID = "agentId"
+        case confidence = "confidence"
+        case decision = "decision"
+    }
+}
+
+// MARK: AgentDecidedPayload convenience initializers and mutators
+
+extension AgentDecidedPayload {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(AgentDecidedPayload.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        agentID: String? = nil,
+        confidence: Double?? = nil,
+        decision: JSONAny? = nil
+    ) -> AgentDecidedPayload {
+        return AgentDecidedPayload(
+            agentID: agentID ?? self.agentID,
+            confidence: confidence ?? self.confidence,
+            decision: decision ?? self.decision
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
 
 /// Body of GET /v1/agents (RFC 0072/0074): the manifest agents installed for the caller's
 /// tenant, each with the RFC 0080 §C degraded-memory projection. Served when the host
@@ -526,6 +593,79 @@ extension PackedAgent {
     func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
         return String(data: try self.jsonData(), encoding: encoding)
     }
+}
+
+/// A person's answer to an approval gate was recorded (upstream's approval event, sent after
+/// interrupt.resolved). Content-free: the answer's free text is never recorded. Open.
+// MARK: - ApprovalReceivedPayload
+struct ApprovalReceivedPayload: Codable {
+    /// The answer: accept or reject (upstream's vocabulary also has refine, edit-accept and
+    /// timeout, which the reference host's gates do not offer).
+    let action: ApprovalReceivedPayloadAction
+    /// When the person decided, as their answer gave it (ISO 8601).
+    let decidedAt: Date?
+    /// The interrupt the answer resolved.
+    let interruptID: String?
+    /// The approval gate answered.
+    let nodeID: String
+
+    enum CodingKeys: String, CodingKey {
+        case action = "action"
+        case decidedAt = "decidedAt"
+        case interruptID = "interruptId"
+        case nodeID = "nodeId"
+    }
+}
+
+// MARK: ApprovalReceivedPayload convenience initializers and mutators
+
+extension ApprovalReceivedPayload {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(ApprovalReceivedPayload.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        action: ApprovalReceivedPayloadAction? = nil,
+        decidedAt: Date?? = nil,
+        interruptID: String?? = nil,
+        nodeID: String? = nil
+    ) -> ApprovalReceivedPayload {
+        return ApprovalReceivedPayload(
+            action: action ?? self.action,
+            decidedAt: decidedAt ?? self.decidedAt,
+            interruptID: interruptID ?? self.interruptID,
+            nodeID: nodeID ?? self.nodeID
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// The answer: accept or reject (upstream's vocabulary also has refine, edit-accept and
+/// timeout, which the reference host's gates do not offer).
+enum ApprovalReceivedPayloadAction: String, Codable {
+    case accept = "accept"
+    case editAccept = "edit-accept"
+    case refine = "refine"
+    case reject = "reject"
+    case timeout = "timeout"
 }
 
 /// The discovery document a host serves at GET /.well-known/openwop. Capability families
@@ -1767,10 +1907,14 @@ extension ReplayCapability {
 
 /// A fork mode.
 ///
-/// replay (default): the fork re-runs from fromSeq and its memory reads see memory as of
-/// fromSeq (MAE-3); branch: the fork continues from the same point and may diverge, starting
-/// from the same memory as of fromSeq. Either way a snapshot the host cannot serve is a 422
+/// replay (default): the fork re-executes from fromSeq against the source's recorded
+/// history: recorded facts (memory.written, an interrupt's answer) are re-emitted from the
+/// source's log, never re-done or given new ids. branch: the fork continues from the same
+/// point as an independent run and may diverge (its writes are its own). Either way memory
+/// reads start as of fromSeq, and a snapshot the host cannot serve is a 422
 /// replay_memory_snapshot_unavailable.
+///
+/// The mode the fork ran in (the request's, replay by default).
 enum ReplayCapabilityMode: String, Codable {
     case branch = "branch"
     case replay = "replay"
@@ -2099,6 +2243,63 @@ extension ErrorEnvelope {
             details: details ?? self.details,
             error: error ?? self.error,
             message: message ?? self.message
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// A fork's fromSeq lies past the source run's event log (HTTP 422; upstream: fromSeq beyond
+/// the source event log MUST be 422); nothing was created. Open.
+// MARK: - ForkPointInvalidDetails
+struct ForkPointInvalidDetails: Codable {
+    /// The event index the fork asked for.
+    let fromSeq: Int
+    /// The source run's last event index: the highest fromSeq a fork of it may name.
+    let lastSeq: Int
+    /// The run being forked.
+    let sourceRunID: String?
+
+    enum CodingKeys: String, CodingKey {
+        case fromSeq = "fromSeq"
+        case lastSeq = "lastSeq"
+        case sourceRunID = "sourceRunId"
+    }
+}
+
+// MARK: ForkPointInvalidDetails convenience initializers and mutators
+
+extension ForkPointInvalidDetails {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(ForkPointInvalidDetails.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        fromSeq: Int? = nil,
+        lastSeq: Int? = nil,
+        sourceRunID: String?? = nil
+    ) -> ForkPointInvalidDetails {
+        return ForkPointInvalidDetails(
+            fromSeq: fromSeq ?? self.fromSeq,
+            lastSeq: lastSeq ?? self.lastSeq,
+            sourceRunID: sourceRunID ?? self.sourceRunID
         )
     }
 
@@ -10527,6 +10728,324 @@ enum MemoryWrittenPayloadOperation: String, Codable {
     case put = "put"
 }
 
+/// A workflow node finished successfully. Content-free: the node's outputs stay in the run's
+/// variables. Open.
+// MARK: - NodeCompletedPayload
+struct NodeCompletedPayload: Codable {
+    /// How long the node ran, in milliseconds (upstream hosts send it).
+    let durationMS: Int?
+    /// The node that finished.
+    let nodeID: String
+    /// The node's type (the reference host sends it; upstream's payload does not require it).
+    let typeID: String?
+
+    enum CodingKeys: String, CodingKey {
+        case durationMS = "durationMs"
+        case nodeID = "nodeId"
+        case typeID = "typeId"
+    }
+}
+
+// MARK: NodeCompletedPayload convenience initializers and mutators
+
+extension NodeCompletedPayload {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(NodeCompletedPayload.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        durationMS: Int?? = nil,
+        nodeID: String? = nil,
+        typeID: String?? = nil
+    ) -> NodeCompletedPayload {
+        return NodeCompletedPayload(
+            durationMS: durationMS ?? self.durationMS,
+            nodeID: nodeID ?? self.nodeID,
+            typeID: typeID ?? self.typeID
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// A workflow node failed terminally (e.g. an approval gate whose answer was reject:
+/// approval_rejected). Open.
+// MARK: - NodeFailedPayload
+struct NodeFailedPayload: Codable {
+    /// Why: a machine code and a message, never content.
+    let error: RunFailureError
+    /// The node that failed.
+    let nodeID: String
+    /// The node's type (the reference host sends it).
+    let typeID: String?
+
+    enum CodingKeys: String, CodingKey {
+        case error = "error"
+        case nodeID = "nodeId"
+        case typeID = "typeId"
+    }
+}
+
+// MARK: NodeFailedPayload convenience initializers and mutators
+
+extension NodeFailedPayload {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(NodeFailedPayload.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        error: RunFailureError? = nil,
+        nodeID: String? = nil,
+        typeID: String?? = nil
+    ) -> NodeFailedPayload {
+        return NodeFailedPayload(
+            error: error ?? self.error,
+            nodeID: nodeID ?? self.nodeID,
+            typeID: typeID ?? self.typeID
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// Why: a machine code and a message, never content.
+///
+/// The error object upstream hosts put in run.failed: a code and a human message; details
+/// are code-specific. Open.
+///
+/// The failure as upstream hosts report it: a machine code and a message, never entry
+/// content.
+///
+/// The failure as upstream hosts report it.
+// MARK: - RunFailureError
+struct RunFailureError: Codable {
+    /// Machine code of the failure.
+    let code: String
+    /// Code-specific details.
+    let details: [String: JSONAny]?
+    /// Human-readable explanation; never entry content or secrets.
+    let message: String
+    /// Whether retrying the run may succeed.
+    let retryable: Bool?
+
+    enum CodingKeys: String, CodingKey {
+        case code = "code"
+        case details = "details"
+        case message = "message"
+        case retryable = "retryable"
+    }
+}
+
+// MARK: RunFailureError convenience initializers and mutators
+
+extension RunFailureError {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(RunFailureError.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        code: String? = nil,
+        details: [String: JSONAny]?? = nil,
+        message: String? = nil,
+        retryable: Bool?? = nil
+    ) -> RunFailureError {
+        return RunFailureError(
+            code: code ?? self.code,
+            details: details ?? self.details,
+            message: message ?? self.message,
+            retryable: retryable ?? self.retryable
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// A workflow node began executing (the envelope's nodeId names it too). Content-free. Open.
+// MARK: - NodeStartedPayload
+struct NodeStartedPayload: Codable {
+    /// Zero-based retry counter (upstream hosts send it; the reference host runs each node once).
+    let attempt: Int?
+    /// The node, as the workflow definition names it.
+    let nodeID: String
+    /// The node's type, e.g. core.noop or core.approvalGate.
+    let typeID: String
+
+    enum CodingKeys: String, CodingKey {
+        case attempt = "attempt"
+        case nodeID = "nodeId"
+        case typeID = "typeId"
+    }
+}
+
+// MARK: NodeStartedPayload convenience initializers and mutators
+
+extension NodeStartedPayload {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(NodeStartedPayload.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        attempt: Int?? = nil,
+        nodeID: String? = nil,
+        typeID: String? = nil
+    ) -> NodeStartedPayload {
+        return NodeStartedPayload(
+            attempt: attempt ?? self.attempt,
+            nodeID: nodeID ?? self.nodeID,
+            typeID: typeID ?? self.typeID
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// A node suspended on an interrupt (the interrupt.requested with the same interruptId
+/// raised it). For a low-confidence agent decision: reason low-confidence, the agent, the
+/// threshold applied and the confidence observed (below it). Open.
+// MARK: - NodeSuspendedPayload
+struct NodeSuspendedPayload: Codable {
+    /// The agent whose decision suspended the node (low-confidence).
+    let agentID: String?
+    /// The interrupt it waits on.
+    let interruptID: String
+    /// The interrupt kind (approval for a low-confidence decision).
+    let kind: String?
+    /// The suspended node.
+    let nodeID: String
+    /// The decision's confidence, below the threshold.
+    let observed: Double?
+    /// Why, e.g. low-confidence.
+    let reason: String?
+    /// The escalation threshold applied: the host's confidence floor (0.5, or the stricter floor
+    /// it advertises).
+    let threshold: Double?
+
+    enum CodingKeys: String, CodingKey {
+        case agentID = "agentId"
+        case interruptID = "interruptId"
+        case kind = "kind"
+        case nodeID = "nodeId"
+        case observed = "observed"
+        case reason = "reason"
+        case threshold = "threshold"
+    }
+}
+
+// MARK: NodeSuspendedPayload convenience initializers and mutators
+
+extension NodeSuspendedPayload {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(NodeSuspendedPayload.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        agentID: String?? = nil,
+        interruptID: String? = nil,
+        kind: String?? = nil,
+        nodeID: String? = nil,
+        observed: Double?? = nil,
+        reason: String?? = nil,
+        threshold: Double?? = nil
+    ) -> NodeSuspendedPayload {
+        return NodeSuspendedPayload(
+            agentID: agentID ?? self.agentID,
+            interruptID: interruptID ?? self.interruptID,
+            kind: kind ?? self.kind,
+            nodeID: nodeID ?? self.nodeID,
+            observed: observed ?? self.observed,
+            reason: reason ?? self.reason,
+            threshold: threshold ?? self.threshold
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
 /// Response of GET /v1/openapi.json: the host's self-description as an OpenAPI 3.1 document.
 /// Upstream's discovery scenario requires the endpoint to answer 200 without authentication
 /// with an openapi field of 3.1 or later; this schema checks that much of the envelope, and
@@ -11614,92 +12133,37 @@ extension RunFailedPayload {
     }
 }
 
-/// The failure as upstream hosts report it: a machine code and a message, never entry
-/// content.
-///
-/// The error object upstream hosts put in run.failed: a code and a human message; details
-/// are code-specific. Open.
-///
-/// The failure as upstream hosts report it.
-// MARK: - RunFailureError
-struct RunFailureError: Codable {
-    /// Machine code of the failure.
-    let code: String
-    /// Code-specific details.
-    let details: [String: JSONAny]?
-    /// Human-readable explanation; never entry content or secrets.
-    let message: String
-    /// Whether retrying the run may succeed.
-    let retryable: Bool?
-
-    enum CodingKeys: String, CodingKey {
-        case code = "code"
-        case details = "details"
-        case message = "message"
-        case retryable = "retryable"
-    }
-}
-
-// MARK: RunFailureError convenience initializers and mutators
-
-extension RunFailureError {
-    init(data: Data) throws {
-        self = try newJSONDecoder().decode(RunFailureError.self, from: data)
-    }
-
-    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
-        guard let data = json.data(using: encoding) else {
-            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
-        }
-        try self.init(data: data)
-    }
-
-    init(fromURL url: URL) throws {
-        try self.init(data: try Data(contentsOf: url))
-    }
-
-    func with(
-        code: String? = nil,
-        details: [String: JSONAny]?? = nil,
-        message: String? = nil,
-        retryable: Bool?? = nil
-    ) -> RunFailureError {
-        return RunFailureError(
-            code: code ?? self.code,
-            details: details ?? self.details,
-            message: message ?? self.message,
-            retryable: retryable ?? self.retryable
-        )
-    }
-
-    func jsonData() throws -> Data {
-        return try newJSONEncoder().encode(self)
-    }
-
-    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
-        return String(data: try self.jsonData(), encoding: encoding)
-    }
-}
-
 enum RunFailedPayloadStatus: String, Codable {
     case failed = "failed"
 }
 
-/// Body of POST /v1/runs/{runId}:fork: replay a run from a past event index. Closed.
+/// Body of POST /v1/runs/{runId}:fork: a new run from a past event index of the source run.
+/// Events before fromSeq are the fork's fixed history; from fromSeq on, the fork executes
+/// again (replay re-emits what the source recorded, branch does it anew). Closed.
+///
+/// A replay reproduces its source: the overlay, when sent, is empty (upstream: overlay is
+/// branch-only, 400 otherwise).
 // MARK: - RunForkRequest
 struct RunForkRequest: Codable {
-    /// Event index to fork from. Memory reads of the fork before reaching it see memory as it
-    /// was at that index in the original run (MAE-3).
+    /// Event index to fork from: at most the source's last sequence (past it: 422
+    /// fork_point_invalid). Memory reads of the fork see memory as it was at that index in the
+    /// source run (MAE-3).
     let fromSeq: Int
-    /// replay (default): the fork re-runs from fromSeq and its memory reads see memory as of
-    /// fromSeq (MAE-3); branch: the fork continues from the same point and may diverge, starting
-    /// from the same memory as of fromSeq. Either way a snapshot the host cannot serve is a 422
+    /// replay (default): the fork re-executes from fromSeq against the source's recorded
+    /// history: recorded facts (memory.written, an interrupt's answer) are re-emitted from the
+    /// source's log, never re-done or given new ids. branch: the fork continues from the same
+    /// point as an independent run and may diverge (its writes are its own). Either way memory
+    /// reads start as of fromSeq, and a snapshot the host cannot serve is a 422
     /// replay_memory_snapshot_unavailable.
     let mode: ReplayCapabilityMode?
+    /// Run options the fork runs with instead of the source's. Branch only: with mode replay (or
+    /// no mode) it must be empty, since a replay reproduces the source.
+    let runOptionsOverlay: RunOptionsOverlay?
 
     enum CodingKeys: String, CodingKey {
         case fromSeq = "fromSeq"
         case mode = "mode"
+        case runOptionsOverlay = "runOptionsOverlay"
     }
 }
 
@@ -11723,11 +12187,13 @@ extension RunForkRequest {
 
     func with(
         fromSeq: Int? = nil,
-        mode: ReplayCapabilityMode?? = nil
+        mode: ReplayCapabilityMode?? = nil,
+        runOptionsOverlay: RunOptionsOverlay?? = nil
     ) -> RunForkRequest {
         return RunForkRequest(
             fromSeq: fromSeq ?? self.fromSeq,
-            mode: mode ?? self.mode
+            mode: mode ?? self.mode,
+            runOptionsOverlay: runOptionsOverlay ?? self.runOptionsOverlay
         )
     }
 
@@ -11740,19 +12206,81 @@ extension RunForkRequest {
     }
 }
 
-/// Response of a successful fork. Open.
-// MARK: - RunForkResponse
-struct RunForkResponse: Codable {
-    /// Source run and index.
-    let forkedFrom: ForkOrigin
-    /// Id of the new forked run.
-    let runID: String
-    /// State of the new run.
-    let status: RunForkResponseStatus
+/// Run options the fork runs with instead of the source's. Branch only: with mode replay (or
+/// no mode) it must be empty, since a replay reproduces the source.
+///
+/// Run options a branch fork overrides. Closed: only the members a run reads.
+// MARK: - RunOptionsOverlay
+struct RunOptionsOverlay: Codable {
+    /// Node configuration by key (upstream's RunOptions.configurable). A key no node of the
+    /// workflow reads changes nothing: the reference host's fixture workflows read none.
+    let configurable: [String: JSONAny]?
 
     enum CodingKeys: String, CodingKey {
-        case forkedFrom = "forkedFrom"
+        case configurable = "configurable"
+    }
+}
+
+// MARK: RunOptionsOverlay convenience initializers and mutators
+
+extension RunOptionsOverlay {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(RunOptionsOverlay.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        configurable: [String: JSONAny]?? = nil
+    ) -> RunOptionsOverlay {
+        return RunOptionsOverlay(
+            configurable: configurable ?? self.configurable
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// Response (201) of a successful fork: the new run, where it came from, and where it stands
+/// after the host executed it (a fork of a workflow run runs to a terminal status, or to an
+/// interrupt it waits on, before the answer; a fork of a run that executes no workflow is
+/// created and reads its snapshot). Open.
+// MARK: - RunForkResponse
+struct RunForkResponse: Codable {
+    /// Path of the fork's event log (GET).
+    let eventsURL: String?
+    /// The source event index the fork starts from.
+    let fromSeq: Int?
+    /// The mode the fork ran in (the request's, replay by default).
+    let mode: ReplayCapabilityMode
+    /// Id of the new forked run (never the source's).
+    let runID: String
+    /// The run forked (upstream: the fork response echoes it).
+    let sourceRunID: String
+    /// Where the new run stands.
+    let status: RunStatus
+
+    enum CodingKeys: String, CodingKey {
+        case eventsURL = "eventsUrl"
+        case fromSeq = "fromSeq"
+        case mode = "mode"
         case runID = "runId"
+        case sourceRunID = "sourceRunId"
         case status = "status"
     }
 }
@@ -11776,13 +12304,19 @@ extension RunForkResponse {
     }
 
     func with(
-        forkedFrom: ForkOrigin? = nil,
+        eventsURL: String?? = nil,
+        fromSeq: Int?? = nil,
+        mode: ReplayCapabilityMode? = nil,
         runID: String? = nil,
-        status: RunForkResponseStatus? = nil
+        sourceRunID: String? = nil,
+        status: RunStatus? = nil
     ) -> RunForkResponse {
         return RunForkResponse(
-            forkedFrom: forkedFrom ?? self.forkedFrom,
+            eventsURL: eventsURL ?? self.eventsURL,
+            fromSeq: fromSeq ?? self.fromSeq,
+            mode: mode ?? self.mode,
             runID: runID ?? self.runID,
+            sourceRunID: sourceRunID ?? self.sourceRunID,
             status: status ?? self.status
         )
     }
@@ -11796,75 +12330,34 @@ extension RunForkResponse {
     }
 }
 
-/// Where a forked run branched off. Closed.
+/// Where the new run stands.
 ///
-/// Source run and index.
+/// Where a run is: running; completed or failed (terminal); waiting-clarification or
+/// waiting-approval (suspended on an interrupt, nothing dispatched until it is resolved);
+/// created (a fork that has not executed).
 ///
-/// Set when the run is a replay fork.
-// MARK: - ForkOrigin
-struct ForkOrigin: Codable {
-    /// The source event index the fork starts from; memory reads before it see the snapshot at
-    /// that index.
-    let fromSeq: Int
-    /// The source run.
-    let runID: String
-
-    enum CodingKeys: String, CodingKey {
-        case fromSeq = "fromSeq"
-        case runID = "runId"
-    }
-}
-
-// MARK: ForkOrigin convenience initializers and mutators
-
-extension ForkOrigin {
-    init(data: Data) throws {
-        self = try newJSONDecoder().decode(ForkOrigin.self, from: data)
-    }
-
-    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
-        guard let data = json.data(using: encoding) else {
-            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
-        }
-        try self.init(data: data)
-    }
-
-    init(fromURL url: URL) throws {
-        try self.init(data: try Data(contentsOf: url))
-    }
-
-    func with(
-        fromSeq: Int? = nil,
-        runID: String? = nil
-    ) -> ForkOrigin {
-        return ForkOrigin(
-            fromSeq: fromSeq ?? self.fromSeq,
-            runID: runID ?? self.runID
-        )
-    }
-
-    func jsonData() throws -> Data {
-        return try newJSONEncoder().encode(self)
-    }
-
-    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
-        return String(data: try self.jsonData(), encoding: encoding)
-    }
-}
-
-/// State of the new run.
-enum RunForkResponseStatus: String, Codable {
+/// Where the run is.
+///
+/// Status right after the start (the fixture runner finishes or suspends before answering).
+enum RunStatus: String, Codable {
     case completed = "completed"
     case created = "created"
+    case failed = "failed"
     case running = "running"
+    case waitingApproval = "waiting-approval"
+    case waitingClarification = "waiting-clarification"
 }
 
 /// Body of POST /v1/runs/{runId}/interrupts/{nodeId}: answer the interrupt a run is
-/// suspended on (RFC 0039 §A: a below-floor decision escalates so that a person can confirm
-/// or adjust it). The path's nodeId names the open interrupt (the reference host: the
-/// interruptId the run snapshot shows). Of two answers to one interrupt exactly one is
-/// applied; the other is refused with 409 interrupt_already_resolved. Closed: a
-/// client-submitted shape.
+/// suspended on. The path's nodeId names the node the open interrupt suspends (the
+/// snapshot's currentNodeId; the interrupt's interruptId names it as well); a node the run
+/// does not wait on is a 404 interrupt_not_found. What an answer may say depends on the
+/// node: an approval gate (upstream's conformance-approval, node gate) takes accept or
+/// reject; an escalated supervisor decision (RFC 0039 §A: a below-floor decision escalates
+/// so that a person can confirm or adjust it) takes approve, confirm, reject or amend; any
+/// other action for the node is a 400 validation_failed naming /resumeValue/action. Of two
+/// answers to one interrupt exactly one is applied; the other is refused with 409
+/// interrupt_already_resolved. Closed: a client-submitted shape.
 // MARK: - RunInterruptResolveRequest
 struct RunInterruptResolveRequest: Codable {
     /// The answer.
@@ -11910,15 +12403,17 @@ extension RunInterruptResolveRequest {
     }
 }
 
-/// approve (or confirm, for a clarification) carries the escalated decision out; reject ends
-/// the step without dispatching anything; amend replaces the decision with `decision` and
-/// carries that out.
+/// The answer. For an approval gate: accept lets the run go on past the gate; reject fails
+/// the gate (approval_rejected) and with it the run. For an escalated decision: approve (or
+/// confirm, for a clarification) carries the escalated decision out; reject ends the step
+/// without dispatching anything; amend replaces the decision with `decision` and carries
+/// that out.
 ///
 /// The answer.
 // MARK: - ResumeValue
 struct ResumeValue: Codable {
     /// What the person decided.
-    let action: Action
+    let action: ResumeValueAction
     /// When the person decided (ISO 8601); recorded as given in the interrupt.resolved event.
     let decidedAt: Date?
     /// The decision to carry out instead (amend only).
@@ -11954,7 +12449,7 @@ extension ResumeValue {
     }
 
     func with(
-        action: Action? = nil,
+        action: ResumeValueAction? = nil,
         decidedAt: Date?? = nil,
         decision: OrchestratorDecision?? = nil,
         feedback: String?? = nil
@@ -11977,7 +12472,8 @@ extension ResumeValue {
 }
 
 /// What the person decided.
-enum Action: String, Codable {
+enum ResumeValueAction: String, Codable {
+    case accept = "accept"
     case amend = "amend"
     case approve = "approve"
     case confirm = "confirm"
@@ -12035,6 +12531,10 @@ extension RunOrchestratorDecidedPayload {
 /// Open: a host may add fields.
 // MARK: - RunSnapshot
 struct RunSnapshot: Codable {
+    /// The workflow node the run is at: while waiting-*, the node its open interrupt suspends
+    /// (POST /v1/runs/{runId}/interrupts/{nodeId} answers it by this id); while running, the
+    /// node executing. Absent once the run ended, and for runs that execute no workflow nodes.
+    let currentNodeID: String?
     /// Why a failed run failed.
     let error: RunError?
     /// The open interrupt of a waiting-* run.
@@ -12051,6 +12551,7 @@ struct RunSnapshot: Codable {
     let workflowID: String?
 
     enum CodingKeys: String, CodingKey {
+        case currentNodeID = "currentNodeId"
         case error = "error"
         case interrupt = "interrupt"
         case runID = "runId"
@@ -12079,6 +12580,7 @@ extension RunSnapshot {
     }
 
     func with(
+        currentNodeID: String?? = nil,
         error: RunError?? = nil,
         interrupt: RunInterrupt?? = nil,
         runID: String? = nil,
@@ -12087,6 +12589,7 @@ extension RunSnapshot {
         workflowID: String?? = nil
     ) -> RunSnapshot {
         return RunSnapshot(
+            currentNodeID: currentNodeID ?? self.currentNodeID,
             error: error ?? self.error,
             interrupt: interrupt ?? self.interrupt,
             runID: runID ?? self.runID,
@@ -12167,10 +12670,13 @@ struct RunInterrupt: Codable {
     let interruptID: String
     /// Interrupt kind: clarify (waiting-clarification) or approval (waiting-approval).
     let kind: String
+    /// The node the interrupt suspends (the snapshot's currentNodeId).
+    let nodeID: String?
 
     enum CodingKeys: String, CodingKey {
         case interruptID = "interruptId"
         case kind = "kind"
+        case nodeID = "nodeId"
     }
 }
 
@@ -12194,11 +12700,13 @@ extension RunInterrupt {
 
     func with(
         interruptID: String? = nil,
-        kind: String? = nil
+        kind: String? = nil,
+        nodeID: String?? = nil
     ) -> RunInterrupt {
         return RunInterrupt(
             interruptID: interruptID ?? self.interruptID,
-            kind: kind ?? self.kind
+            kind: kind ?? self.kind,
+            nodeID: nodeID ?? self.nodeID
         )
     }
 
@@ -12211,22 +12719,6 @@ extension RunInterrupt {
     }
 }
 
-/// Where the run is.
-///
-/// Where a run is: running; completed or failed (terminal); waiting-clarification or
-/// waiting-approval (suspended on an interrupt, nothing dispatched until it is resolved);
-/// created (a fork that has not executed).
-///
-/// Status right after the start (the fixture runner finishes or suspends before answering).
-enum RunStatus: String, Codable {
-    case completed = "completed"
-    case created = "created"
-    case failed = "failed"
-    case running = "running"
-    case waitingApproval = "waiting-approval"
-    case waitingClarification = "waiting-clarification"
-}
-
 /// Body of POST /v1/runs: start a run of a workflow the host has (the reference host: the
 /// conformance fixtures it advertises in discovery `fixtures`). Closed: a client-submitted
 /// shape.
@@ -12234,11 +12726,16 @@ enum RunStatus: String, Codable {
 struct RunStartRequest: Codable {
     /// Workflow inputs. The fixture workflows take none and ignore what is sent.
     let inputs: [String: JSONAny]?
+    /// The tenant the run acts as. A tenant key may name only its own tenant (403 forbidden
+    /// otherwise); an operator key acts as the tenant named, or as tenant default when none is.
+    /// The grammar of a memoryRef's tenant segment.
+    let tenantID: String?
     /// Id of the workflow to run; an id the host does not have is a 404.
     let workflowID: String
 
     enum CodingKeys: String, CodingKey {
         case inputs = "inputs"
+        case tenantID = "tenantId"
         case workflowID = "workflowId"
     }
 }
@@ -12263,10 +12760,12 @@ extension RunStartRequest {
 
     func with(
         inputs: [String: JSONAny]?? = nil,
+        tenantID: String?? = nil,
         workflowID: String? = nil
     ) -> RunStartRequest {
         return RunStartRequest(
             inputs: inputs ?? self.inputs,
+            tenantID: tenantID ?? self.tenantID,
             workflowID: workflowID ?? self.workflowID
         )
     }
@@ -12392,6 +12891,60 @@ extension RunStartedPayload {
             memoryScopeIsolation: memoryScopeIsolation ?? self.memoryScopeIsolation,
             parentRunID: parentRunID ?? self.parentRunID,
             workflowID: workflowID ?? self.workflowID
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// Where a forked run branched off. Closed.
+///
+/// Set when the run is a replay fork.
+// MARK: - ForkOrigin
+struct ForkOrigin: Codable {
+    /// The source event index the fork starts from; memory reads before it see the snapshot at
+    /// that index.
+    let fromSeq: Int
+    /// The source run.
+    let runID: String
+
+    enum CodingKeys: String, CodingKey {
+        case fromSeq = "fromSeq"
+        case runID = "runId"
+    }
+}
+
+// MARK: ForkOrigin convenience initializers and mutators
+
+extension ForkOrigin {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(ForkOrigin.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        fromSeq: Int? = nil,
+        runID: String? = nil
+    ) -> ForkOrigin {
+        return ForkOrigin(
+            fromSeq: fromSeq ?? self.fromSeq,
+            runID: runID ?? self.runID
         )
     }
 

@@ -33,6 +33,12 @@ export declare const validateErrorEnvelope: Validator<T.ErrorEnvelope>;
 export declare function __check_ErrorEnvelope(data: unknown): boolean;
 /** The diagnostic node of ErrorEnvelope, for the modules that reference it. */
 export declare function __node_ErrorEnvelope(): unknown;
+/** Validator for ForkPointInvalidDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ForkPointInvalidDetails). */
+export declare const validateForkPointInvalidDetails: Validator<T.ForkPointInvalidDetails>;
+/** The fast check of ForkPointInvalidDetails, for the modules that reference it. */
+export declare function __check_ForkPointInvalidDetails(data: unknown): boolean;
+/** The diagnostic node of ForkPointInvalidDetails, for the modules that reference it. */
+export declare function __node_ForkPointInvalidDetails(): unknown;
 /** Validator for PayloadTooLargeDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/PayloadTooLargeDetails). */
 export declare const validatePayloadTooLargeDetails: Validator<T.PayloadTooLargeDetails>;
 /** The fast check of PayloadTooLargeDetails, for the modules that reference it. */

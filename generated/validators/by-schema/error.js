@@ -5,7 +5,7 @@ import { __Node, __errorsOf, __len, __link, __no, __ok, __state } from '../runti
 
 // ── constants ──
 const __F0 = "error.schema.json";
-const __E3 = new Set(["replay_memory_snapshot_unavailable","token_budget_exceeded","compaction_redaction_failed","capability_not_provided","invalid_json","bad_request","validation_failed","validation_error","unsupported_media_type","payload_too_large","unauthorized","unauthenticated","forbidden","not_found","method_not_allowed","conflict","request_timeout","quota_exceeded","internal_error","runner_unavailable","interrupt_not_found","interrupt_already_resolved","invalid_cursor","secret_registry_unavailable"]);
+const __E3 = new Set(["replay_memory_snapshot_unavailable","token_budget_exceeded","compaction_redaction_failed","capability_not_provided","invalid_json","bad_request","validation_failed","validation_error","unsupported_media_type","payload_too_large","unauthorized","unauthenticated","forbidden","not_found","method_not_allowed","conflict","request_timeout","quota_exceeded","internal_error","runner_unavailable","interrupt_not_found","interrupt_already_resolved","invalid_cursor","secret_registry_unavailable","fork_point_invalid"]);
 const __RE0 = new RegExp("^[a-z][a-z0-9_]*$", "u");
 
 // ── fast path: one check per schema node, valid or not, first failure stops ──
@@ -126,154 +126,190 @@ function __c9(d) {
       if (!__c86(x24)) return false;
     }
   }
-  const x25 = d.error;
-  if (x25 === undefined) return false;
-  if (!(typeof x25 === "string")) return false;
-  if (x25.length > 100 && __len(x25) > 100) return false;
-  if (!__RE0.test(x25)) return false;
-  const x26 = d.message;
-  if (x26 === undefined) return false;
-  if (!(typeof x26 === "string")) return false;
-  if (x26.length > 2000 && __len(x26) > 2000) return false;
-  const x27 = d.details;
-  if (x27 !== undefined) {
-    if (!(typeof x27 === "object" && x27 !== null && !Array.isArray(x27))) return false;
+  let ok25 = false;
+  L26: {
+    if (!__c92(d)) break L26;
+    ok25 = true;
   }
-  for (const k28 in d) if (!(k28 === "error" || k28 === "message" || k28 === "details")) return false;
-  return true;
-}
-function __c76(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x29 = d.limitBytes;
-  if (x29 !== undefined) {
-    if (!(Number.isInteger(x29))) return false;
-    if (x29 < 0) return false;
+  if (ok25) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x27 = d.details;
+      if (x27 === undefined) return false;
+      if (!__c97(x27)) return false;
+    }
   }
+  const x28 = d.error;
+  if (x28 === undefined) return false;
+  if (!(typeof x28 === "string")) return false;
+  if (x28.length > 100 && __len(x28) > 100) return false;
+  if (!__RE0.test(x28)) return false;
+  const x29 = d.message;
+  if (x29 === undefined) return false;
+  if (!(typeof x29 === "string")) return false;
+  if (x29.length > 2000 && __len(x29) > 2000) return false;
+  const x30 = d.details;
+  if (x30 !== undefined) {
+    if (!(typeof x30 === "object" && x30 !== null && !Array.isArray(x30))) return false;
+  }
+  for (const k31 in d) if (!(k31 === "error" || k31 === "message" || k31 === "details")) return false;
   return true;
 }
-function __c86(d) {
-  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x30 = d.resource;
-  if (x30 === undefined) return false;
-  if (!(typeof x30 === "string")) return false;
-  if (x30.length > 100 && __len(x30) > 100) return false;
-  if (x30.length === 0) return false;
-  const x31 = d.limit;
-  if (x31 === undefined) return false;
-  if (!(Number.isInteger(x31))) return false;
-  if (x31 < 1) return false;
-  return true;
-}
-function __c22(d) {
+function __c97(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
   const x32 = d.fromSeq;
   if (x32 === undefined) return false;
   if (!(Number.isInteger(x32))) return false;
   if (x32 < 0) return false;
-  const x33 = d.oldestAvailableIdx;
-  if (x33 !== undefined) {
-    if (!(Number.isInteger(x33))) return false;
-    if (x33 < 0) return false;
-  }
+  const x33 = d.lastSeq;
+  if (x33 === undefined) return false;
+  if (!(Number.isInteger(x33))) return false;
+  if (x33 < 0) return false;
   const x34 = d.sourceRunId;
   if (x34 !== undefined) {
     if (!(typeof x34 === "string")) return false;
     if (x34.length === 0) return false;
   }
-  const x35 = d.reason;
+  return true;
+}
+function __c76(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x35 = d.limitBytes;
   if (x35 !== undefined) {
-    if (!(x35 === "retention_expired" || x35 === "event_log_unavailable")) return false;
+    if (!(Number.isInteger(x35))) return false;
+    if (x35 < 0) return false;
+  }
+  return true;
+}
+function __c86(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x36 = d.resource;
+  if (x36 === undefined) return false;
+  if (!(typeof x36 === "string")) return false;
+  if (x36.length > 100 && __len(x36) > 100) return false;
+  if (x36.length === 0) return false;
+  const x37 = d.limit;
+  if (x37 === undefined) return false;
+  if (!(Number.isInteger(x37))) return false;
+  if (x37 < 1) return false;
+  return true;
+}
+function __c22(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x38 = d.fromSeq;
+  if (x38 === undefined) return false;
+  if (!(Number.isInteger(x38))) return false;
+  if (x38 < 0) return false;
+  const x39 = d.oldestAvailableIdx;
+  if (x39 !== undefined) {
+    if (!(Number.isInteger(x39))) return false;
+    if (x39 < 0) return false;
+  }
+  const x40 = d.sourceRunId;
+  if (x40 !== undefined) {
+    if (!(typeof x40 === "string")) return false;
+    if (x40.length === 0) return false;
+  }
+  const x41 = d.reason;
+  if (x41 !== undefined) {
+    if (!(x41 === "retention_expired" || x41 === "event_log_unavailable")) return false;
   }
   return true;
 }
 function __c35(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x36 = d.tokenBudget;
-  if (x36 === undefined) return false;
-  if (!(Number.isInteger(x36))) return false;
-  if (x36 < 1) return false;
-  const x37 = d.tokensRequired;
-  if (x37 === undefined) return false;
-  if (!(Number.isInteger(x37))) return false;
-  if (x37 < 0) return false;
-  const x38 = d.memoryRef;
-  if (x38 !== undefined) {
-    if (!(typeof x38 === "string")) return false;
-    if (x38.length === 0) return false;
+  const x42 = d.tokenBudget;
+  if (x42 === undefined) return false;
+  if (!(Number.isInteger(x42))) return false;
+  if (x42 < 1) return false;
+  const x43 = d.tokensRequired;
+  if (x43 === undefined) return false;
+  if (!(Number.isInteger(x43))) return false;
+  if (x43 < 0) return false;
+  const x44 = d.memoryRef;
+  if (x44 !== undefined) {
+    if (!(typeof x44 === "string")) return false;
+    if (x44.length === 0) return false;
   }
   return true;
 }
 function __c61(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x39 = d.failures;
-  if (x39 === undefined) return false;
-  if (!(Array.isArray(x39))) return false;
-  if (x39.length < 1) return false;
-  for (let i40 = 0; i40 < x39.length; i40++) {
-    const x41 = x39[i40];
-    if (!__c64(x41)) return false;
+  const x45 = d.failures;
+  if (x45 === undefined) return false;
+  if (!(Array.isArray(x45))) return false;
+  if (x45.length < 1) return false;
+  for (let i46 = 0; i46 < x45.length; i46++) {
+    const x47 = x45[i46];
+    if (!__c64(x47)) return false;
   }
   return true;
 }
 function __c64(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x42 = d.instancePath;
-  if (x42 === undefined) return false;
-  if (!(typeof x42 === "string")) return false;
-  const x43 = d.message;
-  if (x43 === undefined) return false;
-  if (!(typeof x43 === "string")) return false;
-  if (x43.length > 500 && __len(x43) > 500) return false;
-  for (const k44 in d) if (!(k44 === "instancePath" || k44 === "message")) return false;
+  const x48 = d.instancePath;
+  if (x48 === undefined) return false;
+  if (!(typeof x48 === "string")) return false;
+  const x49 = d.message;
+  if (x49 === undefined) return false;
+  if (!(typeof x49 === "string")) return false;
+  if (x49.length > 500 && __len(x49) > 500) return false;
+  for (const k50 in d) if (!(k50 === "instancePath" || k50 === "message")) return false;
   return true;
 }
 function __c17(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x45 = d.error;
-  if (x45 === undefined) return false;
-  if (x45 !== "replay_memory_snapshot_unavailable") return false;
+  const x51 = d.error;
+  if (x51 === undefined) return false;
+  if (x51 !== "replay_memory_snapshot_unavailable") return false;
   return true;
 }
 function __c30(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x46 = d.error;
-  if (x46 === undefined) return false;
-  if (x46 !== "token_budget_exceeded") return false;
+  const x52 = d.error;
+  if (x52 === undefined) return false;
+  if (x52 !== "token_budget_exceeded") return false;
   return true;
 }
 function __c42(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x47 = d.error;
-  if (x47 === undefined) return false;
-  if (x47 !== "compaction_redaction_failed") return false;
+  const x53 = d.error;
+  if (x53 === undefined) return false;
+  if (x53 !== "compaction_redaction_failed") return false;
   return true;
 }
 function __c49(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x48 = d.error;
-  if (x48 === undefined) return false;
-  if (x48 !== "capability_not_provided") return false;
+  const x54 = d.error;
+  if (x54 === undefined) return false;
+  if (x54 !== "capability_not_provided") return false;
   return true;
 }
 function __c56(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x49 = d.error;
-  if (x49 === undefined) return false;
-  if (x49 !== "validation_failed") return false;
+  const x55 = d.error;
+  if (x55 === undefined) return false;
+  if (x55 !== "validation_failed") return false;
   return true;
 }
 function __c71(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x50 = d.error;
-  if (x50 === undefined) return false;
-  if (x50 !== "payload_too_large") return false;
+  const x56 = d.error;
+  if (x56 === undefined) return false;
+  if (x56 !== "payload_too_large") return false;
   return true;
 }
 function __c81(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x51 = d.error;
-  if (x51 === undefined) return false;
-  if (x51 !== "quota_exceeded") return false;
+  const x57 = d.error;
+  if (x57 === undefined) return false;
+  if (x57 !== "quota_exceeded") return false;
+  return true;
+}
+function __c92(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x58 = d.error;
+  if (x58 === undefined) return false;
+  if (x58 !== "fork_point_invalid") return false;
   return true;
 }
 
@@ -286,9 +322,9 @@ const __S = __link([
   { f: __F0, p: "/$defs/CompactionRedactionFailedDetails/properties/memoryRef", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: __F0, p: "/$defs/CompactionRedactionFailedDetails/properties/compactionRunId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: __F0, p: "/$defs/CompactionRedactionFailedDetails/additionalProperties", av: 1, b: true },
-  { f: __F0, p: "/$defs/ErrorCode", c: __c7, g: [[0,[2]]], k: { "enum": ["replay_memory_snapshot_unavailable","token_budget_exceeded","compaction_redaction_failed","capability_not_provided","invalid_json","bad_request","validation_failed","validation_error","unsupported_media_type","payload_too_large","unauthorized","unauthenticated","forbidden","not_found","method_not_allowed","conflict","request_timeout","quota_exceeded","internal_error","runner_unavailable","interrupt_not_found","interrupt_already_resolved","invalid_cursor","secret_registry_unavailable"] } },
+  { f: __F0, p: "/$defs/ErrorCode", c: __c7, g: [[0,[2]]], k: { "enum": ["replay_memory_snapshot_unavailable","token_budget_exceeded","compaction_redaction_failed","capability_not_provided","invalid_json","bad_request","validation_failed","validation_error","unsupported_media_type","payload_too_large","unauthorized","unauthenticated","forbidden","not_found","method_not_allowed","conflict","request_timeout","quota_exceeded","internal_error","runner_unavailable","interrupt_not_found","interrupt_already_resolved","invalid_cursor","secret_registry_unavailable","fork_point_invalid"] } },
   { f: __F0, p: "/$defs/codeIs", av: 1, c: __c8, g: [] },
-  { f: __F0, p: "", c: __c9, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["error","message"] }, pr: [["error", "error", 10], ["message", "message", 11], ["details", "details", 12]], ap: 14, kn: new Set(["error","message","details"]), all: [15,28,40,47,54,69,79] },
+  { f: __F0, p: "", c: __c9, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["error","message"] }, pr: [["error", "error", 10], ["message", "message", 11], ["details", "details", 12]], ap: 14, kn: new Set(["error","message","details"]), all: [15,28,40,47,54,69,79,90] },
   { f: __F0, p: "/properties/error", t: ["string"], tv: "string", g: [[2,[12,14]]], k: { "maxLength": 100, "pattern": "^[a-z][a-z0-9_]*$" }, re: __RE0 },
   { f: __F0, p: "/properties/message", t: ["string"], tv: "string", g: [[2,[12]]], k: { "maxLength": 2000 } },
   { f: __F0, p: "/properties/details", t: ["object"], tv: "object", g: [[4,[25]]], ap: 13, kn: new Set([]) },
@@ -369,6 +405,18 @@ const __S = __link([
   { f: __F0, p: "/$defs/QuotaExceededDetails/properties/resource", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 100, "minLength": 1 } },
   { f: __F0, p: "/$defs/QuotaExceededDetails/properties/limit", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 1 } },
   { f: __F0, p: "/$defs/QuotaExceededDetails/additionalProperties", av: 1, b: true },
+  { f: __F0, p: "/allOf/7", g: [[0,[7]]], if: 91, th: 95 },
+  { f: __F0, p: "/allOf/7/if", c: __c92, r: 92, ro: 1, g: [[0,[0]]] },
+  { f: __F0, p: "/$defs/codeIs/$defs/forkPoint", c: __c92, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["error"] }, pr: [["error", "error", 93]], ap: 94, kn: new Set(["error"]) },
+  { f: __F0, p: "/$defs/codeIs/$defs/forkPoint/properties/error", g: [[0,[1]]], k: { "const": "fork_point_invalid" } },
+  { f: __F0, p: "/$defs/codeIs/$defs/forkPoint/additionalProperties", av: 1, b: true },
+  { f: __F0, p: "/allOf/7/then", g: [[4,[23,26]]], k: { "required": ["details"] }, pr: [["details", "details", 96]] },
+  { f: __F0, p: "/allOf/7/then/properties/details", c: __c97, r: 97, ro: 1, g: [[0,[0]]] },
+  { f: __F0, p: "/$defs/ForkPointInvalidDetails", c: __c97, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["fromSeq","lastSeq"] }, pr: [["fromSeq", "fromSeq", 98], ["lastSeq", "lastSeq", 99], ["sourceRunId", "sourceRunId", 100]], ap: 101, kn: new Set(["fromSeq","lastSeq","sourceRunId"]) },
+  { f: __F0, p: "/$defs/ForkPointInvalidDetails/properties/fromSeq", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: __F0, p: "/$defs/ForkPointInvalidDetails/properties/lastSeq", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: __F0, p: "/$defs/ForkPointInvalidDetails/properties/sourceRunId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: __F0, p: "/$defs/ForkPointInvalidDetails/additionalProperties", av: 1, b: true },
 ].map((o) => new __Node(o)));
 
 // ── validators ──
@@ -403,38 +451,44 @@ __errorsOf(validateErrorEnvelope, __s4, __S[9], __F0);
 export { __c9 as __check_ErrorEnvelope };
 export function __node_ErrorEnvelope() { return __S[9]; }
 const __s5 = __state();
+/** Validator for ForkPointInvalidDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ForkPointInvalidDetails). */
+export function validateForkPointInvalidDetails(data) { return __c97(data) ? __ok(__s5) : __no(__s5, data); }
+__errorsOf(validateForkPointInvalidDetails, __s5, __S[97], __F0);
+export { __c97 as __check_ForkPointInvalidDetails };
+export function __node_ForkPointInvalidDetails() { return __S[97]; }
+const __s6 = __state();
 /** Validator for PayloadTooLargeDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/PayloadTooLargeDetails). */
-export function validatePayloadTooLargeDetails(data) { return __c76(data) ? __ok(__s5) : __no(__s5, data); }
-__errorsOf(validatePayloadTooLargeDetails, __s5, __S[76], __F0);
+export function validatePayloadTooLargeDetails(data) { return __c76(data) ? __ok(__s6) : __no(__s6, data); }
+__errorsOf(validatePayloadTooLargeDetails, __s6, __S[76], __F0);
 export { __c76 as __check_PayloadTooLargeDetails };
 export function __node_PayloadTooLargeDetails() { return __S[76]; }
-const __s6 = __state();
+const __s7 = __state();
 /** Validator for QuotaExceededDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/QuotaExceededDetails). */
-export function validateQuotaExceededDetails(data) { return __c86(data) ? __ok(__s6) : __no(__s6, data); }
-__errorsOf(validateQuotaExceededDetails, __s6, __S[86], __F0);
+export function validateQuotaExceededDetails(data) { return __c86(data) ? __ok(__s7) : __no(__s7, data); }
+__errorsOf(validateQuotaExceededDetails, __s7, __S[86], __F0);
 export { __c86 as __check_QuotaExceededDetails };
 export function __node_QuotaExceededDetails() { return __S[86]; }
-const __s7 = __state();
+const __s8 = __state();
 /** Validator for ReplayMemorySnapshotUnavailableDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ReplayMemorySnapshotUnavailableDetails). */
-export function validateReplayMemorySnapshotUnavailableDetails(data) { return __c22(data) ? __ok(__s7) : __no(__s7, data); }
-__errorsOf(validateReplayMemorySnapshotUnavailableDetails, __s7, __S[22], __F0);
+export function validateReplayMemorySnapshotUnavailableDetails(data) { return __c22(data) ? __ok(__s8) : __no(__s8, data); }
+__errorsOf(validateReplayMemorySnapshotUnavailableDetails, __s8, __S[22], __F0);
 export { __c22 as __check_ReplayMemorySnapshotUnavailableDetails };
 export function __node_ReplayMemorySnapshotUnavailableDetails() { return __S[22]; }
-const __s8 = __state();
+const __s9 = __state();
 /** Validator for TokenBudgetExceededDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/TokenBudgetExceededDetails). */
-export function validateTokenBudgetExceededDetails(data) { return __c35(data) ? __ok(__s8) : __no(__s8, data); }
-__errorsOf(validateTokenBudgetExceededDetails, __s8, __S[35], __F0);
+export function validateTokenBudgetExceededDetails(data) { return __c35(data) ? __ok(__s9) : __no(__s9, data); }
+__errorsOf(validateTokenBudgetExceededDetails, __s9, __S[35], __F0);
 export { __c35 as __check_TokenBudgetExceededDetails };
 export function __node_TokenBudgetExceededDetails() { return __S[35]; }
-const __s9 = __state();
+const __s10 = __state();
 /** Validator for ValidationFailedDetails (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ValidationFailedDetails). */
-export function validateValidationFailedDetails(data) { return __c61(data) ? __ok(__s9) : __no(__s9, data); }
-__errorsOf(validateValidationFailedDetails, __s9, __S[61], __F0);
+export function validateValidationFailedDetails(data) { return __c61(data) ? __ok(__s10) : __no(__s10, data); }
+__errorsOf(validateValidationFailedDetails, __s10, __S[61], __F0);
 export { __c61 as __check_ValidationFailedDetails };
 export function __node_ValidationFailedDetails() { return __S[61]; }
-const __s10 = __state();
+const __s11 = __state();
 /** Validator for ValidationFailure (https://wopkit.dev/schemas/openwop/v1/error.schema.json#/$defs/ValidationFailure). */
-export function validateValidationFailure(data) { return __c64(data) ? __ok(__s10) : __no(__s10, data); }
-__errorsOf(validateValidationFailure, __s10, __S[64], __F0);
+export function validateValidationFailure(data) { return __c64(data) ? __ok(__s11) : __no(__s11, data); }
+__errorsOf(validateValidationFailure, __s11, __S[64], __F0);
 export { __c64 as __check_ValidationFailure };
 export function __node_ValidationFailure() { return __S[64]; }

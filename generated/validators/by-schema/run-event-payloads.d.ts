@@ -3,12 +3,24 @@
 import type * as T from '../../ts/index.ts';
 import type { Validator } from '../validators.js';
 
+/** Validator for AgentDecidedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/agentDecided). */
+export declare const validateAgentDecidedPayload: Validator<T.AgentDecidedPayload>;
+/** The fast check of AgentDecidedPayload, for the modules that reference it. */
+export declare function __check_AgentDecidedPayload(data: unknown): boolean;
+/** The diagnostic node of AgentDecidedPayload, for the modules that reference it. */
+export declare function __node_AgentDecidedPayload(): unknown;
 /** Validator for AgentMemoryConsolidatedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/agentMemoryConsolidated). */
 export declare const validateAgentMemoryConsolidatedPayload: Validator<T.AgentMemoryConsolidatedPayload>;
 /** The fast check of AgentMemoryConsolidatedPayload, for the modules that reference it. */
 export declare function __check_AgentMemoryConsolidatedPayload(data: unknown): boolean;
 /** The diagnostic node of AgentMemoryConsolidatedPayload, for the modules that reference it. */
 export declare function __node_AgentMemoryConsolidatedPayload(): unknown;
+/** Validator for ApprovalReceivedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/approvalReceived). */
+export declare const validateApprovalReceivedPayload: Validator<T.ApprovalReceivedPayload>;
+/** The fast check of ApprovalReceivedPayload, for the modules that reference it. */
+export declare function __check_ApprovalReceivedPayload(data: unknown): boolean;
+/** The diagnostic node of ApprovalReceivedPayload, for the modules that reference it. */
+export declare function __node_ApprovalReceivedPayload(): unknown;
 /** Validator for CommitmentFiredPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/commitmentFired). */
 export declare const validateCommitmentFiredPayload: Validator<T.CommitmentFiredPayload>;
 /** The fast check of CommitmentFiredPayload, for the modules that reference it. */
@@ -57,6 +69,30 @@ export declare const validateMemoryWrittenPayload: Validator<T.MemoryWrittenPayl
 export declare function __check_MemoryWrittenPayload(data: unknown): boolean;
 /** The diagnostic node of MemoryWrittenPayload, for the modules that reference it. */
 export declare function __node_MemoryWrittenPayload(): unknown;
+/** Validator for NodeCompletedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/nodeCompleted). */
+export declare const validateNodeCompletedPayload: Validator<T.NodeCompletedPayload>;
+/** The fast check of NodeCompletedPayload, for the modules that reference it. */
+export declare function __check_NodeCompletedPayload(data: unknown): boolean;
+/** The diagnostic node of NodeCompletedPayload, for the modules that reference it. */
+export declare function __node_NodeCompletedPayload(): unknown;
+/** Validator for NodeFailedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/nodeFailed). */
+export declare const validateNodeFailedPayload: Validator<T.NodeFailedPayload>;
+/** The fast check of NodeFailedPayload, for the modules that reference it. */
+export declare function __check_NodeFailedPayload(data: unknown): boolean;
+/** The diagnostic node of NodeFailedPayload, for the modules that reference it. */
+export declare function __node_NodeFailedPayload(): unknown;
+/** Validator for NodeStartedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/nodeStarted). */
+export declare const validateNodeStartedPayload: Validator<T.NodeStartedPayload>;
+/** The fast check of NodeStartedPayload, for the modules that reference it. */
+export declare function __check_NodeStartedPayload(data: unknown): boolean;
+/** The diagnostic node of NodeStartedPayload, for the modules that reference it. */
+export declare function __node_NodeStartedPayload(): unknown;
+/** Validator for NodeSuspendedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/nodeSuspended). */
+export declare const validateNodeSuspendedPayload: Validator<T.NodeSuspendedPayload>;
+/** The fast check of NodeSuspendedPayload, for the modules that reference it. */
+export declare function __check_NodeSuspendedPayload(data: unknown): boolean;
+/** The diagnostic node of NodeSuspendedPayload, for the modules that reference it. */
+export declare function __node_NodeSuspendedPayload(): unknown;
 /** Validator for ProposalActivatedPayload (https://wopkit.dev/schemas/openwop/v1/run-event-payloads.schema.json#/$defs/proposalActivated). */
 export declare const validateProposalActivatedPayload: Validator<T.ProposalActivatedPayload>;
 /** The fast check of ProposalActivatedPayload, for the modules that reference it. */

@@ -6,7 +6,7 @@ import { __Node, __errorsOf, __fmtDateTime, __len, __link, __no, __ok, __state }
 // ── constants ──
 const __F0 = "run-event.schema.json";
 const __RE0 = new RegExp("^[A-Za-z][A-Za-z0-9_-]*(\\.[A-Za-z][A-Za-z0-9_-]*)*$", "u");
-const __E11 = new Set(["run.started","run.completed","run.failed","runOrchestrator.decided","core.workflowChain.confidence-escalated","interrupt.requested","interrupt.resolved","worker.dispatched","memory.written","memory.compacted","agent.memory.consolidated","commitment.fired","proposal.created","proposal.activated","workspace.updated"]);
+const __E11 = new Set(["run.started","run.completed","run.failed","runOrchestrator.decided","core.workflowChain.confidence-escalated","interrupt.requested","interrupt.resolved","worker.dispatched","memory.written","memory.compacted","agent.memory.consolidated","commitment.fired","proposal.created","proposal.activated","workspace.updated","node.started","node.completed","node.failed","approval.received","agent.decided","node.suspended"]);
 
 // ── fast path: one check per schema node, valid or not, first failure stops ──
 function __c0(d) {
@@ -84,7 +84,7 @@ const __S = __link([
   { f: __F0, p: "/properties/schemaVersion", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: __F0, p: "/properties/engineVersion", t: ["string"], tv: "string", ut: 1, g: [] },
   { f: __F0, p: "/additionalProperties", b: false },
-  { f: __F0, p: "/$defs/RunEventType", c: __c14, g: [[0,[2]]], k: { "enum": ["run.started","run.completed","run.failed","runOrchestrator.decided","core.workflowChain.confidence-escalated","interrupt.requested","interrupt.resolved","worker.dispatched","memory.written","memory.compacted","agent.memory.consolidated","commitment.fired","proposal.created","proposal.activated","workspace.updated"] } },
+  { f: __F0, p: "/$defs/RunEventType", c: __c14, g: [[0,[2]]], k: { "enum": ["run.started","run.completed","run.failed","runOrchestrator.decided","core.workflowChain.confidence-escalated","interrupt.requested","interrupt.resolved","worker.dispatched","memory.written","memory.compacted","agent.memory.consolidated","commitment.fired","proposal.created","proposal.activated","workspace.updated","node.started","node.completed","node.failed","approval.received","agent.decided","node.suspended"] } },
 ].map((o) => new __Node(o)));
 
 // ── validators ──

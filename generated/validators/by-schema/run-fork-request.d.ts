@@ -9,3 +9,9 @@ export declare const validateRunForkRequest: Validator<T.RunForkRequest>;
 export declare function __check_RunForkRequest(data: unknown): boolean;
 /** The diagnostic node of RunForkRequest, for the modules that reference it. */
 export declare function __node_RunForkRequest(): unknown;
+/** Validator for RunOptionsOverlay (https://wopkit.dev/schemas/openwop/v1/run-fork-request.schema.json#/$defs/RunOptionsOverlay). */
+export declare const validateRunOptionsOverlay: Validator<T.RunOptionsOverlay>;
+/** The fast check of RunOptionsOverlay, for the modules that reference it. */
+export declare function __check_RunOptionsOverlay(data: unknown): boolean;
+/** The diagnostic node of RunOptionsOverlay, for the modules that reference it. */
+export declare function __node_RunOptionsOverlay(): unknown;

@@ -9,24 +9,75 @@ const __F0 = "run-fork-request.schema.json";
 // ── fast path: one check per schema node, valid or not, first failure stops ──
 function __c0(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x0 = d.fromSeq;
-  if (x0 === undefined) return false;
-  if (!(Number.isInteger(x0))) return false;
-  if (x0 < 0) return false;
-  const x1 = d.mode;
-  if (x1 !== undefined) {
-    if (!(x1 === "replay" || x1 === "branch")) return false;
+  let ok0 = false;
+  L1: {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x2 = d.mode;
+      if (x2 !== undefined) {
+        if (x2 !== "replay") break L1;
+      }
+    }
+    ok0 = true;
   }
-  for (const k2 in d) if (!(k2 === "fromSeq" || k2 === "mode")) return false;
+  if (ok0) {
+    if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+      const x3 = d.runOptionsOverlay;
+      if (x3 !== undefined) {
+        if (!(typeof x3 === "object" && x3 !== null && !Array.isArray(x3))) return false;
+        if (Object.keys(x3).length > 0) return false;
+      }
+    }
+  }
+  const x4 = d.fromSeq;
+  if (x4 === undefined) return false;
+  if (!(Number.isInteger(x4))) return false;
+  if (x4 < 0) return false;
+  const x5 = d.mode;
+  if (x5 !== undefined) {
+    if (!(x5 === "replay" || x5 === "branch")) return false;
+  }
+  const x6 = d.runOptionsOverlay;
+  if (x6 !== undefined) {
+    if (!__c4(x6)) return false;
+  }
+  for (const k7 in d) if (!(k7 === "fromSeq" || k7 === "mode" || k7 === "runOptionsOverlay")) return false;
+  return true;
+}
+function __c4(d) {
+  if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
+  const x8 = d.configurable;
+  if (x8 !== undefined) {
+    if (!(typeof x8 === "object" && x8 !== null && !Array.isArray(x8))) return false;
+  }
+  for (const k9 in d) if (!(k9 === "configurable")) return false;
+  return true;
+}
+function __c10(d) {
+  if (typeof d === "object" && d !== null && !Array.isArray(d)) {
+    const x10 = d.mode;
+    if (x10 !== undefined) {
+      if (x10 !== "replay") return false;
+    }
+  }
   return true;
 }
 
 // ── diagnostic path: the schema nodes, walked when a caller reads `errors` ──
 const __S = __link([
-  { f: __F0, p: "", c: __c0, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["fromSeq"] }, pr: [["fromSeq", "fromSeq", 1], ["mode", "mode", 2]], ap: 3, kn: new Set(["fromSeq","mode"]) },
+  { f: __F0, p: "", c: __c0, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["fromSeq"] }, pr: [["fromSeq", "fromSeq", 1], ["mode", "mode", 2], ["runOptionsOverlay", "runOptionsOverlay", 3]], ap: 8, kn: new Set(["fromSeq","mode","runOptionsOverlay"]), all: [9] },
   { f: __F0, p: "/properties/fromSeq", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
   { f: __F0, p: "/properties/mode", g: [[0,[2]]], k: { "enum": ["replay","branch"] } },
+  { f: __F0, p: "/properties/runOptionsOverlay", c: __c4, r: 4, ro: 1, g: [[0,[0]]] },
+  { f: __F0, p: "/$defs/RunOptionsOverlay", c: __c4, t: ["object"], tv: "object", g: [[4,[25,26]]], pr: [["configurable", "configurable", 5]], ap: 7, kn: new Set(["configurable"]) },
+  { f: __F0, p: "/$defs/RunOptionsOverlay/properties/configurable", t: ["object"], tv: "object", g: [[4,[25]]], ap: 6, kn: new Set([]) },
+  { f: __F0, p: "/$defs/RunOptionsOverlay/properties/configurable/additionalProperties", av: 1, b: true },
+  { f: __F0, p: "/$defs/RunOptionsOverlay/additionalProperties", b: false },
   { f: __F0, p: "/additionalProperties", b: false },
+  { f: __F0, p: "/allOf/0", g: [[0,[7]]], if: 10, th: 12 },
+  { f: __F0, p: "/allOf/0/if", c: __c10, g: [[4,[26]]], pr: [["mode", "mode", 11]] },
+  { f: __F0, p: "/allOf/0/if/properties/mode", g: [[0,[1]]], k: { "const": "replay" } },
+  { f: __F0, p: "/allOf/0/then", g: [[4,[26]]], pr: [["runOptionsOverlay", "runOptionsOverlay", 13]] },
+  { f: __F0, p: "/allOf/0/then/properties/runOptionsOverlay", t: ["object"], tv: "object", g: [[4,[21]]], k: { "maxProperties": 0 } },
 ].map((o) => new __Node(o)));
 
 // ── validators ──
@@ -36,3 +87,9 @@ export function validateRunForkRequest(data) { return __c0(data) ? __ok(__s0) : 
 __errorsOf(validateRunForkRequest, __s0, __S[0], __F0);
 export { __c0 as __check_RunForkRequest };
 export function __node_RunForkRequest() { return __S[0]; }
+const __s1 = __state();
+/** Validator for RunOptionsOverlay (https://wopkit.dev/schemas/openwop/v1/run-fork-request.schema.json#/$defs/RunOptionsOverlay). */
+export function validateRunOptionsOverlay(data) { return __c4(data) ? __ok(__s1) : __no(__s1, data); }
+__errorsOf(validateRunOptionsOverlay, __s1, __S[4], __F0);
+export { __c4 as __check_RunOptionsOverlay };
+export function __node_RunOptionsOverlay() { return __S[4]; }

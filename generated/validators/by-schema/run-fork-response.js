@@ -2,11 +2,11 @@
 
 // Validators of schemas/openwop/v1/run-fork-response.schema.json.
 import { __Node, __errorsOf, __link, __no, __ok, __state } from '../runtime.js';
-import { __check_ForkOrigin, __node_ForkOrigin } from './run-event-payloads.js';
+import { __check_RunStatus, __node_RunStatus } from './run-snapshot.js';
 
 // ── constants ──
 const __F0 = "run-fork-response.schema.json";
-const __F1 = "run-event-payloads.schema.json";
+const __F1 = "run-snapshot.schema.json";
 
 // ── fast path: one check per schema node, valid or not, first failure stops ──
 function __c0(d) {
@@ -15,22 +15,39 @@ function __c0(d) {
   if (x0 === undefined) return false;
   if (!(typeof x0 === "string")) return false;
   if (x0.length === 0) return false;
-  const x1 = d.forkedFrom;
+  const x1 = d.sourceRunId;
   if (x1 === undefined) return false;
-  if (!__check_ForkOrigin(x1)) return false;
-  const x2 = d.status;
-  if (x2 === undefined) return false;
-  if (!(x2 === "created" || x2 === "running" || x2 === "completed")) return false;
+  if (!(typeof x1 === "string")) return false;
+  if (x1.length === 0) return false;
+  const x2 = d.fromSeq;
+  if (x2 !== undefined) {
+    if (!(Number.isInteger(x2))) return false;
+    if (x2 < 0) return false;
+  }
+  const x3 = d.mode;
+  if (x3 === undefined) return false;
+  if (!(x3 === "replay" || x3 === "branch")) return false;
+  const x4 = d.status;
+  if (x4 === undefined) return false;
+  if (!__check_RunStatus(x4)) return false;
+  const x5 = d.eventsUrl;
+  if (x5 !== undefined) {
+    if (!(typeof x5 === "string")) return false;
+    if (x5.length === 0) return false;
+  }
   return true;
 }
 
 // ── diagnostic path: the schema nodes, walked when a caller reads `errors` ──
 const __S = __link([
-  { f: __F0, p: "", c: __c0, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","forkedFrom","status"] }, pr: [["runId", "runId", 1], ["forkedFrom", "forkedFrom", 2], ["status", "status", 4]], ap: 5, kn: new Set(["runId","forkedFrom","status"]) },
+  { f: __F0, p: "", c: __c0, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","sourceRunId","mode","status"] }, pr: [["runId", "runId", 1], ["sourceRunId", "sourceRunId", 2], ["fromSeq", "fromSeq", 3], ["mode", "mode", 4], ["status", "status", 5], ["eventsUrl", "eventsUrl", 7]], ap: 8, kn: new Set(["runId","sourceRunId","fromSeq","mode","status","eventsUrl"]) },
   { f: __F0, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: __F0, p: "/properties/forkedFrom", c: __check_ForkOrigin, r: 3, ro: 1, g: [[0,[0]]] },
-  { f: __F1, p: "/$defs/ForkOrigin", c: __check_ForkOrigin, x: __node_ForkOrigin },
-  { f: __F0, p: "/properties/status", g: [[0,[2]]], k: { "enum": ["created","running","completed"] } },
+  { f: __F0, p: "/properties/sourceRunId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: __F0, p: "/properties/fromSeq", t: ["integer"], tv: "integer", ut: 1, g: [[1,[9]]], k: { "minimum": 0 } },
+  { f: __F0, p: "/properties/mode", g: [[0,[2]]], k: { "enum": ["replay","branch"] } },
+  { f: __F0, p: "/properties/status", c: __check_RunStatus, r: 6, ro: 1, g: [[0,[0]]] },
+  { f: __F1, p: "/$defs/RunStatus", c: __check_RunStatus, x: __node_RunStatus },
+  { f: __F0, p: "/properties/eventsUrl", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: __F0, p: "/additionalProperties", av: 1, b: true },
 ].map((o) => new __Node(o)));
 

@@ -35,7 +35,7 @@ function __c0(d) {
   }
   const x5 = d.action;
   if (x5 === undefined) return false;
-  if (!(x5 === "approve" || x5 === "confirm" || x5 === "reject" || x5 === "amend")) return false;
+  if (!(x5 === "accept" || x5 === "approve" || x5 === "confirm" || x5 === "reject" || x5 === "amend")) return false;
   const x6 = d.decision;
   if (x6 !== undefined) {
     if (!__check_OrchestratorDecision(x6)) return false;
@@ -76,7 +76,7 @@ function __c13(d) {
 // ── diagnostic path: the schema nodes, walked when a caller reads `errors` ──
 const __S = __link([
   { f: __F0, p: "/$defs/ResumeValue", c: __c0, t: ["object"], tv: "object", g: [[0,[7]],[4,[23,25,26]]], k: { "required": ["action"] }, pr: [["action", "action", 1], ["decision", "decision", 2], ["decidedAt", "decidedAt", 4], ["feedback", "feedback", 5]], ap: 6, kn: new Set(["action","decision","decidedAt","feedback"]), if: 7, th: 9, el: 11 },
-  { f: __F0, p: "/$defs/ResumeValue/properties/action", g: [[0,[2]]], k: { "enum": ["approve","confirm","reject","amend"] } },
+  { f: __F0, p: "/$defs/ResumeValue/properties/action", g: [[0,[2]]], k: { "enum": ["accept","approve","confirm","reject","amend"] } },
   { f: __F0, p: "/$defs/ResumeValue/properties/decision", c: __check_OrchestratorDecision, r: 3, ro: 1, g: [[0,[0]]] },
   { f: __F1, p: "", c: __check_OrchestratorDecision, x: __node_OrchestratorDecision },
   { f: __F0, p: "/$defs/ResumeValue/properties/decidedAt", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },

@@ -28,36 +28,46 @@ function __c4(d) {
   if (x3 === undefined) return false;
   if (!(typeof x3 === "string")) return false;
   if (x3.length === 0) return false;
+  const x4 = d.nodeId;
+  if (x4 !== undefined) {
+    if (!(typeof x4 === "string")) return false;
+    if (x4.length === 0) return false;
+  }
   return true;
 }
-function __c8(d) {
+function __c9(d) {
   if (!(typeof d === "object" && d !== null && !Array.isArray(d))) return false;
-  const x4 = d.runId;
-  if (x4 === undefined) return false;
-  if (!(typeof x4 === "string")) return false;
-  if (x4.length === 0) return false;
-  const x5 = d.workflowId;
-  if (x5 !== undefined) {
-    if (!(typeof x5 === "string")) return false;
-    if (x5.length === 0) return false;
+  const x5 = d.runId;
+  if (x5 === undefined) return false;
+  if (!(typeof x5 === "string")) return false;
+  if (x5.length === 0) return false;
+  const x6 = d.workflowId;
+  if (x6 !== undefined) {
+    if (!(typeof x6 === "string")) return false;
+    if (x6.length === 0) return false;
   }
-  const x6 = d.status;
-  if (x6 === undefined) return false;
-  if (!__c12(x6)) return false;
-  const x7 = d.variables;
+  const x7 = d.status;
   if (x7 === undefined) return false;
-  if (!(typeof x7 === "object" && x7 !== null && !Array.isArray(x7))) return false;
-  const x8 = d.error;
-  if (x8 !== undefined) {
-    if (!__c0(x8)) return false;
-  }
-  const x9 = d.interrupt;
+  if (!__c13(x7)) return false;
+  const x8 = d.variables;
+  if (x8 === undefined) return false;
+  if (!(typeof x8 === "object" && x8 !== null && !Array.isArray(x8))) return false;
+  const x9 = d.error;
   if (x9 !== undefined) {
-    if (!__c4(x9)) return false;
+    if (!__c0(x9)) return false;
+  }
+  const x10 = d.interrupt;
+  if (x10 !== undefined) {
+    if (!__c4(x10)) return false;
+  }
+  const x11 = d.currentNodeId;
+  if (x11 !== undefined) {
+    if (!(typeof x11 === "string")) return false;
+    if (x11.length === 0) return false;
   }
   return true;
 }
-function __c12(d) {
+function __c13(d) {
   if (!(d === "created" || d === "running" || d === "completed" || d === "failed" || d === "waiting-clarification" || d === "waiting-approval")) return false;
   return true;
 }
@@ -68,19 +78,21 @@ const __S = __link([
   { f: __F0, p: "/$defs/RunError/properties/code", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: __F0, p: "/$defs/RunError/properties/message", t: ["string"], tv: "string", ut: 1, g: [] },
   { f: __F0, p: "/$defs/RunError/additionalProperties", av: 1, b: true },
-  { f: __F0, p: "/$defs/RunInterrupt", c: __c4, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["interruptId","kind"] }, pr: [["interruptId", "interruptId", 5], ["kind", "kind", 6]], ap: 7, kn: new Set(["interruptId","kind"]) },
+  { f: __F0, p: "/$defs/RunInterrupt", c: __c4, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["interruptId","kind"] }, pr: [["interruptId", "interruptId", 5], ["kind", "kind", 6], ["nodeId", "nodeId", 7]], ap: 8, kn: new Set(["interruptId","kind","nodeId"]) },
   { f: __F0, p: "/$defs/RunInterrupt/properties/interruptId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: __F0, p: "/$defs/RunInterrupt/properties/kind", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
+  { f: __F0, p: "/$defs/RunInterrupt/properties/nodeId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: __F0, p: "/$defs/RunInterrupt/additionalProperties", av: 1, b: true },
-  { f: __F0, p: "", c: __c8, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","status","variables"] }, pr: [["runId", "runId", 9], ["workflowId", "workflowId", 10], ["status", "status", 11], ["variables", "variables", 13], ["error", "error", 15], ["interrupt", "interrupt", 16]], ap: 17, kn: new Set(["runId","workflowId","status","variables","error","interrupt"]) },
+  { f: __F0, p: "", c: __c9, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["runId","status","variables"] }, pr: [["runId", "runId", 10], ["workflowId", "workflowId", 11], ["status", "status", 12], ["variables", "variables", 14], ["error", "error", 16], ["interrupt", "interrupt", 17], ["currentNodeId", "currentNodeId", 18]], ap: 19, kn: new Set(["runId","workflowId","status","variables","error","interrupt","currentNodeId"]) },
   { f: __F0, p: "/properties/runId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: __F0, p: "/properties/workflowId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
-  { f: __F0, p: "/properties/status", c: __c12, r: 12, ro: 1, g: [[0,[0]]] },
-  { f: __F0, p: "/$defs/RunStatus", c: __c12, g: [[0,[2]]], k: { "enum": ["created","running","completed","failed","waiting-clarification","waiting-approval"] } },
-  { f: __F0, p: "/properties/variables", t: ["object"], tv: "object", g: [[4,[25]]], ap: 14, kn: new Set([]) },
+  { f: __F0, p: "/properties/status", c: __c13, r: 13, ro: 1, g: [[0,[0]]] },
+  { f: __F0, p: "/$defs/RunStatus", c: __c13, g: [[0,[2]]], k: { "enum": ["created","running","completed","failed","waiting-clarification","waiting-approval"] } },
+  { f: __F0, p: "/properties/variables", t: ["object"], tv: "object", g: [[4,[25]]], ap: 15, kn: new Set([]) },
   { f: __F0, p: "/properties/variables/additionalProperties", av: 1, b: true },
   { f: __F0, p: "/properties/error", c: __c0, r: 0, ro: 1, g: [[0,[0]]] },
   { f: __F0, p: "/properties/interrupt", c: __c4, r: 4, ro: 1, g: [[0,[0]]] },
+  { f: __F0, p: "/properties/currentNodeId", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: __F0, p: "/additionalProperties", av: 1, b: true },
 ].map((o) => new __Node(o)));
 
@@ -99,13 +111,13 @@ export { __c4 as __check_RunInterrupt };
 export function __node_RunInterrupt() { return __S[4]; }
 const __s2 = __state();
 /** Validator for RunSnapshot (https://wopkit.dev/schemas/openwop/v1/run-snapshot.schema.json). */
-export function validateRunSnapshot(data) { return __c8(data) ? __ok(__s2) : __no(__s2, data); }
-__errorsOf(validateRunSnapshot, __s2, __S[8], __F0);
-export { __c8 as __check_RunSnapshot };
-export function __node_RunSnapshot() { return __S[8]; }
+export function validateRunSnapshot(data) { return __c9(data) ? __ok(__s2) : __no(__s2, data); }
+__errorsOf(validateRunSnapshot, __s2, __S[9], __F0);
+export { __c9 as __check_RunSnapshot };
+export function __node_RunSnapshot() { return __S[9]; }
 const __s3 = __state();
 /** Validator for RunStatus (https://wopkit.dev/schemas/openwop/v1/run-snapshot.schema.json#/$defs/RunStatus). */
-export function validateRunStatus(data) { return __c12(data) ? __ok(__s3) : __no(__s3, data); }
-__errorsOf(validateRunStatus, __s3, __S[12], __F0);
-export { __c12 as __check_RunStatus };
-export function __node_RunStatus() { return __S[12]; }
+export function validateRunStatus(data) { return __c13(data) ? __ok(__s3) : __no(__s3, data); }
+__errorsOf(validateRunStatus, __s3, __S[13], __F0);
+export { __c13 as __check_RunStatus };
+export function __node_RunStatus() { return __S[13]; }

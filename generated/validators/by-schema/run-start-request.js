@@ -6,6 +6,7 @@ import { __Node, __errorsOf, __link, __no, __ok, __state } from '../runtime.js';
 // ── constants ──
 const __F0 = "run-start-request.schema.json";
 const __RE0 = new RegExp("^[A-Za-z0-9._:-]{1,128}$", "u");
+const __RE1 = new RegExp("^[a-z0-9](?:[a-z0-9_-]{0,61}[a-z0-9])?$", "u");
 
 // ── fast path: one check per schema node, valid or not, first failure stops ──
 function __c0(d) {
@@ -14,19 +15,25 @@ function __c0(d) {
   if (x0 === undefined) return false;
   if (!(typeof x0 === "string")) return false;
   if (!__RE0.test(x0)) return false;
-  const x1 = d.inputs;
+  const x1 = d.tenantId;
   if (x1 !== undefined) {
-    if (!(typeof x1 === "object" && x1 !== null && !Array.isArray(x1))) return false;
+    if (!(typeof x1 === "string")) return false;
+    if (!__RE1.test(x1)) return false;
   }
-  for (const k2 in d) if (!(k2 === "workflowId" || k2 === "inputs")) return false;
+  const x2 = d.inputs;
+  if (x2 !== undefined) {
+    if (!(typeof x2 === "object" && x2 !== null && !Array.isArray(x2))) return false;
+  }
+  for (const k3 in d) if (!(k3 === "workflowId" || k3 === "tenantId" || k3 === "inputs")) return false;
   return true;
 }
 
 // ── diagnostic path: the schema nodes, walked when a caller reads `errors` ──
 const __S = __link([
-  { f: __F0, p: "", c: __c0, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["workflowId"] }, pr: [["workflowId", "workflowId", 1], ["inputs", "inputs", 2]], ap: 4, kn: new Set(["workflowId","inputs"]) },
+  { f: __F0, p: "", c: __c0, t: ["object"], tv: "object", g: [[4,[23,25,26]]], k: { "required": ["workflowId"] }, pr: [["workflowId", "workflowId", 1], ["tenantId", "tenantId", 2], ["inputs", "inputs", 3]], ap: 5, kn: new Set(["workflowId","tenantId","inputs"]) },
   { f: __F0, p: "/properties/workflowId", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[A-Za-z0-9._:-]{1,128}$" }, re: __RE0 },
-  { f: __F0, p: "/properties/inputs", t: ["object"], tv: "object", g: [[4,[25]]], ap: 3, kn: new Set([]) },
+  { f: __F0, p: "/properties/tenantId", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^[a-z0-9](?:[a-z0-9_-]{0,61}[a-z0-9])?$" }, re: __RE1 },
+  { f: __F0, p: "/properties/inputs", t: ["object"], tv: "object", g: [[4,[25]]], ap: 4, kn: new Set([]) },
   { f: __F0, p: "/properties/inputs/additionalProperties", av: 1, b: true },
   { f: __F0, p: "/additionalProperties", b: false },
 ].map((o) => new __Node(o)));

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { MAX_EVENT_PAGE } from '../../events/log.ts';
 import { HttpError } from '../errors.ts';
 import { bodyOf, pageOf, paramsOf, queryOf, serve } from '../route-helpers.ts';
-import { actionOf, ROUTES } from '../seam-catalogue.ts';
+import { actionOf, ROUTES, urlOf } from '../seam-catalogue.ts';
 import type { HostRuntime } from '../host-runtime.ts';
 import { integerParam } from '../route-helpers.ts';
 
@@ -26,15 +26,15 @@ export function registerRuns(app: FastifyInstance, host: HostRuntime): void {
     const { runId: target } = paramsOf(req, ROUTES.runFork);
     const colon = target.lastIndexOf(':');
     if (colon <= 0 || target.slice(colon + 1) !== actionOf(ROUTES.runFork)) throw new HttpError('not_found', 'no such run action');
-    const runId = target.slice(0, colon);
-    const body = bodyOf(req, ROUTES.runFork);
-    if ((await host.run(runId)) === undefined) throw new HttpError('not_found', 'no such run');
-    const last = await host.lastSequence(runId);
-    if (last >= 0 && body.fromSeq > last) throw new HttpError('validation_failed', 'fromSeq is past the end of the run', { failures: [{ instancePath: '/fromSeq', message: `must be <= ${last}` }] });
-    // Both modes start the fork from memory as of fromSeq (replay re-runs, branch may diverge): a snapshot the host
-    // cannot serve is refused either way, never replaced by current memory.
-    const run = await host.fork(runId, body.fromSeq); // throws ReplayMemorySnapshotUnavailableError → 422
-    return { runId: run.runId, forkedFrom: { runId, fromSeq: body.fromSeq }, status: 'created', mode: body.mode ?? 'replay' };
+    const sourceRunId = target.slice(0, colon);
+    const { fromSeq, mode = 'replay' } = bodyOf(req, ROUTES.runFork);
+    if ((await host.run(sourceRunId)) === undefined) throw new HttpError('not_found', 'no such run');
+    // Both modes read memory as of fromSeq (a snapshot the host cannot serve is a 422, never current memory); a fork
+    // of a workflow run executes before this answers (replay re-emits what its source recorded, branch does it anew).
+    // A runOptionsOverlay (branch only; the schema refuses one on a replay) names options no fixture workflow reads.
+    const fork = await host.fork(sourceRunId, fromSeq, mode);
+    const status = (await host.workflowRun(fork.runId))?.status ?? 'created';
+    return { runId: fork.runId, sourceRunId, fromSeq, mode, status, eventsUrl: urlOf(ROUTES.runEvents, { params: { runId: fork.runId } }) };
   });
 
   // Memory as a run reads it: a fork reads its snapshot; any other run reads live memory of its tenant.

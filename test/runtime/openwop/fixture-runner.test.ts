@@ -74,9 +74,9 @@ describe('fixture runner', () => {
     expect(events.find((e) => e.type === 'interrupt.requested')?.causationId).toBe(escalated.eventId);
     expect((await h.workflowRun(run.runId))?.status).toBe('waiting-clarification');
     const interruptId = (await h.workflowRun(run.runId))!.interrupt!.interruptId;
-    await expect(h.resolveInterrupt(run.runId, 'int_not_this_one', { outcome: 'approved' })).rejects.toBeInstanceOf(InterruptNotFoundError);
+    await expect(h.resolveInterrupt(run.runId, 'int_not_this_one', { action: 'approve' })).rejects.toBeInstanceOf(InterruptNotFoundError);
     // two answers at once: exactly one is applied, whichever commits first; the other is refused
-    const answers = await Promise.allSettled([h.resolveInterrupt(run.runId, interruptId, { outcome: 'approved' }), h.resolveInterrupt(run.runId, interruptId, { outcome: 'approved' })]);
+    const answers = await Promise.allSettled([h.resolveInterrupt(run.runId, interruptId, { action: 'approve' }), h.resolveInterrupt(run.runId, interruptId, { action: 'approve' })]);
     const applied = answers.filter((a) => a.status === 'fulfilled');
     const refused = answers.filter((a) => a.status === 'rejected');
     expect(applied.map((a) => a.value.status)).toEqual(['completed']);
@@ -87,6 +87,6 @@ describe('fixture runner', () => {
     expect((await types()).slice(-2)).toEqual(['interrupt.resolved', 'worker.dispatched']);
     expect((await types()).filter((t) => t === 'interrupt.resolved')).toHaveLength(1);
     expect((await h.workflowRun(run.runId))?.status).toBe('completed');
-    await expect(h.resolveInterrupt('run_unknown', interruptId, { outcome: 'approved' })).rejects.toBeInstanceOf(InterruptNotFoundError);
+    await expect(h.resolveInterrupt('run_unknown', interruptId, { action: 'approve' })).rejects.toBeInstanceOf(InterruptNotFoundError);
   });
 });

@@ -8,10 +8,13 @@
 // - if/then rules (e.g. "trigger is required when supported is true") and x-runtime-rules are not represented.
 // - Optional scalar fields use pointers with omitempty; absent optional arrays and objects are written back as null (post-processing keeps empty [] and {} instead of dropping them).
 //
-// Top-level types: 176.
+// Top-level types: 184.
 
 // Code generated from JSON Schema using quicktype. DO NOT EDIT.
 // To parse and unparse this JSON data, add this code to your project and do:
+//
+//    agentDecidedPayload, err := UnmarshalAgentDecidedPayload(bytes)
+//    bytes, err = agentDecidedPayload.Marshal()
 //
 //    agentInventoryEntry, err := UnmarshalAgentInventoryEntry(bytes)
 //    bytes, err = agentInventoryEntry.Marshal()
@@ -30,6 +33,9 @@
 //
 //    approvalGate, err := UnmarshalApprovalGate(bytes)
 //    bytes, err = approvalGate.Marshal()
+//
+//    approvalReceivedPayload, err := UnmarshalApprovalReceivedPayload(bytes)
+//    bytes, err = approvalReceivedPayload.Marshal()
 //
 //    attributionCapability, err := UnmarshalAttributionCapability(bytes)
 //    bytes, err = attributionCapability.Marshal()
@@ -69,6 +75,9 @@
 //
 //    forkOrigin, err := UnmarshalForkOrigin(bytes)
 //    bytes, err = forkOrigin.Marshal()
+//
+//    forkPointInvalidDetails, err := UnmarshalForkPointInvalidDetails(bytes)
+//    bytes, err = forkPointInvalidDetails.Marshal()
 //
 //    hostHealth, err := UnmarshalHostHealth(bytes)
 //    bytes, err = hostHealth.Marshal()
@@ -391,6 +400,18 @@
 //    multiAgentCapability, err := UnmarshalMultiAgentCapability(bytes)
 //    bytes, err = multiAgentCapability.Marshal()
 //
+//    nodeCompletedPayload, err := UnmarshalNodeCompletedPayload(bytes)
+//    bytes, err = nodeCompletedPayload.Marshal()
+//
+//    nodeFailedPayload, err := UnmarshalNodeFailedPayload(bytes)
+//    bytes, err = nodeFailedPayload.Marshal()
+//
+//    nodeStartedPayload, err := UnmarshalNodeStartedPayload(bytes)
+//    bytes, err = nodeStartedPayload.Marshal()
+//
+//    nodeSuspendedPayload, err := UnmarshalNodeSuspendedPayload(bytes)
+//    bytes, err = nodeSuspendedPayload.Marshal()
+//
 //    openAPIDocument, err := UnmarshalOpenAPIDocument(bytes)
 //    bytes, err = openAPIDocument.Marshal()
 //
@@ -484,6 +505,9 @@
 //    runInterruptResolveRequest, err := UnmarshalRunInterruptResolveRequest(bytes)
 //    bytes, err = runInterruptResolveRequest.Marshal()
 //
+//    runOptionsOverlay, err := UnmarshalRunOptionsOverlay(bytes)
+//    bytes, err = runOptionsOverlay.Marshal()
+//
 //    runOrchestratorDecidedPayload, err := UnmarshalRunOrchestratorDecidedPayload(bytes)
 //    bytes, err = runOrchestratorDecidedPayload.Marshal()
 //
@@ -549,6 +573,16 @@ import "time"
 
 import "encoding/json"
 
+func UnmarshalAgentDecidedPayload(data []byte) (AgentDecidedPayload, error) {
+	var r AgentDecidedPayload
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *AgentDecidedPayload) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
 func UnmarshalAgentInventoryEntry(data []byte) (AgentInventoryEntry, error) {
 	var r AgentInventoryEntry
 	err := json.Unmarshal(data, &r)
@@ -606,6 +640,16 @@ func UnmarshalApprovalGate(data []byte) (ApprovalGate, error) {
 }
 
 func (r *ApprovalGate) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
+func UnmarshalApprovalReceivedPayload(data []byte) (ApprovalReceivedPayload, error) {
+	var r ApprovalReceivedPayload
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *ApprovalReceivedPayload) Marshal() ([]byte, error) {
 	return json.Marshal(r)
 }
 
@@ -736,6 +780,16 @@ func UnmarshalForkOrigin(data []byte) (ForkOrigin, error) {
 }
 
 func (r *ForkOrigin) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
+func UnmarshalForkPointInvalidDetails(data []byte) (ForkPointInvalidDetails, error) {
+	var r ForkPointInvalidDetails
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *ForkPointInvalidDetails) Marshal() ([]byte, error) {
 	return json.Marshal(r)
 }
 
@@ -1809,6 +1863,46 @@ func (r *MultiAgentCapability) Marshal() ([]byte, error) {
 	return json.Marshal(r)
 }
 
+func UnmarshalNodeCompletedPayload(data []byte) (NodeCompletedPayload, error) {
+	var r NodeCompletedPayload
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *NodeCompletedPayload) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
+func UnmarshalNodeFailedPayload(data []byte) (NodeFailedPayload, error) {
+	var r NodeFailedPayload
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *NodeFailedPayload) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
+func UnmarshalNodeStartedPayload(data []byte) (NodeStartedPayload, error) {
+	var r NodeStartedPayload
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *NodeStartedPayload) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
+func UnmarshalNodeSuspendedPayload(data []byte) (NodeSuspendedPayload, error) {
+	var r NodeSuspendedPayload
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *NodeSuspendedPayload) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
 func UnmarshalOpenAPIDocument(data []byte) (OpenAPIDocument, error) {
 	var r OpenAPIDocument
 	err := json.Unmarshal(data, &r)
@@ -2119,6 +2213,16 @@ func (r *RunInterruptResolveRequest) Marshal() ([]byte, error) {
 	return json.Marshal(r)
 }
 
+func UnmarshalRunOptionsOverlay(data []byte) (RunOptionsOverlay, error) {
+	var r RunOptionsOverlay
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *RunOptionsOverlay) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
 func UnmarshalRunOrchestratorDecidedPayload(data []byte) (RunOrchestratorDecidedPayload, error) {
 	var r RunOrchestratorDecidedPayload
 	err := json.Unmarshal(data, &r)
@@ -2309,6 +2413,19 @@ func (r *WorkspaceUpdatedPayload) Marshal() ([]byte, error) {
 	return json.Marshal(r)
 }
 
+// An agent node reached a typed decision (upstream's CP-1 contract). Its confidence, when
+// below the host's escalation threshold, suspends the node (node.suspended, reason
+// low-confidence) for a person to accept or reject. Open.
+type AgentDecidedPayload struct {
+	// The deciding agent.                                                                           
+	AgentID                                                                              string      `json:"agentId"`
+	// The agent's confidence in [0, 1]; absent means no signal (no escalation).                     
+	Confidence                                                                           *float64    `json:"confidence,omitempty"`
+	// The decision, shaped by the decision kind (a string label for the reference host's            
+	// conformance agent).                                                                           
+	Decision                                                                             interface{} `json:"decision"`
+}
+
 // Body of GET /v1/agents (RFC 0072/0074): the manifest agents installed for the caller's
 // tenant, each with the RFC 0080 §C degraded-memory projection. Served when the host
 // advertises agents.manifestRuntime.supported. Open to additive fields (server-emitted). No
@@ -2382,6 +2499,20 @@ type AgentPackArtifact struct {
 type PackedAgent struct {
 	// Agent id within the pack.       
 	ID                          string `json:"id"`
+}
+
+// A person's answer to an approval gate was recorded (upstream's approval event, sent after
+// interrupt.resolved). Content-free: the answer's free text is never recorded. Open.
+type ApprovalReceivedPayload struct {
+	// The answer: accept or reject (upstream's vocabulary also has refine, edit-accept and                              
+	// timeout, which the reference host's gates do not offer).                                                          
+	Action                                                                                 ApprovalReceivedPayloadAction `json:"action"`
+	// When the person decided, as their answer gave it (ISO 8601).                                                      
+	DecidedAt                                                                              *time.Time                    `json:"decidedAt,omitempty"`
+	// The interrupt the answer resolved.                                                                                
+	InterruptID                                                                            *string                       `json:"interruptId,omitempty"`
+	// The approval gate answered.                                                                                       
+	NodeID                                                                                 string                        `json:"nodeId"`
 }
 
 // The discovery document a host serves at GET /.well-known/openwop. Capability families
@@ -2764,6 +2895,17 @@ type ErrorEnvelope struct {
 	Error                                                                                       string                 `json:"error"`
 	// Human-readable explanation. Host-internal, never entry data or secrets.                                         
 	Message                                                                                     string                 `json:"message"`
+}
+
+// A fork's fromSeq lies past the source run's event log (HTTP 422; upstream: fromSeq beyond
+// the source event log MUST be 422); nothing was created. Open.
+type ForkPointInvalidDetails struct {
+	// The event index the fork asked for.                                                  
+	FromSeq                                                                         int64   `json:"fromSeq"`
+	// The source run's last event index: the highest fromSeq a fork of it may name.        
+	LastSeq                                                                         int64   `json:"lastSeq"`
+	// The run being forked.                                                                
+	SourceRunID                                                                     *string `json:"sourceRunId,omitempty"`
 }
 
 // Answer of GET /livez and GET /readyz of the wopkit reference host: content-free, served
@@ -4748,6 +4890,79 @@ type MemoryWrittenPayload struct {
 	Operation                                                                              *MemoryWrittenPayloadOperation `json:"operation,omitempty"`
 }
 
+// A workflow node finished successfully. Content-free: the node's outputs stay in the run's
+// variables. Open.
+type NodeCompletedPayload struct {
+	// How long the node ran, in milliseconds (upstream hosts send it).                              
+	DurationMS                                                                               *int64  `json:"durationMs,omitempty"`
+	// The node that finished.                                                                       
+	NodeID                                                                                   string  `json:"nodeId"`
+	// The node's type (the reference host sends it; upstream's payload does not require it).        
+	TypeID                                                                                   *string `json:"typeId,omitempty"`
+}
+
+// A workflow node failed terminally (e.g. an approval gate whose answer was reject:
+// approval_rejected). Open.
+type NodeFailedPayload struct {
+	// Why: a machine code and a message, never content.                
+	Error                                               RunFailureError `json:"error"`
+	// The node that failed.                                            
+	NodeID                                              string          `json:"nodeId"`
+	// The node's type (the reference host sends it).                   
+	TypeID                                              *string         `json:"typeId,omitempty"`
+}
+
+// Why: a machine code and a message, never content.
+//
+// The error object upstream hosts put in run.failed: a code and a human message; details
+// are code-specific. Open.
+//
+// The failure as upstream hosts report it: a machine code and a message, never entry
+// content.
+//
+// The failure as upstream hosts report it.
+type RunFailureError struct {
+	// Machine code of the failure.                                                      
+	Code                                                          string                 `json:"code"`
+	// Code-specific details.                                                            
+	Details                                                       map[string]interface{} `json:"details"`
+	// Human-readable explanation; never entry content or secrets.                       
+	Message                                                       string                 `json:"message"`
+	// Whether retrying the run may succeed.                                             
+	Retryable                                                     *bool                  `json:"retryable,omitempty"`
+}
+
+// A workflow node began executing (the envelope's nodeId names it too). Content-free. Open.
+type NodeStartedPayload struct {
+	// Zero-based retry counter (upstream hosts send it; the reference host runs each node once).       
+	Attempt                                                                                      *int64 `json:"attempt,omitempty"`
+	// The node, as the workflow definition names it.                                                   
+	NodeID                                                                                       string `json:"nodeId"`
+	// The node's type, e.g. core.noop or core.approvalGate.                                            
+	TypeID                                                                                       string `json:"typeId"`
+}
+
+// A node suspended on an interrupt (the interrupt.requested with the same interruptId
+// raised it). For a low-confidence agent decision: reason low-confidence, the agent, the
+// threshold applied and the confidence observed (below it). Open.
+type NodeSuspendedPayload struct {
+	// The agent whose decision suspended the node (low-confidence).                                     
+	AgentID                                                                                     *string  `json:"agentId,omitempty"`
+	// The interrupt it waits on.                                                                        
+	InterruptID                                                                                 string   `json:"interruptId"`
+	// The interrupt kind (approval for a low-confidence decision).                                      
+	Kind                                                                                        *string  `json:"kind,omitempty"`
+	// The suspended node.                                                                               
+	NodeID                                                                                      string   `json:"nodeId"`
+	// The decision's confidence, below the threshold.                                                   
+	Observed                                                                                    *float64 `json:"observed,omitempty"`
+	// Why, e.g. low-confidence.                                                                         
+	Reason                                                                                      *string  `json:"reason,omitempty"`
+	// The escalation threshold applied: the host's confidence floor (0.5, or the stricter floor         
+	// it advertises).                                                                                   
+	Threshold                                                                                   *float64 `json:"threshold,omitempty"`
+}
+
 // Response of GET /v1/openapi.json: the host's self-description as an OpenAPI 3.1 document.
 // Upstream's discovery scenario requires the endpoint to answer 200 without authentication
 // with an openapi field of 3.1 or later; this schema checks that much of the envelope, and
@@ -4998,78 +5213,83 @@ type RunFailedPayload struct {
 	Status                                                                               *RunFailedPayloadStatus `json:"status,omitempty"`
 }
 
-// The failure as upstream hosts report it: a machine code and a message, never entry
-// content.
+// Body of POST /v1/runs/{runId}:fork: a new run from a past event index of the source run.
+// Events before fromSeq are the fork's fixed history; from fromSeq on, the fork executes
+// again (replay re-emits what the source recorded, branch does it anew). Closed.
 //
-// The error object upstream hosts put in run.failed: a code and a human message; details
-// are code-specific. Open.
-//
-// The failure as upstream hosts report it.
-type RunFailureError struct {
-	// Machine code of the failure.                                                      
-	Code                                                          string                 `json:"code"`
-	// Code-specific details.                                                            
-	Details                                                       map[string]interface{} `json:"details"`
-	// Human-readable explanation; never entry content or secrets.                       
-	Message                                                       string                 `json:"message"`
-	// Whether retrying the run may succeed.                                             
-	Retryable                                                     *bool                  `json:"retryable,omitempty"`
-}
-
-// Body of POST /v1/runs/{runId}:fork: replay a run from a past event index. Closed.
+// A replay reproduces its source: the overlay, when sent, is empty (upstream: overlay is
+// branch-only, 400 otherwise).
 type RunForkRequest struct {
-	// Event index to fork from. Memory reads of the fork before reaching it see memory as it                         
-	// was at that index in the original run (MAE-3).                                                                 
+	// Event index to fork from: at most the source's last sequence (past it: 422                                     
+	// fork_point_invalid). Memory reads of the fork see memory as it was at that index in the                        
+	// source run (MAE-3).                                                                                            
 	FromSeq                                                                                     int64                 `json:"fromSeq"`
-	// replay (default): the fork re-runs from fromSeq and its memory reads see memory as of                          
-	// fromSeq (MAE-3); branch: the fork continues from the same point and may diverge, starting                      
-	// from the same memory as of fromSeq. Either way a snapshot the host cannot serve is a 422                       
+	// replay (default): the fork re-executes from fromSeq against the source's recorded                              
+	// history: recorded facts (memory.written, an interrupt's answer) are re-emitted from the                        
+	// source's log, never re-done or given new ids. branch: the fork continues from the same                         
+	// point as an independent run and may diverge (its writes are its own). Either way memory                        
+	// reads start as of fromSeq, and a snapshot the host cannot serve is a 422                                       
 	// replay_memory_snapshot_unavailable.                                                                            
 	Mode                                                                                        *ReplayCapabilityMode `json:"mode,omitempty"`
+	// Run options the fork runs with instead of the source's. Branch only: with mode replay (or                      
+	// no mode) it must be empty, since a replay reproduces the source.                                               
+	RunOptionsOverlay                                                                           *RunOptionsOverlay    `json:"runOptionsOverlay,omitempty"`
 }
 
-// Response of a successful fork. Open.
+// Run options the fork runs with instead of the source's. Branch only: with mode replay (or
+// no mode) it must be empty, since a replay reproduces the source.
+//
+// Run options a branch fork overrides. Closed: only the members a run reads.
+type RunOptionsOverlay struct {
+	// Node configuration by key (upstream's RunOptions.configurable). A key no node of the                       
+	// workflow reads changes nothing: the reference host's fixture workflows read none.                          
+	Configurable                                                                           map[string]interface{} `json:"configurable"`
+}
+
+// Response (201) of a successful fork: the new run, where it came from, and where it stands
+// after the host executed it (a fork of a workflow run runs to a terminal status, or to an
+// interrupt it waits on, before the answer; a fork of a run that executes no workflow is
+// created and reads its snapshot). Open.
 type RunForkResponse struct {
-	// Source run and index.                          
-	ForkedFrom                  ForkOrigin            `json:"forkedFrom"`
-	// Id of the new forked run.                      
-	RunID                       string                `json:"runId"`
-	// State of the new run.                          
-	Status                      RunForkResponseStatus `json:"status"`
-}
-
-// Where a forked run branched off. Closed.
-//
-// Source run and index.
-//
-// Set when the run is a replay fork.
-type ForkOrigin struct {
-	// The source event index the fork starts from; memory reads before it see the snapshot at       
-	// that index.                                                                                   
-	FromSeq                                                                                   int64  `json:"fromSeq"`
-	// The source run.                                                                               
-	RunID                                                                                     string `json:"runId"`
+	// Path of the fork's event log (GET).                                              
+	EventsURL                                                      *string              `json:"eventsUrl,omitempty"`
+	// The source event index the fork starts from.                                     
+	FromSeq                                                        *int64               `json:"fromSeq,omitempty"`
+	// The mode the fork ran in (the request's, replay by default).                     
+	Mode                                                           ReplayCapabilityMode `json:"mode"`
+	// Id of the new forked run (never the source's).                                   
+	RunID                                                          string               `json:"runId"`
+	// The run forked (upstream: the fork response echoes it).                          
+	SourceRunID                                                    string               `json:"sourceRunId"`
+	// Where the new run stands.                                                        
+	Status                                                         RunStatus            `json:"status"`
 }
 
 // Body of POST /v1/runs/{runId}/interrupts/{nodeId}: answer the interrupt a run is
-// suspended on (RFC 0039 §A: a below-floor decision escalates so that a person can confirm
-// or adjust it). The path's nodeId names the open interrupt (the reference host: the
-// interruptId the run snapshot shows). Of two answers to one interrupt exactly one is
-// applied; the other is refused with 409 interrupt_already_resolved. Closed: a
-// client-submitted shape.
+// suspended on. The path's nodeId names the node the open interrupt suspends (the
+// snapshot's currentNodeId; the interrupt's interruptId names it as well); a node the run
+// does not wait on is a 404 interrupt_not_found. What an answer may say depends on the
+// node: an approval gate (upstream's conformance-approval, node gate) takes accept or
+// reject; an escalated supervisor decision (RFC 0039 §A: a below-floor decision escalates
+// so that a person can confirm or adjust it) takes approve, confirm, reject or amend; any
+// other action for the node is a 400 validation_failed naming /resumeValue/action. Of two
+// answers to one interrupt exactly one is applied; the other is refused with 409
+// interrupt_already_resolved. Closed: a client-submitted shape.
 type RunInterruptResolveRequest struct {
 	// The answer.            
 	ResumeValue   ResumeValue `json:"resumeValue"`
 }
 
-// approve (or confirm, for a clarification) carries the escalated decision out; reject ends
-// the step without dispatching anything; amend replaces the decision with `decision` and
-// carries that out.
+// The answer. For an approval gate: accept lets the run go on past the gate; reject fails
+// the gate (approval_rejected) and with it the run. For an escalated decision: approve (or
+// confirm, for a clarification) carries the escalated decision out; reject ends the step
+// without dispatching anything; amend replaces the decision with `decision` and carries
+// that out.
 //
 // The answer.
 type ResumeValue struct {
 	// What the person decided.                                                                                     
-	Action                                                                                    Action                `json:"action"`
+	Action                                                                                    ResumeValueAction     `json:"action"`
 	// When the person decided (ISO 8601); recorded as given in the interrupt.resolved event.                       
 	DecidedAt                                                                                 *time.Time            `json:"decidedAt,omitempty"`
 	// The decision to carry out instead (amend only).                                                              
@@ -5089,20 +5309,24 @@ type RunOrchestratorDecidedPayload struct {
 // Response of GET /v1/runs/{runId}: the run's status and the variables its workflow set.
 // Open: a host may add fields.
 type RunSnapshot struct {
-	// Why a failed run failed.                                                                                     
-	Error                                                                                    *RunError              `json:"error,omitempty"`
-	// The open interrupt of a waiting-* run.                                                                       
-	Interrupt                                                                                *RunInterrupt          `json:"interrupt,omitempty"`
-	// The run.                                                                                                     
-	RunID                                                                                    string                 `json:"runId"`
-	// Where the run is.                                                                                            
-	Status                                                                                   RunStatus              `json:"status"`
-	// Variables the workflow set, by name (the fixture probes put their read-backs here:                           
-	// memoryReadback, memoryList, ownerProbe, crossTenantProbe, …). Entries read from memory                       
-	// are MemoryEntry-shaped and already SR-1-redacted and TTL-filtered.                                           
-	Variables                                                                                map[string]interface{} `json:"variables"`
-	// The workflow it executes.                                                                                    
-	WorkflowID                                                                               *string                `json:"workflowId,omitempty"`
+	// The workflow node the run is at: while waiting-*, the node its open interrupt suspends                        
+	// (POST /v1/runs/{runId}/interrupts/{nodeId} answers it by this id); while running, the                         
+	// node executing. Absent once the run ended, and for runs that execute no workflow nodes.                       
+	CurrentNodeID                                                                             *string                `json:"currentNodeId,omitempty"`
+	// Why a failed run failed.                                                                                      
+	Error                                                                                     *RunError              `json:"error,omitempty"`
+	// The open interrupt of a waiting-* run.                                                                        
+	Interrupt                                                                                 *RunInterrupt          `json:"interrupt,omitempty"`
+	// The run.                                                                                                      
+	RunID                                                                                     string                 `json:"runId"`
+	// Where the run is.                                                                                             
+	Status                                                                                    RunStatus              `json:"status"`
+	// Variables the workflow set, by name (the fixture probes put their read-backs here:                            
+	// memoryReadback, memoryList, ownerProbe, crossTenantProbe, …). Entries read from memory                        
+	// are MemoryEntry-shaped and already SR-1-redacted and TTL-filtered.                                            
+	Variables                                                                                 map[string]interface{} `json:"variables"`
+	// The workflow it executes.                                                                                     
+	WorkflowID                                                                                *string                `json:"workflowId,omitempty"`
 }
 
 // A failed run's error. Open.
@@ -5119,20 +5343,26 @@ type RunError struct {
 //
 // The open interrupt of a waiting-* run.
 type RunInterrupt struct {
-	// Id of the interrupt (the interrupt.requested event carries it too).                   
-	InterruptID                                                                       string `json:"interruptId"`
-	// Interrupt kind: clarify (waiting-clarification) or approval (waiting-approval).       
-	Kind                                                                              string `json:"kind"`
+	// Id of the interrupt (the interrupt.requested event carries it too).                    
+	InterruptID                                                                       string  `json:"interruptId"`
+	// Interrupt kind: clarify (waiting-clarification) or approval (waiting-approval).        
+	Kind                                                                              string  `json:"kind"`
+	// The node the interrupt suspends (the snapshot's currentNodeId).                        
+	NodeID                                                                            *string `json:"nodeId,omitempty"`
 }
 
 // Body of POST /v1/runs: start a run of a workflow the host has (the reference host: the
 // conformance fixtures it advertises in discovery `fixtures`). Closed: a client-submitted
 // shape.
 type RunStartRequest struct {
-	// Workflow inputs. The fixture workflows take none and ignore what is sent.                       
-	Inputs                                                                      map[string]interface{} `json:"inputs"`
-	// Id of the workflow to run; an id the host does not have is a 404.                               
-	WorkflowID                                                                  string                 `json:"workflowId"`
+	// Workflow inputs. The fixture workflows take none and ignore what is sent.                                      
+	Inputs                                                                                     map[string]interface{} `json:"inputs"`
+	// The tenant the run acts as. A tenant key may name only its own tenant (403 forbidden                           
+	// otherwise); an operator key acts as the tenant named, or as tenant default when none is.                       
+	// The grammar of a memoryRef's tenant segment.                                                                   
+	TenantID                                                                                   *string                `json:"tenantId,omitempty"`
+	// Id of the workflow to run; an id the host does not have is a 404.                                              
+	WorkflowID                                                                                 string                 `json:"workflowId"`
 }
 
 // Response (201) of POST /v1/runs: the run that was started. Open: a host may add
@@ -5159,6 +5389,17 @@ type RunStartedPayload struct {
 	ParentRunID                                                                            *string               `json:"parentRunId,omitempty"`
 	// The workflow being run.                                                                                   
 	WorkflowID                                                                             string                `json:"workflowId"`
+}
+
+// Where a forked run branched off. Closed.
+//
+// Set when the run is a replay fork.
+type ForkOrigin struct {
+	// The source event index the fork starts from; memory reads before it see the snapshot at       
+	// that index.                                                                                   
+	FromSeq                                                                                   int64  `json:"fromSeq"`
+	// The source run.                                                                               
+	RunID                                                                                     string `json:"runId"`
 }
 
 // Artefact of kind automation: an RFC 0052 schedule that starts a workflow. Open.
@@ -5306,6 +5547,18 @@ const (
 	Write              MemoryDimension = "write"
 )
 
+// The answer: accept or reject (upstream's vocabulary also has refine, edit-accept and
+// timeout, which the reference host's gates do not offer).
+type ApprovalReceivedPayloadAction string
+
+const (
+	EditAccept   ApprovalReceivedPayloadAction = "edit-accept"
+	PurpleAccept ApprovalReceivedPayloadAction = "accept"
+	PurpleReject ApprovalReceivedPayloadAction = "reject"
+	Refine       ApprovalReceivedPayloadAction = "refine"
+	Timeout      ApprovalReceivedPayloadAction = "timeout"
+)
+
 // A fire-condition kind.
 //
 // RFC 0068: the kind of condition that makes an inferred commitment fire. time rides on RFC
@@ -5428,10 +5681,14 @@ const (
 
 // A fork mode.
 //
-// replay (default): the fork re-runs from fromSeq and its memory reads see memory as of
-// fromSeq (MAE-3); branch: the fork continues from the same point and may diverge, starting
-// from the same memory as of fromSeq. Either way a snapshot the host cannot serve is a 422
+// replay (default): the fork re-executes from fromSeq against the source's recorded
+// history: recorded facts (memory.written, an interrupt's answer) are re-emitted from the
+// source's log, never re-done or given new ids. branch: the fork continues from the same
+// point as an independent run and may diverge (its writes are its own). Either way memory
+// reads start as of fromSeq, and a snapshot the host cannot serve is a 422
 // replay_memory_snapshot_unavailable.
+//
+// The mode the fork ran in (the request's, replay by default).
 type ReplayCapabilityMode string
 
 const (
@@ -6178,7 +6435,7 @@ const (
 type RunCompletedPayloadStatus string
 
 const (
-	PurpleCompleted RunCompletedPayloadStatus = "completed"
+	StatusCompleted RunCompletedPayloadStatus = "completed"
 )
 
 type RunFailedPayloadStatus string
@@ -6187,41 +6444,35 @@ const (
 	FluffyFailed RunFailedPayloadStatus = "failed"
 )
 
-// State of the new run.
-type RunForkResponseStatus string
-
-const (
-	FluffyCompleted RunForkResponseStatus = "completed"
-	StatusCreated   RunForkResponseStatus = "created"
-	StatusRunning   RunForkResponseStatus = "running"
-)
-
-// What the person decided.
-type Action string
-
-const (
-	ActionConfirm Action = "confirm"
-	Amend         Action = "amend"
-	Approve       Action = "approve"
-	Reject        Action = "reject"
-)
-
-// Where the run is.
+// Where the new run stands.
 //
 // Where a run is: running; completed or failed (terminal); waiting-clarification or
 // waiting-approval (suspended on an interrupt, nothing dispatched until it is resolved);
 // created (a fork that has not executed).
 //
+// Where the run is.
+//
 // Status right after the start (the fixture runner finishes or suspends before answering).
 type RunStatus string
 
 const (
+	Created              RunStatus = "created"
 	RunStatusCompleted   RunStatus = "completed"
-	RunStatusCreated     RunStatus = "created"
 	RunStatusFailed      RunStatus = "failed"
-	RunStatusRunning     RunStatus = "running"
+	Running              RunStatus = "running"
 	WaitingApproval      RunStatus = "waiting-approval"
 	WaitingClarification RunStatus = "waiting-clarification"
+)
+
+// What the person decided.
+type ResumeValueAction string
+
+const (
+	ActionConfirm ResumeValueAction = "confirm"
+	Amend         ResumeValueAction = "amend"
+	Approve       ResumeValueAction = "approve"
+	FluffyAccept  ResumeValueAction = "accept"
+	FluffyReject  ResumeValueAction = "reject"
 )
 
 // RFC 0039 §B: inherit (default) shares the parent's scope; isolated gives the child a

@@ -1,0 +1,34 @@
+/**
+ * What a workflow run executes: a definition of nodes in order, kept on the run's row (so a fork and an answer read it
+ * from the store, on any host). The engine is runtime/openwop/workflow-engine.ts; the conformance fixtures that are
+ * workflows are defined in runtime/openwop/fixtures/table.ts.
+ */
+/**
+ * The node types a workflow definition may use: a node that does nothing, an approval gate, and the conformance agent
+ * (upstream's `core.conformance.mock-agent`): it records a fixed decision with its confidence (`agent.decided`) and,
+ * below the host's confidence floor, suspends for a person as a gate does (`node.suspended`, reason low-confidence).
+ */
+export const WORKFLOW_NODE_TYPES = ['core.noop', 'core.approvalGate', 'core.conformance.mock-agent'] as const;
+export type WorkflowNodeType = (typeof WORKFLOW_NODE_TYPES)[number];
+
+/** What a person may answer an approval gate (upstream's approval vocabulary, as far as the gates here offer it). */
+export type ApprovalAction = 'accept' | 'reject';
+
+export interface WorkflowNode {
+  readonly nodeId: string;
+  readonly typeId: WorkflowNodeType;
+  /** The actions of a node that waits for a person: accept goes on past it, reject fails it (approval_rejected). */
+  readonly actions?: readonly ApprovalAction[];
+  /** The conformance agent's fixed decision (`core.conformance.mock-agent`). */
+  readonly agent?: { readonly agentId: string; readonly decision: string; readonly confidence: number };
+}
+
+export interface WorkflowDefinition {
+  readonly workflowId: string;
+  /** Executed in order. */
+  readonly nodes: readonly WorkflowNode[];
+  /** Write a run summary into the run's memory scope when it completes (attributed to the run: `memory.written`). */
+  readonly runSummary: boolean;
+}
+
+export type ForkMode = 'replay' | 'branch';
