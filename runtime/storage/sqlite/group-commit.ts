@@ -14,30 +14,41 @@ export type Settled = { readonly results: readonly unknown[] } | { readonly erro
 const endsGroup = (err: unknown): boolean => isCorrupt(err) || isUnwritable(err);
 
 export async function commitGroup(s: SqliteSession, plans: readonly (readonly WriteOp[])[]): Promise<Settled[]> {
-  s.exec('BEGIN IMMEDIATE');
-  const settled: Settled[] = [];
-  try {
-    for (const plan of plans) {
-      s.exec('SAVEPOINT plan');
-      try {
-        const results: unknown[] = [];
-        for (const op of plan) results.push(await runOp(s, op));
-        s.exec('RELEASE plan');
-        settled.push({ results });
-      } catch (err) {
-        if (endsGroup(err)) throw err;
-        s.exec('ROLLBACK TO plan');
-        s.exec('RELEASE plan');
-        settled.push({ error: err });
-      }
-    }
-    s.exec('COMMIT');
-  } catch (err) {
+  // Transaction control through the statement cache (prepared once, not parsed per plan). A group of one plan needs no
+  // savepoint: its refusal rolls the whole transaction back, which is the same thing.
+  const alone = plans.length === 1;
+  const rollback = () => {
     try {
       s.exec('ROLLBACK');
     } catch {
       // the transaction is already gone (SQLite rolls back by itself on some I/O errors)
     }
+  };
+  await s.run('BEGIN IMMEDIATE');
+  const settled: Settled[] = [];
+  try {
+    for (const plan of plans) {
+      if (!alone) await s.run('SAVEPOINT plan');
+      try {
+        const results: unknown[] = [];
+        for (const op of plan) results.push(await runOp(s, op));
+        if (!alone) await s.run('RELEASE plan');
+        settled.push({ results });
+      } catch (err) {
+        if (endsGroup(err)) throw err;
+        if (alone) {
+          // A lone plan's own refusal is its outcome, not the group's failure.
+          rollback();
+          return [{ error: err }];
+        }
+        await s.run('ROLLBACK TO plan');
+        await s.run('RELEASE plan');
+        settled.push({ error: err });
+      }
+    }
+    await s.run('COMMIT');
+  } catch (err) {
+    rollback();
     throw err;
   }
   return settled;
