@@ -104,7 +104,10 @@ async function entryArgs(entry: string): Promise<string[]> {
   return [await built];
 }
 
-/** Start the host and resolve once it prints its ready line (reject with its output if it exits or times out first). */
+/**
+ * Start the host and resolve once it prints its ready line (reject with its output if it exits or times out first).
+ * Test hosts lift the follow-up-run bound: a campaign fires thousands of commitments, each asking for a run.
+ */
 export async function startHost(spec: HostSpec, timeoutMs = 60_000): Promise<RunningHost> {
   const started = await startOrExit(spec, timeoutMs);
   if ('url' in started) return started;
@@ -114,7 +117,7 @@ export async function startHost(spec: HostSpec, timeoutMs = 60_000): Promise<Run
 /** Start the host: the running host once it prints its ready line, or how it ended if it exits first. */
 export async function startOrExit(spec: HostSpec, timeoutMs = 60_000): Promise<RunningHost | HostExit> {
   const child = spawn(process.execPath, [...(await entryArgs(spec.entry ?? 'runtime/host/main.ts')), ...spec.args], {
-    env: childEnv({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', OPENWOP_HOST_TOKEN: CRASH_TOKEN, WOPKIT_CREDENTIALS_FILE: crashCredentialsFile(), ...spec.env }),
+    env: childEnv({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', OPENWOP_HOST_TOKEN: CRASH_TOKEN, WOPKIT_CREDENTIALS_FILE: crashCredentialsFile(), OPENWOP_FOLLOW_UP_RUNS_PER_TENANT: '1000000', ...spec.env }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -50,12 +50,24 @@ export async function verifyOverHttp(baseUrl: string, ledger: AckLedger, resumed
   for (const tenant of TENANTS) {
     for (const runId of runIdsOf(tenant)) {
       const acked = ledger.writes.filter((w) => w.runId === runId);
-      const r = await get(baseUrl, urlOf(ROUTES.runEvents, { params: { runId } }));
-      if (r.status !== 200) {
-        if (acked.length > 0) findings.push(`run ${runId}: event log reads ${r.status} after ${acked.length} acknowledged writes`);
+      // The whole log, page by page (a page holds at most 1000 events; hasMore and nextSeq say where the next starts).
+      const events: RunEvent[] = [];
+      let status = 200;
+      for (let fromSeq = 0; ; ) {
+        const r = await get(baseUrl, urlOf(ROUTES.runEvents, { params: { runId }, query: { fromSeq: String(fromSeq) } }));
+        if (r.status !== 200) {
+          status = r.status;
+          break;
+        }
+        const page = JSON.parse(r.text) as { events: RunEvent[]; hasMore?: boolean; nextSeq?: number };
+        events.push(...page.events);
+        if (page.hasMore !== true || page.nextSeq === undefined) break;
+        fromSeq = page.nextSeq;
+      }
+      if (status !== 200) {
+        if (acked.length > 0) findings.push(`run ${runId}: event log reads ${status} after ${acked.length} acknowledged writes`);
         continue;
       }
-      const events = (JSON.parse(r.text) as { events: RunEvent[] }).events;
       findings.push(...sequenceFindings(runId, events));
       const written = new Map<string, number>();
       for (const e of events) {
