@@ -15,8 +15,9 @@
  * acknowledged request survives a crash of the host and of the database server.
  */
 import pg from 'pg';
+import { StoreFaults } from '../faults.ts';
 import { WAKE_CHANNEL, WakeListeners, wakes } from '../wake.ts';
-import { CORRUPT_REASON, StoreClosedError, StoreCorruptError, StoreUnavailableError, type StoragePort, type StoreHealth, type WritePlan } from '../port.ts';
+import { StoreClosedError, StoreCorruptError, StoreUnavailableError, type StoragePort, type StoreHealth, type WritePlan } from '../port.ts';
 import { runOp } from '../ops/index.ts';
 import { applyMigrations } from '../sql/migrate.ts';
 import { schemaDdl } from '../sql/schema.ts';
@@ -124,9 +125,7 @@ class PostgresStore implements StoragePort {
   readonly reads: SqlSession;
   readonly #pool: pg.Pool;
   readonly #retries: number;
-  readonly #fatal: ((err: StoreCorruptError) => void)[] = [];
-  #health: StoreHealth = { writable: true };
-  #fatalError: StoreCorruptError | undefined;
+  readonly #faults: StoreFaults;
   #closed: Promise<void> | undefined;
 
   readonly #wake = new WakeListeners();
@@ -137,6 +136,7 @@ class PostgresStore implements StoragePort {
   constructor(pool: pg.Pool, location: string, retries: number, listenUrl: string | undefined) {
     this.#pool = pool;
     this.location = location;
+    this.#faults = new StoreFaults(location);
     this.#retries = retries;
     this.#listenUrl = listenUrl;
     this.reads = this.#guarded(new PgSession(pool));
@@ -154,8 +154,7 @@ class PostgresStore implements StoragePort {
       } catch (err) {
         if (err instanceof WopkitError) throw err;
         if (isPgCorrupt(err)) {
-          this.#raiseFatal((err as Error).message);
-          throw this.#fatalError;
+          throw this.#faults.raiseFatal((err as Error).message);
         }
         if (isPgUnavailable(err)) throw new StoreUnavailableError(`PostgreSQL ${(err as { code?: string }).code ?? ''} ${(err as Error).message}`.trim().slice(0, 300));
         throw err;
@@ -184,7 +183,7 @@ class PostgresStore implements StoragePort {
 
   async commit(plan: WritePlan): Promise<readonly unknown[]> {
     if (this.#closed !== undefined) throw new StoreClosedError();
-    if (this.#fatalError !== undefined) throw this.#fatalError;
+    if (this.#faults.fatal !== undefined) throw this.#faults.fatal;
     for (let attempt = 0; ; attempt++) {
       try {
         const results = await inTransaction(this.#pool, async (client) => {
@@ -195,19 +194,18 @@ class PostgresStore implements StoragePort {
           if (wakes(plan)) await client.query(`SELECT pg_notify('${WAKE_CHANNEL}', '')`);
           return out;
         });
-        this.#health = { writable: true };
+        this.#faults.writable(true);
         return results;
       } catch (err) {
         if (err instanceof WopkitError) throw err; // a refusal: the request's own outcome
         if (isPgRetryable(err) && attempt < this.#retries) continue;
         if (isPgCorrupt(err)) {
-          this.#raiseFatal((err as Error).message);
-          throw this.#fatalError;
+          throw this.#faults.raiseFatal((err as Error).message);
         }
         if (isPgUnavailable(err)) {
           const reason = `PostgreSQL ${(err as { code?: string }).code ?? ''} ${(err as Error).message}`.trim().slice(0, 300);
           // A lock not granted in time is this request's contention, not the database's health.
-          if ((err as { code?: string }).code !== '55P03' && (err as { code?: string }).code !== '57014') this.#health = { writable: false, reason };
+          if ((err as { code?: string }).code !== '55P03' && (err as { code?: string }).code !== '57014') this.#faults.writable(false, reason);
           throw new StoreUnavailableError(reason);
         }
         throw err;
@@ -215,20 +213,12 @@ class PostgresStore implements StoragePort {
     }
   }
 
-  #raiseFatal(message: string): void {
-    if (this.#fatalError !== undefined) return;
-    this.#fatalError = new StoreCorruptError(this.location, message.slice(0, 300));
-    this.#health = { writable: false, reason: CORRUPT_REASON };
-    for (const l of this.#fatal) l(this.#fatalError);
-  }
-
   health(): StoreHealth {
-    return this.#health;
+    return this.#faults.health;
   }
 
   onFatal(listener: (err: StoreCorruptError) => void): void {
-    this.#fatal.push(listener);
-    if (this.#fatalError !== undefined) listener(this.#fatalError);
+    this.#faults.onFatal(listener);
   }
 
   async durability(): Promise<Readonly<Record<string, string>>> {

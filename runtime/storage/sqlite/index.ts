@@ -8,7 +8,7 @@
  *   rolls back alone (its savepoint). Reads: the main thread's own connection, read-only, in WAL mode — it never
  *   waits for the writer and sees every committed transaction.
  * - Integrity: when the last close was not clean (the lock was taken over, or the file changed since the clean-close
- *   record next to it was written) the file is checked (`PRAGMA quick_check`) before it is served; a corrupt file
+ *   record next to it was written) the file is checked (`PRAGMA integrity_check`) before it is served; a corrupt file
  *   (at open, or when any statement meets corruption later) is StoreCorruptError — the host stops with one line.
  * - Schema: SQLITE_MIGRATIONS (migrations.ts); an empty file gets the current schema at once.
  *
@@ -20,8 +20,9 @@ import { dirname, resolve } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { WopkitError } from '../../shared/errors.ts';
 import { acquireWriterLock, describeHolder, LogLockedError, type LockHolder, type WriterLock } from '../../shared/writer-lock.ts';
+import { StoreFaults } from '../faults.ts';
 import { WakeListeners, wakes } from '../wake.ts';
-import { CORRUPT_REASON, StoreClosedError, StoreCorruptError, type Migration, type StoragePort, type StoreHealth, type StoreKind, type WritePlan } from '../port.ts';
+import { StoreClosedError, StoreCorruptError, type Migration, type StoragePort, type StoreHealth, type StoreKind, type WritePlan } from '../port.ts';
 import { applyMigrations } from '../sql/migrate.ts';
 import { schemaDdl } from '../sql/schema.ts';
 import type { SqlSession } from '../sql/session.ts';
@@ -89,7 +90,7 @@ export async function openSqliteStore(path: string, options: SqliteStoreOptions 
     const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
     applyPragmas(db, { busyTimeoutMs, wal: onDisk(path) });
     const main = new SqliteSession(db);
-    if (mustCheck) quickCheck(db, file);
+    if (mustCheck) integrityCheck(db, file);
     await migrate(main, options.migrations ?? SQLITE_MIGRATIONS, file);
     if (onDisk(path)) db.exec('PRAGMA query_only = 1');
     return new SqliteStore(file, options.kind ?? 'sqlite', db, main, busyTimeoutMs, lock);
@@ -101,10 +102,15 @@ export async function openSqliteStore(path: string, options: SqliteStoreOptions 
   }
 }
 
-function quickCheck(db: DatabaseSync, file: string): void {
-  const rows = db.prepare('PRAGMA quick_check').all() as { quick_check: string }[];
-  const problems = rows.map((r) => r.quick_check.replace(/\s+/g, ' ').trim()).filter((v) => v !== 'ok');
-  if (problems.length > 0) throw new StoreCorruptError(file, `quick_check: ${problems.slice(0, 3).join('; ').slice(0, 300)}`);
+/**
+ * The full check (`PRAGMA integrity_check`, not quick_check: quick_check does not compare indexes with their tables,
+ * and a damaged page can leave an index missing rows while every page still parses). It reads the whole file, so it
+ * runs only after a close that was not clean.
+ */
+function integrityCheck(db: DatabaseSync, file: string): void {
+  const rows = db.prepare('PRAGMA integrity_check(20)').all() as { integrity_check: string }[];
+  const problems = rows.map((r) => r.integrity_check.replace(/\s+/g, ' ').trim()).filter((v) => v !== 'ok');
+  if (problems.length > 0) throw new StoreCorruptError(file, `integrity_check: ${problems.slice(0, 3).join('; ').slice(0, 300)}`);
 }
 
 async function migrate(s: SqliteSession, migrations: readonly Migration[], location: string): Promise<void> {
@@ -132,21 +138,21 @@ class SqliteStore implements StoragePort {
   readonly #db: DatabaseSync;
   readonly #writer: SqliteWriter;
   readonly #lock: WriterLock | undefined;
-  readonly #fatal: ((err: StoreCorruptError) => void)[] = [];
-  #health: StoreHealth = { writable: true };
-  #fatalError: StoreCorruptError | undefined;
+  readonly #faults: StoreFaults;
   #closed = false;
   readonly #wake = new WakeListeners();
 
   constructor(location: string, readonly kind: StoreKind, db: DatabaseSync, main: SqliteSession, busyTimeoutMs: number, lock: WriterLock | undefined) {
     this.location = location;
+    this.#faults = new StoreFaults(location);
     this.#db = db;
     this.#lock = lock;
     const events: WriterEvents = {
       unwritable: (now, reason) => {
-        this.#health = now ? { writable: false, reason: `the store cannot write: ${reason ?? 'unknown'}`.slice(0, 300) } : { writable: true };
+        if (now) this.#faults.writable(false, `the store cannot write: ${reason ?? 'unknown'}`);
+        else this.#faults.writable(true);
       },
-      fatal: (message) => this.#raiseFatal(message),
+      fatal: (message) => void this.#faults.raiseFatal(message),
     };
     if (onDisk(location)) {
       this.#writer = threadWriter(location, busyTimeoutMs, events);
@@ -165,7 +171,7 @@ class SqliteStore implements StoragePort {
       try {
         return await f();
       } catch (err) {
-        if (isCorrupt(err)) this.#raiseFatal((err as Error).message);
+        if (isCorrupt(err)) this.#faults.raiseFatal((err as Error).message);
         throw err;
       }
     };
@@ -178,16 +184,9 @@ class SqliteStore implements StoragePort {
     };
   }
 
-  #raiseFatal(message: string): void {
-    if (this.#fatalError !== undefined) return;
-    this.#fatalError = new StoreCorruptError(this.location, message.slice(0, 300));
-    this.#health = { writable: false, reason: CORRUPT_REASON };
-    for (const l of this.#fatal) l(this.#fatalError);
-  }
-
   async commit(plan: WritePlan): Promise<readonly unknown[]> {
     if (this.#closed) throw new StoreClosedError();
-    if (this.#fatalError !== undefined) throw this.#fatalError;
+    if (this.#faults.fatal !== undefined) throw this.#faults.fatal;
     const results = await this.#writer.commit(plan);
     if (wakes(plan)) this.#wake.notify(); // one process per file: its own commits are all there is to hear
     return results;
@@ -198,12 +197,11 @@ class SqliteStore implements StoragePort {
   }
 
   health(): StoreHealth {
-    return this.#health;
+    return this.#faults.health;
   }
 
   onFatal(listener: (err: StoreCorruptError) => void): void {
-    this.#fatal.push(listener);
-    if (this.#fatalError !== undefined) listener(this.#fatalError);
+    this.#faults.onFatal(listener);
   }
 
   async durability(): Promise<Readonly<Record<string, string>>> {
@@ -215,7 +213,7 @@ class SqliteStore implements StoragePort {
     this.#closed = true;
     await this.#writer.close();
     this.#db.close();
-    if (onDisk(this.location) && this.#fatalError === undefined) {
+    if (onDisk(this.location) && this.#faults.fatal === undefined) {
       try {
         writeFileSync(cleanRecordOf(this.location), fileStamp(this.location));
       } catch {
