@@ -70,7 +70,7 @@ describe('CTI-1: one read path', () => {
     expect(reading.filter((sql) => !/\btenant = \?/.test(sql))).toEqual([]);
     // The page query builds its WHERE from parts: its conditions start with the tenant, and the documents it joins
     // are the tenant's too.
-    expect(source).toMatch(/const where = \['tenant = \?', 'memory_ref = \?'/);
+    expect(source).toMatch(/const conditions = \(x: string\) => \[`\$\{x\}tenant = \?`, `\$\{x\}memory_ref = \?`/);
     expect(source).toMatch(/JOIN entries e ON e\.tenant = \? AND e\.memory_ref = \? AND e\.id = k\.id/);
   });
 
