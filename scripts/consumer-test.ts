@@ -231,7 +231,9 @@ export async function consumerTest(o: ConsumerTestOptions = {}): Promise<void> {
 
     const corpus = join(app, 'corpus');
     mkdirSync(corpus);
-    cpSync(join(ROOT, 'schemas'), join(corpus, 'schemas'), { recursive: true });
+    // A corpus repository as a spec author keeps one: the schemas, and the RFCs and CHANGELOG that acknowledge
+    // the breaking changes compat reports against the last release.
+    for (const part of ['schemas', 'RFCs', 'CHANGELOG.md']) cpSync(join(ROOT, part), join(corpus, part), { recursive: true });
     writeFileSync(join(corpus, 'package.json'), `${JSON.stringify({ name: 'corpus', private: true, wopkit: { editorSettings: true } }, null, 2)}\n`);
     cpSync(join(ROOT, 'compat/baseline'), join(app, 'baseline'), { recursive: true });
     const baseline = join(app, 'baseline', readdirSync(join(app, 'baseline'))[0]!);

@@ -15,7 +15,7 @@ import type { Capabilities, MemoryEntry } from 'wopkit';
 import { validateCapabilities, validateMemoryEntry } from 'wopkit/validators';
 import { assertMemoryEntry, isMemoryEntry, ValidationError } from 'wopkit/guards';
 import { validateRunEvent } from 'wopkit/run-events';
-import { createOpenwopRuntime, memoryRef } from 'wopkit/runtime';
+import { createOpenwopRuntime, memoryRef, openMemoryStore, Plan } from 'wopkit/runtime';
 import { createHost, openStore, StoreConfigError } from 'wopkit/host';
 import { configFrom, runSuite } from 'wopkit/conformance';
 import memoryEntrySchema from 'wopkit/schemas/openwop/v1/memory-entry.schema.json' with { type: 'json' };
@@ -44,13 +44,19 @@ assert.equal(broken.failures[0]?.instancePath, '/payload/memoryRef');
 assert.equal(validateRunEvent({ ...event, type: 'vendor.custom', payload: {} }).known, false);
 ok(`run event ${event.type} dispatched to its payload validator; unknown types tolerated`);
 
-// Runtime: a secret resolved by a run never reaches memory (SR-1).
-const runtime = createOpenwopRuntime();
+// Runtime: a secret resolved by a run never reaches memory (SR-1). One request = one plan, committed once.
+const runtime = createOpenwopRuntime({ port: await openMemoryStore() });
 const secret = 'sk-consumer-7f3a9c1e';
-runtime.registries.forRun('run-1', 'acme').register('api-key', secret, 'run');
-const stored = runtime.writer.put(memoryRef('acme', 'agent-1'), { content: `call the API with ${secret}` }, { runId: 'run-1', tenant: 'acme' });
-assert.equal(stored.content, 'call the API with [REDACTED:api-key]');
-ok('secret redacted on the runtime write path');
+const plan = new Plan();
+const secrets = await runtime.secretsOf(plan, 'acme');
+secrets.claimRun('run-1');
+await secrets.register('run-1', 'api-key', secret, 'run');
+const { stored } = await runtime.writer.put(plan, memoryRef('acme', 'agent-1'), { content: `call the API with ${secret}` }, { runId: 'run-1', tenant: 'acme' });
+await plan.commit(runtime.port);
+assert.equal(stored.value.content, 'call the API with [REDACTED:api-key]');
+const page = await runtime.adapterFor('acme').list(memoryRef('acme', 'agent-1'));
+assert.deepEqual(page.map((e) => e.content), ['call the API with [REDACTED:api-key]']);
+ok('secret redacted on the runtime write path, and read back so from the store');
 
 // Host: listen on an ephemeral loopback port, read discovery (public), refuse an unauthenticated route.
 const token = 'consumer-test-token-0123456789';
