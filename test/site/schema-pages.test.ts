@@ -9,12 +9,13 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Definition, SchemaDoc, SiteIndex } from '../../generator/site-data-format.ts';
 import { DIST } from './serve.ts';
+import { LEDE_BUDGET, splitLede } from '../../site/src/lib/schema-view.ts';
 
 const index = JSON.parse(readFileSync('generated/site-data/index.json', 'utf8')) as SiteIndex;
 const docs = index.families.flatMap((f) => f.schemas.map((s) => JSON.parse(readFileSync(join('generated/site-data', s.data), 'utf8')) as SchemaDoc));
 const byKey = new Map(docs.flatMap((d) => d.definitions.map((x) => [`${d.family}/${d.stem}#${x.def}`, x] as const)));
 const html = (doc: SchemaDoc) => readFileSync(join(DIST, 'schemas', doc.family, doc.stem, 'index.html'), 'utf8');
-const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
 describe('schema pages, fields first', () => {
   it('are titled with the type name, the file name and $id under it', () => {
@@ -61,5 +62,37 @@ describe('schema pages, fields first', () => {
       }
     }
     expect(unfolded).toBeGreaterThan(50);
+  });
+
+  it('carry the whole description: a lede of whole sentences under the title, the rest right after the first table', () => {
+    let split = 0;
+    for (const doc of docs) {
+      const page = html(doc);
+      const { lede, rest } = splitLede(doc.description);
+      const ledeAt = page.indexOf(`<p class="schema-lede">${esc(lede)}</p>`);
+      expect(ledeAt, `${doc.stem}: lede`).toBeGreaterThan(0);
+      if (rest === '') continue;
+      split++;
+      const restAt = page.indexOf(`<p class="schema-more">${esc(rest)}</p>`);
+      const firstTable = page.search(/<table class="schema-table/);
+      expect(restAt, `${doc.stem}: the rest of the description`).toBeGreaterThan(firstTable);
+      expect(page.slice(firstTable, restAt), `${doc.stem}: no second definition between the first table and the rest`).not.toContain('<section class="schema-def');
+    }
+    expect(split, 'long descriptions are split').toBeGreaterThan(5);
+  });
+});
+
+describe('splitLede', () => {
+  it('keeps whole sentences within the budget, at least the first, and loses no word', () => {
+    const text = 'One short sentence. Another of `code`. (A third in brackets.) RFC 0039 §A: a fourth. e.g. lower case stays joined.';
+    for (const budget of [1, 20, 40, 60, 80, 200]) {
+      const { lede, rest } = splitLede(text, budget);
+      expect([lede, rest].filter((x) => x !== '').join(' ')).toBe(text);
+      expect(lede.length <= budget || !lede.includes('. ')).toBe(true);
+      expect(lede.endsWith('.') || lede.endsWith(')')).toBe(true);
+    }
+    expect(splitLede(text, 20)).toEqual({ lede: 'One short sentence.', rest: text.slice('One short sentence. '.length) });
+    expect(splitLede(text, 1000).rest).toBe('');
+    expect(splitLede('', LEDE_BUDGET)).toEqual({ lede: '', rest: '' });
   });
 });

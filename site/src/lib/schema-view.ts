@@ -46,3 +46,19 @@ export const tableSummary = (d: Pick<Definition, 'fields' | 'variants'>): string
 
 /** A variant's condition in words: `kind = "a"`, or its position when it has no constant discriminator. */
 export const variantWhen = (v: Variant, i: number): string => (v.discriminator === null ? `variant ${i + 1}` : `${v.discriminator.property} = ${short(v.discriminator.value)}`);
+
+/** How many characters of a schema's description stand above its field table (whole sentences, at least one). */
+export const LEDE_BUDGET = 320;
+
+/**
+ * A schema's description split for a page that shows its fields first: the lede (its first sentences, within
+ * `budget` characters, always at least the first sentence) stays under the title; the rest follows the root's table,
+ * so a long description never pushes the fields below the fold and no word of it is dropped.
+ */
+export function splitLede(description: string, budget: number = LEDE_BUDGET): { lede: string; rest: string } {
+  const sentences = description.trim().split(/(?<=[.!?])\s+(?=[A-Z0-9`"(\[])/);
+  let n = 1;
+  let length = sentences[0]?.length ?? 0;
+  while (n < sentences.length && length + 1 + sentences[n]!.length <= budget) length += 1 + sentences[n++]!.length;
+  return { lede: sentences.slice(0, n).join(' '), rest: sentences.slice(n).join(' ') };
+}
