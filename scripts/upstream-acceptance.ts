@@ -61,7 +61,7 @@ interface HarnessResult {
  */
 interface Excusal {
   readonly file: string;
-  readonly outcome: 'skipped' | 'zeroAssertion';
+  readonly outcome: 'skipped' | 'zeroAssertion' | 'failed';
   readonly count: number;
   /** The test's name, for a zero-assertion one (the harness names them). */
   readonly test?: RegExp;
@@ -71,6 +71,7 @@ interface Excusal {
 }
 export const EXCUSALS: readonly Excusal[] = [
   { file: 'multi-agent-memory-lifecycle.test.ts', outcome: 'skipped', count: 1, class: 'a', why: "MAE-2 is upstream's own it.skip" },
+  { file: 'proposal-reviewable-learning.test.ts', outcome: 'failed', count: 1, test: /apply without the activation scope/, class: 'b', why: "under approval-gate activation the seed (003, line 108, requirement 2) has apply drive a gate and install nothing until it is granted; a scope is asked only under direct-rbac, so the operator's apply answers 200 with a pending gate and installs nothing, not 403" },
   { file: 'memory-attribution-emits-on-write.test.ts', outcome: 'zeroAssertion', count: 1, test: /without the capability/, coveredBy: 'no-attribution', why: 'written for a host without write attribution: it asserts on the no-attribution host' },
   { file: 'memory-attribution-emits-on-write.test.ts', outcome: 'zeroAssertion', count: 1, test: /advertised host emits/, coveredBy: 'sqlite', why: 'written for a host with write attribution: on the no-attribution host it is inapplicable; it asserts on every other host' },
 ];
