@@ -71,7 +71,7 @@ export function recordOf(root: string, emission: Emission): GenHashRecord {
   return {
     format: 1,
     inputs: inputsHash(root),
-    owns: [...emission.owns],
+    owns: [...emission.owns].sort(),
     files: Object.fromEntries(emission.files.map((f) => [f.path, sha256(f.contents)])),
   };
 }

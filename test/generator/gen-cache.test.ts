@@ -64,8 +64,12 @@ describe('gen --check and the input hash (scratch copy of the fixture corpus)', 
     expect(code).toBe(1);
     expect(body).toMatchObject({ fastPath: false, fastPathMiss: 'inputs-changed' });
     expect((body['stale'] as string[]).length).toBeGreaterThan(0);
+    const ownsAfterAll = readRecord(root)!.owns;
     expect((await run(['gen', '--root', root])).code).toBe(0);
     expect((await check(root)).body).toMatchObject({ ok: true, fastPath: true });
+    // the record gen rewrites lists the owned paths as gen --all does (sorted): which command ran last does not churn it
+    expect(readRecord(root)!.owns).toEqual(ownsAfterAll);
+    expect([...ownsAfterAll]).toEqual([...ownsAfterAll].sort());
   });
 
   it('an input change that changes no output: full path, clean, and the record is reported out of date (not an error)', async () => {
