@@ -15,6 +15,7 @@
  * per piece of work, ended at once and retired by retention) or in the tenant's background log (`appendBackground`:
  * one run per tenant that keeps its newest events only).
  */
+import { copyJson } from '../shared/json-copy.ts';
 import type { KnownRunEventType, RunEventPayloadMap } from '../../generated/run-events/index.ts';
 import type { RunEvent } from '../../generated/ts/index.ts';
 import type { Clock, IdSource } from '../shared/clock.ts';
@@ -82,7 +83,7 @@ export class RunEventLog {
       runId,
       type: input.type,
       // A closed payload interface (no index signature) is still a JSON object: the envelope's open payload.
-      payload: structuredClone(input.payload) as RunEvent['payload'],
+      payload: copyJson(input.payload) as RunEvent['payload'],
       timestamp: toIso(this.#clock.now()),
       sequence: 0,
       ...(input.nodeId !== undefined ? { nodeId: input.nodeId } : {}),
