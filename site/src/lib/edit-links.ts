@@ -24,6 +24,9 @@ const WEB = repositoryWebUrl(pkg.repository);
 /** The edit link of a repository file (a repository-relative path). */
 export const editUrl = (path: string): string => `${WEB}/edit/${EDIT_BRANCH}/${path.replace(/^\/+/, '')}`;
 
+/** A repository file as the repository's web view shows it (a repository-relative path). */
+export const blobUrl = (path: string): string => `${WEB}/blob/${EDIT_BRANCH}/${path.replace(/^\/+/, '')}`;
+
 /** The base Starlight prefixes the docs collection's entries with (their paths are relative to the site root, site/). */
 export const DOCS_EDIT_BASE = editUrl('site/');
 
