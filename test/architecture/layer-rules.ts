@@ -43,6 +43,8 @@ export const LAYER_RULES: Readonly<Record<string, readonly string[]>> = {
     'runtime/commitments/commitment-lifecycle.ts', 'runtime/distillation/schedule-lifecycle.ts', 'runtime/proposals/lifecycle.ts',
     // The widget gallery (the kind table and the host's refusal function) and the HTTP API reference (the route table).
     'runtime/inquirium/widget-kinds.ts', 'runtime/host/seam-catalogue.ts',
+    // The interop page renders the upstream acceptance record (its matrix reads conformance/results/*.json by glob).
+    'conformance/results/upstream/acceptance.json',
     // Edit links come from package.json `repository`.
     'package.json',
   ],
