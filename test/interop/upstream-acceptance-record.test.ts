@@ -7,19 +7,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import type { UpstreamRecord } from '../../site/src/lib/upstream-acceptance.ts';
 
-interface Counts { passed: number; failed: number; zeroAssertion: number; skipped: number }
-interface FileCounts extends Counts { file: string; notPassed?: { name: string; outcome: 'failed' | 'zeroAssertion' | 'skipped' }[] }
-interface Run { config: string; label: string; strict: boolean; hosts: string; totals: Counts; files: FileCounts[] }
-interface Excusal { file: string; outcome: 'failed' | 'zeroAssertion' | 'skipped'; count: number; test?: string; class?: string; coveredBy?: string; why: string }
-interface Record_ {
-  excusals: Excusal[];
-  runs: Run[];
-  mutants: { mutation: string; expectedToFail: string[]; files: FileCounts[]; verdict: string }[];
-  verdict: { unexcused: unknown[]; survivingMutants: unknown[]; accepted: boolean };
-}
-
-const record = JSON.parse(readFileSync('conformance/results/upstream/acceptance.json', 'utf8')) as Record_;
+const record = JSON.parse(readFileSync('conformance/results/upstream/acceptance.json', 'utf8')) as UpstreamRecord;
 const doc = readFileSync('docs/conformance.md', 'utf8');
 const KEYS = ['passed', 'failed', 'zeroAssertion', 'skipped'] as const;
 

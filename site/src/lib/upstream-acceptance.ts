@@ -34,12 +34,14 @@ export interface UpstreamExcusal {
   why: string;
 }
 
+/** conformance/results/upstream/acceptance.json: what scripts/upstream-acceptance.ts records. */
 export interface UpstreamRecord {
   upstream: { repository: string; files: { path: string; commit: string; repository?: string }[] };
   excusals: UpstreamExcusal[];
   runs: UpstreamRun[];
-  mutants: { mutation: string; expectedToFail: string[]; verdict: string }[];
-  verdict: { accepted: boolean };
+  /** Each mutant host, the files it must fail, and its counts on them. */
+  mutants: { mutation: string; expectedToFail: string[]; files: (UpstreamCounts & { file: string })[]; verdict: string }[];
+  verdict: { unexcused: string[]; survivingMutants: string[]; accepted: boolean };
 }
 
 /** One host configuration: its default and strict runs. */
