@@ -52,22 +52,26 @@ export function parseStoreArgs(argv: readonly string[], env: Readonly<Record<str
 
 /**
  * The PostgreSQL settings a host takes from its environment: WOPKIT_PG_POOL_SIZE (connections of this host's pool,
- * 1-100, default 10: a fleet's hosts together must stay under the server's max_connections) and WOPKIT_PG_LISTEN=off
- * (behind a pooler in transaction mode, where LISTEN cannot work; the background work then finds other hosts' new
- * work at its next look at the agenda, every second when idle).
+ * 1-100, default 10: a fleet's hosts together must stay under the server's max_connections), and two switches for a
+ * pooler in transaction mode, where a server session does not follow its client: WOPKIT_PG_LISTEN=off (LISTEN cannot
+ * work; the background work then finds other hosts' new work at its next look at the agenda, every second when idle)
+ * and WOPKIT_PG_ONE_TRIP=off (no function in the session's temporary schema; plans go statement by statement).
  */
+const PG_SWITCHES = [['WOPKIT_PG_LISTEN', 'listen'], ['WOPKIT_PG_ONE_TRIP', 'oneTrip']] as const;
+
 function postgresSettings(env: Readonly<Record<string, string | undefined>>): PostgresStoreOptions {
-  const out: { poolSize?: number; listen?: boolean } = {};
+  const out: { poolSize?: number; listen?: boolean; oneTrip?: boolean } = {};
   const pool = env.WOPKIT_PG_POOL_SIZE;
   if (pool !== undefined && pool !== '') {
     const n = Number(pool);
     if (!Number.isInteger(n) || n < 1 || n > 100) throw new StoreConfigError(`WOPKIT_PG_POOL_SIZE must be an integer from 1 to 100 (got ${JSON.stringify(pool.slice(0, 20))})`);
     out.poolSize = n;
   }
-  const listen = env.WOPKIT_PG_LISTEN;
-  if (listen !== undefined && listen !== '') {
-    if (listen !== 'on' && listen !== 'off') throw new StoreConfigError(`WOPKIT_PG_LISTEN must be on or off (got ${JSON.stringify(listen.slice(0, 20))})`);
-    out.listen = listen === 'on';
+  for (const [name, option] of PG_SWITCHES) {
+    const value = env[name];
+    if (value === undefined || value === '') continue;
+    if (value !== 'on' && value !== 'off') throw new StoreConfigError(`${name} must be on or off (got ${JSON.stringify(value.slice(0, 20))})`);
+    out[option] = value === 'on';
   }
   return out;
 }

@@ -8,7 +8,7 @@
  */
 import type { MemoryEntry } from '../../../generated/ts/index.ts';
 import type { SqlSession } from '../sql/session.ts';
-import { bump, bumpAll } from './quota.ts';
+import { bump, bumpAll, type QuotaMove } from './quota.ts';
 
 /** The bounds a memory write is checked against. */
 export interface MemoryBounds {
@@ -35,6 +35,28 @@ export function wireEntry(e: Readonly<MemoryEntry>): MemoryEntry {
     ? { id: e.id, content: e.content, tags: [...e.tags], createdAt: e.createdAt }
     : { id: e.id, content: e.content, tags: [...e.tags], createdAt: e.createdAt, expiresAt: e.expiresAt };
 }
+
+/** The columns an entry is stored with: the entry as served, its document text, size, expiry and list position. */
+export interface EntryColumns {
+  readonly stored: MemoryEntry;
+  readonly doc: string;
+  readonly bytes: number;
+  readonly expiresMs: number | null;
+  readonly negCreated: number;
+}
+
+/** The stored form of `entry` (its createdAt as given). */
+export function entryColumns(entry: Readonly<MemoryEntry>): EntryColumns {
+  const stored = wireEntry(entry);
+  const doc = JSON.stringify(stored);
+  return { stored, doc, bytes: Buffer.byteLength(doc, 'utf8'), expiresMs: msOf(stored.expiresAt), negCreated: -Date.parse(stored.createdAt) };
+}
+
+/** The count moves of writing an entry of `bytes` over `before` (none: a new entry), checked against `bounds`. */
+export const entryMoves = (memoryRef: string, bytes: number, before: Pick<StoredRow, 'bytes'> | undefined, bounds: MemoryBounds): QuotaMove[] => [
+  { resource: QUOTA_ENTRIES, scope: memoryRef, delta: before === undefined ? 1 : 0, limit: bounds.entriesPerMemoryRef },
+  { resource: QUOTA_BYTES, scope: '', delta: bytes - (before?.bytes ?? 0), limit: bounds.bytesPerTenant },
+];
 
 async function current(s: SqlSession, tenant: string, memoryRef: string, id: string): Promise<StoredRow | undefined> {
   return s.get<StoredRow & Record<string, number | string | null>>('SELECT neg_created, expires_ms, bytes, doc FROM entries WHERE tenant = ? AND memory_ref = ? AND id = ?', [tenant, memoryRef, id]);
@@ -74,30 +96,19 @@ export interface PutEntryArgs {
 export async function putEntry(s: SqlSession, a: PutEntryArgs): Promise<MemoryEntry> {
   // A new entry is inserted straight away (the common case: one statement); only when the id exists is the old row
   // read — its createdAt is kept, its tags replaced, and the journal keeps it as the before-image.
-  let stored = wireEntry(a.entry);
-  let doc = JSON.stringify(stored);
-  let bytes = Buffer.byteLength(doc, 'utf8');
-  let expiresMs = msOf(stored.expiresAt);
-  let negCreated = -Date.parse(stored.createdAt);
-  const inserted = await s.run('INSERT INTO entries (tenant, memory_ref, id, neg_created, expires_ms, bytes, doc) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING', [a.tenant, a.memoryRef, stored.id, negCreated, expiresMs, bytes, doc]);
+  let c = entryColumns(a.entry);
+  const inserted = await s.run('INSERT INTO entries (tenant, memory_ref, id, neg_created, expires_ms, bytes, doc) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING', [a.tenant, a.memoryRef, c.stored.id, c.negCreated, c.expiresMs, c.bytes, c.doc]);
   let before: StoredRow | undefined;
   if (inserted === 0) {
     before = (await current(s, a.tenant, a.memoryRef, a.entry.id))!;
-    stored = wireEntry({ ...a.entry, createdAt: (JSON.parse(before.doc) as MemoryEntry).createdAt });
-    doc = JSON.stringify(stored);
-    bytes = Buffer.byteLength(doc, 'utf8');
-    expiresMs = msOf(stored.expiresAt);
-    negCreated = before.neg_created;
-    await dropTags(s, a.tenant, a.memoryRef, stored.id, before);
-    await s.run('UPDATE entries SET expires_ms = ?, bytes = ?, doc = ? WHERE tenant = ? AND memory_ref = ? AND id = ?', [expiresMs, bytes, doc, a.tenant, a.memoryRef, stored.id]);
+    c = { ...entryColumns({ ...a.entry, createdAt: (JSON.parse(before.doc) as MemoryEntry).createdAt }), negCreated: before.neg_created };
+    await dropTags(s, a.tenant, a.memoryRef, c.stored.id, before);
+    await s.run('UPDATE entries SET expires_ms = ?, bytes = ?, doc = ? WHERE tenant = ? AND memory_ref = ? AND id = ?', [c.expiresMs, c.bytes, c.doc, a.tenant, a.memoryRef, c.stored.id]);
   }
-  await putTags(s, a.tenant, a.memoryRef, stored.id, stored.tags, negCreated, expiresMs);
-  await journal(s, { tenant: a.tenant, memoryRef: a.memoryRef, id: stored.id, atMs: a.atMs, runId: a.runId, before, after: doc });
-  await bumpAll(s, a.tenant, [
-    { resource: QUOTA_ENTRIES, scope: a.memoryRef, delta: before === undefined ? 1 : 0, limit: a.bounds.entriesPerMemoryRef },
-    { resource: QUOTA_BYTES, scope: '', delta: bytes - (before?.bytes ?? 0), limit: a.bounds.bytesPerTenant },
-  ]);
-  return stored;
+  await putTags(s, a.tenant, a.memoryRef, c.stored.id, c.stored.tags, c.negCreated, c.expiresMs);
+  await journal(s, { tenant: a.tenant, memoryRef: a.memoryRef, id: c.stored.id, atMs: a.atMs, runId: a.runId, before, after: c.doc });
+  await bumpAll(s, a.tenant, entryMoves(a.memoryRef, c.bytes, before, a.bounds));
+  return c.stored;
 }
 
 export interface DeleteEntryArgs {

@@ -104,7 +104,7 @@ export const QUOTA_ENDED_RUNS = 'ended-runs';
  * The journal's head — the highest position assigned so far (a watermark covers every mutation at or below it) — as
  * an SQL expression, so a statement can take it without a round trip of its own.
  */
-export function journalHeadSql(s: SqlSession): string {
+export function journalHeadSql(s: Pick<SqlSession, 'dialect'>): string {
   if (s.dialect === 'sqlite') return "coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'journal'), 0)";
   return "coalesce((SELECT max(jseq) FROM journal), (SELECT CAST(value AS bigint) FROM meta WHERE key = 'journal_pruned_through'), 0)";
 }
@@ -127,6 +127,9 @@ export interface AppendEventArgs {
   readonly keepLast?: number;
 }
 
+/** The event as stored at `seq` of its run's log. */
+export const storedEvent = (a: Pick<AppendEventArgs, 'runId' | 'event'>, seq: number): RunEvent => ({ ...a.event, runId: a.runId, sequence: seq });
+
 /** Append an event to its run's log: the stored event, with its sequence. */
 export async function appendEvent(s: SqlSession, a: AppendEventArgs): Promise<RunEvent> {
   const row = await s.get<{ seq: number }>('UPDATE runs SET next_seq = next_seq + 1 WHERE run_id = ? RETURNING next_seq - 1 AS seq', [a.runId]);
@@ -134,7 +137,7 @@ export async function appendEvent(s: SqlSession, a: AppendEventArgs): Promise<Ru
   const seq = row.seq;
   // A log that keeps only its newest events (a tenant's background log) is never refused: its sequence keeps growing.
   if (a.maxEvents !== undefined && a.keepLast === undefined && seq >= a.maxEvents) throw new QuotaExceededError('events-per-run', a.maxEvents);
-  const event: RunEvent = { ...a.event, runId: a.runId, sequence: seq };
+  const event = storedEvent(a, seq);
   await s.run(`INSERT INTO events (run_id, seq, jseq, at_ms, type, doc) VALUES (?, ?, ${journalHeadSql(s)}, ?, ?, ?)`, [a.runId, seq, a.atMs, event.type, JSON.stringify(event)]);
   if (a.keepLast !== undefined && seq >= a.keepLast) await s.run('DELETE FROM events WHERE run_id = ? AND seq <= ?', [a.runId, seq - a.keepLast]);
   return event;

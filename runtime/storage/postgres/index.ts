@@ -25,6 +25,20 @@ import type { SqlSession } from '../sql/session.ts';
 import { WopkitError } from '../../shared/errors.ts';
 import { POSTGRES_MIGRATIONS } from './migrations.ts';
 import { isPgCorrupt, isPgRetryable, isPgUnavailable, PgSession, PG_TYPES } from './session.ts';
+import { HANDED_BACK_MARK, HANDED_BACK_STATE, lowerPlan, ONE_PLAN_CALL, ONE_TRIP_CALL, ONE_TRIP_FUNCTION, type OneTripPlan } from './one-trip.ts';
+import { HANDED_BACK, OneTripQueue, type OneTripAnswer } from './one-trip-queue.ts';
+
+/**
+ * Calls of the one-trip function at the server at once: while they run, the plans that arrive wait and go together
+ * in the next call (a transaction and a disk sync shared).
+ */
+const ONE_TRIP_CALLS_IN_FLIGHT = 1;
+
+/** The SQLSTATE of a server's error (five characters), or undefined for any other failure (a lost connection). */
+const sqlState = (err: unknown): string | undefined => {
+  const code = (err as { code?: unknown } | null | undefined)?.code;
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
+};
 
 export { POSTGRES_MIGRATIONS } from './migrations.ts';
 
@@ -45,9 +59,15 @@ export interface PostgresStoreOptions {
    * look at the agenda (every second when idle).
    */
   readonly listen?: boolean;
+  /**
+   * Commit the write path's usual plans in one round trip, through a function in each connection's temporary schema
+   * (one-trip.ts; default true). Off behind a pooler in transaction mode, where a connection's temporary schema does
+   * not follow its client: every plan then runs statement by statement.
+   */
+  readonly oneTrip?: boolean;
 }
 
-export const DEFAULT_POSTGRES_OPTIONS: Required<PostgresStoreOptions> = { poolSize: 10, statementTimeoutMs: 10_000, lockTimeoutMs: 2_000, idleInTransactionTimeoutMs: 5_000, retries: 3, listen: true };
+export const DEFAULT_POSTGRES_OPTIONS: Required<PostgresStoreOptions> = { poolSize: 10, statementTimeoutMs: 10_000, lockTimeoutMs: 2_000, idleInTransactionTimeoutMs: 5_000, retries: 3, listen: true, oneTrip: true };
 
 /** The URL with its password masked, for the start line and error messages. */
 export function redactedUrl(url: string): string {
@@ -95,7 +115,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     if (isPgUnavailable(err)) throw new StoreUnavailableError(`cannot reach PostgreSQL at ${location} (${(err as { code?: string }).code ?? (err as Error).message})`);
     throw err;
   }
-  return new PostgresStore(pool, location, o.retries, o.listen ? url : undefined);
+  return new PostgresStore(pool, location, o.retries, o.listen ? url : undefined, o.oneTrip);
 }
 
 /** Run `f` in one transaction on one pooled connection: COMMIT when it resolves, ROLLBACK when it throws. */
@@ -132,9 +152,14 @@ class PostgresStore implements StoragePort {
   /** Where to LISTEN (undefined: not at all), and the listening connection while there are listeners. */
   readonly #listenUrl: string | undefined;
   #listener: WakeConnection | undefined;
+  /** Whether plans may go in one round trip (one-trip.ts), their queue, and the connections that have the function. */
+  #oneTrip: boolean;
+  readonly #oneTripQueue = new OneTripQueue((plans) => this.#callOneTrip(plans), ONE_TRIP_CALLS_IN_FLIGHT);
+  readonly #withFunction = new WeakSet<pg.PoolClient>();
 
-  constructor(pool: pg.Pool, location: string, retries: number, listenUrl: string | undefined) {
+  constructor(pool: pg.Pool, location: string, retries: number, listenUrl: string | undefined, oneTrip: boolean) {
     this.#pool = pool;
+    this.#oneTrip = oneTrip;
     this.location = location;
     this.#faults = new StoreFaults(location);
     this.#retries = retries;
@@ -184,8 +209,14 @@ class PostgresStore implements StoragePort {
   async commit(plan: WritePlan): Promise<readonly unknown[]> {
     if (this.#closed !== undefined) throw new StoreClosedError();
     if (this.#faults.fatal !== undefined) throw this.#faults.fatal;
+    const lowered = this.#oneTrip && !wakes(plan) ? lowerPlan(plan) : undefined;
     for (let attempt = 0; ; attempt++) {
       try {
+        const quick = lowered === undefined || !this.#oneTrip ? HANDED_BACK : await this.#oneTripQueue.commit(lowered);
+        if (quick !== HANDED_BACK) {
+          this.#faults.writable(true);
+          return quick;
+        }
         const results = await inTransaction(this.#pool, async (client) => {
           const s = new PgSession(client);
           const out: unknown[] = [];
@@ -210,6 +241,37 @@ class PostgresStore implements StoragePort {
         }
         throw err;
       }
+    }
+  }
+
+  /**
+   * One call of the function with `plans`: each plan's results, or HANDED_BACK for a plan the function handed back
+   * (nothing of it stays) — for every plan when the function cannot be used on this connection.
+   */
+  async #callOneTrip(plans: readonly OneTripPlan[]): Promise<readonly OneTripAnswer[]> {
+    const client = await this.#pool.connect();
+    let lost = false;
+    try {
+      if (!this.#withFunction.has(client)) {
+        await client.query(ONE_TRIP_FUNCTION);
+        this.#withFunction.add(client);
+      }
+      // A plan alone needs no subtransaction: handed back, its statement rolls back whole.
+      if (plans.length === 1) return [plans[0]!.results((await client.query<{ out: unknown[] }>(ONE_PLAN_CALL, [plans[0]!.steps])).rows[0]!.out)];
+      const out = (await client.query<{ out: unknown[] }>(ONE_TRIP_CALL, [`[${plans.map((p) => p.steps).join(',')}]`])).rows[0]!.out;
+      return plans.map((p, i) => (out[i] === HANDED_BACK_MARK ? HANDED_BACK : p.results(out[i] as unknown[])));
+    } catch (err) {
+      const code = sqlState(err);
+      if (code === HANDED_BACK_STATE) return plans.map(() => HANDED_BACK);
+      // No right to create temporary objects: this store commits statement by statement from now on.
+      if (code === '42501') this.#oneTrip = false;
+      // The function went missing (a pooler moved the session): create it again next time.
+      if (code === '42883') this.#withFunction.delete(client);
+      if (code === '42501' || code === '42883') return plans.map(() => HANDED_BACK);
+      lost = code === undefined;
+      throw err;
+    } finally {
+      client.release(lost);
     }
   }
 
