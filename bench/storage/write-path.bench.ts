@@ -12,6 +12,9 @@
  *   created. Goals: the host at 1 writer ≥ 0.5× the loop, at 32 writers ≥ 2× the same loop; the host's event-loop
  *   delay p99 during the 32-writer run ≤ 5 ms (monitorEventLoopDelay in the host process, bench/host/report-signal.ts;
  *   a bare Fastify process under the same load, in the same round, gives the machine's own floor).
+ * - SQLite ceiling: the same bare Fastify process committing the raw loop's INSERT, one transaction per request, on
+ *   its main thread (bench/host/bare-host.ts, BARE_DURABLE_FILE), at 1 writer: the raw loop behind an HTTP round trip,
+ *   which bounds what any HTTP host can reach against the 1-writer goal on this machine. Reported with that row.
  * - PostgreSQL peer: a raw `pg` loop, `BEGIN; INSERT; COMMIT` per entry row, through a pool of the host's size (10),
  *   from as many concurrent writers as the host has clients. Goals: ≥ 0.5× at 1 writer, ≥ 0.4× at 32.
  * Rounds rotate the order of the runs; each ratio is the median of its per-round ratios. Load average recorded.
@@ -25,6 +28,7 @@ import { DEFAULT_LIMITS } from '../../runtime/host/limits.ts';
 import { ROUTES } from '../../runtime/host/seam-catalogue.ts';
 import { SQLITE_FILE } from '../../runtime/storage/open-store.ts';
 import { DEFAULT_POSTGRES_OPTIONS } from '../../runtime/storage/postgres/index.ts';
+import { BARE_DURABLE_ENV } from '../host/peer-env.ts';
 import { BENCH_TOKEN, launchHost, type HostProcess } from '../host/child-host.ts';
 import { EVENT_LOOP_ENV, WINDOW_RESTART_MS } from '../host/report-signal.ts';
 import { median, round, writeResult, type BenchRow } from '../summary.ts';
@@ -130,25 +134,27 @@ function postgresPeer(store: StoreCopy): Peer {
 
 // ── Rounds ───────────────────────────────────────────────────────────────────────────────────────────────────────
 
-type Run = 'peer 1' | 'peer 32' | 'host 1' | 'host 32' | 'bare 32';
+type Run = 'peer 1' | 'peer 32' | 'host 1' | 'host 32' | 'bare 32' | 'ceiling 1';
 
 async function measure(kind: DurableKind) {
   const hostStore = await emptyStore(kind);
   const peerStore = await emptyStore(kind);
+  const ceilingStore = kind === 'sqlite' ? await emptyStore(kind) : undefined;
   const watched = { [EVENT_LOOP_ENV]: '1' };
   const host = await launchHost(kind === 'sqlite' ? { kind, dataDir: hostStore.dataDir! } : { kind, url: hostStore.url! }, watched);
   // The event-loop delay's peer: a bare Fastify process answering the same path under the same load, at the same time
   // of the run — what the machine's own load does to any process's event loop.
   const bare = kind === 'sqlite' ? await launchHost({ kind: 'memory' }, watched, { entry: 'bare' }) : undefined;
+  const ceiling = ceilingStore !== undefined ? await launchHost({ kind: 'memory' }, { ...watched, [BARE_DURABLE_ENV]: join(ceilingStore.dataDir!, SQLITE_FILE) }, { entry: 'bare' }) : undefined;
   const peer = kind === 'sqlite' ? sqlitePeer(peerStore) : postgresPeer(peerStore);
   try {
     const loadBefore = loadAverage();
     // SQLite has one writer: its peer is the one loop; PostgreSQL's peer runs as many writers as the host has clients.
-    const runs: Run[] = kind === 'sqlite' ? ['peer 1', 'host 1', 'host 32', 'bare 32'] : ['peer 1', 'host 1', 'peer 32', 'host 32'];
+    const runs: Run[] = kind === 'sqlite' ? ['peer 1', 'host 1', 'host 32', 'bare 32', 'ceiling 1'] : ['peer 1', 'host 1', 'peer 32', 'host 32'];
     const once = async (run: Run): Promise<{ rate: number; eventLoopP99Ms?: number }> => {
       const writers = run.endsWith('32') ? 32 : 1;
       if (run.startsWith('peer')) return { rate: await peer.rate(writers) };
-      const target = run.startsWith('bare') ? bare! : host;
+      const target = run.startsWith('bare') ? bare! : run.startsWith('ceiling') ? ceiling! : host;
       await target.report(); // starts the process's event-loop delay window
       await new Promise((r) => setTimeout(r, WINDOW_RESTART_MS * 2));
       const rate = await hostRate(target, writers);
@@ -167,13 +173,22 @@ async function measure(kind: DurableKind) {
   } finally {
     await host.stop();
     await bare?.stop();
+    await ceiling?.stop();
     await peer.close();
+    await ceilingStore?.drop();
     await hostStore.drop();
     await peerStore.drop();
   }
 }
 
 const { results, skipped } = await eachDurableKind(measure);
+
+/** The SQLite 1-writer row's note: what a bare Fastify process committing the raw loop's INSERT per request reaches. */
+function ceilingNote(rounds: readonly Partial<Record<Run, { rate: number }>>[]): string {
+  const ratio = round(median(rounds.map((x) => x['ceiling 1']!.rate / x['peer 1']!.rate)));
+  const rate = Math.round(median(rounds.map((x) => x['ceiling 1']!.rate)));
+  return `ceiling of any HTTP host here: a bare Fastify process committing the raw loop's INSERT, one transaction per request, reaches ${rate} writes/s = ${ratio}× the loop in the same rounds`;
+}
 
 const summary: BenchRow[] = results.flatMap((r) => {
   const label = KIND_LABEL[r.kind];
@@ -188,6 +203,7 @@ const summary: BenchRow[] = results.flatMap((r) => {
       : `a raw pg loop, BEGIN/INSERT/COMMIT per row, pool of ${DEFAULT_POSTGRES_OPTIONS.poolSize}, ${writers} writer${writers > 1 ? 's' : ''}: ${rate(peerOf(writers))} commits/s (${load})`,
     goal: `≥ ${GOALS[r.kind][writers]}×`,
     figure: `${rate(`host ${writers}`)} writes/s`,
+    ...(r.kind === 'sqlite' && writers === 1 ? { note: ceilingNote(r.rounds) } : {}),
   }));
   if (r.kind === 'sqlite') {
     const p99 = median(r.rounds.map((x) => x['host 32'].eventLoopP99Ms ?? Number.POSITIVE_INFINITY));
@@ -202,6 +218,10 @@ const summary: BenchRow[] = results.flatMap((r) => {
   }
   return rows;
 });
-const path = writeResult('storage-write-path', { benchmark: 'storage-write-path', node: process.version, summary, method: { rounds: ROUNDS, durationSec: DURATION_S, writers: WRITERS, tenants: TENANTS }, skipped, results });
+const path = writeResult(
+  'storage-write-path',
+  { benchmark: 'storage-write-path', node: process.version, summary, method: { rounds: ROUNDS, durationSec: DURATION_S, writers: WRITERS, tenants: TENANTS }, skipped, results },
+  `empty stores made by the runtime; one-entry seeds over ${TENANTS} tenants (content and tags as the history benchmark's rows), ${DURATION_S} s per run, ${ROUNDS} interleaved rounds`,
+);
 for (const s of summary) console.log(`${s.row}: ${s.figure}, ${s.ratio}× (${s.peer}; goal ${s.goal})`);
 console.log(`→ ${path}`);
