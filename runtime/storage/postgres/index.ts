@@ -262,7 +262,9 @@ class PostgresStore implements StoragePort {
       return plans.map((p, i) => (out[i] === HANDED_BACK_MARK ? HANDED_BACK : p.results(out[i] as unknown[])));
     } catch (err) {
       const code = sqlState(err);
-      if (code === HANDED_BACK_STATE) return plans.map(() => HANDED_BACK);
+      // A plan handed back alone, or a value the call could not take (a data exception, class 22, which would
+      // otherwise fail every plan of the call): each goes statement by statement, where it fails alone if it must.
+      if (code === HANDED_BACK_STATE || code?.startsWith('22') === true) return plans.map(() => HANDED_BACK);
       // No right to create temporary objects: this store commits statement by statement from now on.
       if (code === '42501') this.#oneTrip = false;
       // The function went missing (a pooler moved the session): create it again next time.

@@ -167,8 +167,15 @@ export interface OneTripPlan {
 }
 
 /**
- * The plan lowered for the function, or undefined when any of its operations is one the function does not know (or a
- * value PostgreSQL's JSON cannot carry: a NUL character).
+ * What JSON.stringify writes for a character PostgreSQL's JSON cannot carry into text: U+0000, and a lone surrogate
+ * (the ordinary path sends such a string as UTF-8, where it becomes U+FFFD). Text that merely spells such an escape
+ * (a document holding `\\u0000`) matches too and goes the ordinary way: harmless.
+ */
+const UNCARRIED = /\\u(?:0000|d[89a-f][0-9a-f]{2})/i;
+
+/**
+ * The plan lowered for the function, or undefined when any of its operations is one the function does not know (or
+ * carries a value PostgreSQL's JSON cannot: UNCARRIED).
  */
 export function lowerPlan(plan: readonly WriteOp[]): OneTripPlan | undefined {
   const lowered: Lowered[] = [];
@@ -179,7 +186,7 @@ export function lowerPlan(plan: readonly WriteOp[]): OneTripPlan | undefined {
     lowered.push(l);
   }
   const steps = JSON.stringify(lowered.map((l) => l.step));
-  if (steps.includes('\\u0000')) return undefined;
+  if (UNCARRIED.test(steps)) return undefined;
   const order = String(lowered.find((l) => typeof l.step.tenant === 'string')?.step.tenant ?? '');
   return { steps, order, results: (out) => lowered.map((l, i) => l.result(out[i])) };
 }
