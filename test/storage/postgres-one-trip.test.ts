@@ -45,6 +45,8 @@ interface SeedShape {
   readonly expires: boolean;
   readonly version: number;
   readonly entryLimit: number;
+  readonly byteLimit: number;
+  readonly writerRun: string | undefined;
   readonly event: 'none' | 'bounded' | 'kept';
   readonly createRun: boolean;
   readonly marker: boolean;
@@ -63,7 +65,8 @@ function seedPlan(p: SeedShape, n: number): WritePlan {
     {
       op: 'memory.put',
       args: {
-        tenant: p.tenant, memoryRef, atMs: at, bounds: { entriesPerMemoryRef: p.entryLimit, bytesPerTenant: 1_000_000 },
+        tenant: p.tenant, memoryRef, atMs: at, bounds: { entriesPerMemoryRef: p.entryLimit, bytesPerTenant: p.byteLimit },
+        ...(p.writerRun !== undefined ? { runId: p.writerRun } : {}),
         entry: { id: p.id, content: `content ${n}`, tags: [...p.tags], createdAt, ...(p.expires ? { expiresAt: new Date(at + 60_000).toISOString() } : {}) },
       },
     },
@@ -92,6 +95,8 @@ const shape: fc.Arbitrary<SeedShape> = fc.record({
   expires: fc.boolean(),
   version: fc.constantFrom(0, 0, 0, 1),
   entryLimit: fc.constantFrom(3, 100),
+  byteLimit: fc.constantFrom(150, 1_000_000),
+  writerRun: fc.constantFrom(undefined, 'run-a'),
   event: fc.constantFrom('none', 'bounded', 'kept'),
   createRun: fc.boolean(),
   marker: fc.boolean(),
@@ -122,6 +127,17 @@ async function rows(s: StoragePort): Promise<unknown> {
   };
 }
 
+/** Empty every table a plan writes (and restart the journal's positions): one database serves a property's runs. */
+async function emptied(url: string): Promise<void> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    await c.query('TRUNCATE entries, entry_tags, journal, quotas, runs, events, secret_versions RESTART IDENTITY');
+  } finally {
+    await c.end();
+  }
+}
+
 /** Counts the round trips (queries) every pg client of this process makes while `f` runs. */
 async function roundTrips(f: () => Promise<unknown>): Promise<number> {
   const query = pg.Client.prototype.query;
@@ -138,7 +154,7 @@ async function roundTrips(f: () => Promise<unknown>): Promise<number> {
   return n;
 }
 
-const plain = (tenant: string, id: string): SeedShape => ({ tenant, runOwner: tenant, id, tags: ['a'], expires: false, version: 0, entryLimit: 100, event: 'kept', createRun: true, marker: false });
+const plain = (tenant: string, id: string): SeedShape => ({ tenant, runOwner: tenant, id, tags: ['a'], expires: false, version: 0, entryLimit: 100, byteLimit: 1_000_000, writerRun: undefined, event: 'kept', createRun: true, marker: false });
 
 describe('PostgreSQL: a write plan in one round trip', () => {
   if (pgToolchain.skip) it.skip(`needs PostgreSQL (${pgToolchain.reason})`, () => {});
@@ -187,21 +203,89 @@ describe('PostgreSQL: a write plan in one round trip', () => {
 
   pgIt('answers and rows are those of the ordinary path, for any sequence of plans (every hand-back case)', async () => {
     pgToolchain.assert();
-    let round = 0;
+    const [fast, slow] = await Promise.all([store('one_trip_fast', true), store('one_trip_slow', false)]);
     await fc.assert(
       fc.asyncProperty(fc.array(shape, { minLength: 1, maxLength: 12 }), async (shapes) => {
-        round++;
-        const [fast, slow] = await Promise.all([store(`one_trip_fast_${round}`, true), store(`one_trip_slow_${round}`, false)]);
+        await Promise.all([emptied(fast.url), emptied(slow.url)]);
         for (const [n, p] of shapes.entries()) {
           const plan = seedPlan(p, n);
           expect(await outcome(fast.store, plan), `plan ${n}`).toEqual(await outcome(slow.store, plan));
         }
         expect(await rows(fast.store)).toEqual(await rows(slow.store));
-        await Promise.all([fast.store.close(), slow.store.close()]);
-        stores.splice(0);
       }),
-      { numRuns: 12 },
+      { numRuns: 20 },
     );
+  });
+
+  pgIt('plans sharing calls, handed back after some of their writes or not: every count, journal record and event matches what was answered', async () => {
+    pgToolchain.assert();
+    const { store: s, url } = await store('one_trip_concurrent', true);
+    await fc.assert(
+      fc.asyncProperty(fc.array(shape, { minLength: 2, maxLength: 40 }), async (shapes) => {
+        await emptied(url);
+        const plans = shapes.map((p, n) => seedPlan(p, n));
+        const answers = await Promise.all(plans.map((plan) => outcome(s, plan)));
+        const ok = plans.filter((_, i) => 'results' in (answers[i] as object));
+        const puts = ok.map((plan) => plan.find((op) => op.op === 'memory.put')!.args as { tenant: string; memoryRef: string; entry: { id: string } });
+        const r = s.reads;
+        // One journal record per answered write, and none of a refused one.
+        expect(Number((await r.get<{ n: number }>('SELECT count(*) AS n FROM journal', []))!.n)).toBe(ok.length);
+        // Every count is what the stored entries add up to.
+        const counted = await r.all<{ tenant: string; resource: string; scope: string; n: number }>('SELECT tenant, resource, scope, n FROM quotas ORDER BY tenant, resource, scope', [], 1000);
+        const entries = await r.all<{ tenant: string; memory_ref: string; id: string; bytes: number }>('SELECT tenant, memory_ref, id, bytes FROM entries', [], 1000);
+        const expected = new Map<string, number>();
+        for (const e of entries) {
+          expected.set(`${e.tenant}|memory-entries|${e.memory_ref}`, (expected.get(`${e.tenant}|memory-entries|${e.memory_ref}`) ?? 0) + 1);
+          expected.set(`${e.tenant}|memory-bytes|`, (expected.get(`${e.tenant}|memory-bytes|`) ?? 0) + Number(e.bytes));
+        }
+        expect(new Map(counted.map((q) => [`${q.tenant}|${q.resource}|${q.scope}`, Number(q.n)]))).toEqual(expected);
+        // Exactly the answered entries are stored.
+        expect(new Set(entries.map((e) => `${e.memory_ref}|${e.id}`))).toEqual(new Set(puts.map((p) => `${p.memoryRef}|${p.entry.id}`)));
+        // Each run's sequence counts the answered events appended to it, and its kept log is its last events, gap-free.
+        const appended = new Map<string, number>();
+        for (const plan of ok) for (const op of plan) if (op.op === 'event.append') appended.set(op.args.runId, (appended.get(op.args.runId) ?? 0) + 1);
+        const runs = await r.all<{ run_id: string; next_seq: number }>('SELECT run_id, next_seq FROM runs', [], 100);
+        expect(new Map(runs.filter((x) => Number(x.next_seq) > 0).map((x) => [x.run_id, Number(x.next_seq)]))).toEqual(appended);
+        const logs = await r.all<{ run_id: string; n: number; low: number; top: number }>('SELECT run_id, count(*) AS n, min(seq) AS low, max(seq) AS top FROM events GROUP BY run_id', [], 100);
+        for (const l of logs) expect([Number(l.top) - Number(l.low) + 1, Number(l.top) + 1], l.run_id).toEqual([Number(l.n), appended.get(l.run_id)]);
+      }),
+      { numRuns: 15 },
+    );
+  });
+
+  pgIt('a row another transaction holds delays only the plans that need it: the rest of their call commits at once', async () => {
+    pgToolchain.assert();
+    const { store: s, url } = await store('one_trip_locked', true);
+    await Promise.all(['t1', 't2', 't3'].map((t, i) => s.commit(seedPlan(plain(t, `warm-${t}`), i))));
+    const holder = new pg.Client({ connectionString: url });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query("SELECT * FROM runs WHERE run_id = 'bg-t1' FOR UPDATE");
+      const started = performance.now();
+      const others: number[] = [];
+      const t1 = Array.from({ length: 5 }, (_, i) => s.commit(seedPlan(plain('t1', `held-${i}`), 10 + i)));
+      const rest = Array.from({ length: 4 }, (_, i) => s.commit(seedPlan(plain(i % 2 === 0 ? 't2' : 't3', `free-${i}`), 20 + i)).then(() => void others.push(performance.now() - started)));
+      await Promise.all(rest);
+      expect(Math.max(...others), 'the other tenants did not wait for the held row').toBeLessThan(1_000);
+      await new Promise((r) => setTimeout(r, 300));
+      await holder.query('COMMIT');
+      // The held tenant's plans went the ordinary way, waited for the row (within lock_timeout) and committed.
+      await Promise.all(t1);
+      expect(Number((await s.reads.get<{ n: number }>("SELECT count(*) AS n FROM entries WHERE id LIKE 'held-%'", []))!.n)).toBe(5);
+    } finally {
+      await holder.end();
+    }
+  });
+
+  pgIt('plans still waiting when the store closes are refused as a closed or unavailable store (503), never as a failure (500)', async () => {
+    pgToolchain.assert();
+    const { store: s } = await store('one_trip_closing', true);
+    await s.commit(seedPlan(plain('t1', 'warm'), 0));
+    const pending = Array.from({ length: 40 }, (_, i) => s.commit(seedPlan(plain(`t${i % 3}`, `c-${i}`), i + 1)).then(() => 'committed', (err: Error) => err.constructor.name));
+    await s.close();
+    const outcomes = new Set(await Promise.all(pending));
+    for (const o of outcomes) expect(['committed', 'StoreClosedError', 'StoreUnavailableError']).toContain(o);
   });
 
   pgIt('a role that may not create temporary objects still commits every plan, statement by statement', async (ctx) => {

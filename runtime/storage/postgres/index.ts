@@ -34,11 +34,18 @@ import { HANDED_BACK, OneTripQueue, type OneTripAnswer } from './one-trip-queue.
  */
 const ONE_TRIP_CALLS_IN_FLIGHT = 1;
 
-/** The SQLSTATE of a server's error (five characters), or undefined for any other failure (a lost connection). */
-const sqlState = (err: unknown): string | undefined => {
-  const code = (err as { code?: unknown } | null | undefined)?.code;
-  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
-};
+/** The SQLSTATE of an error the server sent, or undefined for any other failure (a lost connection, a closed pool). */
+const sqlState = (err: unknown): string | undefined => (err instanceof pg.DatabaseError ? err.code : undefined);
+
+/**
+ * What a call's failure means for its plans. The call is one statement: when it failed, nothing of it stays, so a
+ * plan handed back, a value the call could not take (a data exception, class 22), a lock not granted within the
+ * function's short wait or the statement's time running out (which the function cannot catch per plan), a missing
+ * function or a permission refused inside it all send every plan the ordinary way — where each meets its own outcome
+ * alone, and no request fails because another shared its call.
+ */
+const handsBack = (code: string | undefined): boolean =>
+  code !== undefined && (code === HANDED_BACK_STATE || code.startsWith('22') || ['55P03', '57014', '42883', '42501'].includes(code));
 
 export { POSTGRES_MIGRATIONS } from './migrations.ts';
 
@@ -211,6 +218,7 @@ class PostgresStore implements StoragePort {
     if (this.#faults.fatal !== undefined) throw this.#faults.fatal;
     const lowered = this.#oneTrip && !wakes(plan) ? lowerPlan(plan) : undefined;
     for (let attempt = 0; ; attempt++) {
+      if (this.#closed !== undefined) throw new StoreClosedError();
       try {
         const quick = lowered === undefined || !this.#oneTrip ? HANDED_BACK : await this.#oneTripQueue.commit(lowered);
         if (quick !== HANDED_BACK) {
@@ -249,11 +257,19 @@ class PostgresStore implements StoragePort {
    * (nothing of it stays) — for every plan when the function cannot be used on this connection.
    */
   async #callOneTrip(plans: readonly OneTripPlan[]): Promise<readonly OneTripAnswer[]> {
+    // Plans that waited while the store closed meet what a commit after close meets.
+    if (this.#closed !== undefined) throw new StoreClosedError();
     const client = await this.#pool.connect();
     let lost = false;
     try {
       if (!this.#withFunction.has(client)) {
-        await client.query(ONE_TRIP_FUNCTION);
+        try {
+          await client.query(ONE_TRIP_FUNCTION);
+        } catch (err) {
+          // No right to create temporary objects: this store commits statement by statement from now on.
+          if (sqlState(err) === '42501') this.#oneTrip = false;
+          throw err;
+        }
         this.#withFunction.add(client);
       }
       // A plan alone needs no subtransaction: handed back, its statement rolls back whole.
@@ -262,14 +278,9 @@ class PostgresStore implements StoragePort {
       return plans.map((p, i) => (out[i] === HANDED_BACK_MARK ? HANDED_BACK : p.results(out[i] as unknown[])));
     } catch (err) {
       const code = sqlState(err);
-      // A plan handed back alone, or a value the call could not take (a data exception, class 22, which would
-      // otherwise fail every plan of the call): each goes statement by statement, where it fails alone if it must.
-      if (code === HANDED_BACK_STATE || code?.startsWith('22') === true) return plans.map(() => HANDED_BACK);
-      // No right to create temporary objects: this store commits statement by statement from now on.
-      if (code === '42501') this.#oneTrip = false;
       // The function went missing (a pooler moved the session): create it again next time.
       if (code === '42883') this.#withFunction.delete(client);
-      if (code === '42501' || code === '42883') return plans.map(() => HANDED_BACK);
+      if (handsBack(code)) return plans.map(() => HANDED_BACK);
       lost = code === undefined;
       throw err;
     } finally {

@@ -17,22 +17,10 @@
  * The function is created in each connection's temporary schema the first time the connection commits a plan, so it
  * always matches the code of the host using it: nothing is added to the database's schema.
  */
+import { createHash } from 'node:crypto';
 import { entryColumns, entryMoves, type PutEntryArgs } from '../ops/memory.ts';
 import { journalHeadSql, storedEvent, type AppendEventArgs, type CreateRunArgs } from '../ops/runs.ts';
 import type { WriteOp } from '../ops/index.ts';
-
-/**
- * Calls the function with several plans' lowered steps (`$1`, a JSON array of step arrays), each plan in a
- * subtransaction of its own. The answer is a JSON array, one value per plan: the array of its steps' values, or
- * `HANDED_BACK_MARK`.
- */
-export const ONE_TRIP_CALL = 'SELECT pg_temp.wopkit_one_trip($1::jsonb) AS out';
-
-/**
- * Calls the function's core with one plan's steps (`$1`), without a subtransaction: the answer is the array of its
- * steps' values, and a plan handed back is an error with SQLSTATE `HANDED_BACK_STATE` (the statement rolls back).
- */
-export const ONE_PLAN_CALL = 'SELECT pg_temp.wopkit_one_plan($1::jsonb) AS out';
 
 /** What the function answers for a plan it handed back. */
 export const HANDED_BACK_MARK = 'back';
@@ -42,16 +30,22 @@ export const HANDED_BACK_STATE = 'WKFB0';
 
 const fallback = `RAISE EXCEPTION 'plan handed back' USING ERRCODE = '${HANDED_BACK_STATE}'`;
 
-/** The functions' definitions (run once per connection). */
-export const ONE_TRIP_FUNCTION = `
-CREATE OR REPLACE FUNCTION pg_temp.wopkit_one_trip(plans jsonb) RETURNS jsonb LANGUAGE plpgsql AS $fn$
+/**
+ * The longest a plan of a call waits for a row lock before it is handed back (the ordinary path then waits its full
+ * lock_timeout): a row another transaction holds delays that plan, not the call and every plan behind it.
+ */
+export const ONE_TRIP_LOCK_WAIT = '50ms';
+
+const DEFINITION = `
+CREATE OR REPLACE FUNCTION pg_temp.wopkit_one_trip_{V}(plans jsonb) RETURNS jsonb LANGUAGE plpgsql AS $fn$
 DECLARE
   plan jsonb;
   answers jsonb := '[]'::jsonb;
 BEGIN
+  PERFORM set_config('lock_timeout', '${ONE_TRIP_LOCK_WAIT}', true);
   FOR plan IN SELECT value FROM jsonb_array_elements(plans) LOOP
     BEGIN
-      answers := answers || jsonb_build_array(pg_temp.wopkit_one_plan(plan));
+      answers := answers || jsonb_build_array(pg_temp.wopkit_one_plan_{V}(plan));
     EXCEPTION WHEN OTHERS THEN
       answers := answers || to_jsonb('${HANDED_BACK_MARK}'::text);
     END;
@@ -59,7 +53,7 @@ BEGIN
   RETURN answers;
 END
 $fn$;
-CREATE OR REPLACE FUNCTION pg_temp.wopkit_one_plan(plan jsonb) RETURNS jsonb LANGUAGE plpgsql AS $fn$
+CREATE OR REPLACE FUNCTION pg_temp.wopkit_one_plan_{V}(plan jsonb) RETURNS jsonb LANGUAGE plpgsql AS $fn$
 DECLARE
   st jsonb;
   m jsonb;
@@ -67,6 +61,7 @@ DECLARE
   v_n bigint;
   v_owner text;
 BEGIN
+  PERFORM set_config('lock_timeout', '${ONE_TRIP_LOCK_WAIT}', true);
   FOR st IN SELECT value FROM jsonb_array_elements(plan) LOOP
     CASE st->>'op'
     WHEN 'expect' THEN
@@ -85,7 +80,8 @@ BEGIN
       FOR m IN SELECT value FROM jsonb_array_elements(st->'moves') LOOP
         INSERT INTO quotas AS q (tenant, resource, scope, n) VALUES (st->>'tenant', m->>'resource', m->>'scope', (m->>'delta')::bigint)
           ON CONFLICT (tenant, resource, scope) DO UPDATE SET n = q.n + excluded.n RETURNING q.n INTO v_n;
-        IF v_n > (m->>'limit')::bigint THEN ${fallback}; END IF;
+        -- A count past its bound, or at zero or below (the ordinary path then removes its row): handed back.
+        IF v_n > (m->>'limit')::bigint OR v_n <= 0 THEN ${fallback}; END IF;
       END LOOP;
       out := out || 'null'::jsonb;
     WHEN 'keepRun' THEN
@@ -113,6 +109,29 @@ BEGIN
   RETURN out;
 END
 $fn$`;
+
+/**
+ * The functions' names carry a hash of their text, so a session that kept another version's definition (behind a
+ * pooler) is never called by this code: its call finds no such function (42883), and the connection gets this one.
+ */
+const VERSION = createHash('sha256').update(DEFINITION).digest('hex').slice(0, 12);
+const versioned = (sql: string): string => sql.replaceAll('{V}', VERSION);
+
+/** The functions' definitions (run once per connection). */
+export const ONE_TRIP_FUNCTION = versioned(DEFINITION);
+
+/**
+ * Calls the function with several plans' lowered steps (`$1`, a JSON array of step arrays), each plan in a
+ * subtransaction of its own. The answer is a JSON array, one value per plan: the array of its steps' values, or
+ * `HANDED_BACK_MARK`.
+ */
+export const ONE_TRIP_CALL = versioned('SELECT pg_temp.wopkit_one_trip_{V}($1::jsonb) AS out');
+
+/**
+ * Calls the function's core with one plan's steps (`$1`), without a subtransaction: the answer is the array of its
+ * steps' values, and a plan handed back is an error with SQLSTATE `HANDED_BACK_STATE` (the statement rolls back).
+ */
+export const ONE_PLAN_CALL = versioned('SELECT pg_temp.wopkit_one_plan_{V}($1::jsonb) AS out');
 
 /** One operation lowered for the function, and how its result becomes the operation's result. */
 interface Lowered {
