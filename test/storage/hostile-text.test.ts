@@ -1,7 +1,9 @@
 /**
- * Text a store cannot hold is refused alike on every back-end: a U+0000 in a value that lands in a column of its own
- * (a tag, a run id, a list filter) is 400 `bad_request`, nothing written — where PostgreSQL answered 500 and SQLite
- * stored it. Inside content (kept as JSON, escaped) it is ordinary text and reads back byte for byte.
+ * Text a store cannot hold as written is refused alike on every back-end: a U+0000 or a lone surrogate in a value
+ * that lands in a column of its own (a tag, a run id, a list filter) is 400 `bad_request`, nothing written — where
+ * PostgreSQL answered 500 for U+0000 and SQLite stored it, and both drivers turned a lone surrogate into U+FFFD (so a
+ * tag `x\uD800` matched a filter for `x\uFFFD`). Inside content (kept as JSON, escaped) both are ordinary text and
+ * read back byte for byte.
  */
 import { describe, expect, it } from 'vitest';
 import { createHost } from '../../runtime/host/server.ts';
@@ -34,7 +36,16 @@ const BACKENDS: [string, boolean, () => Promise<{ open: () => Promise<StoragePor
   }],
 ];
 
-describe('U+0000 in text', () => {
+/**
+ * The characters, each with what its refusal says and how a list filter carries it in a URL (a lone surrogate cannot
+ * be: a URL is UTF-8, and its bytes decode to U+FFFD before any store sees them).
+ */
+const HOSTILE: readonly [string, string, RegExp, string | undefined][] = [
+  ['U+0000', '\u0000', /NUL character/, '%00'],
+  ['a lone surrogate', '\uD800', /lone surrogate/, undefined],
+];
+
+describe.each(HOSTILE)('%s in text', (_label, bad, says, inUrl) => {
   for (const [name, skip, backend] of BACKENDS) {
     it.skipIf(skip)(`${name}: refused 400 with nothing written in a tag, a run id or a list filter; kept as is inside content`, async () => {
       if (name === 'PostgreSQL') pg.assert();
@@ -45,20 +56,22 @@ describe('U+0000 in text', () => {
         const seed = (body: object) => app.inject({ method: 'POST', url: ROUTES.memorySeed.path, headers: H, payload: JSON.stringify(body) });
         const before = await rows(store);
         for (const body of [
-          { memoryRef: 'mem://acme/x', entries: [{ content: 'ok', tags: ['t\u0000g'] }] },
-          { memoryRef: 'mem://acme/x', runId: 'run\u0000x', entries: [{ content: 'ok' }] },
+          { memoryRef: 'mem://acme/x', entries: [{ content: 'ok', tags: [`t${bad}g`] }] },
+          { memoryRef: 'mem://acme/x', runId: `run${bad}x`, entries: [{ content: 'ok' }] },
         ]) {
           const r = await seed(body);
           expect(r.statusCode, r.body).toBe(400);
-          expect(r.json()).toMatchObject({ error: 'bad_request', message: expect.stringMatching(/NUL character/) });
+          expect(r.json()).toMatchObject({ error: 'bad_request', message: expect.stringMatching(says) });
         }
-        const list = await app.inject({ method: 'GET', url: `/v1/memory/${encodeURIComponent('mem://acme/x')}?tag=${encodeURIComponent('a\u0000')}`, headers: H });
-        expect(list.statusCode).toBe(400);
+        if (inUrl !== undefined) {
+          const list = await app.inject({ method: 'GET', url: `/v1/memory/${encodeURIComponent('mem://acme/x')}?tag=a${inUrl}`, headers: H });
+          expect(list.statusCode).toBe(400);
+        }
         expect(await rows(store)).toEqual(before);
-        const kept = await seed({ memoryRef: 'mem://acme/x', entries: [{ content: 'a\u0000b' }] });
+        const kept = await seed({ memoryRef: 'mem://acme/x', entries: [{ content: `a${bad}b` }] });
         expect(kept.statusCode).toBe(200);
         const back = await app.inject({ method: 'GET', url: `/v1/memory/${encodeURIComponent('mem://acme/x')}`, headers: H });
-        expect(back.json<{ entries: { content: string }[] }>().entries.map((e) => e.content)).toEqual(['a\u0000b']);
+        expect(back.json<{ entries: { content: string }[] }>().entries.map((e) => e.content)).toEqual([`a${bad}b`]);
       } finally {
         await app.close();
         await b.done();

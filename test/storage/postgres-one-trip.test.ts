@@ -90,7 +90,7 @@ const shape: fc.Arbitrary<SeedShape> = fc.record({
   tenant: fc.constantFrom('t1', 't2'),
   runOwner: fc.constantFrom('t1', 't2'),
   id: fc.constantFrom('m1', 'm2', 'm3', 'm4', 'm5'),
-  // A lone surrogate cannot cross PostgreSQL's JSON: such a plan goes the ordinary way (stored as U+FFFD there).
+  // A lone surrogate cannot cross PostgreSQL's JSON: such a plan goes the ordinary way (refused 400 there).
   tags: fc.array(fc.constantFrom('a', 'b', 'c', 'x\ud800'), { maxLength: 3 }),
   expires: fc.boolean(),
   version: fc.constantFrom(0, 0, 0, 1),
@@ -178,17 +178,19 @@ describe('PostgreSQL: a write plan in one round trip', () => {
     pgToolchain.assert();
     const { store: s } = await store('one_trip_shared', true);
     await Promise.all(Array.from({ length: 10 }, (_, i) => s.commit(seedPlan(plain(`t${i % 3}`, `warm-${i}`), i))));
-    // Plan 7 replaces an entry (handed back by the call); plan 11 carries a lone surrogate (never sent to the call).
+    // Plan 7 replaces an entry (handed back by the call); plan 11 carries a lone surrogate (never sent to the call;
+    // refused 400 on the ordinary path, alone).
     const shapes = Array.from({ length: 40 }, (_, i) => ({ ...plain(`t${i % 5}`, i === 7 ? 'warm-2' : `m${i}`), ...(i === 11 ? { tags: ['x\ud800'] } : {}) }));
     let answers: unknown[] = [];
     const trips = await roundTrips(async () => {
-      answers = await Promise.all(shapes.map((p, i) => s.commit(seedPlan(p, 100 + i))));
+      answers = await Promise.all(shapes.map((p, i) => outcome(s, seedPlan(p, 100 + i))));
     });
     // 40 plans alone would be 40 calls (and the one handed back its own transaction besides).
     expect(trips).toBeLessThan(30);
-    shapes.forEach((p, i) => expect((answers[i] as [unknown, { id: string }])[1].id, `plan ${i}`).toBe(p.id));
+    expect(answers[11]).toMatchObject({ refused: 'StoreRefusal', code: 'invalid_text' });
+    shapes.forEach((p, i) => i !== 11 && expect((answers[i] as { results: [unknown, { id: string }] }).results[1].id, `plan ${i}`).toBe(p.id));
     const n = await s.reads.get<{ n: number }>("SELECT count(*) AS n FROM entries WHERE id LIKE 'm%'", []);
-    expect(Number(n!.n)).toBe(39);
+    expect(Number(n!.n)).toBe(38);
     // The replaced entry kept its first createdAt; every background run's kept events are its last, without a gap.
     const replaced = await s.reads.get<{ doc: string }>('SELECT doc FROM entries WHERE id = ?', ['warm-2']);
     expect(JSON.parse(replaced!.doc).createdAt).toBe(new Date(AT_MS + 2).toISOString());

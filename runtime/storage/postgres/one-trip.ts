@@ -187,8 +187,8 @@ export interface OneTripPlan {
 
 /**
  * What JSON.stringify writes for a character PostgreSQL's JSON cannot carry into text: U+0000, and a lone surrogate
- * (the ordinary path sends such a string as UTF-8, where it becomes U+FFFD). Text that merely spells such an escape
- * (a document holding `\\u0000`) matches too and goes the ordinary way: harmless.
+ * (the ordinary path refuses either in a column of its own, 400, and keeps it inside a document). Text that merely
+ * spells such an escape (a document holding `\\u0000`) matches too and goes the ordinary way: harmless.
  */
 const UNCARRIED = /\\u(?:0000|d[89a-f][0-9a-f]{2})/i;
 

@@ -35,13 +35,22 @@ export function checkedLimit(limit: number): number {
 }
 
 const NUL_MESSAGE = 'a text value contains the NUL character (U+0000), which the store cannot hold';
+const SURROGATE_MESSAGE = 'a text value contains a lone surrogate (half of a UTF-16 pair), which the store cannot hold as written';
+/** A high surrogate not followed by a low one, or a low one not preceded by a high one. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /**
- * `params`, refused when a string holds U+0000: PostgreSQL text cannot hold it (a 500 on that back-end only), so every
- * back-end refuses it alike, before the statement runs — 400 `bad_request`, nothing written.
+ * `params`, refused when a string cannot be kept as written: U+0000 (PostgreSQL text cannot hold it — a 500 on that
+ * back-end only) or a lone surrogate (both drivers send UTF-8, where it becomes U+FFFD: a tag or id stored that way
+ * would match another one). Every back-end refuses them alike, before the statement runs — 400 `bad_request`,
+ * nothing written. Documents are JSON text, where both are escapes and read back exactly.
  */
 export function storable(params: readonly SqlValue[]): readonly SqlValue[] {
-  for (const p of params) if (typeof p === 'string' && p.includes('\u0000')) throw new StoreRefusal('invalid_text', NUL_MESSAGE, { error: 'bad_request', message: NUL_MESSAGE });
+  for (const p of params) {
+    if (typeof p !== 'string') continue;
+    if (p.includes('\u0000')) throw new StoreRefusal('invalid_text', NUL_MESSAGE, { error: 'bad_request', message: NUL_MESSAGE });
+    if (LONE_SURROGATE.test(p)) throw new StoreRefusal('invalid_text', SURROGATE_MESSAGE, { error: 'bad_request', message: SURROGATE_MESSAGE });
+  }
   return params;
 }
 
