@@ -187,7 +187,7 @@ const { results, skipped } = await eachDurableKind(measure);
 function ceilingNote(rounds: readonly Partial<Record<Run, { rate: number }>>[]): string {
   const ratio = round(median(rounds.map((x) => x['ceiling 1']!.rate / x['peer 1']!.rate)));
   const rate = Math.round(median(rounds.map((x) => x['ceiling 1']!.rate)));
-  return `ceiling of any HTTP host here: a bare Fastify process committing the raw loop's INSERT, one transaction per request, reaches ${rate} writes/s = ${ratio}× the loop in the same rounds`;
+  return `The ceiling of any HTTP host here: a bare Fastify process committing the raw loop's INSERT, one transaction per request, reaches ${rate} writes/s = ${ratio}× the loop in the same rounds`;
 }
 
 const summary: BenchRow[] = results.flatMap((r) => {
