@@ -255,6 +255,26 @@ describe('PostgreSQL: a write plan in one round trip', () => {
     );
   });
 
+  pgIt('concurrent replaces of one entry on the ordinary path keep its byte count and every before-image', async () => {
+    pgToolchain.assert();
+    const { store: s } = await store('one_trip_replaces', false);
+    await s.commit(seedPlan(plain('t1', 'same'), 0));
+    // Contents of different lengths: a replace that read a stale before-image would leave the byte count off.
+    const plans = Array.from({ length: 12 }, (_, i) => {
+      const plan = seedPlan(plain('t1', 'same'), i + 1);
+      const put = plan.find((op) => op.op === 'memory.put')!.args as { entry: { content: string } };
+      put.entry.content = 'x'.repeat(i * 7 + 1);
+      return plan;
+    });
+    await Promise.all(plans.map((plan) => s.commit(plan)));
+    const entry = await s.reads.get<{ bytes: number }>('SELECT bytes FROM entries WHERE id = ?', ['same']);
+    const bytes = await s.reads.get<{ n: number }>("SELECT n FROM quotas WHERE tenant = 't1' AND resource = 'memory-bytes'", []);
+    expect(Number(bytes!.n)).toBe(Number(entry!.bytes));
+    // Each replace's before-image is the previous one's after-image: the journal is one chain.
+    const journal = await s.reads.all<{ before_doc: string | null; after_doc: string }>("SELECT before_doc, after_doc FROM journal WHERE memory_id = 'same' ORDER BY jseq", [], 100);
+    journal.slice(1).forEach((j, i) => expect(j.before_doc, `record ${i + 1}`).toBe(journal[i]!.after_doc));
+  });
+
   pgIt('a row another transaction holds delays only the plans that need it: the rest of their call commits at once', async () => {
     pgToolchain.assert();
     const { store: s, url } = await store('one_trip_locked', true);

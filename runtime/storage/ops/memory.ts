@@ -58,8 +58,13 @@ export const entryMoves = (memoryRef: string, bytes: number, before: Pick<Stored
   { resource: QUOTA_BYTES, scope: '', delta: bytes - (before?.bytes ?? 0), limit: bounds.bytesPerTenant },
 ];
 
+/**
+ * The stored row an operation is about to replace or delete, locked until its transaction ends on PostgreSQL: a
+ * concurrent replace or delete of the same entry waits, then reads what this one wrote (without the lock both read the
+ * same before-image, and the byte count and the journal lost one of the two changes). SQLite has one writer.
+ */
 async function current(s: SqlSession, tenant: string, memoryRef: string, id: string): Promise<StoredRow | undefined> {
-  return s.get<StoredRow & Record<string, number | string | null>>('SELECT neg_created, expires_ms, bytes, doc FROM entries WHERE tenant = ? AND memory_ref = ? AND id = ?', [tenant, memoryRef, id]);
+  return s.get<StoredRow & Record<string, number | string | null>>(`SELECT neg_created, expires_ms, bytes, doc FROM entries WHERE tenant = ? AND memory_ref = ? AND id = ?${s.dialect === 'postgres' ? ' FOR UPDATE' : ''}`, [tenant, memoryRef, id]);
 }
 
 async function putTags(s: SqlSession, tenant: string, memoryRef: string, id: string, tags: readonly string[], negCreated: number, expiresMs: number | null): Promise<void> {
