@@ -16,7 +16,7 @@ import { validateCapabilities, validateMemoryEntry } from 'wopkit/validators';
 import { assertMemoryEntry, isMemoryEntry, ValidationError } from 'wopkit/guards';
 import { validateRunEvent } from 'wopkit/run-events';
 import { createOpenwopRuntime, memoryRef, openMemoryStore, Plan } from 'wopkit/runtime';
-import { createHost, openStore, StoreConfigError } from 'wopkit/host';
+import { createHost, hostKeys, openStore, SecretKeyRing, StoreConfigError } from 'wopkit/host';
 import { configFrom, runSuite } from 'wopkit/conformance';
 import memoryEntrySchema from 'wopkit/schemas/openwop/v1/memory-entry.schema.json' with { type: 'json' };
 
@@ -91,6 +91,14 @@ try {
 } finally {
   rmSync(dataDir, { recursive: true, force: true });
 }
+
+// The keys a host on PostgreSQL must share with its fleet, read as npm start reads them; a host takes them.
+const keys = hostKeys({ env: { WOPKIT_SECRET_KEYS: `k1:${Buffer.alloc(32, 7).toString('base64')}`, WOPKIT_CURSOR_KEY: Buffer.alloc(32, 3).toString('base64') }, production: false, store: 'postgres' });
+assert.ok(keys.secretKeys instanceof SecretKeyRing && keys.cursorKey?.length === 1);
+assert.throws(() => hostKeys({ env: {}, production: false, store: 'postgres' }), /on PostgreSQL every host of the fleet needs the same secret keys/);
+const keyed = await createHost({ token, secretKeys: keys.secretKeys, cursorKey: keys.cursorKey });
+await keyed.app.close();
+ok('hostKeys: the fleet keys from the environment, refused when missing on PostgreSQL, taken by createHost');
 
 // PostgreSQL needs the optional peer pg, which this project did not install: one line naming the install command.
 await assert.rejects(openStore({ kind: 'postgres', url: 'postgres://wopkit@127.0.0.1:1/none' }), (e: unknown) => e instanceof StoreConfigError && e.message === 'the postgres store needs the pg package (npm install pg)');
