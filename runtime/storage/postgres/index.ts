@@ -28,12 +28,6 @@ import { isPgCorrupt, isPgRetryable, isPgUnavailable, PgSession, PG_TYPES } from
 import { HANDED_BACK_MARK, HANDED_BACK_STATE, lowerPlan, ONE_PLAN_CALL, ONE_TRIP_CALL, ONE_TRIP_FUNCTION, type OneTripPlan } from './one-trip.ts';
 import { HANDED_BACK, OneTripQueue, type OneTripAnswer } from './one-trip-queue.ts';
 
-/**
- * Calls of the one-trip function at the server at once: while they run, the plans that arrive wait and go together
- * in the next call (a transaction and a disk sync shared).
- */
-const ONE_TRIP_CALLS_IN_FLIGHT = 1;
-
 /** The SQLSTATE of an error the server sent, or undefined for any other failure (a lost connection, a closed pool). */
 const sqlState = (err: unknown): string | undefined => (err instanceof pg.DatabaseError ? err.code : undefined);
 
@@ -161,7 +155,7 @@ class PostgresStore implements StoragePort {
   #listener: WakeConnection | undefined;
   /** Whether plans may go in one round trip (one-trip.ts), their queue, and the connections that have the function. */
   #oneTrip: boolean;
-  readonly #oneTripQueue = new OneTripQueue((plans) => this.#callOneTrip(plans), ONE_TRIP_CALLS_IN_FLIGHT);
+  readonly #oneTripQueue = new OneTripQueue((plans) => this.#callOneTrip(plans));
   readonly #withFunction = new WeakSet<pg.PoolClient>();
 
   constructor(pool: pg.Pool, location: string, retries: number, listenUrl: string | undefined, oneTrip: boolean) {
@@ -216,7 +210,8 @@ class PostgresStore implements StoragePort {
   async commit(plan: WritePlan): Promise<readonly unknown[]> {
     if (this.#closed !== undefined) throw new StoreClosedError();
     if (this.#faults.fatal !== undefined) throw this.#faults.fatal;
-    const lowered = this.#oneTrip && !wakes(plan) ? lowerPlan(plan) : undefined;
+    // A plan the function handed back once goes the ordinary way on every retry too.
+    let lowered = this.#oneTrip && !wakes(plan) ? lowerPlan(plan) : undefined;
     for (let attempt = 0; ; attempt++) {
       if (this.#closed !== undefined) throw new StoreClosedError();
       try {
@@ -225,6 +220,7 @@ class PostgresStore implements StoragePort {
           this.#faults.writable(true);
           return quick;
         }
+        lowered = undefined;
         const results = await inTransaction(this.#pool, async (client) => {
           const s = new PgSession(client);
           const out: unknown[] = [];

@@ -1,7 +1,7 @@
 /**
- * Plans waiting for the one-trip function (one-trip.ts), sent a call at a time: at most `maxInFlight` calls are at the
- * server at once, and the plans that arrive meanwhile go together in the next call — one transaction and one sync to
- * disk for all of them, as SQLite's group commit does. A plan alone is sent at once. Within a call the plans are
+ * Plans waiting for the one-trip function (one-trip.ts), sent a call at a time: while one call is at the server, the
+ * plans that arrive wait and go together in the next call — one transaction and one sync to disk for all of them, as
+ * SQLite's group commit does (one call in flight measured best: larger groups). A plan alone is sent at once. Within a call the plans are
  * ordered by tenant, so two calls at the server take the rows they share (a tenant's counts, its background run) in
  * the same order and cannot deadlock on each other.
  */
@@ -30,14 +30,12 @@ interface Waiting {
 
 export class OneTripQueue {
   readonly #send: (plans: readonly OneTripPlan[]) => Promise<readonly OneTripAnswer[]>;
-  readonly #maxInFlight: number;
   readonly #waiting: Waiting[] = [];
-  #inFlight = 0;
+  #calling = false;
 
   /** `send` makes one call with the plans, in that order, and answers for each. */
-  constructor(send: (plans: readonly OneTripPlan[]) => Promise<readonly OneTripAnswer[]>, maxInFlight: number) {
+  constructor(send: (plans: readonly OneTripPlan[]) => Promise<readonly OneTripAnswer[]>) {
     this.#send = send;
-    this.#maxInFlight = Math.max(1, maxInFlight);
   }
 
   commit(plan: OneTripPlan): Promise<OneTripAnswer> {
@@ -48,19 +46,18 @@ export class OneTripQueue {
   }
 
   #pump(): void {
-    while (this.#inFlight < this.#maxInFlight && this.#waiting.length > 0) {
-      const call = this.#take().sort((a, b) => (a.plan.order < b.plan.order ? -1 : a.plan.order > b.plan.order ? 1 : 0));
-      this.#inFlight++;
-      this.#send(call.map((w) => w.plan))
-        .then(
-          (answers) => call.forEach((w, i) => w.done(answers[i]!)),
-          (err: unknown) => call.forEach((w) => w.fail(err)),
-        )
-        .finally(() => {
-          this.#inFlight--;
-          this.#pump();
-        });
-    }
+    if (this.#calling || this.#waiting.length === 0) return;
+    const call = this.#take().sort((a, b) => (a.plan.order < b.plan.order ? -1 : a.plan.order > b.plan.order ? 1 : 0));
+    this.#calling = true;
+    this.#send(call.map((w) => w.plan))
+      .then(
+        (answers) => call.forEach((w, i) => w.done(answers[i]!)),
+        (err: unknown) => call.forEach((w) => w.fail(err)),
+      )
+      .finally(() => {
+        this.#calling = false;
+        this.#pump();
+      });
   }
 
   /** The next call's plans, oldest first, within the bounds of one call. */
