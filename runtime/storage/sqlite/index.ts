@@ -59,6 +59,14 @@ export class StoreLockedError extends WopkitError<'store_locked'> {
 
 const onDisk = (path: string): boolean => path !== '' && path !== ':memory:';
 
+/**
+ * What an in-memory store opens: a private database of SQLite's memdb VFS (a name without a leading '/' is not
+ * shared with other connections), not ':memory:'. Both live in process memory, but a ':memory:' database's COMMIT
+ * walks every page it holds, so each write cost more as the store grew (37 µs → 61 µs per seed transaction from 10k
+ * to 40k entries, measured); memdb's COMMIT costs the same at any size. Its rollback journal is kept in memory.
+ */
+const IN_MEMORY_URI = 'file:wopkit-memory-store?vfs=memdb';
+
 /** The record of a clean close, next to the database: its size and modification time then. */
 const cleanRecordOf = (file: string): string => `${file}.clean`;
 const fileStamp = (file: string): string => {
@@ -86,7 +94,7 @@ export async function openSqliteStore(path: string, options: SqliteStoreOptions 
   let db: DatabaseSync | undefined;
   try {
     if (onDisk(path)) rmSync(cleanRecordOf(file), { force: true });
-    db = new DatabaseSync(file);
+    db = new DatabaseSync(onDisk(path) ? file : IN_MEMORY_URI);
     const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
     applyPragmas(db, { busyTimeoutMs, wal: onDisk(path) });
     const main = new SqliteSession(db);

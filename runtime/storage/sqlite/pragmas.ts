@@ -1,5 +1,6 @@
 /**
- * The settings every connection to a store's file runs with: WAL (readers never wait for the writer),
+ * The settings every connection to a store runs with: WAL on a file (readers never wait for the writer; an in-memory
+ * store keeps its rollback journal in memory),
  * `synchronous=FULL` (a committed transaction is on disk before the commit returns, so it survives a power loss),
  * `busy_timeout` (another connection's write lock is waited for, not failed on), foreign keys off (the store keeps
  * its own integrity in its operations).
@@ -8,6 +9,6 @@ import type { DatabaseSync } from 'node:sqlite';
 
 export function applyPragmas(db: DatabaseSync, o: { readonly busyTimeoutMs: number; readonly wal: boolean }): void {
   db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(o.busyTimeoutMs))}`);
-  if (o.wal) db.exec('PRAGMA journal_mode = WAL');
+  db.exec(o.wal ? 'PRAGMA journal_mode = WAL' : 'PRAGMA journal_mode = MEMORY');
   db.exec('PRAGMA synchronous = FULL');
 }
