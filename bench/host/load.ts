@@ -40,5 +40,9 @@ const summary: BenchRow[] = results.map((r) => ({
   goal: `≥ ${routes.find((x) => x.name === r.route)!.goal}×`,
   figure: `${r.oursRps} req/s`,
 }));
-const path = writeResult('host', { benchmark: 'host-seams', node: process.version, summary, ...method, loadAverage: { before, after: loadAverage() }, results });
+const path = writeResult(
+  'host',
+  { benchmark: 'host-seams', node: process.version, summary, ...method, loadAverage: { before, after: loadAverage() }, results },
+  `the reference host on an empty in-memory store, bare Fastify answering the JSON it recorded; the seed route posts the same one-entry body every time (its store grows by one entry per request), the list route reads a 10-entry page of one ref seeded once; autocannon, ${method.connections} connections, ${method.durationSec} s per run, ${method.rounds} interleaved rounds`,
+);
 console.log(`seams: ${results.map((r) => `${r.route} ${r.ratio}×`).join(', ')} → ${path}`);

@@ -73,3 +73,33 @@ describe('SQLite back-end', () => {
     await port.close();
   });
 });
+
+describe('in-memory back-end', () => {
+  const bounds = { entriesPerMemoryRef: 1000, bytesPerTenant: 1 << 20 };
+  const entry = (id: string) => ({ id, content: 'x', tags: [], createdAt: '2026-01-01T00:00:00.000Z' });
+
+  it('each store is private to its opener (two hosts in one process share nothing) and is gone on close', async () => {
+    const [a, b] = [await openMemoryStore(), await openMemoryStore()];
+    await commit(a, (p) => void p.add('memory.put', { tenant: 't', memoryRef: 'mem://t/m', entry: entry('only-in-a'), atMs: 0, bounds }));
+    const page = (s: typeof a) => entryPage(s.reads, { tenant: 't', memoryRef: 'mem://t/m', atMs: 0, limit: 10 });
+    expect((await page(a)).entries.map((e) => e.id)).toEqual(['only-in-a']);
+    expect((await page(b)).entries).toEqual([]);
+    await a.close();
+    const c = await openMemoryStore();
+    expect((await page(c)).entries).toEqual([]);
+    await Promise.all([b.close(), c.close()]);
+  });
+
+  it('keeps its rollback journal in memory, so a refused plan still rolls back alone', async () => {
+    const port = await openMemoryStore();
+    expect(await port.durability()).toMatchObject({ journal_mode: 'memory' });
+    await commit(port, (p) => void p.add('memory.put', { tenant: 't', memoryRef: 'mem://t/m', entry: entry('kept'), atMs: 0, bounds }));
+    const refused = commit(port, (p) => {
+      p.add('memory.put', { tenant: 't', memoryRef: 'mem://t/m', entry: entry('rolled-back'), atMs: 0, bounds });
+      p.add('memory.put', { tenant: 't', memoryRef: 'mem://t/m', entry: entry('too-many'), atMs: 0, bounds: { ...bounds, entriesPerMemoryRef: 2 } });
+    });
+    await expect(refused).rejects.toMatchObject({ code: 'quota_exceeded' });
+    expect((await entryPage(port.reads, { tenant: 't', memoryRef: 'mem://t/m', atMs: 0, limit: 10 })).entries.map((e) => e.id)).toEqual(['kept']);
+    await port.close();
+  });
+});
