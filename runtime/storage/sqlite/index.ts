@@ -86,7 +86,7 @@ function closedCleanly(file: string, lock: WriterLock | undefined): boolean {
   }
 }
 
-/** Open (creating and migrating when needed) the SQLite store at `path` (`:memory:` for an in-memory one). */
+/** Open (creating and migrating when needed) the SQLite store at `path` (`:memory:` for an in-memory one, on the memdb VFS). */
 export async function openSqliteStore(path: string, options: SqliteStoreOptions = {}): Promise<StoragePort> {
   const file = onDisk(path) ? resolve(path) : path;
   const lock = options.lock !== false && onDisk(path) ? lockStore(file) : undefined;
