@@ -26,5 +26,5 @@ const path = writeResult('host-discovery', {
   ...method,
   loadAverage: { before, after },
   rounds: r.rounds,
-});
+}, `the reference host on an empty in-memory store, bare Fastify answering the discovery document it recorded; autocannon, ${method.connections} connections, ${method.durationSec} s per run, ${method.rounds} interleaved rounds`);
 console.log(`discovery: ${r.ratio}× bare Fastify → ${path}`);

@@ -100,7 +100,7 @@ try {
     benchmark: 'host-fleet', node: process.version, summary,
     method: { rounds: ROUNDS, durationMs: DURATION_MS, clients: CLIENTS, operations: OPERATIONS, layout: FLEET, hostEnv: HOST_ENV },
     loadAverage: { before: loadBefore, after: loadAfter }, store: stores[0]!.manifest, rounds,
-  });
+  }, `one PostgreSQL database built by bulk inserts (bench/.cache) for each side; ${CLIENTS} clients of a mixed load over random keys through a round-robin balancer, ${DURATION_MS / 1000} s per run, ${ROUNDS} interleaved rounds`);
   console.log(`${summary.row}: ${summary.figure}, ${summary.ratio}× (${summary.peer}; goal ${summary.goal}) → ${path}`);
 } finally {
   for (const h of hosts) await h.stop();

@@ -122,5 +122,5 @@ const path = writeResult('consolidation', {
   },
   growth100kVs1kPerEntry: round(at100k.usPerEntry / results[0]!.usPerEntry),
   results,
-});
+}, `seeded near-duplicate corpora of ${sizes.map((x) => x.n.toLocaleString('en')).join(', ')} entries (a ${VOCAB.length}-word vocabulary); the reference implementation run on the same entries`);
 console.log(`${measured.entries}: ${measured.fastMs} ms, ${ratio}× the reference → ${path}`);

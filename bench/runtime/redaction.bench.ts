@@ -133,5 +133,5 @@ summary.push({
   goal: '≥ 0.5× (linear in content: the per-KiB time at most doubles over a 16× size range; quadratic would give 0.06×)',
   figure: `${perKiB[2]} ms per KiB at 256 KiB`,
 });
-const path = writeResult('redaction', { benchmark: 'sr1-redaction', node: process.version, summary, results, linearity });
+const path = writeResult('redaction', { benchmark: 'sr1-redaction', node: process.version, summary, results, linearity }, `seeded 64 KiB content carrying registered secrets, ${SIZES.join(', ')} secrets of two shapes (sk- API keys, random base64); linearity at ${KIBS.join(', ')} KiB with 10k secrets`);
 console.log(`redaction → ${path}`);

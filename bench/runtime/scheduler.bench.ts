@@ -126,5 +126,5 @@ const summary = {
   goal: `≥ ${GOAL}× (the one-writer goal of issue 22)`,
   figure: `${Math.round(engineMs)} ms (${round((N * 1000) / engineMs, 0)} fires/s, median of the rounds)`,
 };
-const path = writeResult('scheduler', { benchmark: 'commitment-fires', node: process.version, loadAverage: (await import('node:os')).loadavg().map((x) => round(x)), summary, results: { commitments: N, rounds } });
+const path = writeResult('scheduler', { benchmark: 'commitment-fires', node: process.version, loadAverage: (await import('node:os')).loadavg().map((x) => round(x)), summary, results: { commitments: N, rounds } }, `${N} time commitments of one tenant, all due, on a SQLite store the runtime created and on the raw loop's own file; ${ROUNDS} interleaved rounds`);
 console.log(`scheduler → ${path}`);

@@ -87,7 +87,7 @@ const seam = await interleavedMedians({ few: hostFew.fire, many: hostMany.fire, 
 await Promise.all([hostFew.app.close(), hostMany.app.close(), hostSmall.app.close()]);
 
 const perSecond = (ms: number) => Math.round(1000 / ms);
-report('commitments.json', {
+report('commitments', {
   benchmark: 'commitment-fire-rate',
   library: { armedAtStart: { few: FEW, many: MANY }, armedAtEnd, fireMs: { few: round(lib.few, 5), many: round(lib.many, 5) }, firesPerSecond: { few: perSecond(lib.few), many: perSecond(lib.many) } },
   host: {
@@ -99,4 +99,4 @@ report('commitments.json', {
     ratio('library fire rate: 10 armed / 10k armed (same history)', lib.many / lib.few, 1.5, '10 armed predicate commitments'),
     ratio('fire seam rate: 10k armed / none armed (same history)', seam.many / seam.few, 1.5, 'a host after 10k time fire requests'),
   ],
-});
+}, `each runtime on its own in-memory store with the same history; ${MANY} armed predicate commitments against ${FEW}; the host: ${MANY} earlier predicate fire requests against as many time fire requests (app.inject)`);

@@ -126,11 +126,11 @@ await Promise.all([emptyHost.close(), crowdedHost.close()]);
 const [empty, crowded] = [median(emptyRuns), median(crowdedRuns)];
 const questions = { otherTenants: 40, endedQuestionsHeld: 40 * DEFAULT_LIMITS.retainedQuestionsPerTenant, rounds, microsPerProposeAnswer: crowded, microsPerProposeAnswerEmptyPeer: empty, ratio: Number((crowded / empty).toFixed(2)) };
 console.log(JSON.stringify(questions));
-report('security-tenant-state.json', {
+report('security-tenant-state', {
   fixtures,
   questions,
   checks: [
     ...fixtures.map((f) => ratio(`${f.seam} seam: store rows (journal aside) kept per request, bounded / bound lifted`, f.ratio, 0.05, 'the same host with the fixturesPerTenant bound lifted')),
     ratio('operator question propose + answer: beside 40 tenants of ended questions / empty host', crowded / empty, 1.2, 'an empty host'),
   ],
-});
+}, `${N} fixture requests per seam past the bound (the default bound against one lifted), each host on its own in-memory store; operator propose + answer with 40 other tenants holding their ended-question bound against an empty host`);

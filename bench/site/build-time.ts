@@ -79,13 +79,12 @@ try {
   const path = writeResult('site', {
     benchmark: 'site-build',
     node: process.version,
-    input: `each tree's own corpus, RFCs, runtime and package exports (what its site renders: schema, RFC, spec, API and data pages); ${ROUNDS} alternating builds each, the fastest counts`,
     summary,
     base: { ...base, secondsPerPage: round(base.secondsPerPage, 4) },
     current: { ...current, secondsPerPage: round(current.secondsPerPage, 4) },
     loadAverage: { before: loadBefore, after: loadavg().map((x) => round(x)) },
     wallSeconds: round((performance.now() - started) / 1000, 1),
-  });
+  }, `each tree's own corpus, RFCs, runtime and package exports (what its site renders: schema, RFC, spec, API and data pages); ${ROUNDS} alternating builds each, the fastest counts`);
   console.table([{ tree: BASE, ...basePages, fastest: base.fastestSeconds, msPerPage: round(base.secondsPerPage * 1000, 1) }, { tree: 'this tree', ...currentPages, fastest: current.fastestSeconds, msPerPage: round(current.secondsPerPage * 1000, 1) }]);
   console.log(`ratio ${ratio} (goal ${GOAL}) → ${relative(process.cwd(), path)}`);
 } finally {

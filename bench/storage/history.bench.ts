@@ -125,6 +125,6 @@ const path = writeResult('storage-history', {
   method: { rounds: ROUNDS, requests: REQUESTS, concurrency: CONCURRENCY, layout: HISTORY, hostEnv: HOST_ENV, rowsChecked: checker.checked },
   skipped,
   results,
-});
+}, `stores built by bulk inserts (bench/.cache): 1,000,000 memory entries, 1,000,000 events of 100,000 runs, 100,000 journal records, 10,000 each of armed commitments, schedules, open questions and proposals, against an empty store; ${REQUESTS} mixed requests over random keys, ${ROUNDS} interleaved rounds`);
 for (const s of summary) console.log(`${s.row}: ${s.figure}, ${s.ratio}× (${s.peer}; goal ${s.goal})`);
 console.log(`→ ${path}`);

@@ -100,5 +100,5 @@ const summary: BenchRow[] = series.map((s) => ({
   goal: `≤ ${FLAT}× (a cost ratio: append time flat from 1k to 50k records)`,
   figure: `${s.usAt50k} µs per append at 50k`,
 }));
-writeResult('jsonl-append', { summary, node: process.version, flatLimit: FLAT, batches: BATCHES, perBatch: PER_BATCH, results, series });
+writeResult('jsonl-append', { summary, node: process.version, flatLimit: FLAT, batches: BATCHES, perBatch: PER_BATCH, results, series }, `logs and transcripts already holding ${SIZES.join(', ')} seeded records on the local disk; ${BATCHES} batches of ${PER_BATCH.durable} (durable) and ${PER_BATCH.fast} (fsync off) appends per size, taken in turn`);
 if (!series.every((s) => s.flat)) process.exitCode = 1;

@@ -200,5 +200,5 @@ const summary: BenchRow[] = results.flatMap((r) => r.cases.map((c) => ({
   goal: `≥ ${1 / GOAL}× (within ${GOAL}× of the small scope)`,
   figure: `${c.largeMs} ms`,
 })));
-const path = writeResult('storage-pages', { benchmark: 'storage-pages', node: process.version, summary, method: { rounds: ROUNDS, batchMs: BATCH_MS, pagesMin: PAGES_MIN, page: PAGE, scopes: SCOPES }, skipped, results });
+const path = writeResult('storage-pages', { benchmark: 'storage-pages', node: process.version, summary, method: { rounds: ROUNDS, batchMs: BATCH_MS, pagesMin: PAGES_MIN, page: PAGE, scopes: SCOPES }, skipped, results }, `stores built by bulk inserts (bench/.cache): memoryRefs of 100,000 and 1,000 entries (plain, a rare tag 1 in 10,000, 99% expired); pages of ${PAGE} read by app.inject and by entryPage, ${ROUNDS} interleaved rounds`);
 console.log(`→ ${path}`);
