@@ -51,8 +51,8 @@ async function library(armed: number) {
     history.push(ids);
   }
   while ((await agenda(port.reads)).predicates > 0) await rt.commitments.tick(); // every changed predicate evaluated once
-  await request((plan) => {
-    for (const id of history.slice(armed).flat()) rt.commitments.cancel(plan, 'acme', id);
+  await request(async (plan) => {
+    for (const id of history.slice(armed).flat()) await rt.commitments.cancel(plan, 'acme', id);
   });
   const fire = async () => {
     await rt.commitments.setPredicate('acme', (await arm()).predicate, true);
