@@ -10,6 +10,12 @@ export function copyJson<T>(value: T): T {
   const proto = Object.getPrototypeOf(value) as unknown;
   if (proto !== Object.prototype && proto !== null) return structuredClone(value);
   const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) out[key] = copyJson((value as Record<string, unknown>)[key]);
+  for (const key of Object.keys(value)) {
+    const member = copyJson((value as Record<string, unknown>)[key]);
+    // An own `__proto__` member (JSON.parse makes one from `{"__proto__": …}`) stays a member: assigning it would set
+    // the copy's prototype instead, or drop it.
+    if (key === '__proto__') Object.defineProperty(out, key, { value: member, enumerable: true, writable: true, configurable: true });
+    else out[key] = member;
+  }
   return out as T;
 }

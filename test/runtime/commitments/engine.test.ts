@@ -4,6 +4,9 @@ import { ManualClock } from '../../../runtime/shared/clock.ts';
 import {
   COMMITMENTS_PER_TICK,
   CommitmentEngine,
+  FIRES_IN_FLIGHT,
+  FIRES_IN_FLIGHT_POSTGRES,
+  firesInFlightFor,
   CommitmentError,
   type CommitmentEngineOptions,
   type FiredCommitmentPayload,
@@ -183,6 +186,54 @@ describe('CommitmentEngine (RFC 0068 §C)', () => {
     expect(sizes).toEqual([COMMITMENTS_PER_TICK, COMMITMENTS_PER_TICK, 10, 0]);
     expect(order).toEqual([...order].sort((a, b) => a - b));
     expect(new Set(await ledger(port)).size).toBe(n);
+  });
+
+  it('a tick hands due fires to the store FIRES_IN_FLIGHT at a time, each its own transaction (a fire refused as taken leaves the others)', async () => {
+    const clock = new ManualClock(T0);
+    const store = await openMemoryStore();
+    let inFlight = 0;
+    let most = 0;
+    const plans: string[][] = [];
+    const fireOf = (plan: Parameters<StoragePort['commit']>[0]) => plan.find((op) => op.op === 'commitment.fire')?.args as { commitmentId: string; instance: string } | undefined;
+    // The store as the engine sees it: counts the commits handed to it and not yet answered, and lets another
+    // process fire c9 between the engine's read and its commit.
+    const port: StoragePort = Object.assign(Object.create(store) as StoragePort, {
+      commit: async (plan: Parameters<StoragePort['commit']>[0]) => {
+        most = Math.max(most, ++inFlight);
+        plans.push(plan.map((op) => op.op));
+        try {
+          const fire = fireOf(plan);
+          if (fire?.commitmentId === 'c9') await request(store, (p) => void p.add('commitment.fire', { tenant: 'acme', commitmentId: 'c9', instance: fire.instance, firedMs: clock.now(), disarm: true }));
+          return await store.commit(plan);
+        } finally {
+          inFlight--;
+        }
+      },
+    });
+    const { engine } = engineOn(port, clock);
+    const n = FIRES_IN_FLIGHT * 3 + 5;
+    await request(store, (plan) => {
+      for (let i = 0; i < n; i++) engine.arm(plan, { commitmentId: `c${i}`, memoryRef: 'mem://acme/a', condition: { kind: 'time', at: T0 + i }, enqueueRun: false });
+    });
+    clock.advance(n);
+    const fired = await engine.tick();
+    expect(most).toBe(FIRES_IN_FLIGHT);
+    expect(plans).toHaveLength(n);
+    expect(plans.every((ops) => ops.filter((op) => op === 'commitment.fire').length === 1)).toBe(true);
+    expect(fired.map((f) => f.commitmentId)).toEqual(Array.from({ length: n }, (_, i) => `c${i}`).filter((id) => id !== 'c9'));
+    expect(new Set(await ledger(store)).size).toBe(n);
+    expect(await engine.tick()).toEqual([]);
+
+    // Fewer on PostgreSQL, where each fire in flight holds a pooled connection; an embedder's own number wins.
+    expect([firesInFlightFor({ kind: 'postgres' }), firesInFlightFor({ kind: 'sqlite' }), firesInFlightFor({ kind: 'memory' })]).toEqual([FIRES_IN_FLIGHT_POSTGRES, FIRES_IN_FLIGHT, FIRES_IN_FLIGHT]);
+    const { engine: three } = engineOn(port, clock, { firesInFlight: 3 });
+    await request(store, (plan) => {
+      for (let i = 0; i < 10; i++) three.arm(plan, { commitmentId: `d${i}`, memoryRef: 'mem://acme/a', condition: { kind: 'time', at: clock.now() + i }, enqueueRun: false });
+    });
+    clock.advance(10);
+    most = 0;
+    expect(await three.tick()).toHaveLength(10);
+    expect(most).toBe(3);
   });
 
   it('replay never infers, arms or fires; it re-reads the log; a live engine after it (a restart) does not fire a recorded instance again', async () => {

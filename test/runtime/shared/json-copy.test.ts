@@ -33,6 +33,19 @@ describe('copyJson', () => {
     );
   });
 
+  it('keeps an own __proto__ member a member (JSON.parse makes one), whatever its value, and leaves the prototype alone', () => {
+    for (const text of ['{"__proto__": {"polluted": true}, "a": 1}', '{"__proto__": 5}', '{"x": [{"__proto__": null}]}']) {
+      const parsed: unknown = JSON.parse(text);
+      const copy = copyJson(parsed);
+      expect(copy).toStrictEqual(structuredClone(parsed));
+      expect(JSON.stringify(copy)).toBe(JSON.stringify(parsed));
+    }
+    const undefinedMember = Object.defineProperty({}, '__proto__', { value: undefined, enumerable: true, writable: true, configurable: true });
+    expect(copyJson(undefinedMember)).toStrictEqual(structuredClone(undefinedMember));
+    expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
+    expect(Object.getPrototypeOf(copyJson(JSON.parse('{"__proto__": {"polluted": true}}')))).toBe(Object.prototype);
+  });
+
   it('copies an object without a prototype to a plain object (as structuredClone does), and a Date to a Date', () => {
     const bare = Object.assign(Object.create(null) as Record<string, unknown>, { a: [1, { b: 2 }] });
     expect(Object.getPrototypeOf(copyJson(bare))).toBe(Object.getPrototypeOf(structuredClone(bare)));
