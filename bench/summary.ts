@@ -74,10 +74,17 @@ export function meets(ratio: number, goal: string | number): boolean | null {
 
 export const RESULTS_DIR = resolve(import.meta.dirname, 'results');
 
-/** Write `bench/results/<name>.json`, with the record of this run (the commit, `input`, the machine) first. */
+/** Where a run writes its results instead of bench/results (the benchmarks' smoke test: test/bench/smoke.test.ts). */
+export const RESULTS_DIR_ENV = 'BENCH_RESULTS_DIR';
+
+/**
+ * Write `bench/results/<name>.json` (or into `$BENCH_RESULTS_DIR`), with the record of this run (the commit, `input`,
+ * the machine) first.
+ */
 export function writeResult(name: string, result: BenchResult, input: string = UNDESCRIBED_INPUT): string {
-  mkdirSync(RESULTS_DIR, { recursive: true });
-  const path = join(RESULTS_DIR, `${name}.json`);
+  const dir = process.env[RESULTS_DIR_ENV] || RESULTS_DIR;
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, `${name}.json`);
   writeFileSync(path, `${JSON.stringify({ recorded: runRecord(input), ...result }, null, 2)}\n`);
   return path;
 }

@@ -29,7 +29,8 @@ import { openSqliteStore } from '../../runtime/storage/sqlite/index.ts';
 import { rng } from '../rng.ts';
 import { median, round, writeResult } from '../summary.ts';
 
-const N = 2_000;
+/** Due commitments (BENCH_N overrides, for a quick look). */
+const N = Number(process.env.BENCH_N ?? 2_000);
 const ROUNDS = 5;
 const T0 = Date.UTC(2026, 0, 1);
 const HORIZON = 86_400_000;
