@@ -33,7 +33,7 @@ import { isStale } from '../storage/refusal.ts';
 import { Plan } from '../storage/plan.ts';
 import { dueSchedules, scheduleGet, type ScheduleRecord } from '../storage/reads/work.ts';
 import { DistillationError, TokenBudgetExceededError, type Distiller, type DistillResult } from './distiller.ts';
-import { boundedDurationMs, isRepresentableInstant } from '../shared/duration.ts';
+import { boundedDurationMs, isRepresentableInstant, LATEST_DATE_TIME_MS } from '../shared/duration.ts';
 import { transition } from '../shared/state-machine.ts';
 import { SCHEDULE_LIFECYCLE } from './schedule-lifecycle.ts';
 
@@ -105,8 +105,9 @@ export class DistillationScheduler {
 
   /**
    * Register a schedule within `plan`. Everything is checked before anything is planned — the period (an ISO-8601
-   * duration between MIN_PERIOD_MS and MAX_PERIOD_MS), the tenant, the first instant (an epoch time from 1970 on whose
-   * next instant is still a formattable Date) and the budget; the tenant's bound is checked when the plan commits —
+   * duration between MIN_PERIOD_MS and MAX_PERIOD_MS), the tenant, the first instant (from 1970 to the last instant a
+   * date-time can write, whose next instant is still a formattable Date) and the budget; the tenant's bound is checked
+   * when the plan commits —
    * so a refused schedule leaves no trace, and every schedule registered formats now and at its next instant.
    */
   schedule(plan: Plan, req: DistillationScheduleRequest): DistillationSchedule {
@@ -117,7 +118,11 @@ export class DistillationScheduler {
     if (tenant === undefined) throw new ScheduleError('invalid_ref', 'memoryRef does not resolve to a tenant');
     const now = this.#o.clock.now();
     const firstAt = req.firstAt ?? now + periodMs;
-    if (!(firstAt >= 0) || !isRepresentableInstant(firstAt + periodMs)) throw new ScheduleError('invalid_start', 'firstAt must be an epoch time from 1970 on whose next instant is a representable date');
+    // firstAt is answered as a date-time, so it must be one RFC 3339 can write (an offset can carry a written
+    // 9999-12-31 past that in UTC); the instant after it must be one a Date can compute.
+    if (!(firstAt >= 0) || firstAt > LATEST_DATE_TIME_MS || !isRepresentableInstant(firstAt + periodMs)) {
+      throw new ScheduleError('invalid_start', 'firstAt must be an instant from 1970-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z (in UTC) whose next instant is a representable date');
+    }
     if (req.tokenBudget !== undefined) this.#o.distiller.budgetFor(req.tokenBudget);
     const schedule: DistillationSchedule = {
       scheduleId: this.#o.newId(),

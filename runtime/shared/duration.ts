@@ -37,5 +37,11 @@ export function boundedDurationMs(iso: string, bounds: DurationBounds): { readon
   return { ms };
 }
 
+/**
+ * The last instant an RFC 3339 date-time can write (9999-12-31T23:59:59.999Z): past it `toISOString` writes an
+ * expanded year (`+010000-…`), which no `date-time` field accepts.
+ */
+export const LATEST_DATE_TIME_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
 /** Whether `epochMs` is an instant a Date can format (finite and within ±MAX_DATE_MS). */
 export const isRepresentableInstant = (epochMs: number): boolean => Number.isFinite(epochMs) && Math.abs(epochMs) <= MAX_DATE_MS;

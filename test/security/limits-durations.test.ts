@@ -46,6 +46,7 @@ describe('durations and instants on the distill-schedule seam (item 6)', () => {
     ['firstAt', '0000-01-01T00:00:00Z', 'year zero'],
     ['firstAt', '2026-12-31T23:59:60Z', 'a leap second Date cannot hold'],
     ['firstAt', '2026-13-01T00:00:00Z', 'not a date-time'],
+    ['firstAt', '9999-12-31T23:59:00-12:00', 'past 9999 in UTC, an answer no date-time can write'],
   ];
   it.each(REFUSED)('%s: %.24s (%s) → 400 validation_failed at the field, nothing stored', async (field, value) => {
     const before = await count();
@@ -62,6 +63,19 @@ describe('durations and instants on the distill-schedule seam (item 6)', () => {
     expect(r.status).toBe(201);
     expect(validateHostSampleDistillScheduleResponse(r.body)).toBe(true);
     expect(r.body.nextAt).toBe('9999-12-31T23:59:59.999Z');
+  });
+
+  it('a firstAt written in 9999 whose offset puts it past 9999-12-31T23:59:59.999Z in UTC is refused (its answer could not be a date-time)', async () => {
+    const before = await count();
+    for (const firstAt of ['9999-12-31T23:59:00-12:00', '9999-12-31T23:59:59.999-00:01']) {
+      const r = await schedule({ every: 'PT1H', firstAt });
+      expect(r.status, firstAt).toBe(400);
+      expect(validateErrorEnvelope(r.body)).toBe(true);
+    }
+    expect(await count()).toBe(before);
+    const last = await schedule({ every: 'PT1H', firstAt: '9999-12-31T23:59:59.999+00:00' });
+    expect(last.status).toBe(201);
+    expect(last.body.nextAt).toBe('9999-12-31T23:59:59.999Z');
   });
 
   it('property: random durations and timestamps never produce a 5xx, and a refused request leaves the schedule count unchanged', async () => {
