@@ -107,8 +107,7 @@ export class DistillationScheduler {
    * Register a schedule within `plan`. Everything is checked before anything is planned — the period (an ISO-8601
    * duration between MIN_PERIOD_MS and MAX_PERIOD_MS), the tenant, the first instant (from 1970 to the last instant a
    * date-time can write, whose next instant is still a formattable Date) and the budget; the tenant's bound is checked
-   * when the plan commits —
-   * so a refused schedule leaves no trace, and every schedule registered formats now and at its next instant.
+   * when the plan commits — so a refused schedule leaves no trace.
    */
   schedule(plan: Plan, req: DistillationScheduleRequest): DistillationSchedule {
     const period = boundedDurationMs(req.every, { minMs: MIN_PERIOD_MS, maxMs: MAX_PERIOD_MS });
