@@ -60,7 +60,7 @@ export interface StoragePort {
    * work that may be due before the next look at the agenda (wake.ts). Answers the function that unsubscribes.
    */
   onWake(listener: () => void): () => void;
-  /** The settings every writing connection runs with (durability), as the database reports them. */
+  /** The settings every writing connection runs with (durability; on SQLite also its checkpoint settings), as the database reports them. */
   durability(): Promise<Readonly<Record<string, string>>>;
   /** Release the database (idempotent); the store's file lock too. Every call after close rejects. */
   close(): Promise<void>;

@@ -252,7 +252,7 @@ export function describePortContract(name: string, open: () => Promise<StoragePo
       const port = await store();
       const d = await port.durability();
       if (port.kind === 'postgres') expect(d.synchronous_commit).toBe('on');
-      else if (port.kind === 'sqlite') expect(d).toEqual({ journal_mode: 'wal', synchronous: '2' });
+      else if (port.kind === 'sqlite') expect(d).toMatchObject({ journal_mode: 'wal', synchronous: '2' });
       else expect(d.synchronous).toBe('2');
     });
 

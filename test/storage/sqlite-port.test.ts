@@ -8,6 +8,7 @@ import { openMemoryStore } from '../../runtime/storage/memory/index.ts';
 import { StoreVersionError } from '../../runtime/storage/port.ts';
 import { openSqliteStore } from '../../runtime/storage/sqlite/index.ts';
 import { SQLITE_MIGRATIONS } from '../../runtime/storage/sqlite/migrations.ts';
+import { WAL_CHECKPOINT_PAGES, WAL_SIZE_LIMIT_BYTES } from '../../runtime/storage/sqlite/pragmas.ts';
 import { commit, describePortContract } from './port-contract.ts';
 import { entryPage } from '../../runtime/storage/reads/memory.ts';
 import { eventPage } from '../../runtime/storage/reads/runs.ts';
@@ -26,10 +27,10 @@ describePortContract('sqlite', () => openSqliteStore(newFile()), {
 });
 
 describe('SQLite back-end', () => {
-  it('opens in WAL mode with synchronous=FULL on its writing connection, and a new file gets the current schema at once', async () => {
+  it('opens in WAL mode with synchronous=FULL and its checkpoint settings on its writing connection, and a new file gets the current schema at once', async () => {
     const file = newFile();
     const port = await openSqliteStore(file);
-    expect(await port.durability()).toEqual({ journal_mode: 'wal', synchronous: '2' });
+    expect(await port.durability()).toEqual({ journal_mode: 'wal', synchronous: '2', wal_autocheckpoint: String(WAL_CHECKPOINT_PAGES), journal_size_limit: String(WAL_SIZE_LIMIT_BYTES) });
     await port.close();
     const db = new DatabaseSync(file);
     expect(db.prepare('PRAGMA journal_mode').get()).toEqual({ journal_mode: 'wal' });

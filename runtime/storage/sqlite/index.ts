@@ -213,7 +213,9 @@ class SqliteStore implements StoragePort {
   }
 
   async durability(): Promise<Readonly<Record<string, string>>> {
-    return { journal_mode: await this.#writer.pragma('journal_mode'), synchronous: await this.#writer.pragma('synchronous') };
+    const settings = { journal_mode: await this.#writer.pragma('journal_mode'), synchronous: await this.#writer.pragma('synchronous') };
+    if (!onDisk(this.location)) return settings;
+    return { ...settings, wal_autocheckpoint: await this.#writer.pragma('wal_autocheckpoint'), journal_size_limit: await this.#writer.pragma('journal_size_limit') };
   }
 
   async close(): Promise<void> {
