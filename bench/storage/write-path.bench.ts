@@ -15,6 +15,12 @@
  * - SQLite ceiling: the same bare Fastify process committing the raw loop's INSERT, one transaction per request, on
  *   its main thread (bench/host/bare-host.ts, BARE_DURABLE_FILE), at 1 writer: the raw loop behind an HTTP round trip,
  *   which bounds what any HTTP host can reach against the 1-writer goal on this machine. Reported with that row.
+ * - SQLite floor: the plans the host commits for these seeds (recorded from the runtime: a host on an in-memory store
+ *   answering the same bodies, every plan its store was asked to commit), replayed on a store file by the runtime's
+ *   own group commit (`commitGroup`, the writer thread's function) on the main thread of this process, with the
+ *   store's own pragmas: one plan per transaction, and 32 per transaction. No HTTP, no thread, no request handling —
+ *   what the transaction the issue asks of every write (entry, tag row, journal record, counts, event) costs on this
+ *   disk by itself, so the most a host can reach against each goal. Reported with the SQLite rows.
  * - PostgreSQL peer: a raw `pg` loop, `BEGIN; INSERT; COMMIT` per entry row, through a pool of the host's size (10),
  *   from as many concurrent writers as the host has clients. Goals: ≥ 0.5× at 1 writer, ≥ 0.4× at 32.
  * Rounds rotate the order of the runs; each ratio is the median of its per-round ratios. Load average recorded.
@@ -25,6 +31,12 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { DEFAULT_LIMITS } from '../../runtime/host/limits.ts';
+import { createHost } from '../../runtime/host/server.ts';
+import { openMemoryStore } from '../../runtime/storage/memory/index.ts';
+import type { StoragePort, WritePlan } from '../../runtime/storage/port.ts';
+import { commitGroup } from '../../runtime/storage/sqlite/group-commit.ts';
+import { applyPragmas } from '../../runtime/storage/sqlite/pragmas.ts';
+import { SqliteSession } from '../../runtime/storage/sqlite/session.ts';
 import { ROUTES } from '../../runtime/host/seam-catalogue.ts';
 import { SQLITE_FILE } from '../../runtime/storage/open-store.ts';
 import { DEFAULT_POSTGRES_OPTIONS } from '../../runtime/storage/postgres/index.ts';
@@ -46,6 +58,8 @@ const GOALS = {
 } as const;
 
 let written = 0;
+/** The body of the n-th seed any host is sent: one entry, a tenant of 64, content and tags as the history store's. */
+const seedBody = (n: number): string => JSON.stringify({ memoryRef: `mem://w${n % TENANTS}/notes`, entries: [{ content: contentOf(n), tags: [TAGS[n % TAGS.length]!] }] });
 /** The n-th entry row any side writes: a fresh id, a tenant of 64, content and tags as the history store's. */
 const rowOf = (n: number) => entryRows({ tenant: `w${n % TENANTS}`, memoryRef: `mem://w${n % TENANTS}/notes`, id: idOf('mem', `write-path/${process.pid}/${n}`), content: contentOf(n), tags: [TAGS[n % TAGS.length]!], createdMs: Date.now() }).rows[0]![1];
 
@@ -62,7 +76,7 @@ async function hostRate(host: HostProcess, writers: number): Promise<number> {
       headers: { authorization: `Bearer ${BENCH_TOKEN}`, 'content-type': 'application/json' },
       setupRequest: (req) => {
         const n = written++;
-        return { ...req, body: JSON.stringify({ memoryRef: `mem://w${n % TENANTS}/notes`, entries: [{ content: contentOf(n), tags: [TAGS[n % TAGS.length]!] }] }) };
+        return { ...req, body: seedBody(n) };
       },
     }],
   });
@@ -102,6 +116,60 @@ function sqlitePeer(store: StoreCopy): Peer {
   };
 }
 
+/** Plans the floor commits per run: about a second of work at each group size, enough for a steady rate. */
+const FLOOR_PLANS = { 1: 2_000, 32: 6_400 } as const;
+
+/**
+ * The plans a host commits for `count` seeds, in order (as JSON text, parsed when replayed): a host on an in-memory
+ * store, answering the bodies hostRate sends, through a store that records every plan it is asked to commit.
+ */
+async function recordSeedPlans(count: number): Promise<string[]> {
+  const inner = await openMemoryStore();
+  const plans: string[] = [];
+  const storage: StoragePort = {
+    kind: inner.kind,
+    location: inner.location,
+    reads: inner.reads,
+    health: () => inner.health(),
+    onFatal: (l) => inner.onFatal(l),
+    onWake: (l) => inner.onWake(l),
+    durability: () => inner.durability(),
+    close: () => inner.close(),
+    commit: (plan: WritePlan) => (plans.push(JSON.stringify(plan)), inner.commit(plan)),
+  };
+  const { app } = await createHost({ token: BENCH_TOKEN, storage });
+  try {
+    for (let n = 0; plans.length < count; n++) {
+      const res = await app.inject({ method: 'POST', url: ROUTES.memorySeed.path, headers: { authorization: `Bearer ${BENCH_TOKEN}`, 'content-type': 'application/json' }, payload: seedBody(n) });
+      if (res.statusCode !== 200) throw new Error(`recording seed ${n}: ${res.statusCode} ${res.body}`);
+    }
+  } finally {
+    await app.close();
+  }
+  return plans;
+}
+
+/** The SQLite floor: recorded seed plans committed by the runtime's group commit on this thread, `group` per transaction. */
+function floorPeer(store: StoreCopy, plans: readonly string[]): { rate(group: 1 | 32): Promise<number>; close(): void } {
+  const db = new DatabaseSync(join(store.dataDir!, SQLITE_FILE));
+  applyPragmas(db, { busyTimeoutMs: 5000, wal: true });
+  const session = new SqliteSession(db);
+  let next = 0;
+  return {
+    async rate(group) {
+      const batch = plans.slice(next, (next += FLOOR_PLANS[group])).map((p) => JSON.parse(p) as WritePlan);
+      if (batch.length < FLOOR_PLANS[group]) throw new Error('the floor ran out of recorded plans');
+      const started = performance.now();
+      for (let i = 0; i < batch.length; i += group) {
+        const failed = (await commitGroup(session, batch.slice(i, i + group))).find((x) => 'error' in x);
+        if (failed !== undefined) throw (failed as { error: unknown }).error;
+      }
+      return batch.length / ((performance.now() - started) / 1000);
+    },
+    close: () => db.close(),
+  };
+}
+
 /** `BEGIN; INSERT; COMMIT` per row through a pool of the host's size, from `writers` concurrent loops. */
 function postgresPeer(store: StoreCopy): Peer {
   const pool = new pg.Pool({ connectionString: store.url!, max: DEFAULT_POSTGRES_OPTIONS.poolSize });
@@ -134,12 +202,13 @@ function postgresPeer(store: StoreCopy): Peer {
 
 // ── Rounds ───────────────────────────────────────────────────────────────────────────────────────────────────────
 
-type Run = 'peer 1' | 'peer 32' | 'host 1' | 'host 32' | 'bare 32' | 'ceiling 1';
+type Run = 'peer 1' | 'peer 32' | 'host 1' | 'host 32' | 'bare 32' | 'ceiling 1' | 'floor 1' | 'floor 32';
 
 async function measure(kind: DurableKind) {
   const hostStore = await emptyStore(kind);
   const peerStore = await emptyStore(kind);
   const ceilingStore = kind === 'sqlite' ? await emptyStore(kind) : undefined;
+  const floorStore = kind === 'sqlite' ? await emptyStore(kind) : undefined;
   const watched = { [EVENT_LOOP_ENV]: '1' };
   const host = await launchHost(kind === 'sqlite' ? { kind, dataDir: hostStore.dataDir! } : { kind, url: hostStore.url! }, watched);
   // The event-loop delay's peer: a bare Fastify process answering the same path under the same load, at the same time
@@ -147,13 +216,16 @@ async function measure(kind: DurableKind) {
   const bare = kind === 'sqlite' ? await launchHost({ kind: 'memory' }, watched, { entry: 'bare' }) : undefined;
   const ceiling = ceilingStore !== undefined ? await launchHost({ kind: 'memory' }, { ...watched, [BARE_DURABLE_ENV]: join(ceilingStore.dataDir!, SQLITE_FILE) }, { entry: 'bare' }) : undefined;
   const peer = kind === 'sqlite' ? sqlitePeer(peerStore) : postgresPeer(peerStore);
+  // Every floor run of the warm-up and the rounds replays plans of its own (ids are fresh in each).
+  const floor = floorStore !== undefined ? floorPeer(floorStore, await recordSeedPlans((ROUNDS + 1) * (FLOOR_PLANS[1] + FLOOR_PLANS[32]))) : undefined;
   try {
     const loadBefore = loadAverage();
     // SQLite has one writer: its peer is the one loop; PostgreSQL's peer runs as many writers as the host has clients.
-    const runs: Run[] = kind === 'sqlite' ? ['peer 1', 'host 1', 'host 32', 'bare 32', 'ceiling 1'] : ['peer 1', 'host 1', 'peer 32', 'host 32'];
+    const runs: Run[] = kind === 'sqlite' ? ['peer 1', 'host 1', 'host 32', 'bare 32', 'ceiling 1', 'floor 1', 'floor 32'] : ['peer 1', 'host 1', 'peer 32', 'host 32'];
     const once = async (run: Run): Promise<{ rate: number; eventLoopP99Ms?: number }> => {
       const writers = run.endsWith('32') ? 32 : 1;
       if (run.startsWith('peer')) return { rate: await peer.rate(writers) };
+      if (run.startsWith('floor')) return { rate: await floor!.rate(writers) };
       const target = run.startsWith('bare') ? bare! : run.startsWith('ceiling') ? ceiling! : host;
       await target.report(); // starts the process's event-loop delay window
       await new Promise((r) => setTimeout(r, WINDOW_RESTART_MS * 2));
@@ -175,6 +247,8 @@ async function measure(kind: DurableKind) {
     await bare?.stop();
     await ceiling?.stop();
     await peer.close();
+    floor?.close();
+    await floorStore?.drop();
     await ceilingStore?.drop();
     await hostStore.drop();
     await peerStore.drop();
@@ -183,11 +257,19 @@ async function measure(kind: DurableKind) {
 
 const { results, skipped } = await eachDurableKind(measure);
 
-/** The SQLite 1-writer row's note: what a bare Fastify process committing the raw loop's INSERT per request reaches. */
-function ceilingNote(rounds: readonly Partial<Record<Run, { rate: number }>>[]): string {
-  const ratio = round(median(rounds.map((x) => x['ceiling 1']!.rate / x['peer 1']!.rate)));
-  const rate = Math.round(median(rounds.map((x) => x['ceiling 1']!.rate)));
-  return `The ceiling of any HTTP host here: a bare Fastify process committing the raw loop's INSERT, one transaction per request, reaches ${rate} writes/s = ${ratio}× the loop in the same rounds`;
+/** A median over the rounds of one run's rate, and of its ratio to the raw loop. */
+const medianOf = (rounds: readonly Partial<Record<Run, { rate: number }>>[], run: Run) => ({
+  rate: Math.round(median(rounds.map((x) => x[run]!.rate))),
+  ratio: round(median(rounds.map((x) => x[run]!.rate / x['peer 1']!.rate))),
+});
+
+/** The SQLite rows' notes: what the seed's own transactions reach with no host around them, and (1 writer) any HTTP host. */
+function sqliteNote(rounds: readonly Partial<Record<Run, { rate: number }>>[], writers: 1 | 32): string {
+  const floor = medianOf(rounds, `floor ${writers}`);
+  const floorLine = `The floor: the plans the host commits for these seeds, replayed by the runtime's own group commit on one thread with no HTTP, ${writers === 1 ? 'one per transaction' : '32 per transaction'}, reach ${floor.rate} writes/s = ${floor.ratio}× the loop in the same rounds`;
+  if (writers === 32) return `${floorLine}.`;
+  const ceiling = medianOf(rounds, 'ceiling 1');
+  return `${floorLine}; the ceiling of any HTTP host here, a bare Fastify process committing the raw loop's INSERT, one transaction per request, reaches ${ceiling.rate} writes/s = ${ceiling.ratio}×.`;
 }
 
 const summary: BenchRow[] = results.flatMap((r) => {
@@ -203,7 +285,7 @@ const summary: BenchRow[] = results.flatMap((r) => {
       : `a raw pg loop, BEGIN/INSERT/COMMIT per row, pool of ${DEFAULT_POSTGRES_OPTIONS.poolSize}, ${writers} writer${writers > 1 ? 's' : ''}: ${rate(peerOf(writers))} commits/s (${load})`,
     goal: `≥ ${GOALS[r.kind][writers]}×`,
     figure: `${rate(`host ${writers}`)} writes/s`,
-    ...(r.kind === 'sqlite' && writers === 1 ? { note: ceilingNote(r.rounds) } : {}),
+    ...(r.kind === 'sqlite' ? { note: sqliteNote(r.rounds, writers) } : {}),
   }));
   if (r.kind === 'sqlite') {
     const p99 = median(r.rounds.map((x) => x['host 32'].eventLoopP99Ms ?? Number.POSITIVE_INFINITY));
