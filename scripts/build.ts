@@ -22,7 +22,7 @@ import { dirname, join, posix, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { buildSync } from 'esbuild';
-import { PACKAGES, SPECIFIERS, manifestOf, packageOf, type PackageLayout, type RootManifest } from './package-layout.ts';
+import { PACKAGES, SPECIFIERS, manifestOf, packageOf, shippedReadme, type PackageLayout, type RootManifest } from './package-layout.ts';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const DIST = join(ROOT, 'dist');
@@ -130,11 +130,23 @@ function assemble(p: PackageLayout, root: RootManifest, files: readonly string[]
     count++;
   }
   cpSync(join(ROOT, 'schemas'), join(dir, 'schemas'), { recursive: true, filter: (src) => !src.includes('/examples') && (!src.endsWith('.json') || src.endsWith('.schema.json')) });
-  copyFileSync(join(ROOT, p.readme), join(dir, 'README.md'));
-  for (const doc of PACKAGE_DOCUMENTS) copyFileSync(join(ROOT, doc), join(dir, doc));
+  shipDocuments(p);
   writeFileSync(join(dir, 'package.json'), `${JSON.stringify(manifestOf(p, root), null, 2)}\n`);
   if (p.bin) for (const bin of Object.values(p.bin)) chmodSync(join(dir, bin), 0o755);
   return count;
+}
+
+/** The documents an assembled package ships, by their name in it: their text as the repository has it now. */
+export function shippedDocuments(p: PackageLayout): Record<string, string> {
+  return {
+    'README.md': shippedReadme(p, readFileSync(join(ROOT, p.readme), 'utf8')),
+    ...Object.fromEntries(PACKAGE_DOCUMENTS.map((doc) => [doc, readFileSync(join(ROOT, doc), 'utf8')])),
+  };
+}
+
+/** Write the documents of an assembled package afresh (the README without the figure of the package's own size). */
+export function shipDocuments(p: PackageLayout): void {
+  for (const [name, text] of Object.entries(shippedDocuments(p))) writeFileSync(join(packageDir(p), name), text);
 }
 
 /** Link every package by name under dist/node_modules/ (relative symlinks), so the packages resolve each other in place. */

@@ -43,6 +43,22 @@ export interface PackageLayout {
 
 export const VALIDATORS_PACKAGE = '@wopkit/validators';
 
+/** The README figure that states a package's own packed size (scripts/figures.ts writes it). */
+export const sizeFigureOf = (p: Pick<PackageLayout, 'dir'>): string => `package.${p.dir || 'wopkit'}`;
+
+/** What a shipped README says where its source states the package's own size (see shippedReadme in build.ts). */
+export const OWN_SIZE_IN_SHIPPED_README = "(its size: see the repository's README)";
+
+/**
+ * The README a package ships: its source README, with the figure of that package's own size replaced by
+ * OWN_SIZE_IN_SHIPPED_README. Packing the README changes the size it states, so a package README stating its own size
+ * has no fixed point (687.7 kB written packs to 687.8 kB, and 687.8 kB packs to 687.7 kB).
+ */
+export function shippedReadme(p: Pick<PackageLayout, 'dir'>, source: string): string {
+  const own = sizeFigureOf(p);
+  return source.replace(new RegExp(`<!-- figure:${own.replaceAll('.', '\\.')} -->[\\s\\S]*?<!-- /figure -->`, 'g'), OWN_SIZE_IN_SHIPPED_README);
+}
+
 export const PACKAGES: readonly PackageLayout[] = [
   {
     name: VALIDATORS_PACKAGE,

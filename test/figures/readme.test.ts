@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BLOCKS, blockIn, compute, differences, figuresIn, render, README } from '../../scripts/figures.ts';
+import { OWN_SIZE_IN_SHIPPED_README, PACKAGES, shippedReadme, sizeFigureOf } from '../../scripts/package-layout.ts';
 
 const readme = () => readFileSync(README, 'utf8');
 
@@ -29,6 +30,21 @@ describe('README figures', () => {
     // a marker the script does not compute is refused too
     expect(differences(`${text}\n<!-- figure:made.up -->1<!-- /figure -->\n`, values, blocks).map((d) => d.figure)).toEqual(['made.up']);
     expect(render(edited, values, blocks)).toBe(text);
+  });
+
+  it('a package ships its README with every figure but its own size, which packing that README would change', () => {
+    const text = readme();
+    const wopkit = PACKAGES.find((p) => p.readme === 'README.md')!;
+    const own = sizeFigureOf(wopkit);
+    const shipped = shippedReadme(wopkit, text);
+    expect(figuresIn(text).map((f) => f.name)).toContain(own);
+    expect(figuresIn(shipped).map((f) => f.name)).toEqual(figuresIn(text).map((f) => f.name).filter((n) => n !== own));
+    const stated = figuresIn(text).find((f) => f.name === own)!;
+    expect(shipped).toBe(text.replace(`<!-- figure:${own} -->${stated.value}<!-- /figure -->`, OWN_SIZE_IN_SHIPPED_README));
+    // another package's size stays in what wopkit ships; a README without its own figure ships as it is
+    expect(figuresIn(shipped).map((f) => f.name)).toContain('package.validators');
+    const validators = PACKAGES.find((p) => p.dir === 'validators')!;
+    expect(shippedReadme(validators, 'no figures here')).toBe('no figures here');
   });
 
   it('no measured number outside a marker: every digit in the prose is a figure or a named identifier', () => {

@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PACKAGES, codeExports, manifestOf, npm, packageDir, rootManifest, ROOT, skipUnbuilt, type PackageLayout } from '../support/built-package.ts';
-import { packageOf, repositoryExports, type RootManifest } from '../../scripts/package-layout.ts';
+import { packageOf, repositoryExports, shippedReadme, type RootManifest } from '../../scripts/package-layout.ts';
 
 interface Packed { files: { path: string; mode: number }[]; entryCount: number; size: number }
 
@@ -38,6 +38,11 @@ describe.skipIf(skip).each(PACKAGES.map((p) => [p.name, p] as const))('the %s ta
     // The runtime's own fixture runner (runtime/openwop/fixtures/: the upstream conformance fixture workflows a host serves) is code and ships.
     const excluded = paths.filter((path) => /(^|\/)(test|bench|site|examples|results|node_modules)\//.test(path) || (/(^|\/)fixtures\//.test(path) && !path.startsWith('runtime/')) || (path.endsWith('.ts') && !path.endsWith('.d.ts')) || path.endsWith('.map') || path.endsWith('.tsbuildinfo'));
     expect(excluded).toEqual([]);
+  });
+
+  it('ships its README as the repository has it now, less the figure of its own size, and LICENSE, NOTICE, CHANGELOG as they are', () => {
+    expect(readFileSync(join(packageDir(p), 'README.md'), 'utf8')).toBe(shippedReadme(p, readFileSync(join(ROOT, p.readme), 'utf8')));
+    for (const doc of ['LICENSE', 'NOTICE', 'CHANGELOG.md']) expect(readFileSync(join(packageDir(p), doc), 'utf8'), doc).toBe(readFileSync(join(ROOT, doc), 'utf8'));
   });
 
   it('ships every schema of both families', () => {
