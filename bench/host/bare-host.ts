@@ -13,6 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { DatabaseSync } from 'node:sqlite';
 import Fastify from 'fastify';
 import { ROUTES } from '../../runtime/host/seam-catalogue.ts';
+import { applyPragmas } from '../../runtime/storage/sqlite/pragmas.ts';
 import { BARE_DURABLE_ENV } from './peer-env.ts';
 
 const ANSWER = { memoryRef: 'mem://w0/notes', runId: 'bg-w0', entries: [{ id: 'mem_00000000-0000-4000-a000-000000000000', content: 'Note 0: customer', tags: ['note'], createdAt: '2026-01-01T00:00:00.000Z' }] };
@@ -22,7 +23,7 @@ const file = process.env[BARE_DURABLE_ENV];
 if (file === undefined) app.post(ROUTES.memorySeed.path, async () => ANSWER);
 else {
   const db = new DatabaseSync(file);
-  db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA busy_timeout = 5000');
+  applyPragmas(db, { busyTimeoutMs: 5000, wal: true }); // the store's own settings (WAL, synchronous=FULL, checkpoints)
   const begin = db.prepare('BEGIN');
   const insert = db.prepare('INSERT INTO entries (tenant, memory_ref, id, neg_created, expires_ms, bytes, doc) VALUES (?, ?, ?, ?, ?, ?, ?)');
   const commit = db.prepare('COMMIT');

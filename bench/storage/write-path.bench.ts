@@ -8,8 +8,8 @@
  *   for DURATION_S each. A seed is acknowledged once its transaction committed (its entry, tag rows, journal record,
  *   event and counts).
  * - SQLite peer: a raw `node:sqlite` loop on the main thread of this process, one `INSERT` of the same entry row
- *   (the same table, indexes and document text) per transaction, WAL and `synchronous=FULL`, on a store the runtime
- *   created. Goals: the host at 1 writer ≥ 0.5× the loop, at 32 writers ≥ 2× the same loop; the host's event-loop
+ *   (the same table, indexes and document text) per transaction, with the store's own settings (WAL,
+ *   `synchronous=FULL`, its checkpoint interval), on a store the runtime created. Goals: the host at 1 writer ≥ 0.5× the loop, at 32 writers ≥ 2× the same loop; the host's event-loop
  *   delay p99 during the 32-writer run ≤ 5 ms (monitorEventLoopDelay in the host process, bench/host/report-signal.ts;
  *   a bare Fastify process under the same load, in the same round, gives the machine's own floor).
  * - SQLite ceiling: the same bare Fastify process committing the raw loop's INSERT, one transaction per request, on
@@ -33,7 +33,7 @@ import pg from 'pg';
 import { DEFAULT_LIMITS } from '../../runtime/host/limits.ts';
 import { createHost } from '../../runtime/host/server.ts';
 import { openMemoryStore } from '../../runtime/storage/memory/index.ts';
-import type { StoragePort, WritePlan } from '../../runtime/storage/port.ts';
+import type { WritePlan } from '../../runtime/storage/port.ts';
 import { commitGroup } from '../../runtime/storage/sqlite/group-commit.ts';
 import { applyPragmas } from '../../runtime/storage/sqlite/pragmas.ts';
 import { SqliteSession } from '../../runtime/storage/sqlite/session.ts';
@@ -47,6 +47,7 @@ import { median, round, writeResult, type BenchRow } from '../summary.ts';
 import { eachDurableKind, KIND_LABEL, loadAverage, loadNote, type DurableKind } from './environment.ts';
 import { contentOf, entryRows, idOf, TAGS } from './rows.ts';
 import { emptyStore, type StoreCopy } from './store-cache.ts';
+import { withCommit } from '../../test/runtime/support.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const DURATION_S = 3;
@@ -95,10 +96,11 @@ interface Peer {
 
 const INSERT = 'INSERT INTO entries (tenant, memory_ref, id, neg_created, expires_ms, bytes, doc) VALUES (?, ?, ?, ?, ?, ?, ?)';
 
-/** One INSERT per transaction on the main thread, WAL + synchronous=FULL (one writer: SQLite has one). */
+/** One INSERT per transaction on the main thread, WAL + synchronous=FULL and the store's checkpoint setting (one writer: SQLite has one). */
 function sqlitePeer(store: StoreCopy): Peer {
   const db = new DatabaseSync(join(store.dataDir!, SQLITE_FILE));
-  db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA busy_timeout = 5000');
+  // The store's own settings (WAL, synchronous=FULL, its checkpoint interval): the loop gets whatever the host gets.
+  applyPragmas(db, { busyTimeoutMs: 5000, wal: true });
   const insert: StatementSync = db.prepare(INSERT);
   return {
     async rate() {
@@ -124,19 +126,8 @@ const FLOOR_PLANS = { 1: 2_000, 32: 6_400 } as const;
  * store, answering the bodies hostRate sends, through a store that records every plan it is asked to commit.
  */
 async function recordSeedPlans(count: number): Promise<string[]> {
-  const inner = await openMemoryStore();
   const plans: string[] = [];
-  const storage: StoragePort = {
-    kind: inner.kind,
-    location: inner.location,
-    reads: inner.reads,
-    health: () => inner.health(),
-    onFatal: (l) => inner.onFatal(l),
-    onWake: (l) => inner.onWake(l),
-    durability: () => inner.durability(),
-    close: () => inner.close(),
-    commit: (plan: WritePlan) => (plans.push(JSON.stringify(plan)), inner.commit(plan)),
-  };
+  const storage = withCommit(await openMemoryStore(), (plan, inner) => (plans.push(JSON.stringify(plan)), inner.commit(plan)));
   const { app } = await createHost({ token: BENCH_TOKEN, storage });
   try {
     for (let n = 0; plans.length < count; n++) {
@@ -209,6 +200,9 @@ async function measure(kind: DurableKind) {
   const peerStore = await emptyStore(kind);
   const ceilingStore = kind === 'sqlite' ? await emptyStore(kind) : undefined;
   const floorStore = kind === 'sqlite' ? await emptyStore(kind) : undefined;
+  // Recorded before any process starts (a failed recording leaves nothing running). Every floor run of the warm-up
+  // and the rounds replays plans of its own (ids are fresh in each).
+  const floorPlans = floorStore !== undefined ? await recordSeedPlans((ROUNDS + 1) * (FLOOR_PLANS[1] + FLOOR_PLANS[32])) : [];
   const watched = { [EVENT_LOOP_ENV]: '1' };
   const host = await launchHost(kind === 'sqlite' ? { kind, dataDir: hostStore.dataDir! } : { kind, url: hostStore.url! }, watched);
   // The event-loop delay's peer: a bare Fastify process answering the same path under the same load, at the same time
@@ -216,8 +210,7 @@ async function measure(kind: DurableKind) {
   const bare = kind === 'sqlite' ? await launchHost({ kind: 'memory' }, watched, { entry: 'bare' }) : undefined;
   const ceiling = ceilingStore !== undefined ? await launchHost({ kind: 'memory' }, { ...watched, [BARE_DURABLE_ENV]: join(ceilingStore.dataDir!, SQLITE_FILE) }, { entry: 'bare' }) : undefined;
   const peer = kind === 'sqlite' ? sqlitePeer(peerStore) : postgresPeer(peerStore);
-  // Every floor run of the warm-up and the rounds replays plans of its own (ids are fresh in each).
-  const floor = floorStore !== undefined ? floorPeer(floorStore, await recordSeedPlans((ROUNDS + 1) * (FLOOR_PLANS[1] + FLOOR_PLANS[32]))) : undefined;
+  const floor = floorStore !== undefined ? floorPeer(floorStore, floorPlans) : undefined;
   try {
     const loadBefore = loadAverage();
     // SQLite has one writer: its peer is the one loop; PostgreSQL's peer runs as many writers as the host has clients.
@@ -281,7 +274,7 @@ const summary: BenchRow[] = results.flatMap((r) => {
     row: `durable memory writes through the host (${label}), ${writers} writer${writers > 1 ? 's' : ''}: seed seam over HTTP, one entry per request`,
     ratio: round(median(r.rounds.map((x) => x[`host ${writers}`].rate / x[peerOf(writers)].rate))),
     peer: r.kind === 'sqlite'
-      ? `a raw node:sqlite loop, one INSERT per transaction, WAL + synchronous=FULL, main thread: ${rate('peer 1')} commits/s (${load})`
+      ? `a raw node:sqlite loop, one INSERT per transaction, the store's pragmas (WAL, synchronous=FULL), main thread: ${rate('peer 1')} commits/s (${load})`
       : `a raw pg loop, BEGIN/INSERT/COMMIT per row, pool of ${DEFAULT_POSTGRES_OPTIONS.poolSize}, ${writers} writer${writers > 1 ? 's' : ''}: ${rate(peerOf(writers))} commits/s (${load})`,
     goal: `≥ ${GOALS[r.kind][writers]}×`,
     figure: `${rate(`host ${writers}`)} writes/s`,

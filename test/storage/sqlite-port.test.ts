@@ -93,7 +93,7 @@ describe('in-memory back-end', () => {
 
   it('keeps its rollback journal in memory, so a refused plan still rolls back alone', async () => {
     const port = await openMemoryStore();
-    expect(await port.durability()).toMatchObject({ journal_mode: 'memory' });
+    expect(await port.durability()).toEqual({ journal_mode: 'memory', synchronous: '2' });
     await commit(port, (p) => void p.add('memory.put', { tenant: 't', memoryRef: 'mem://t/m', entry: entry('kept'), atMs: 0, bounds }));
     const refused = commit(port, (p) => {
       p.add('memory.put', { tenant: 't', memoryRef: 'mem://t/m', entry: entry('rolled-back'), atMs: 0, bounds });
