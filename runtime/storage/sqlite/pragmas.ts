@@ -9,10 +9,10 @@
  * about 220 pages to the WAL, and SQLite's default (a checkpoint once the WAL holds 1,000 pages) had the writing
  * connection copy the WAL back into the database — and sync it — every four or five groups, writing the same hot
  * pages (counts, index tails, event logs) again each time. At WAL_CHECKPOINT_PAGES a checkpoint copies each page once
- * for ten times as many commits: measured on this project's write path, 32 concurrent seeds over HTTP went from
- * ~3,500 to ~4,200 per second; one writer is unchanged (docs/storage.md "Checkpoints"). The WAL then grows to about
- * 40 MB between checkpoints; one that grew past WAL_SIZE_LIMIT_BYTES (a long read held an old snapshot) is cut back to
- * it at the next checkpoint. Durability does not depend on checkpoints: a commit is in the synced WAL.
+ * for ten times as many commits (docs/storage.md "Checkpoints" has the measurements). The WAL file is reused from its
+ * start after a checkpoint, so it stays at about 40 MB while the store is open; one that grew past
+ * WAL_SIZE_LIMIT_BYTES (no checkpoint could finish while a read held an old snapshot) is truncated to it at the first
+ * commit after a checkpoint completes. Durability does not depend on checkpoints: a commit is in the synced WAL.
  */
 import type { DatabaseSync } from 'node:sqlite';
 
