@@ -27,11 +27,9 @@ import type { CommitmentFiredPayload } from '../../generated/ts/index.ts';
 import type { Clock } from '../shared/clock.ts';
 import { BAD_REQUEST, WopkitError } from '../shared/errors.ts';
 import { transition } from '../shared/state-machine.ts';
-import type { JsonDoc, StoragePort } from '../storage/port.ts';
-import { Plan } from '../storage/plan.ts';
-import { armedOnPredicate, commitmentGet, dirtyPredicates, dueCommitments, firesOf, type ArmedCommitment } from '../storage/reads/work.ts';
+import { isJsonDoc, StoreCorruptError, type ArmedCommitment, type JsonDoc, type StoreKind, type Tx, type Units } from '../storage/index.ts';
 import { COMMITMENT_LIFECYCLE } from './commitment-lifecycle.ts';
-import { tagRuleInference, type Commitment, type CommitmentInference, type InferenceSource, type InferredCommitment } from './inference.ts';
+import { tagRuleInference, type Commitment, type CommitmentInference, type FireCondition, type InferenceSource, type InferredCommitment } from './inference.ts';
 
 /**
  * The `commitment.fired` payload (RFC 0068 §C) this engine emits: the generated payload plus `conditionInstance`,
@@ -45,14 +43,17 @@ export class CommitmentError extends WopkitError<'commitment_invalid_memory_ref'
   }
 }
 
-/** Plan the follow-up run of a fired commitment in its tenant; its run id. */
-export type FollowUpStarter = (plan: Plan, req: { readonly tenantId: string; readonly commitmentId: string; readonly memoryRef: string; readonly memoryId?: string }) => string;
+/** Tx the follow-up run of a fired commitment in its tenant; its run id. */
+export type FollowUpStarter = (tx: Tx, req: { readonly tenantId: string; readonly commitmentId: string; readonly memoryRef: string; readonly memoryId?: string }) => string;
 
-/** Plan a `commitment.fired` event: into the follow-up run's log when there is one, else the tenant's background log. */
-export type CommitmentEventSink = (plan: Plan, payload: FiredCommitmentPayload, ctx: { readonly tenantId: string; readonly runId?: string }) => void;
+/** Tx a `commitment.fired` event: into the follow-up run's log when there is one, else the tenant's background log. */
+export type CommitmentEventSink = (tx: Tx, payload: FiredCommitmentPayload, ctx: { readonly tenantId: string; readonly runId?: string }) => void;
 
 export interface CommitmentEngineOptions {
-  readonly port: StoragePort;
+  /** Opens the unit of work each fire (and each look at what is due) runs in: the engine's background work. */
+  readonly units: Units;
+  /** The store's kind (how many fires to hand it at once). */
+  readonly storeKind: StoreKind;
   readonly clock: Clock;
   /** CTI-1 resolver: tenant of a memoryRef, or undefined for a malformed / unknown ref. */
   readonly tenantOf: (memoryRef: string) => string | undefined;
@@ -62,7 +63,7 @@ export interface CommitmentEngineOptions {
   readonly mode?: 'live' | 'replay';
   /** Armed commitments one tenant may hold (default DEFAULT_MAX_ARMED_PER_TENANT). */
   readonly maxArmedPerTenant?: number;
-  /** Due fires a tick hands to the store at once (default firesInFlightFor(port)). */
+  /** Due fires a tick hands to the store at once (default firesInFlightFor(storeKind)). */
   readonly firesInFlight?: number;
 }
 
@@ -77,8 +78,8 @@ export const FIRES_IN_FLIGHT = 16;
  */
 export const FIRES_IN_FLIGHT_POSTGRES = 4;
 
-/** How many due fires a tick hands to `port` at once. */
-export const firesInFlightFor = (port: Pick<StoragePort, 'kind'>): number => (port.kind === 'postgres' ? FIRES_IN_FLIGHT_POSTGRES : FIRES_IN_FLIGHT);
+/** How many due fires a tick hands to a store of `kind` at once. */
+export const firesInFlightFor = (kind: StoreKind): number => (kind === 'postgres' ? FIRES_IN_FLIGHT_POSTGRES : FIRES_IN_FLIGHT);
 
 export interface FireOutcome {
   readonly commitmentId: string;
@@ -86,7 +87,24 @@ export interface FireOutcome {
   readonly payload: FiredCommitmentPayload;
 }
 
-const asDoc = (c: Commitment): JsonDoc => c as unknown as JsonDoc;
+/** A commitment as the store keeps it. */
+const asDoc = (c: Commitment): JsonDoc => ({
+  commitmentId: c.commitmentId, memoryRef: c.memoryRef, tenantId: c.tenantId, enqueueRun: c.enqueueRun,
+  condition: c.condition.kind === 'time' ? { kind: 'time', at: c.condition.at } : { kind: 'predicate', predicateId: c.condition.predicateId },
+  ...(c.memoryId !== undefined ? { memoryId: c.memoryId } : {}),
+});
+
+/** The commitments table's decoder: a stored document back into a commitment (what `asDoc` wrote). */
+export function commitmentOf(doc: JsonDoc): Commitment {
+  const { commitmentId, memoryRef, memoryId, tenantId, enqueueRun, condition } = doc;
+  const c = isJsonDoc(condition) ? condition : undefined;
+  const fire: FireCondition | undefined = c?.kind === 'time' && typeof c.at === 'number' ? { kind: 'time', at: c.at }
+    : c?.kind === 'predicate' && typeof c.predicateId === 'string' ? { kind: 'predicate', predicateId: c.predicateId } : undefined;
+  if (typeof commitmentId !== 'string' || typeof memoryRef !== 'string' || typeof tenantId !== 'string' || typeof enqueueRun !== 'boolean' || fire === undefined || (memoryId !== undefined && typeof memoryId !== 'string')) {
+    throw new StoreCorruptError('commitments', `commitment document ${String(commitmentId)} is not one this runtime wrote`);
+  }
+  return { commitmentId, memoryRef, tenantId, enqueueRun, condition: fire, ...(typeof memoryId === 'string' ? { memoryId } : {}) };
+}
 
 export class CommitmentEngine {
   readonly #o: CommitmentEngineOptions;
@@ -96,7 +114,7 @@ export class CommitmentEngine {
 
   constructor(o: CommitmentEngineOptions) {
     this.#o = o;
-    this.#firesInFlight = Math.max(1, Math.floor(o.firesInFlight ?? firesInFlightFor(o.port)));
+    this.#firesInFlight = Math.max(1, Math.floor(o.firesInFlight ?? firesInFlightFor(o.storeKind)));
     this.#inference = o.inference ?? tagRuleInference;
     this.maxArmedPerTenant = o.maxArmedPerTenant ?? DEFAULT_MAX_ARMED_PER_TENANT;
   }
@@ -105,25 +123,25 @@ export class CommitmentEngine {
     return this.#o.mode ?? 'live';
   }
 
-  /** Infer commitments from an entry of `memoryRef` and plan their arming. Returns what was planned (none in replay mode). */
-  inferFrom(plan: Plan, memoryRef: string, entry: InferenceSource): Commitment[] {
+  /** Infer commitments from an entry of `memoryRef` and tx their arming. Returns what was planned (none in replay mode). */
+  inferFrom(tx: Tx, memoryRef: string, entry: InferenceSource): Commitment[] {
     if (this.mode === 'replay') return [];
-    return this.#inference.infer(memoryRef, entry).map((c) => this.arm(plan, c));
+    return this.#inference.infer(memoryRef, entry).map((c) => this.arm(tx, c));
   }
 
   /**
-   * Plan the arming of a commitment, bound to the tenant of its memoryRef (refused when the ref is malformed).
+   * Tx the arming of a commitment, bound to the tenant of its memoryRef (refused when the ref is malformed).
    * Arming an id the store knows already (armed, fired or cancelled) changes nothing: the id is deterministic from
    * the commitment's source and condition.
    */
-  arm(plan: Plan, c: InferredCommitment): Commitment {
+  arm(tx: Tx, c: InferredCommitment): Commitment {
     if (this.mode === 'replay') throw new CommitmentError('commitment_replay_mode', 'replay never arms commitments');
     const tenantId = this.#o.tenantOf(c.memoryRef);
     if (tenantId === undefined) throw new CommitmentError('commitment_invalid_memory_ref', 'memoryRef does not resolve to a tenant (CTI-1)');
     const armed: Commitment = c.memoryId === undefined
       ? { commitmentId: c.commitmentId, memoryRef: c.memoryRef, condition: c.condition, enqueueRun: c.enqueueRun, tenantId }
       : { commitmentId: c.commitmentId, memoryRef: c.memoryRef, memoryId: c.memoryId, condition: c.condition, enqueueRun: c.enqueueRun, tenantId };
-    plan.add('commitment.arm', {
+    tx.add('commitment.arm', {
       tenant: tenantId,
       commitmentId: c.commitmentId,
       kind: c.condition.kind,
@@ -135,22 +153,20 @@ export class CommitmentEngine {
   }
 
   /**
-   * Plan the cancelling of a tenant's armed commitment — armed, or held by a predicate last seen true (its fired
+   * Tx the cancelling of a tenant's armed commitment — armed, or held by a predicate last seen true (its fired
    * ledger stays); whether it was armed when read. A commitment that fired, was cancelled or is unknown: false.
    */
-  async cancel(plan: Plan, tenant: string, commitmentId: string): Promise<boolean> {
-    const c = await commitmentGet(this.#o.port.reads, { tenant, commitmentId });
+  async cancel(tx: Tx, tenant: string, commitmentId: string): Promise<boolean> {
+    const c = await tx.read.commitmentGet({ tenant, commitmentId });
     if (c === undefined || c.state !== 'armed') return false;
     transition(COMMITMENT_LIFECYCLE, c.predLast ? 'held' : 'armed', 'cancelled');
-    plan.add('commitment.cancel', { tenant, commitmentId });
+    tx.add('commitment.cancel', { tenant, commitmentId });
     return true;
   }
 
-  /** Set a tenant's predicate (committed at once); its commitments are evaluated by the next tick. */
-  async setPredicate(tenant: string, predicateId: string, value: boolean): Promise<void> {
-    const plan = new Plan();
-    plan.add('predicate.set', { tenant, predicateId, value });
-    await plan.commit(this.#o.port);
+  /** Tx setting a tenant's predicate; its commitments are evaluated by the next tick after the commit. */
+  setPredicate(tx: Tx, tenant: string, predicateId: string, value: boolean): void {
+    tx.add('predicate.set', { tenant, predicateId, value });
   }
 
   /**
@@ -159,22 +175,22 @@ export class CommitmentEngine {
    */
   async tick(): Promise<FireOutcome[]> {
     if (this.mode === 'replay') return [];
-    const reads = this.#o.port.reads;
+    const units = this.#o.units;
     const out: FireOutcome[] = [];
     // Each due commitment fires in a transaction of its own, a few of them handed to the store at once: a
     // store that groups concurrent commits (SQLite's group commit, PostgreSQL's pool) shares its disk syncs among
     // them instead of syncing once per fire in turn, and a backlog never takes more of the store than requests do.
     // Outcomes come back in due order.
-    const due = await dueCommitments(reads, { nowMs: this.#o.clock.now(), limit: COMMITMENTS_PER_TICK });
+    const due = await units((tx) => tx.read.dueCommitments({ nowMs: this.#o.clock.now(), limit: COMMITMENTS_PER_TICK }));
     for (let i = 0; i < due.length; i += this.#firesInFlight) {
       const fires = await Promise.all(due.slice(i, i + this.#firesInFlight).map((c) => {
         transition(COMMITMENT_LIFECYCLE, 'armed', 'fired');
-        const commitment = c.doc as unknown as Commitment;
-        return this.#fire(c, `time:${(commitment.condition as { at: number }).at}`, { disarm: true });
+        const commitment = commitmentOf(c.doc);
+        return this.#fire(c, `time:${commitment.condition.kind === 'time' ? commitment.condition.at : 0}`, { disarm: true });
       }));
       for (const fired of fires) if (fired !== undefined) out.push(fired);
     }
-    for (const p of await dirtyPredicates(reads, { limit: COMMITMENTS_PER_TICK })) {
+    for (const p of await units((tx) => tx.read.dirtyPredicates({ limit: COMMITMENTS_PER_TICK }))) {
       out.push(...(await this.#evaluatePredicate(p.tenant, p.predicateId, p.value)));
     }
     return out;
@@ -183,21 +199,18 @@ export class CommitmentEngine {
   /** One predicate's armed commitments against its value, in arming order; then the predicate is clean (unless it changed again). */
   async #evaluatePredicate(tenant: string, predicateId: string, value: boolean): Promise<FireOutcome[]> {
     const out: FireOutcome[] = [];
-    for (const c of await armedOnPredicate(this.#o.port.reads, { tenant, predicateId, limit: this.maxArmedPerTenant })) {
+    const units = this.#o.units;
+    for (const c of await units((tx) => tx.read.armedOnPredicate({ tenant, predicateId, limit: this.maxArmedPerTenant }))) {
       if (value === c.predLast) continue;
       transition(COMMITMENT_LIFECYCLE, c.predLast ? 'held' : 'armed', value ? 'held' : 'armed');
       if (value) {
         const fired = await this.#fire(c, `predicate:${c.predTransitions + 1}`, { disarm: false });
         if (fired !== undefined) out.push(fired);
       } else {
-        const plan = new Plan();
-        plan.add('commitment.release', { tenant, commitmentId: c.commitmentId, transitionsRead: c.predTransitions });
-        await this.#commitIfFirst(plan);
+        await this.#ifFirst(units((tx) => void tx.add('commitment.release', { tenant, commitmentId: c.commitmentId, transitionsRead: c.predTransitions })));
       }
     }
-    const plan = new Plan();
-    plan.add('predicate.clean', { tenant, predicateId, value });
-    await plan.commit(this.#o.port);
+    await units((tx) => void tx.add('predicate.clean', { tenant, predicateId, value }));
     return out;
   }
 
@@ -207,43 +220,44 @@ export class CommitmentEngine {
    * follow-up run would pass the tenant's bound (it stays armed and fires once runs retire).
    */
   async #fire(c: ArmedCommitment, instance: string, o: { readonly disarm: boolean }): Promise<FireOutcome | undefined> {
-    const commitment = c.doc as unknown as Commitment;
-    const plan = new Plan();
+    const commitment = commitmentOf(c.doc);
+    return this.#ifFirst(this.#o.units((tx) => this.#planFire(tx, c, commitment, instance, o)));
+  }
+
+  #planFire(tx: Tx, c: ArmedCommitment, commitment: Commitment, instance: string, o: { readonly disarm: boolean }): FireOutcome {
     const payload: FiredCommitmentPayload = { commitmentId: commitment.commitmentId, memoryRef: commitment.memoryRef, condition: commitment.condition.kind, conditionInstance: instance };
     if (commitment.memoryId !== undefined) payload.memoryId = commitment.memoryId;
     let runId: string | undefined;
     if (commitment.enqueueRun && this.#o.startFollowUp !== undefined) {
       const req = { tenantId: c.tenant, commitmentId: commitment.commitmentId, memoryRef: commitment.memoryRef };
-      runId = this.#o.startFollowUp(plan, commitment.memoryId === undefined ? req : { ...req, memoryId: commitment.memoryId });
+      runId = this.#o.startFollowUp(tx, commitment.memoryId === undefined ? req : { ...req, memoryId: commitment.memoryId });
       payload.enqueuedRunId = runId;
     }
-    plan.add('commitment.fire', {
+    tx.add('commitment.fire', {
       tenant: c.tenant, commitmentId: commitment.commitmentId, instance, firedMs: this.#o.clock.now(), disarm: o.disarm,
       ...(o.disarm ? {} : { transitionsRead: c.predTransitions }),
       ...(runId !== undefined ? { runId } : {}),
     });
-    this.#o.emit(plan, payload, { tenantId: c.tenant, ...(runId !== undefined ? { runId } : {}) });
-    return (await this.#commitIfFirst(plan)) ? { commitmentId: commitment.commitmentId, instance, payload } : undefined;
+    this.#o.emit(tx, payload, { tenantId: c.tenant, ...(runId !== undefined ? { runId } : {}) });
+    return { commitmentId: commitment.commitmentId, instance, payload };
   }
 
-  /** Commit `plan`; false when another request did the work first (or a bound makes it wait). */
-  async #commitIfFirst(plan: Plan): Promise<boolean> {
+  /** What a committed unit answered; undefined when another request did the work first (or a bound makes it wait). */
+  async #ifFirst<T>(unit: Promise<T>): Promise<T | undefined> {
     try {
-      await plan.commit(this.#o.port);
-      return true;
+      return await unit;
     } catch (err) {
-      const code = (err as { code?: unknown }).code;
-      if (code === 'claim_taken' || code === 'quota_exceeded') return false;
+      if (err instanceof WopkitError && (err.code === 'claim_taken' || err.code === 'quota_exceeded')) return undefined;
       throw err;
     }
   }
 
   /** The fires the ledger holds of one commitment (whichever process fired them), as their `commitment.fired` payloads. */
-  async fires(tenant: string, commitmentId: string): Promise<FiredCommitmentPayload[]> {
-    const reads = this.#o.port.reads;
-    const c = (await commitmentGet(reads, { tenant, commitmentId }))?.doc as unknown as Commitment | undefined;
-    if (c === undefined) return [];
-    return (await firesOf(reads, { tenant, commitmentId, limit: 1000 })).map((f) => ({
+  async fires(tx: Tx, tenant: string, commitmentId: string): Promise<FiredCommitmentPayload[]> {
+    const row = await tx.read.commitmentGet({ tenant, commitmentId });
+    if (row === undefined) return [];
+    const c = commitmentOf(row.doc);
+    return (await tx.read.firesOf({ tenant, commitmentId, limit: 1000 })).map((f) => ({
       commitmentId, memoryRef: c.memoryRef, condition: c.condition.kind, conditionInstance: f.instance,
       ...(c.memoryId !== undefined ? { memoryId: c.memoryId } : {}), ...(f.runId !== undefined ? { enqueuedRunId: f.runId } : {}),
     }));

@@ -22,7 +22,7 @@ import type { TenantReaders } from '../memory/tenant-reader.ts';
 import { isExpired } from '../memory/ttl.ts';
 import { MemoryWriteError, type MemoryWriter, type WriteContext } from '../memory/writer.ts';
 import type { RunEventLog } from '../events/log.ts';
-import type { Plan } from '../storage/plan.ts';
+import { type Tx } from '../storage/index.ts';
 import { validatePayload } from '../events/validate.ts';
 import type { CapabilityFragment } from '../capabilities/registry.ts';
 import { neutraliseByokForms } from './byok-forms.ts';
@@ -119,21 +119,21 @@ export class Compactor {
   }
 
   /**
-   * The carry-forward of derived content into `memoryRef` within `plan`: redacted exactly as a fresh put would be,
+   * The carry-forward of derived content into `memoryRef` within `tx`: redacted exactly as a fresh put would be,
    * after BYOK-form neutralisation and canonical markers.
    */
-  async carryForward(plan: Plan, memoryRef: string, ctx: WriteContext = {}): Promise<(content: string) => string> {
-    const redact = await this.o.writer.redactFor(plan, memoryRef, ctx);
+  async carryForward(tx: Tx, memoryRef: string, ctx: WriteContext = {}): Promise<(content: string) => string> {
+    const redact = await this.o.writer.redactFor(tx, memoryRef, ctx);
     return (content) => redact(canonicaliseMarkers(neutraliseByokForms(content)));
   }
 
-  async compact(plan: Plan, memoryRef: string, req: CompactRequest = {}): Promise<CompactResult> {
+  async compact(tx: Tx, memoryRef: string, req: CompactRequest = {}): Promise<CompactResult> {
     const trigger = req.trigger ?? 'host-managed';
     if (this.trigger !== 'both' && this.trigger !== trigger) throw new CompactionError('trigger_not_advertised', `this host does not advertise ${trigger} compaction`);
     const sources = await this.selectSources(memoryRef, req);
     const ctx = req.context ?? {};
     const compactionRunId = this.o.ids.next('cmp');
-    const carry = await this.carryForward(plan, memoryRef, ctx);
+    const carry = await this.carryForward(tx, memoryRef, ctx);
     const inputs = sources.map((src) => carry(src.content));
     const summary = this.summarise(inputs, { maxBytes: this.maxOutputBytes });
     const content = carry(summary);
@@ -153,10 +153,10 @@ export class Compactor {
     if (!validatePayload('memory.compacted', event).ok) throw new CompactionError('invalid_event', 'memory.compacted would not validate; nothing written');
     // Writes are planned from here; nothing below can fail on input. The sources leave before the output arrives,
     // so a memoryRef at its entry bound can still be compacted.
-    for (const s of sources) await this.o.writer.delete(plan, memoryRef, s.id, ctx);
-    const { entry: output } = await this.o.writer.put(plan, memoryRef, { id: outputId, content, tags: [`${COMPACTED_FROM}${compactionRunId}`, ...(req.extraTags ?? [])] }, ctx);
+    for (const s of sources) await this.o.writer.delete(tx, memoryRef, s.id, ctx);
+    const { entry: output } = await this.o.writer.put(tx, memoryRef, { id: outputId, content, tags: [`${COMPACTED_FROM}${compactionRunId}`, ...(req.extraTags ?? [])] }, ctx);
     const emitted: MemoryCompactedPayload = { ...event, byteSize: Buffer.byteLength(output.content, 'utf8') };
-    this.o.log.appendTask(plan, { runId: compactionRunId, tenant: this.o.writer.tenantFor(memoryRef, ctx) }, { type: 'memory.compacted', payload: emitted });
+    this.o.log.appendTask(tx, { runId: compactionRunId, tenant: this.o.writer.tenantFor(memoryRef, ctx) }, { type: 'memory.compacted', payload: emitted });
     return { compactionRunId, output, event: emitted };
   }
 }

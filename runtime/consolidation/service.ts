@@ -1,5 +1,5 @@
 /**
- * Consolidation pass over one memoryRef (RFC 0068 §D): read its live long-term entries, plan (plan.ts), write
+ * Consolidation pass over one memoryRef (RFC 0068 §D): read its live long-term entries, tx (tx.ts), write
  * back only what changed, emit the content-free `agent.memory.consolidated`.
  *
  * - CTI-1: the pass is bound to one memoryRef; a malformed ref, or a caller tenant that differs from the ref's
@@ -19,7 +19,7 @@ import { KeyedMutex } from '../shared/keyed-mutex.ts';
 import { BAD_REQUEST, WopkitError } from '../shared/errors.ts';
 import type { TenantReaders } from '../memory/tenant-reader.ts';
 import type { Clock } from '../shared/clock.ts';
-import type { Plan } from '../storage/plan.ts';
+import { type Tx } from '../storage/index.ts';
 import type { NearDuplicateOptions } from './near-duplicates.ts';
 import { planConsolidation, type ConsolidationPlan } from './plan.ts';
 
@@ -35,8 +35,8 @@ export interface ConsolidationServiceOptions {
   /** The write path: rewrites and removals go through it (the SR-1 chokepoint of the memoryRef's tenant included). */
   readonly writer: MemoryWriter;
   readonly tenantOf: (memoryRef: string) => string | undefined;
-  /** Plan the pass's `agent.memory.consolidated` event; where it was logged (event id and run). */
-  readonly emit: (plan: Plan, payload: AgentMemoryConsolidatedPayload, ctx: { readonly tenantId: string }) => { readonly eventId: string; readonly runId: string };
+  /** Tx the pass's `agent.memory.consolidated` event; where it was logged (event id and run). */
+  readonly emit: (tx: Tx, payload: AgentMemoryConsolidatedPayload, ctx: { readonly tenantId: string }) => { readonly eventId: string; readonly runId: string };
   /** Whether a run reads a replay snapshot (a fork): such a run may not trigger a pass. */
   readonly readsSnapshot?: (runId: string) => Promise<boolean>;
   readonly nearDuplicates?: NearDuplicateOptions;
@@ -56,7 +56,7 @@ export interface ConsolidateRequest {
 
 export interface ConsolidationResult {
   readonly payload: AgentMemoryConsolidatedPayload;
-  readonly plan: ConsolidationPlan;
+  readonly tx: ConsolidationPlan;
   readonly writes: number;
   /** Where the pass's event was logged. */
   readonly eventId: string;
@@ -74,7 +74,7 @@ export class ConsolidationService {
   }
 
   /** One pass over `memoryRef`, planned into `writes` (committed by the caller with the request). */
-  async consolidate(writes: Plan, memoryRef: string, req: ConsolidateRequest = {}): Promise<ConsolidationResult> {
+  async consolidate(writes: Tx, memoryRef: string, req: ConsolidateRequest = {}): Promise<ConsolidationResult> {
     const tenantId = this.#o.tenantOf(memoryRef);
     if (tenantId === undefined) throw new ConsolidationError('consolidation_invalid_memory_ref', 'memoryRef does not resolve to a tenant (CTI-1)');
     if (req.tenantId !== undefined && req.tenantId !== tenantId) throw new ConsolidationError('consolidation_cross_tenant', 'memoryRef belongs to another tenant (CTI-1)');
@@ -84,31 +84,31 @@ export class ConsolidationService {
     return this.#mutex.run(memoryRef, () => this.#pass(writes, memoryRef, tenantId, req));
   }
 
-  async #pass(writes: Plan, memoryRef: string, tenantId: string, req: ConsolidateRequest): Promise<ConsolidationResult> {
+  async #pass(writes: Tx, memoryRef: string, tenantId: string, req: ConsolidateRequest): Promise<ConsolidationResult> {
     const now = this.#o.clock.now();
     // Long-term entries only (transactional working memory is distillation's input, not consolidation's), unexpired.
     // Read through the caller tenant's reader (CTI-1), never the raw store.
     const live = (await this.#o.store.readerFor(tenantId).sources(memoryRef, { atMs: now, limit: this.#o.maxEntries ?? DEFAULT_MAX_CONSOLIDATION_ENTRIES }))
       .filter((e) => tierOf(e.tags) === 'long-term');
     const redact = await this.#o.writer.redactFor(writes, memoryRef, { tenant: tenantId });
-    const plan = planConsolidation(live, {
+    const tx = planConsolidation(live, {
       redact,
       ...(this.#o.nearDuplicates === undefined ? {} : { nearDuplicates: this.#o.nearDuplicates }),
     });
     let count = 0;
-    for (const e of plan.rewrites) {
+    for (const e of tx.rewrites) {
       this.#o.writer.replace(writes, memoryRef, e, { tenant: tenantId });
       count++;
     }
-    for (const id of plan.mergedIds) {
+    for (const id of tx.mergedIds) {
       await this.#o.writer.delete(writes, memoryRef, id, { tenant: tenantId });
       count++;
     }
-    const payload: AgentMemoryConsolidatedPayload = { memoryRef, inputCount: plan.inputCount, outputCount: plan.outputCount };
-    if (plan.mergedIds.length > 0 && plan.mergedIds.length <= (this.#o.maxReportedMergedIds ?? 1000)) payload.mergedIds = [...plan.mergedIds];
+    const payload: AgentMemoryConsolidatedPayload = { memoryRef, inputCount: tx.inputCount, outputCount: tx.outputCount };
+    if (tx.mergedIds.length > 0 && tx.mergedIds.length <= (this.#o.maxReportedMergedIds ?? 1000)) payload.mergedIds = [...tx.mergedIds];
     if (req.trigger !== undefined) payload.trigger = req.trigger;
     const where = this.#o.emit(writes, payload, { tenantId });
     writes.add('consolidation.pass', { tenant: tenantId, memoryRef, pass: { eventId: where.eventId, runId: where.runId, timestamp: new Date(now).toISOString() } });
-    return { payload, plan, writes: count, ...where };
+    return { payload, tx, writes: count, ...where };
   }
 }

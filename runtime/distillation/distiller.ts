@@ -25,7 +25,7 @@ import type { TenantReaders } from '../memory/tenant-reader.ts';
 import { TRANSACTIONAL_TAG, type MemoryWriter, type WriteContext } from '../memory/writer.ts';
 import { COMPACTED_FROM, SOURCE_IDS_LISTED_UP_TO, type Compactor } from '../compaction/compactor.ts';
 import type { RunEventLog } from '../events/log.ts';
-import type { Plan } from '../storage/plan.ts';
+import { type Tx } from '../storage/index.ts';
 import { extractiveSummariser, sentencesOf, type Summariser } from '../compaction/summariser.ts';
 import { validatePayload } from '../events/validate.ts';
 import type { CapabilityFragment } from '../capabilities/registry.ts';
@@ -151,7 +151,7 @@ export class Distiller {
     return '';
   }
 
-  async distill(plan: Plan, memoryRef: string, req: DistillRequest = {}): Promise<DistillResult> {
+  async distill(tx: Tx, memoryRef: string, req: DistillRequest = {}): Promise<DistillResult> {
     const tokenBudget = this.budgetFor(req.tokenBudget);
     const fromLevel = req.fromLevel ?? 0;
     if (!Number.isInteger(fromLevel) || fromLevel < 0) throw new DistillationError('invalid_budget', 'fromLevel must be a non-negative integer');
@@ -163,7 +163,7 @@ export class Distiller {
     if (sources.length === 0) throw new DistillationError('no_sources', 'nothing to distil');
     // SR-1 on the way in too: the summariser never sees a plaintext the run has registered since the source was
     // written, and every level of recursive distillation re-checks.
-    const carry = await this.o.compactor.carryForward(plan, memoryRef, ctx);
+    const carry = await this.o.compactor.carryForward(tx, memoryRef, ctx);
     const inputs = sources.map((s) => carry(s.content));
     const inputTokens = inputs.reduce((n, s) => n + this.count(s), 0);
     const content = this.#fit(carry, inputs, tokenBudget - inputTokens);
@@ -214,9 +214,9 @@ export class Distiller {
 
     // All checks passed; writes are planned from here (and commit with the request, or not at all). The sources
     // leave before the archive arrives, so a memoryRef at its entry bound can still be distilled.
-    for (const s of sources) if (s.id !== entryId) await this.o.writer.delete(plan, memoryRef, s.id, ctx);
+    for (const s of sources) if (s.id !== entryId) await this.o.writer.delete(tx, memoryRef, s.id, ctx);
     const planned = await this.o.writer.put(
-      plan,
+      tx,
       memoryRef,
       { id: entryId, content, tags: [ARCHIVE_TAG, `${LEVEL_TAG}${level}`, `${COMPACTED_FROM}${compactionRunId}`], ...(expiresAt !== undefined ? { expiresAt } : {}) },
       ctx,
@@ -225,10 +225,10 @@ export class Distiller {
 
     const task = { runId: compactionRunId, tenant };
     if (index !== undefined) {
-      const written = this.o.workspace.write(plan, tenant, memoryRef, INDEX_PATH, `${JSON.stringify(index, null, 2)}\n`);
-      this.o.log.appendTask(plan, task, { type: 'workspace.updated', payload: { path: INDEX_PATH, ...written } });
+      const written = this.o.workspace.write(tx, tenant, memoryRef, INDEX_PATH, `${JSON.stringify(index, null, 2)}\n`);
+      this.o.log.appendTask(tx, task, { type: 'workspace.updated', payload: { path: INDEX_PATH, ...written } });
     }
-    this.o.log.appendTask(plan, task, { type: 'memory.compacted', payload: event });
+    this.o.log.appendTask(tx, task, { type: 'memory.compacted', payload: event });
     return { archiveId, archiveChecksum: archiveChecksum(entry.content), indexUpdated: indexed, entry, event, ...(index !== undefined ? { index, indexFile: { path: INDEX_PATH, content: index } } : {}) };
   }
 }

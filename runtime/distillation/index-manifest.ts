@@ -6,9 +6,9 @@ import { createHash } from 'node:crypto';
 import { validateMemoryIndex } from '../../generated/validators/validators.js';
 import type { MemoryIndex, MemoryIndexArchive } from '../../generated/ts/memory-index.ts';
 import { isExpired } from '../memory/ttl.ts';
-import type { Plan } from '../storage/plan.ts';
-import { workspaceFile } from '../storage/reads/records.ts';
-import type { SqlSession } from '../storage/sql/session.ts';
+import { type Tx } from '../storage/index.ts';
+
+import type { Reads } from '../storage/index.ts';
 
 export const INDEX_PATH = 'MEMORY-INDEX.json';
 
@@ -16,16 +16,16 @@ export type { MemoryIndex, MemoryIndexArchive } from '../../generated/ts/memory-
 
 /** Workspace files, one namespace per memoryRef of a tenant (tenant-bound, like the memory itself), in the store. */
 export class Workspace {
-  readonly #reads: SqlSession;
-  constructor(reads: SqlSession) {
+  readonly #reads: Reads;
+  constructor(reads: Reads) {
     this.#reads = reads;
   }
   read(tenant: string, memoryRef: string, path: string): Promise<string | undefined> {
-    return workspaceFile(this.#reads, { tenant, memoryRef, path });
+    return this.#reads.workspaceFile({ tenant, memoryRef, path });
   }
-  /** Plan a file's write into the request; its digest and size (what `workspace.updated` carries). */
-  write(plan: Plan, tenant: string, memoryRef: string, path: string, contents: string): { sha256: string; byteSize: number } {
-    plan.add('workspace.put', { tenant, memoryRef, path, contents });
+  /** Tx a file's write into the request; its digest and size (what `workspace.updated` carries). */
+  write(tx: Tx, tenant: string, memoryRef: string, path: string, contents: string): { sha256: string; byteSize: number } {
+    tx.add('workspace.put', { tenant, memoryRef, path, contents });
     return { sha256: createHash('sha256').update(contents).digest('hex'), byteSize: Buffer.byteLength(contents, 'utf8') };
   }
 }

@@ -28,10 +28,7 @@ import type { Clock } from '../shared/clock.ts';
 import { toIso } from '../shared/clock.ts';
 import { WopkitError } from '../shared/errors.ts';
 import { CompactionError } from '../compaction/compactor.ts';
-import { StoreUnavailableError, type JsonDoc, type StoragePort } from '../storage/port.ts';
-import { isStale } from '../storage/refusal.ts';
-import { Plan } from '../storage/plan.ts';
-import { dueSchedules, scheduleGet, type ScheduleRecord } from '../storage/reads/work.ts';
+import { StoreUnavailableError, type JsonDoc, type ScheduleRecord, type Tx, type Units } from '../storage/index.ts';
 import { DistillationError, TokenBudgetExceededError, type Distiller, type DistillResult } from './distiller.ts';
 import { boundedDurationMs, isRepresentableInstant, LATEST_DATE_TIME_MS } from '../shared/duration.ts';
 import { transition } from '../shared/state-machine.ts';
@@ -76,7 +73,8 @@ export class ScheduleError extends WopkitError<'invalid_period' | 'invalid_ref' 
 }
 
 export interface DistillationSchedulerOptions {
-  readonly port: StoragePort;
+  /** Opens the unit of work each due slot runs in (the scheduler's background work). */
+  readonly units: Units;
   readonly clock: Clock;
   readonly distiller: Distiller;
   readonly tenantOf: (memoryRef: string) => string | undefined;
@@ -104,12 +102,12 @@ export class DistillationScheduler {
   }
 
   /**
-   * Register a schedule within `plan`. Everything is checked before anything is planned — the period (an ISO-8601
+   * Register a schedule within `tx`. Everything is checked before anything is planned — the period (an ISO-8601
    * duration between MIN_PERIOD_MS and MAX_PERIOD_MS), the tenant, the first instant (from 1970 to the last instant a
    * date-time can write, whose next instant is still a formattable Date) and the budget; the tenant's bound is checked
-   * when the plan commits — so a refused schedule leaves no trace.
+   * when the tx commits — so a refused schedule leaves no trace.
    */
-  schedule(plan: Plan, req: DistillationScheduleRequest): DistillationSchedule {
+  schedule(tx: Tx, req: DistillationScheduleRequest): DistillationSchedule {
     const period = boundedDurationMs(req.every, { minMs: MIN_PERIOD_MS, maxMs: MAX_PERIOD_MS });
     if ('refused' in period) throw new ScheduleError('invalid_period', `every must be an ISO-8601 duration between ${MIN_PERIOD_MS / 1000} s and ${MAX_PERIOD_MS / 86_400_000} days (${period.refused})`);
     const periodMs = period.ms;
@@ -132,27 +130,27 @@ export class DistillationScheduler {
       ...(req.tokenBudget !== undefined ? { tokenBudget: req.tokenBudget } : {}),
       nextAt: firstAt,
     };
-    plan.add('schedule.put', { scheduleId: schedule.scheduleId, tenant, memoryRef: req.memoryRef, nextAt: firstAt, createdMs: now, doc: asDoc(schedule), limit: this.maxPerTenant });
+    tx.add('schedule.put', { scheduleId: schedule.scheduleId, tenant, memoryRef: req.memoryRef, nextAt: firstAt, createdMs: now, doc: asDoc(schedule), limit: this.maxPerTenant });
     return schedule;
   }
 
-  /** Cancel `tenant`'s schedule within `plan` (its place in the bound frees); whether it existed. */
-  async cancel(plan: Plan, tenant: string, scheduleId: string): Promise<boolean> {
-    const s = await this.get(scheduleId);
+  /** Cancel `tenant`'s schedule within `tx` (its place in the bound frees); whether it existed. */
+  async cancel(tx: Tx, tenant: string, scheduleId: string): Promise<boolean> {
+    const s = await this.get(tx, scheduleId);
     if (s === undefined || s.tenant !== tenant) return false;
     transition(SCHEDULE_LIFECYCLE, 'scheduled', 'cancelled');
-    plan.add('schedule.remove', { tenant, scheduleId });
+    tx.add('schedule.remove', { tenant, scheduleId });
     return true;
   }
 
   /** A schedule as stored (with its next instant). */
-  async get(scheduleId: string): Promise<DistillationSchedule | undefined> {
-    return (await scheduleGet(this.#o.port.reads, scheduleId))?.doc as unknown as DistillationSchedule | undefined;
+  async get(tx: Tx, scheduleId: string): Promise<DistillationSchedule | undefined> {
+    return (await tx.read.scheduleGet(scheduleId))?.doc as unknown as DistillationSchedule | undefined;
   }
 
   /** What the schedule's latest run did, if it has run. */
-  async lastOutcome(scheduleId: string): Promise<RecordedOutcome | undefined> {
-    return (await scheduleGet(this.#o.port.reads, scheduleId))?.lastOutcome as unknown as RecordedOutcome | undefined;
+  async lastOutcome(tx: Tx, scheduleId: string): Promise<RecordedOutcome | undefined> {
+    return (await tx.read.scheduleGet(scheduleId))?.lastOutcome as unknown as RecordedOutcome | undefined;
   }
 
   /**
@@ -163,7 +161,7 @@ export class DistillationScheduler {
   async tick(o: { readonly tenant?: string } = {}): Promise<ScheduledRunOutcome[]> {
     if (this.#o.replay === true) return [];
     const now = this.#o.clock.now();
-    const due = await dueSchedules(this.#o.port.reads, { nowMs: now, limit: SCHEDULES_PER_TICK, ...(o.tenant !== undefined ? { tenant: o.tenant } : {}) });
+    const due = await this.#o.units((tx) => tx.read.dueSchedules({ nowMs: now, limit: SCHEDULES_PER_TICK, ...(o.tenant !== undefined ? { tenant: o.tenant } : {}) }));
     const outcomes: ScheduledRunOutcome[] = [];
     for (const record of due) {
       const outcome = await this.#runSlot(record, now);
@@ -179,74 +177,51 @@ export class DistillationScheduler {
     const instant = record.nextAt + missed * s.periodMs;
     const next: DistillationSchedule = { ...s, nextAt: instant + s.periodMs };
     transition(SCHEDULE_LIFECYCLE, 'scheduled', 'running');
+    const base = { scheduleId: s.scheduleId, instant: toIso(instant), missed };
     // The slot is taken first, in the same transaction as the run's writes and its outcome: a second process running
     // the same slot waits on the schedule's row and is then refused, before any of its writes.
-    const begin = (): Plan => {
-      const plan = new Plan();
-      plan.add('schedule.take', { scheduleId: s.scheduleId, nextAtRead: record.nextAt, slot: instant, nextAt: next.nextAt, doc: asDoc(next) });
-      return plan;
-    };
-    // A run decided on reads that went stale before its commit (the tenant's secrets changed) is run again.
-    for (let attempt = 1; ; attempt++) {
-      const { outcome, plan } = await this.#run(s, instant, missed, begin);
+    const take = (tx: Tx) => void tx.add('schedule.take', { scheduleId: s.scheduleId, nextAtRead: record.nextAt, slot: instant, nextAt: next.nextAt, doc: asDoc(next) });
+    const settle = (tx: Tx, outcome: ScheduledRunOutcome): ScheduledRunOutcome => {
       transition(SCHEDULE_LIFECYCLE, transition(SCHEDULE_LIFECYCLE, 'running', outcome.kind), 'scheduled');
-      const took = await this.#commit(s.scheduleId, instant, outcome, plan);
-      if (took === 'taken') return undefined; // another process ran this slot
-      if (took === 'done') return outcome;
-      if (isStale(took) && attempt < STALE_RETRIES) continue;
-      return this.#failed(begin, s.scheduleId, instant, missed, took);
-    }
-  }
-
-  /**
-   * The store refused the run's writes (a bound reached, reads that kept going stale): nothing of them stays, and the
-   * slot is taken as failed — so the schedule moves on and the schedules due after it still run.
-   */
-  async #failed(begin: () => Plan, scheduleId: string, instant: number, missed: number, took: WopkitError): Promise<ScheduledRunOutcome | undefined> {
-    const failed: ScheduledRunOutcome = { kind: 'failed', scheduleId, instant: toIso(instant), missed, errorCode: took.code };
-    transition(SCHEDULE_LIFECYCLE, transition(SCHEDULE_LIFECYCLE, 'running', failed.kind), 'scheduled');
-    const again = await this.#commit(scheduleId, instant, failed, begin());
-    if (again instanceof WopkitError) throw again;
-    return again === 'done' ? failed : undefined;
-  }
-
-  /**
-   * Commit a begun plan (the slot's take, the run's writes) with the run's outcome: `done`, `taken` (another process
-   * ran the slot first), or the refusal the store answered (a store that cannot write at all is thrown).
-   */
-  async #commit(scheduleId: string, instant: number, outcome: ScheduledRunOutcome, plan: Plan): Promise<'done' | 'taken' | WopkitError> {
-    plan.add('schedule.outcome', { scheduleId, slot: instant, outcome: asDoc(outcomeRecord(outcome)) });
+      tx.add('schedule.outcome', { scheduleId: s.scheduleId, slot: instant, outcome: asDoc(outcomeRecord(outcome)) });
+      return outcome;
+    };
+    let refused: ScheduledRunOutcome;
     try {
-      await plan.commit(this.#o.port);
-      return 'done';
+      // One unit: the take, the distillation's writes, the outcome (run again from its reads when they went stale).
+      return await this.#o.units(async (tx) => {
+        take(tx);
+        const result = await this.#o.distiller.distill(tx, s.memoryRef, { ...(s.tokenBudget !== undefined ? { tokenBudget: s.tokenBudget } : {}), context: { tenant: s.tenant } });
+        return settle(tx, { kind: 'distilled', ...base, result });
+      });
     } catch (err) {
-      if ((err as { code?: unknown }).code === 'claim_taken') return 'taken';
-      if (err instanceof WopkitError && !(err instanceof StoreUnavailableError)) return err;
+      if (isTaken(err)) return undefined; // another process ran this slot
+      if (err instanceof StoreUnavailableError) throw err;
+      refused = refusedOutcome(err, base);
+    }
+    // The distillation refused, or the store refused its writes (a bound reached, reads that kept going stale): nothing
+    // of them stays, and the slot is taken with that outcome — so the schedule moves on and later schedules still run.
+    try {
+      return await this.#o.units((tx) => {
+        take(tx);
+        return settle(tx, refused);
+      });
+    } catch (err) {
+      if (isTaken(err)) return undefined;
       throw err;
     }
   }
+}
 
-  /**
-   * Distil the schedule's scope: the outcome, and the plan holding its writes — begun by `begin` (the slot's take);
-   * a fresh begun one, without the distillation's writes, when it refused.
-   */
-  async #run(s: DistillationSchedule, instantMs: number, missed: number, begin: () => Plan): Promise<{ outcome: ScheduledRunOutcome; plan: Plan }> {
-    const base = { scheduleId: s.scheduleId, instant: toIso(instantMs), missed };
-    const plan = begin();
-    try {
-      const result = await this.#o.distiller.distill(plan, s.memoryRef, { ...(s.tokenBudget !== undefined ? { tokenBudget: s.tokenBudget } : {}), context: { tenant: s.tenant } });
-      return { outcome: { kind: 'distilled', ...base, result }, plan };
-    } catch (err) {
-      const refused = (outcome: ScheduledRunOutcome) => ({ outcome, plan: begin() });
-      if (err instanceof TokenBudgetExceededError) return refused({ kind: 'budget-exceeded', ...base, tokensRequired: err.details.tokensRequired });
-      // No transactional sources (the compactor's selection or the distiller's own check): nothing to do this time.
-      if ((err instanceof DistillationError || err instanceof CompactionError) && err.code === 'no_sources') return refused({ kind: 'nothing-to-distil', ...base });
-      // Anything else is this run's failure, reported by code only (an error message could quote content).
-      const e = err as { code?: unknown; name?: unknown } | null | undefined;
-      const errorCode = typeof e?.code === 'string' ? e.code : typeof e?.name === 'string' ? e.name : 'error';
-      return refused({ kind: 'failed', ...base, errorCode });
-    }
-  }
+const isTaken = (err: unknown): boolean => err instanceof WopkitError && err.code === 'claim_taken';
+
+/** What a run that did not distil reports: by code only (an error message could quote content). */
+function refusedOutcome(err: unknown, base: { readonly scheduleId: string; readonly instant: string; readonly missed: number }): ScheduledRunOutcome {
+  if (err instanceof TokenBudgetExceededError) return { kind: 'budget-exceeded', ...base, tokensRequired: err.details.tokensRequired };
+  // No transactional sources (the compactor's selection or the distiller's own check): nothing to do this time.
+  if ((err instanceof DistillationError || err instanceof CompactionError) && err.code === 'no_sources') return { kind: 'nothing-to-distil', ...base };
+  const errorCode = err instanceof Error ? ('code' in err && typeof err.code === 'string' ? err.code : err.name) : 'error';
+  return { kind: 'failed', ...base, errorCode };
 }
 
 /** A run's outcome as the ledger keeps it: a distilled run with its archive id and content-free event, not its archive. */

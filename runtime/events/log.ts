@@ -22,9 +22,9 @@ import type { Clock, IdSource } from '../shared/clock.ts';
 import { toIso } from '../shared/clock.ts';
 import { WopkitError } from '../shared/errors.ts';
 import { DEFAULT_ENDED_RUNS_KEPT, type RunKind } from '../storage/ops/runs.ts';
-import type { Pending, Plan } from '../storage/plan.ts';
-import { eventPage, hasEvents, type EventPage } from '../storage/reads/runs.ts';
-import type { SqlSession } from '../storage/sql/session.ts';
+import { type Pending, type Tx } from '../storage/index.ts';
+import type { EventPage } from '../storage/index.ts';
+import type { Reads } from '../storage/index.ts';
 import { validateRunEvent, type EventValidationFailure } from './validate.ts';
 
 /** The payload an event of type `T` carries: the generated payload of a known type, an open object otherwise. */
@@ -40,8 +40,8 @@ export class InvalidRunEventError extends WopkitError<'invalid_run_event'> {
   }
 }
 
-/** Plan an event of a known type into `runId`'s log within `plan`, its payload typed by the generated payload map. */
-export type EmitFn = <T extends KnownRunEventType>(plan: Plan, runId: string, type: T, payload: RunEventPayloadMap[T]) => void;
+/** Tx an event of a known type into `runId`'s log within `tx`, its payload typed by the generated payload map. */
+export type EmitFn = <T extends KnownRunEventType>(tx: Tx, runId: string, type: T, payload: RunEventPayloadMap[T]) => void;
 
 /** The tenant's background log: where events of work no run made are kept. */
 export const backgroundRunId = (tenant: string): string => `bg-${tenant}`;
@@ -61,12 +61,12 @@ export const DEFAULT_EVENT_LOG_LIMITS: RunEventLogLimits = { eventsPerRun: 100_0
 export const MAX_EVENT_PAGE = 1000;
 
 export class RunEventLog {
-  readonly #reads: SqlSession;
+  readonly #reads: Reads;
   readonly #clock: Clock;
   readonly #ids: IdSource;
   readonly limits: RunEventLogLimits;
 
-  constructor(o: { readonly reads: SqlSession; readonly clock: Clock; readonly ids: IdSource; readonly limits?: Partial<RunEventLogLimits> }) {
+  constructor(o: { readonly reads: Reads; readonly clock: Clock; readonly ids: IdSource; readonly limits?: Partial<RunEventLogLimits> }) {
     this.#reads = o.reads;
     this.#clock = o.clock;
     this.#ids = o.ids;
@@ -74,7 +74,7 @@ export class RunEventLog {
   }
 
   /** `append` as the emitting modules take it (compaction, distillation): a known type and its payload. */
-  readonly emit: EmitFn = (plan, runId, type, payload) => void this.append<KnownRunEventType>(plan, runId, { type, payload });
+  readonly emit: EmitFn = (tx, runId, type, payload) => void this.append<KnownRunEventType>(tx, runId, { type, payload });
 
   /** Build and validate an event of `runId` (its sequence is the store's to give). */
   #build<T extends string>(runId: string, input: AppendInput<T>): RunEvent {
@@ -94,38 +94,38 @@ export class RunEventLog {
     return event;
   }
 
-  /** Plan an event into the log of an existing run; the stored event (with its sequence) once the plan committed. */
-  append<T extends string>(plan: Plan, runId: string, input: AppendInput<T>, o: { readonly keepLast?: number } = {}): Pending<RunEvent> & { readonly eventId: string } {
+  /** Tx an event into the log of an existing run; the stored event (with its sequence) once the tx committed. */
+  append<T extends string>(tx: Tx, runId: string, input: AppendInput<T>, o: { readonly keepLast?: number } = {}): Pending<RunEvent> & { readonly eventId: string } {
     const event = this.#build(runId, input);
-    const stored = plan.add('event.append', { runId, event, atMs: this.#clock.now(), maxEvents: this.limits.eventsPerRun, ...(o.keepLast !== undefined ? { keepLast: o.keepLast } : {}) });
+    const stored = tx.add('event.append', { runId, event, atMs: this.#clock.now(), maxEvents: this.limits.eventsPerRun, ...(o.keepLast !== undefined ? { keepLast: o.keepLast } : {}) });
     return Object.assign(stored, { eventId: event.eventId });
   }
 
   /**
-   * Plan an event into the log of a piece of work that has no run yet (a compaction, a consolidation pass): its run
+   * Tx an event into the log of a piece of work that has no run yet (a compaction, a consolidation pass): its run
    * row is created, ended at once (retention retires it), in `tenant`.
    */
-  appendTask<T extends string>(plan: Plan, task: { readonly runId: string; readonly tenant: string; readonly kind?: RunKind }, input: AppendInput<T>): Pending<RunEvent> & { readonly eventId: string } {
+  appendTask<T extends string>(tx: Tx, task: { readonly runId: string; readonly tenant: string; readonly kind?: RunKind }, input: AppendInput<T>): Pending<RunEvent> & { readonly eventId: string } {
     const now = this.#clock.now();
-    plan.add('run.create', { runId: task.runId, tenant: task.tenant, kind: task.kind ?? 'task', status: 'completed', createdMs: now, doc: { runId: task.runId, tenant: task.tenant }, ifExists: 'keep' });
-    plan.add('run.update', { runId: task.runId, tenant: task.tenant, endedMs: now, endedKept: this.limits.endedRunsKept });
-    return this.append(plan, task.runId, input);
+    tx.add('run.create', { runId: task.runId, tenant: task.tenant, kind: task.kind ?? 'task', status: 'completed', createdMs: now, doc: { runId: task.runId, tenant: task.tenant }, ifExists: 'keep' });
+    tx.add('run.update', { runId: task.runId, tenant: task.tenant, endedMs: now, endedKept: this.limits.endedRunsKept });
+    return this.append(tx, task.runId, input);
   }
 
-  /** Plan an event into the tenant's background log (created on first use; keeps its newest events only). */
-  appendBackground<T extends string>(plan: Plan, tenant: string, input: AppendInput<T>): Pending<RunEvent> & { readonly eventId: string } {
+  /** Tx an event into the tenant's background log (created on first use; keeps its newest events only). */
+  appendBackground<T extends string>(tx: Tx, tenant: string, input: AppendInput<T>): Pending<RunEvent> & { readonly eventId: string } {
     const runId = backgroundRunId(tenant);
-    plan.add('run.create', { runId, tenant, kind: 'background', status: 'running', createdMs: this.#clock.now(), doc: { runId, tenant }, ifExists: 'keep' });
-    return this.append(plan, runId, input, { keepLast: this.limits.backgroundEventsKept });
+    tx.add('run.create', { runId, tenant, kind: 'background', status: 'running', createdMs: this.#clock.now(), doc: { runId, tenant }, ifExists: 'keep' });
+    return this.append(tx, runId, input, { keepLast: this.limits.backgroundEventsKept });
   }
 
   /** A page of the run's events from `fromSeq` (inclusive), in order; at most `limit` (default and most MAX_EVENT_PAGE). */
   read(runId: string, fromSeq = 0, limit = MAX_EVENT_PAGE): Promise<EventPage> {
-    return eventPage(this.#reads, { runId, fromSeq: Math.max(0, fromSeq), limit: Math.max(1, Math.min(MAX_EVENT_PAGE, limit)) });
+    return this.#reads.eventPage({ runId, fromSeq: Math.max(0, fromSeq), limit: Math.max(1, Math.min(MAX_EVENT_PAGE, limit)) });
   }
 
   /** Whether the run's log holds any event (it was not dropped). */
   has(runId: string): Promise<boolean> {
-    return hasEvents(this.#reads, runId);
+    return this.#reads.hasEvents(runId);
   }
 }

@@ -11,9 +11,8 @@
  */
 import type { InquiriumRuntime } from '../inquirium/index.ts';
 import type { OpenwopRuntime } from '../openwop/index.ts';
-import { Plan } from '../storage/plan.ts';
-import { agenda, type Agenda } from '../storage/reads/work.ts';
-import { liveRunsCreatedBefore, runsEndedBefore } from '../storage/reads/runs.ts';
+import { unitOfWork, type Agenda, type OpArgs } from '../storage/index.ts';
+
 import type { Clock } from '../shared/clock.ts';
 
 /** How long each kind of finished thing is kept. */
@@ -74,7 +73,7 @@ export class BackgroundWork {
     const count = (kind: string, n: number) => {
       if (n > 0) report[kind] = (report[kind] ?? 0) + n;
     };
-    const a = await agenda(rt.port.reads);
+    const a = await unitOfWork(rt.port, (tx) => tx.read.agenda());
     if (this.#o.fleet !== undefined && !this.#retired && !acceptedBy(a.fleet, this.#o.fleet.fingerprint)) {
       this.#retired = true;
       this.#o.fleet.onRetired();
@@ -89,12 +88,12 @@ export class BackgroundWork {
     if (due(a.journal === null ? null : a.journal + retention.snapshotMs)) count('journal-pruned', await this.#batch('journal.prune', { beforeMs: now - retention.snapshotMs, limit: BATCH }));
     if (due(a.registry === null ? null : a.registry + rt.registries.limits.idleTtlMs)) count('registries-dropped', await this.#batch('secrets.dropIdle', { cutoffMs: now - rt.registries.limits.idleTtlMs, limit: BATCH }));
     if (due(a.ended === null ? null : a.ended + retention.endedRunMs)) {
-      const old = await runsEndedBefore(rt.port.reads, { beforeMs: now - retention.endedRunMs, limit: BATCH });
+      const old = await unitOfWork(rt.port, (tx) => tx.read.runsEndedBefore({ beforeMs: now - retention.endedRunMs, limit: BATCH }));
       count('runs-retired', await this.#batch('run.remove', { runIds: old, bounds: rt.runs.bounded }));
     }
     if (due(a.liveSince === null ? null : a.liveSince + retention.liveRunMs)) {
       for (const kind of ['fork', 'follow-up'] as const) {
-        const idle = await liveRunsCreatedBefore(rt.port.reads, { kind, beforeMs: now - retention.liveRunMs, limit: BATCH });
+        const idle = await unitOfWork(rt.port, (tx) => tx.read.liveRunsCreatedBefore({ kind, beforeMs: now - retention.liveRunMs, limit: BATCH }));
         count(`${kind}-runs-retired`, await this.#batch('run.remove', { runIds: idle, bounds: rt.runs.bounded }));
       }
     }
@@ -106,10 +105,8 @@ export class BackgroundWork {
   }
 
   /** Commit one retention operation on its own; what it reports it did. */
-  async #batch<N extends 'memory.purgeExpired' | 'journal.prune' | 'secrets.dropIdle' | 'run.remove' | 'claim.prune' | 'doc.prune'>(op: N, args: Parameters<Plan['add']>[1] & object): Promise<number> {
-    const plan = new Plan();
-    const done = plan.add(op, args as never);
-    await plan.commit(this.#o.openwop.port);
+  async #batch<N extends 'memory.purgeExpired' | 'journal.prune' | 'secrets.dropIdle' | 'run.remove' | 'claim.prune' | 'doc.prune'>(op: N, args: OpArgs<N>): Promise<number> {
+    const done = await unitOfWork(this.#o.openwop.port, (tx) => tx.add(op, args));
     return Number(done.value);
   }
 

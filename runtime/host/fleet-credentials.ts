@@ -21,11 +21,9 @@ import { createHash } from 'node:crypto';
 import type { SecretKeyRing } from '../redaction/sealing.ts';
 import { registryAad } from '../redaction/sealing.ts';
 import { WopkitError } from '../shared/errors.ts';
-import { Plan } from '../storage/plan.ts';
-import type { StoragePort } from '../storage/port.ts';
-import { metaValue } from '../storage/reads/records.ts';
-import { registriesSealedWithOther } from '../storage/reads/secrets.ts';
-import { isStale } from '../storage/refusal.ts';
+import { unitOfWork, type StoragePort } from '../storage/index.ts';
+
+
 import type { Credentials } from './auth.ts';
 
 /** The meta key the accepted fingerprints are kept under. */
@@ -67,7 +65,13 @@ export const short = (fp: string): string => fp.slice(0, 12);
 
 /** The fleet's accepted fingerprints, or undefined before any host recorded them. */
 export async function fleetCredentials(port: StoragePort): Promise<FleetCredentials | undefined> {
-  const text = await metaValue(port.reads, FLEET_META_KEY);
+  return parseFleet(await fleetText(port));
+}
+
+/** The fleet's record as the store holds it (its text). */
+const fleetText = (port: StoragePort): Promise<string | undefined> => unitOfWork(port, (tx) => tx.read.metaValue(FLEET_META_KEY));
+
+function parseFleet(text: string | undefined): FleetCredentials | undefined {
   if (text === undefined) return undefined;
   try {
     const doc = JSON.parse(text) as FleetCredentials;
@@ -81,10 +85,7 @@ export async function fleetCredentials(port: StoragePort): Promise<FleetCredenti
 const record = (accepted: readonly string[], at: number): string => JSON.stringify({ accepted: [...new Set(accepted)], changedAt: new Date(at).toISOString() } satisfies FleetCredentials);
 
 async function setFleet(port: StoragePort, value: string, when: { absent: true } | { was: string }): Promise<boolean> {
-  const plan = new Plan();
-  const done = plan.add('meta.set', { key: FLEET_META_KEY, value, when });
-  await plan.commit(port);
-  return done.value;
+  return (await unitOfWork(port, (tx) => tx.add('meta.set', { key: FLEET_META_KEY, value, when }))).value;
 }
 
 /** Check a starting host's credentials against the fleet's (the first host records its own); its fingerprint. */
@@ -107,19 +108,18 @@ export async function stillAccepted(port: StoragePort, fp: string): Promise<bool
 
 /** Rotation step 1: accept `next` beside the current fingerprint(s). Answers the accepted list. */
 export async function beginRotation(port: StoragePort, next: string, nowMs: number): Promise<readonly string[]> {
-  for (;;) {
-    const raw = await metaValue(port.reads, FLEET_META_KEY);
-    const fleet = raw === undefined ? undefined : (await fleetCredentials(port))!;
+  // One unit: read the record, write the next one over exactly it (re-run by the unit when another host changed it).
+  const { done, accepted } = await unitOfWork(port, async (tx) => {
+    const raw = await tx.read.metaValue(FLEET_META_KEY);
+    const fleet = parseFleet(raw);
     if (fleet !== undefined && fleet.accepted.length > 1 && !fleet.accepted.includes(next)) {
       throw new FleetCredentialsError(`a rotation is already under way (accepted: ${fleet.accepted.map(short).join(', ')}); finish it first`);
     }
-    const value = record([...(fleet?.accepted ?? []), next], nowMs);
-    try {
-      if (raw === undefined ? await setFleet(port, value, { absent: true }) : await setFleet(port, value, { was: raw })) return JSON.parse(value).accepted as string[];
-    } catch (err) {
-      if (!isStale(err)) throw err;
-    }
-  }
+    const list = [...new Set([...(fleet?.accepted ?? []), next])];
+    return { done: tx.add('meta.set', { key: FLEET_META_KEY, value: record(list, nowMs), when: raw === undefined ? { absent: true } : { was: raw } }), accepted: list };
+  });
+  // A first record another host wrote meanwhile: begin again over it.
+  return done.value ? accepted : beginRotation(port, next, nowMs);
 }
 
 /** What finishing a rotation did. */
@@ -138,31 +138,29 @@ const RESEAL_BATCH = 200;
  */
 export async function finishRotation(port: StoragePort, next: HostCredentials, nowMs: number): Promise<RotationDone> {
   const fp = fingerprint(next);
-  const raw = await metaValue(port.reads, FLEET_META_KEY);
-  const fleet = await fleetCredentials(port);
+  const raw = await fleetText(port);
+  const fleet = parseFleet(raw);
   if (raw === undefined || fleet === undefined || !fleet.accepted.includes(fp)) {
     throw new FleetCredentialsError(`these credentials (fingerprint ${short(fp)}) were not begun as a rotation (accepted: ${fleet?.accepted.map(short).join(', ') ?? 'none'}); run begin with this file first`);
   }
   const ring = next.secretKeys;
   let resealed = 0;
   for (;;) {
-    const batch = await registriesSealedWithOther(port.reads, { keyId: ring.active.id, limit: RESEAL_BATCH });
+    const batch = await unitOfWork(port, (tx) => tx.read.registriesSealedWithOther({ keyId: ring.active.id, limit: RESEAL_BATCH }));
     if (batch.length === 0) break;
     const missing = [...new Set(batch.filter((r) => r.keyId === undefined || !ring.has(r.keyId)).map((r) => r.keyId ?? '?'))];
     if (missing.length > 0) {
       throw new FleetCredentialsError(`live secret registries are sealed with ${missing.map((k) => JSON.stringify(k)).join(', ')}, which the new credentials lack: list the old key after the new one in "secretKeys" for this rotation (it is resealed and can go in the next)`);
     }
-    const plan = new Plan();
-    const moved = batch.map((r) => {
+    const moved = await unitOfWork(port, (tx) => batch.map((r) => {
       const text = ring.open(r.keyId!, r.sealed!, registryAad(r.runId, r.tenant));
       if (text === undefined) throw new FleetCredentialsError(`the secret registry of run ${r.runId} does not open with key ${JSON.stringify(r.keyId)}: the key in the new credentials is not the one it was sealed with`);
       const { keyId, sealed } = ring.seal(text, registryAad(r.runId, r.tenant));
-      return plan.add('secrets.reseal', { runId: r.runId, tenant: r.tenant, expectRowVersion: r.rowVersion, keyId, sealed });
-    });
-    await plan.commit(port);
+      return tx.add('secrets.reseal', { runId: r.runId, tenant: r.tenant, expectRowVersion: r.rowVersion, keyId, sealed });
+    }));
     // A registry that changed meanwhile was not moved: the next batch meets it again (its key id still differs).
     resealed += moved.filter((m) => m.value).length;
   }
-  await setFleet(port, record([fp], nowMs), { was: (await metaValue(port.reads, FLEET_META_KEY))! });
+  await setFleet(port, record([fp], nowMs), { was: (await fleetText(port))! });
   return { resealed, accepted: [fp] };
 }

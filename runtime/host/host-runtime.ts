@@ -25,8 +25,8 @@ import type { PutInput } from '../memory/writer.ts';
 import type { SecretScope } from '../redaction/secret-registry.ts';
 import type { RunRecord } from '../openwop/runs.ts';
 import type { ForkMode, WorkflowDefinition, WorkflowState } from '../openwop/workflow-engine.ts';
-import type { EventPage } from '../storage/reads/runs.ts';
-import type { StoreHealth } from '../storage/port.ts';
+
+import type { EventPage, StoreHealth } from '../storage/index.ts';
 
 /** Memory as one reader sees it: the spec's read interface (list, get) plus pages, tenant-gated and TTL-filtered. */
 export type MemoryReader = MemoryAdapter & {

@@ -15,25 +15,20 @@ import { parseMemoryRef } from '../memory/memory-ref.ts';
 import type { OpenwopRuntime } from '../openwop/index.ts';
 import { packEntries } from '../openwop/agent-inventory.ts';
 import { WorkflowEngine, type Progress, type WorkflowDefinition, type WorkflowNode } from '../openwop/workflow-engine.ts';
-import { Plan } from '../storage/plan.ts';
+import { readsOf, unitOfWork, type Tx } from '../storage/index.ts';
 import type { HostCore } from './host-runtime.ts';
 
 type Mutant = (base: HostCore, rt: OpenwopRuntime) => HostCore;
 const tenantOfRef = (ref: string): string | undefined => parseMemoryRef(ref)?.tenant;
 
-/** Commit one plan made by `f` (a mutant's own write path). */
-const commitOnce = async <T>(rt: OpenwopRuntime, f: (plan: Plan) => Promise<T> | T): Promise<T> => {
-  const plan = new Plan();
-  const out = await f(plan);
-  await plan.commit(rt.port);
-  return out;
-};
+/** Commit one tx made by `f` (a mutant's own write path). */
+const commitOnce = <T>(rt: OpenwopRuntime, f: (tx: Tx) => Promise<T> | T): Promise<T> => unitOfWork(rt.port, f);
 
 /** A writer that skips the SR-1 chokepoint (its redaction is the identity), attributing writes as the real one does. */
 const unredactedWriter = (rt: OpenwopRuntime): MemoryWriter =>
   new MemoryWriter({
-    reads: rt.port.reads, clock: rt.clock, ids: rt.ids, bounds: DEFAULT_MEMORY_BOUNDS, redactor: async () => (c) => c,
-    onWrite: (plan, w) => void rt.log.appendBackground(plan, w.tenant, { type: 'memory.written', payload: { memoryRef: w.memoryRef, memoryId: w.memoryId, operation: w.operation } }),
+    reads: readsOf(rt.port), clock: rt.clock, ids: rt.ids, bounds: DEFAULT_MEMORY_BOUNDS, redactor: async () => (c) => c,
+    onWrite: (tx, w) => void rt.log.appendBackground(tx, w.tenant, { type: 'memory.written', payload: { memoryRef: w.memoryRef, memoryId: w.memoryId, operation: w.operation } }),
   });
 
 /** Re-fire every armed commitment on each evaluation, without a claim (the ledger ignored): what `refire…` mutants share. */
@@ -45,9 +40,9 @@ const refiring = (rt: OpenwopRuntime, base: HostCore, decorate: (p: CommitmentFi
       armed.push({ memoryRef, entry, ids });
       return ids;
     },
-    evaluateCommitments: () => commitOnce(rt, (plan) => armed.flatMap(({ memoryRef, entry, ids }) => ids.map((commitmentId) => {
+    evaluateCommitments: () => commitOnce(rt, (tx) => armed.flatMap(({ memoryRef, entry, ids }) => ids.map((commitmentId) => {
       const payload = decorate({ commitmentId, memoryRef, memoryId: entry.id, condition: entry.tags.some((t) => t.startsWith('at:')) ? 'time' : 'predicate' }, entry);
-      rt.log.appendBackground(plan, tenantOfRef(memoryRef) ?? '', { type: 'commitment.fired', payload: { ...payload } });
+      rt.log.appendBackground(tx, tenantOfRef(memoryRef) ?? '', { type: 'commitment.fired', payload: { ...payload } });
       return payload;
     }))),
   };
@@ -59,9 +54,9 @@ const refiring = (rt: OpenwopRuntime, base: HostCore, decorate: (p: CommitmentFi
  */
 const withEngine = (base: HostCore, rt: OpenwopRuntime, engine: WorkflowEngine): HostCore => ({
   ...base,
-  runWorkflow: (definition, memoryRef) => commitOnce(rt, (plan) => engine.start(plan, definition, memoryRef)),
-  resumeWorkflow: (runId, nodeId, value) => commitOnce(rt, (plan) => engine.resume(plan, runId, nodeId, value)),
-  fork: (sourceRunId, fromSeq, mode) => commitOnce(rt, (plan) => engine.fork(plan, sourceRunId, fromSeq, mode)),
+  runWorkflow: (definition, memoryRef) => commitOnce(rt, (tx) => engine.start(tx, definition, memoryRef)),
+  resumeWorkflow: (runId, nodeId, value) => commitOnce(rt, (tx) => engine.resume(tx, runId, nodeId, value)),
+  fork: (sourceRunId, fromSeq, mode) => commitOnce(rt, (tx) => engine.fork(tx, sourceRunId, fromSeq, mode)),
 });
 
 /** Switch name → the broken host it builds. Applied in this order, so a switch that replaces an operation comes before one that delegates to it. */
@@ -71,16 +66,16 @@ const MUTANTS = {
     const writer = unredactedWriter(rt);
     const unredacted = new ConsolidationService({
       clock: rt.clock, store: { readerFor: (t) => rt.readerFor(t) }, writer, tenantOf: tenantOfRef,
-      emit: (plan, payload, { tenantId }) => ({ eventId: rt.log.appendBackground(plan, tenantId, { type: 'agent.memory.consolidated', payload: { ...payload } }).eventId, runId: `bg-${tenantId}` }),
+      emit: (tx, payload, { tenantId }) => ({ eventId: rt.log.appendBackground(tx, tenantId, { type: 'agent.memory.consolidated', payload: { ...payload } }).eventId, runId: `bg-${tenantId}` }),
     });
     return {
       ...base,
       async plantSecret(memoryRef, { runId, tenant, secretId, value, content }) {
         await base.resolveSecret(runId, tenant, { secretId, value, scope: 'run' });
-        await commitOnce(rt, (plan) => writer.put(plan, memoryRef, { id: `leak-${runId}`, content }, { tenant }));
+        await commitOnce(rt, (tx) => writer.put(tx, memoryRef, { id: `leak-${runId}`, content }, { tenant }));
       },
-      consolidate: (memoryRef, tenant) => commitOnce(rt, async (plan) => {
-        const result = await unredacted.consolidate(plan, memoryRef, { trigger: 'on-demand', tenantId: tenant });
+      consolidate: (memoryRef, tenant) => commitOnce(rt, async (tx) => {
+        const result = await unredacted.consolidate(tx, memoryRef, { trigger: 'on-demand', tenantId: tenant });
         return { event: result.payload, eventId: result.eventId, runId: result.runId };
       }),
     };
@@ -92,10 +87,10 @@ const MUTANTS = {
   /** A below-floor decision is dispatched without the escalation event or the interrupt. */
   skipEscalationEvent: (base, rt) => ({
     ...base,
-    supervisorStep: (runId, decision) => commitOnce(rt, (plan) => {
-      rt.log.append(plan, runId, { type: 'runOrchestrator.decided', payload: { decision } });
+    supervisorStep: (runId, decision) => commitOnce(rt, (tx) => {
+      rt.log.append(tx, runId, { type: 'runOrchestrator.decided', payload: { decision } });
       const { worker } = decision;
-      rt.log.append(plan, runId, { type: 'worker.dispatched', payload: { decisionKind: decision.kind, ...(worker !== undefined ? { worker } : {}) } });
+      rt.log.append(tx, runId, { type: 'worker.dispatched', payload: { decisionKind: decision.kind, ...(worker !== undefined ? { worker } : {}) } });
     }),
   }),
   /** Read seams ignore expiresAt (TTL broken). */
@@ -114,12 +109,12 @@ const MUTANTS = {
     const unredacted = unredactedWriter(rt);
     return {
       ...base,
-      write: (memoryRef, entry, as) => commitOnce(rt, async (plan) => (await unredacted.put(plan, memoryRef, entry, as)).stored).then((s) => s.value),
+      write: (memoryRef, entry, as) => commitOnce(rt, async (tx) => (await unredacted.put(tx, memoryRef, entry, as)).stored).then((s) => s.value),
       seedMemory: async (seed) => {
         if (seed.runId !== undefined || seed.secrets !== undefined) {
           for (const s of seed.secrets ?? []) await base.resolveSecret(seed.runId ?? 'seed-mutant', seed.tenant, { ...s, scope: 'run' });
         }
-        const stored = await commitOnce(rt, async (plan) => Promise.all(seed.entries.map(async (e) => (await unredacted.put(plan, seed.memoryRef, e, { tenant: seed.tenant })).stored)));
+        const stored = await commitOnce(rt, async (tx) => Promise.all(seed.entries.map(async (e) => (await unredacted.put(tx, seed.memoryRef, e, { tenant: seed.tenant })).stored)));
         return { ...(seed.runId !== undefined ? { runId: seed.runId } : {}), entries: stored.map((s) => s.value) };
       },
     };
@@ -127,13 +122,13 @@ const MUTANTS = {
   /** Compaction keeps non-canonical `<REDACTED:…>` markers in the derived content. */
   keepNonCanonicalMarkers: (base, rt) => {
     class LaxCompactor extends Compactor {
-      override async carryForward(plan: Plan, memoryRef: string, ctx: WriteContext = {}): Promise<(content: string) => string> {
-        const redact = await rt.writer.redactFor(plan, memoryRef, ctx);
+      override async carryForward(tx: Tx, memoryRef: string, ctx: WriteContext = {}): Promise<(content: string) => string> {
+        const redact = await rt.writer.redactFor(tx, memoryRef, ctx);
         return (content) => redact(neutraliseByokForms(content));
       }
     }
     const lax = new LaxCompactor({ store: { readerFor: (t) => rt.readerFor(t) }, writer: rt.writer, clock: rt.clock, ids: rt.ids, log: rt.log, trigger: 'both', maxOutputBytes: rt.writer.maxEntrySizeBytes });
-    return { ...base, compact: (memoryRef, tenant, sourceIds) => commitOnce(rt, (plan) => lax.compact(plan, memoryRef, { trigger: 'client-requested', context: { tenant }, ...(sourceIds !== undefined ? { sourceIds: [...sourceIds] } : {}) })) };
+    return { ...base, compact: (memoryRef, tenant, sourceIds) => commitOnce(rt, (tx) => lax.compact(tx, memoryRef, { trigger: 'client-requested', context: { tenant }, ...(sourceIds !== undefined ? { sourceIds: [...sourceIds] } : {}) })) };
   },
   /** The archive embeds the time it was written: the same sources and budget give another checksum each run. */
   unstableArchive: (base, rt) => ({
@@ -159,18 +154,13 @@ const MUTANTS = {
   dropCausation: (base, rt) => ({
     ...base,
     async supervisorStep(runId, decision, resolve = async () => ({ outcome: 'approved' })) {
-      const plan = new Plan();
-      try {
-        await orchestratorStep(decision, rt.escalationPolicy, {
-          record: (type, payload) => void rt.log.append(plan, runId, { type, payload }),
+      await unitOfWork(rt.port, (tx) => orchestratorStep(decision, rt.escalationPolicy, {
+          record: (type, payload) => void rt.log.append(tx, runId, { type, payload }),
           interrupt: resolve,
           execute: () => {},
           newInterruptId: () => rt.ids.next('int'),
           payloads: SPEC_STEP_PAYLOADS,
-        });
-      } finally {
-        await plan.commit(rt.port);
-      }
+        }), { commitOnThrow: true });
     },
   }),
   /** The interrupt is answered at once: the run never waits, and the decision is dispatched. */

@@ -1,17 +1,14 @@
 /**
  * The reference implementation of HostRuntime: each operation reads what it needs from the store through the OpenWOP
- * or Inquirium runtime, plans its writes into one Plan and commits it once — so every write passes the SR-1
+ * or Inquirium runtime, plans its writes into one Tx and commits it once — so every write passes the SR-1
  * chokepoint, every read the tenant-gated reader, and every request is one transaction. This is the only host module
  * (besides the test-only mutants) that touches the runtimes' parts directly.
  */
 import { createInquiriumRuntime, type InquiriumRuntime } from '../inquirium/index.ts';
 import type { OpenwopRuntime } from '../openwop/index.ts';
 import { tenantOf } from '../memory/memory-ref.ts';
-import { Plan } from '../storage/plan.ts';
-import { retryStale } from '../storage/refusal.ts';
-import { quotaCount } from '../storage/reads/records.ts';
+import { CORRUPT_REASON, unitOfWork, type StoreHealth, type Tx } from '../storage/index.ts';
 import { QuotaExceededError } from '../shared/quota.ts';
-import { CORRUPT_REASON, type StoreHealth } from '../storage/port.ts';
 import type { HostCore, RunStart } from './host-runtime.ts';
 
 /** Fixtures a test seam keeps per tenant unless configured otherwise (limits.ts `fixturesPerTenant`). */
@@ -40,14 +37,8 @@ export function createHostRuntime(openwop: OpenwopRuntime, inquirium: InquiriumR
   const remoteOnly = remoteOnlyInquirium(rt);
   const fixturesPerTenant = bounds.fixturesPerTenant ?? DEFAULT_FIXTURES_PER_TENANT;
 
-  /** One request: plan its writes, commit them once; re-run from its reads when what it decided on went stale. */
-  const request = <T>(f: (plan: Plan) => Promise<T> | T): Promise<T> =>
-    retryStale(async () => {
-      const plan = new Plan();
-      const out = await f(plan);
-      await plan.commit(rt.port);
-      return out;
-    });
+  /** One request, one unit of work: its reads through `tx`, its writes committed once when it returns. */
+  const request = <T>(f: (tx: Tx) => Promise<T> | T): Promise<T> => unitOfWork(rt.port, f);
 
   /** Entries stored under a ref as its own tenant's reader sees them, expired ones included (fixture probes). */
   const ownersEntries = async (memoryRef: string) => {
@@ -55,9 +46,9 @@ export function createHostRuntime(openwop: OpenwopRuntime, inquirium: InquiriumR
     return reader.sources(memoryRef, { atMs: Number.MIN_SAFE_INTEGER, limit: PROBE_SCAN });
   };
 
-  const startFixtureRun = (r: RunStart) => request(async (plan) => {
-    const run = rt.startRun(plan, { ...r, kind: 'fixture', fixtureRef: r.memoryRef });
-    plan.add('fixture.add', { tenant: run.tenant, memoryRef: r.memoryRef, createdMs: rt.clock.now(), limit: fixturesPerTenant, runBounds: rt.runs.bounded });
+  const startFixtureRun = (r: RunStart) => request(async (tx) => {
+    const run = rt.startRun(tx, { ...r, kind: 'fixture', fixtureRef: r.memoryRef });
+    tx.add('fixture.add', { tenant: run.tenant, memoryRef: r.memoryRef, createdMs: rt.clock.now(), limit: fixturesPerTenant, runBounds: rt.runs.bounded });
     return run;
   });
 
@@ -76,27 +67,27 @@ export function createHostRuntime(openwop: OpenwopRuntime, inquirium: InquiriumR
     now: () => rt.clock.now(),
     health: () => probe(),
 
-    startRun: (r) => request((plan) => rt.startRun(plan, r)),
+    startRun: (r) => request((tx) => rt.startRun(tx, r)),
     startFixtureRun,
     run: (runId) => rt.runs.get(runId),
     runTenant: (runId) => rt.runs.tenantOf(runId),
     hasEventLog: (runId) => rt.log.has(runId),
     events: (runId, fromSeq = 0, limit) => rt.log.read(runId, fromSeq, limit),
     lastSequence: async (runId) => ((await rt.runs.row(runId))?.nextSeq ?? 0) - 1,
-    dropEventLog: (runId) => request((plan) => void plan.add('run.dropEvents', { runId })),
-    fork: (sourceRunId, fromSeq, mode) => request((plan) => rt.fork(plan, sourceRunId, fromSeq, mode)),
-    runWorkflow: (definition, memoryRef) => request((plan) => rt.workflows.start(plan, definition, memoryRef)),
-    resumeWorkflow: (runId, nodeId, value) => request((plan) => rt.workflows.resume(plan, runId, nodeId, value)),
+    dropEventLog: (runId) => request((tx) => void tx.add('run.dropEvents', { runId })),
+    fork: (sourceRunId, fromSeq, mode) => request((tx) => rt.fork(tx, sourceRunId, fromSeq, mode)),
+    runWorkflow: (definition, memoryRef) => request((tx) => rt.workflows.start(tx, definition, memoryRef)),
+    resumeWorkflow: (runId, nodeId, value) => request((tx) => rt.workflows.resume(tx, runId, nodeId, value)),
     workflowState: (runId) => rt.workflows.state(runId),
     runMemory: (runId) => rt.memoryOfRun(runId),
-    endRun: (runId) => request((plan) => void plan.add('secrets.end', { runId })),
+    endRun: (runId) => request((tx) => void tx.add('secrets.end', { runId })),
 
     memoryFor: (tenant) => rt.adapterFor(tenant),
-    write: (memoryRef, entry, as) => request(async (plan) => (await rt.writer.put(plan, memoryRef, entry, as)).stored).then((stored) => stored.value),
-    seedMemory: (seed) => request(async (plan) => {
+    write: (memoryRef, entry, as) => request(async (tx) => (await rt.writer.put(tx, memoryRef, entry, as)).stored).then((stored) => stored.value),
+    seedMemory: (seed) => request(async (tx) => {
       // A run the seed names lives on (bounded per tenant, dropped when idle); secrets of a seed that names no run
       // apply to its own writes only, and nothing of them is stored.
-      const scope = await rt.secretsOf(plan, seed.tenant);
+      const scope = await rt.secretsOf(tx, seed.tenant);
       if (seed.runId !== undefined) scope.claimRun(seed.runId);
       for (const { secretId, value } of seed.secrets ?? []) {
         if (seed.runId !== undefined) await scope.register(seed.runId, secretId, value, 'run');
@@ -104,52 +95,52 @@ export function createHostRuntime(openwop: OpenwopRuntime, inquirium: InquiriumR
       }
       const as = seed.runId === undefined ? { tenant: seed.tenant } : { tenant: seed.tenant, runId: seed.runId };
       const written = [];
-      for (const e of seed.entries) written.push((await rt.writer.put(plan, seed.memoryRef, e, as)).stored);
+      for (const e of seed.entries) written.push((await rt.writer.put(tx, seed.memoryRef, e, as)).stored);
       return written;
     }).then((written) => ({ ...(seed.runId !== undefined ? { runId: seed.runId } : {}), entries: written.map((w) => w.value) })),
-    resolveSecret: (runId, tenant, { secretId, value, scope }) => request(async (plan) => {
+    resolveSecret: (runId, tenant, { secretId, value, scope }) => request(async (tx) => {
       // Resolved and registered in the run, as the BYOK resolver does, without parking the plaintext in a vault
       // that would outlive the run.
-      const secrets = await rt.secretsOf(plan, tenant);
+      const secrets = await rt.secretsOf(tx, tenant);
       secrets.claimRun(runId);
       await secrets.register(runId, secretId, value, scope);
       return value;
     }),
-    plantSecret: (memoryRef, { runId, tenant, secretId, value, content }) => request(async (plan) => {
-      const secrets = await rt.secretsOf(plan, tenant);
+    plantSecret: (memoryRef, { runId, tenant, secretId, value, content }) => request(async (tx) => {
+      const secrets = await rt.secretsOf(tx, tenant);
       secrets.claimRun(runId);
       await secrets.register(runId, secretId, value, 'run');
-      await rt.writer.put(plan, memoryRef, { content }, { runId, tenant });
+      await rt.writer.put(tx, memoryRef, { content }, { runId, tenant });
     }),
     storedCount: async (memoryRef) => {
       const tenant = tenantOf(memoryRef);
-      return tenant === undefined ? 0 : quotaCount(rt.port.reads, { tenant, resource: 'memory-entries', scope: memoryRef });
+      return tenant === undefined ? 0 : request((tx) => tx.read.quotaCount({ tenant, resource: 'memory-entries', scope: memoryRef }));
     },
     persistedContains: async (memoryRef, needle) => (await ownersEntries(memoryRef)).some((e) => e.content.includes(needle)),
-    consolidate: (memoryRef, tenant) => request(async (plan) => {
-      const result = await rt.consolidation.consolidate(plan, memoryRef, { trigger: 'on-demand', tenantId: tenant });
+    consolidate: (memoryRef, tenant) => request(async (tx) => {
+      const result = await rt.consolidation.consolidate(tx, memoryRef, { trigger: 'on-demand', tenantId: tenant });
       return { event: result.payload, eventId: result.eventId, runId: result.runId };
     }),
-    compact: (memoryRef, tenant, sourceIds) => request((plan) => rt.compactor.compact(plan, memoryRef, { trigger: 'client-requested', context: { tenant }, ...(sourceIds !== undefined ? { sourceIds: [...sourceIds] } : {}) })),
-    distill: (memoryRef, tenant, tokenBudget, sourceIds) => request((plan) => rt.distiller.distill(plan, memoryRef, { context: { tenant }, ...(tokenBudget !== undefined ? { tokenBudget } : {}), ...(sourceIds !== undefined ? { sourceIds } : {}) })),
+    compact: (memoryRef, tenant, sourceIds) => request((tx) => rt.compactor.compact(tx, memoryRef, { trigger: 'client-requested', context: { tenant }, ...(sourceIds !== undefined ? { sourceIds: [...sourceIds] } : {}) })),
+    distill: (memoryRef, tenant, tokenBudget, sourceIds) => request((tx) => rt.distiller.distill(tx, memoryRef, { context: { tenant }, ...(tokenBudget !== undefined ? { tokenBudget } : {}), ...(sourceIds !== undefined ? { sourceIds } : {}) })),
 
     schedulesWired: () => rt.distillationScheduler !== undefined,
-    scheduleDistillation: (req) => request((plan) => rt.distillationScheduler!.schedule(plan, req)),
-    schedule: async (scheduleId) => {
-      const s = await rt.distillationScheduler?.get(scheduleId);
+    scheduleDistillation: (req) => request((tx) => rt.distillationScheduler!.schedule(tx, req)),
+    schedule: (scheduleId) => request(async (tx) => {
+      const s = await rt.distillationScheduler?.get(tx, scheduleId);
       if (s === undefined) return undefined;
-      const last = await rt.distillationScheduler!.lastOutcome(scheduleId);
+      const last = await rt.distillationScheduler!.lastOutcome(tx, scheduleId);
       return { schedule: s, ...(last !== undefined ? { last } : {}) };
-    },
+    }),
     tickSchedules: async (tenant) => (await rt.distillationScheduler?.tick({ tenant })) ?? [],
 
-    armCommitments: (memoryRef, entry) => request((plan) => rt.commitments.inferFrom(plan, memoryRef, entry).map((c) => c.commitmentId)),
-    satisfyPredicate: (tenant, predicateId) => rt.commitments.setPredicate(tenant, predicateId, true),
+    armCommitments: (memoryRef, entry) => request((tx) => rt.commitments.inferFrom(tx, memoryRef, entry).map((c) => c.commitmentId)),
+    satisfyPredicate: (tenant, predicateId) => request((tx) => rt.commitments.setPredicate(tx, tenant, predicateId, true)),
     evaluateCommitments: async () => (await rt.commitments.tick()).map((o) => o.payload),
-    commitmentFires: (tenant, commitmentId) => rt.commitments.fires(tenant, commitmentId),
+    commitmentFires: (tenant, commitmentId) => request((tx) => rt.commitments.fires(tx, tenant, commitmentId)),
     checkFollowUpRoom: async (tenant) => {
       const limit = rt.runs.bounds.followUpRunsPerTenant;
-      if ((await quotaCount(rt.port.reads, { tenant, resource: 'follow-up-runs' })) >= limit) throw new QuotaExceededError('follow-up-runs', limit);
+      if ((await request((tx) => tx.read.quotaCount({ tenant, resource: 'follow-up-runs' }))) >= limit) throw new QuotaExceededError('follow-up-runs', limit);
     },
 
     agentInventory: (tenant) => rt.agentInventory(tenant),
@@ -167,14 +158,9 @@ export function createHostRuntime(openwop: OpenwopRuntime, inquirium: InquiriumR
     escalationFloor: () => rt.escalationPolicy.floor,
     async supervisorStep(runId, decision, resolve = async () => ({ outcome: 'approved' })) {
       // The step's events commit together; a step that stops at its interrupt commits what it recorded until then.
-      const plan = new Plan();
-      try {
-        await rt.orchestratorStep(plan, runId, decision, resolve);
-      } finally {
-        await plan.commit(rt.port);
-      }
+      await unitOfWork(rt.port, (tx) => rt.orchestratorStep(tx, runId, decision, resolve), { commitOnThrow: true });
     },
-    continueStep: (runId, interruptId, resolution) => request(async (plan) => void (await rt.continueStep(plan, runId, interruptId, resolution))),
+    continueStep: (runId, interruptId, resolution) => request(async (tx) => void (await rt.continueStep(tx, runId, interruptId, resolution))),
     childWrite: async (parent, childRunId, write) => (await rt.childWrite(parent, childRunId, write)).entry,
     parentReads: (parentRunId, memoryRef) => rt.subRuns.readForParent(parentRunId, memoryRef),
 

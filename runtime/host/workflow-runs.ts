@@ -7,9 +7,8 @@
  */
 import { FixtureRunner, type ProbeOutcome } from '../openwop/fixtures/runner.ts';
 import type { OpenwopRuntime } from '../openwop/index.ts';
-import { Plan } from '../storage/plan.ts';
-import { metaValue } from '../storage/reads/records.ts';
-import type { JsonDoc } from '../storage/port.ts';
+import { unitOfWork, type JsonDoc } from '../storage/index.ts';
+
 import { WopkitError } from '../shared/errors.ts';
 import { OPERATOR_DEFAULT_TENANT } from './auth-binding.ts';
 import type { HostCore, HostRuntime } from './host-runtime.ts';
@@ -66,17 +65,13 @@ export function withWorkflowRuns(core: HostCore, rt: OpenwopRuntime): HostRuntim
     resumeWorkflow: (runId, nodeId, value) => core.resumeWorkflow(runId, nodeId, value),
     workflowState: (runId) => core.workflowState(runId),
     now: () => core.now(),
-    seeded: async () => (await metaValue(rt.port.reads, SEEDED)) !== undefined,
+    seeded: async () => (await unitOfWork(rt.port, (tx) => tx.read.metaValue(SEEDED))) !== undefined,
     async seed() {
-      const plan = new Plan();
-      plan.add('meta.set', { key: SEEDED, value: new Date(rt.clock.now()).toISOString(), when: { absent: true } });
-      await plan.commit(rt.port);
+      await unitOfWork(rt.port, (tx) => void tx.add('meta.set', { key: SEEDED, value: new Date(rt.clock.now()).toISOString(), when: { absent: true } }));
       await seedDraftProposal(core);
     },
     async recordOutcome(run, outcome) {
-      const plan = new Plan();
-      rt.runs.update(plan, { runId: run.runId, tenant: run.tenant, kind: 'run' }, { status: outcome.status, doc: { ...run, outcome } as unknown as JsonDoc, ended: true });
-      await plan.commit(rt.port);
+      await unitOfWork(rt.port, (tx) => rt.runs.update(tx, { runId: run.runId, tenant: run.tenant, kind: 'run' }, { status: outcome.status, doc: { ...run, outcome } as unknown as JsonDoc, ended: true }));
     },
     async outcomeOf(runId) {
       const row = await rt.runs.row(runId);

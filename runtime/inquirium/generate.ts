@@ -34,7 +34,7 @@ import { classificationAxis, normaliseClassification, type Classification, type 
 import { egressAxis, rigorAxis, traceLevelAxis } from './safety-axes.ts';
 import { isLocal, selectRuntime, type RuntimeCandidate } from './selection.ts';
 import type { InquiryTranscriptStore } from './storage/transcript.ts';
-import { Plan } from '../storage/plan.ts';
+import type { Units } from '../storage/index.ts';
 import type { TraceStream } from './storage/trace-stream.ts';
 
 export type GenerateOutcome = InquiriumGenerateResponse['outcome'];
@@ -81,8 +81,8 @@ export interface GeneratePipelineOptions {
   readonly runtimes: () => readonly RegisteredRuntime[];
   readonly transcript: InquiryTranscriptStore;
   readonly traces: TraceStream;
-  /** Commit a turn's writes (its transcript facts and trace) in one transaction. */
-  readonly commit: (writes: Plan) => Promise<void>;
+  /** Opens the unit of work a turn's writes (its transcript facts and trace) commit in, as one transaction. */
+  readonly units: Units;
   /** Largest max_tokens honoured (bounded output). */
   readonly maxOutputTokens?: number;
   /** Loaded assistant config (see config.ts); defaults to DEFAULT_ASSISTANT_CONFIG. */
@@ -162,7 +162,7 @@ export class GeneratePipeline {
     const finish = async (outcome: GenerateOutcome, extra: { reason?: string; text?: string; outputTokens?: number; label?: Classification; grounded?: string[]; prompt?: readonly ChatMessage[] } = {}): Promise<GenerateResponse> => {
       const finished = this.o.clock.now();
       // The turn's transcript facts and its trace are one request's writes: they commit together.
-      const writes = new Plan();
+      return this.o.units(async (writes) => {
       const diagnostics = { 'error/code': outcome === 'completed' ? null : (extra.reason ?? null), 'retry/count': 0 };
       const artifactRefs: string[] = [];
       let response: GenerateResponse = { schema: 'inquirium.generate.response.v1', operation: 'generate', outcome, 'trace/ref': traceRef, diagnostics };
@@ -227,9 +227,8 @@ export class GeneratePipeline {
         diagnostics,
       };
       await this.o.traces.append(trace as unknown as Record<string, unknown>, writes);
-      const answer = assertDto<GenerateResponse>('inquirium.generate.response.v1', response);
-      await this.o.commit(writes);
-      return answer;
+      return assertDto<GenerateResponse>('inquirium.generate.response.v1', response);
+      });
     };
 
     // 3. Scope.

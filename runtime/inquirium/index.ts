@@ -17,7 +17,7 @@ import { OperatorQuestions, type HostQuestionPolicy, type QuestionLimits } from 
 import type { RuntimeCandidate } from './selection.ts';
 import { recordFeedback, StoreTranscript, type InquiryTranscriptStore } from './storage/transcript.ts';
 import { StoreTraceStream, type TraceStream } from './storage/trace-stream.ts';
-import type { StoragePort } from '../storage/port.ts';
+import { unitsOf, type StoragePort } from '../storage/index.ts';
 
 /**
  * A runtime as a host registers it. In-process registrations may omit the candidate's `schema` discriminator and
@@ -72,9 +72,10 @@ export function createInquiriumRuntime(options: InquiriumRuntimeOptions) {
   const clock = options.clock ?? systemClock;
   const ids = options.ids ?? randomIds;
   const port = options.port;
+  const units = unitsOf(port);
   const runtimes: RegisteredRuntime[] = [];
-  const transcript = options.transcript ?? new StoreTranscript(port, () => clock.now());
-  const traces = options.traces ?? new StoreTraceStream(port, () => clock.now());
+  const transcript = options.transcript ?? new StoreTranscript(units, () => clock.now());
+  const traces = options.traces ?? new StoreTraceStream(units, () => clock.now());
   const environmentRef = options.environmentRef ?? 'environment/local';
   const config = options.config ?? DEFAULT_ASSISTANT_CONFIG;
   let mode: NodeMode = options.mode ?? 'commons';
@@ -85,7 +86,7 @@ export function createInquiriumRuntime(options: InquiriumRuntimeOptions) {
     runtimes: () => runtimes,
     transcript,
     traces,
-    commit: (writes) => writes.commit(port),
+    units,
     maxOutputTokens: options.maxOutputTokens ?? 1024,
     config,
     mode: () => mode,
@@ -93,7 +94,7 @@ export function createInquiriumRuntime(options: InquiriumRuntimeOptions) {
     ...(options.artifacts ? { artifacts: options.artifacts } : {}),
     ...(options.declassifier ? { declassifier: options.declassifier } : {}),
   });
-  const questions = new OperatorQuestions(port, clock, options.questionPolicy ?? { displayCeiling: 'personal' }, options.questionLimits);
+  const questions = new OperatorQuestions(units, clock, options.questionPolicy ?? { displayCeiling: 'personal' }, options.questionLimits);
 
   /** Register a runtime; its (completed) candidate must be a valid inquirium.runtime-candidate.v1. */
   const register = (r: RuntimeRegistration): RegisteredRuntime => {

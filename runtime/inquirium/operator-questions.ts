@@ -22,10 +22,8 @@ import { assertDto } from './dto.ts';
 import { answerAllowed, normaliseAnswer, validateProposedQuestion, type Answer, type HostQuestionPolicy, type ValidationIssue } from './widget-kinds.ts';
 import { canTransition, transition } from '../shared/state-machine.ts';
 import { QUESTION_LIFECYCLE, type QuestionState } from './question-lifecycle.ts';
-import type { JsonDoc, StoragePort } from '../storage/port.ts';
-import { Plan } from '../storage/plan.ts';
-import { retryStale } from '../storage/refusal.ts';
-import { overdueQuestions, pendingQuestionsOf, questionGet, questionHistory } from '../storage/reads/work.ts';
+import type { JsonDoc, Tx, Units } from '../storage/index.ts';
+
 
 export type { QuestionState } from './question-lifecycle.ts';
 export const TERMINAL: ReadonlySet<QuestionState> = new Set(QUESTION_LIFECYCLE.terminal);
@@ -137,16 +135,16 @@ const asDoc = (x: object): JsonDoc => x as JsonDoc;
  */
 export class OperatorQuestions {
   readonly tenant: string;
-  readonly #o: { readonly port: StoragePort; readonly clock: Clock; readonly policy: HostQuestionPolicy; readonly limits: QuestionLimits };
+  readonly #o: { readonly units: Units; readonly clock: Clock; readonly policy: HostQuestionPolicy; readonly limits: QuestionLimits };
 
-  constructor(port: StoragePort, clock: Clock, policy: HostQuestionPolicy, limits: QuestionLimits = DEFAULT_QUESTION_LIMITS, tenant = LOCAL_TENANT) {
+  constructor(units: Units, clock: Clock, policy: HostQuestionPolicy, limits: QuestionLimits = DEFAULT_QUESTION_LIMITS, tenant = LOCAL_TENANT) {
     this.tenant = tenant;
-    this.#o = { port, clock, policy, limits };
+    this.#o = { units, clock, policy, limits };
   }
 
   /** The view of `tenant`'s questions. */
   forTenant(tenant: string): OperatorQuestions {
-    return tenant === this.tenant ? this : new OperatorQuestions(this.#o.port, this.#o.clock, this.#o.policy, this.#o.limits, tenant);
+    return tenant === this.tenant ? this : new OperatorQuestions(this.#o.units, this.#o.clock, this.#o.policy, this.#o.limits, tenant);
   }
 
   #now(): number {
@@ -160,16 +158,14 @@ export class OperatorQuestions {
     const req = request as Json;
     const ref = String(req['question/ref']);
     // Questions of this tenant past their deadline no longer count as open.
-    for (const q of await pendingQuestionsOf(this.#o.port.reads, { tenant: this.tenant, limit: this.#o.limits.maxOpenPerTenant })) await this.#record(q.ref);
+    for (const q of await this.#o.units((tx) => tx.read.pendingQuestionsOf({ tenant: this.tenant, limit: this.#o.limits.maxOpenPerTenant }))) await this.#record(q.ref);
     const now = this.#now();
     const next: QuestionRecord = { tenant: this.tenant, ref, request: structuredClone(req), state: QUESTION_LIFECYCLE.initial, updatedAt: toIso(now), deadline: now + durationMs(String(req.timeout))! };
     const dto = render(next);
-    const plan = new Plan();
-    plan.add('question.open', { tenant: this.tenant, ref, deadlineMs: next.deadline, openedMs: now, record: asDoc(next), stateDto: asDoc(dto), limit: this.#o.limits.maxOpenPerTenant });
     try {
-      await plan.commit(this.#o.port);
+      await this.#o.units((tx) => void tx.add('question.open', { tenant: this.tenant, ref, deadlineMs: next.deadline, openedMs: now, record: asDoc(next), stateDto: asDoc(dto), limit: this.#o.limits.maxOpenPerTenant }));
     } catch (err) {
-      if ((err as { code?: unknown }).code === 'question-exists') throw new QuestionError('question-exists', 'a question with this ref exists');
+      if (err instanceof WopkitError && err.code === 'question-exists') throw new QuestionError('question-exists', 'a question with this ref exists');
       throw err;
     }
     return dto;
@@ -177,14 +173,14 @@ export class OperatorQuestions {
 
   /** The question's record as stored, a pending one past its deadline timed out first; QuestionError when unknown. */
   async #record(ref: string): Promise<QuestionRecord> {
-    return retryStale(async () => {
-      const row = await questionGet(this.#o.port.reads, { tenant: this.tenant, ref });
+    return this.#o.units(async (tx) => {
+      const row = await tx.read.questionGet({ tenant: this.tenant, ref });
       if (row === undefined) throw new QuestionError('question-unknown', 'no such question');
       const r = row.doc as unknown as QuestionRecord;
       const now = this.#now();
       if (r.state !== 'pending' || r.deadline > now) return r;
       const def = r.request['default/on-timeout'] as Json | undefined;
-      return this.#transition(r, { ...r, state: 'timed_out', reason: 'timeout', updatedAt: toIso(now), ...(def !== undefined ? { defaultApplied: def } : {}) });
+      return this.#transition(tx, r, { ...r, state: 'timed_out', reason: 'timeout', updatedAt: toIso(now), ...(def !== undefined ? { defaultApplied: def } : {}) });
     });
   }
 
@@ -198,7 +194,7 @@ export class OperatorQuestions {
     const claimed = a['answered/by'];
     if (claimed !== undefined && (claimed.length === 0 || claimed.length > MAX_ACTOR_ID_LENGTH)) throw new QuestionError('answerer-invalid', 'answered/by is not a valid participant id');
     if (claimed !== undefined && by.participant !== undefined && claimed !== by.participant) throw new QuestionError('answerer-mismatch', 'answered/by names someone other than the caller');
-    return retryStale(async () => {
+    return this.#o.units(async (tx) => {
       const r = await this.#record(a['question/ref']);
       const key = (r.request.response as Json)['idempotency/key'];
       if (a['idempotency/key'] !== key) throw new QuestionError('idempotency-key-mismatch', 'the idempotency key does not match the question');
@@ -206,7 +202,7 @@ export class OperatorQuestions {
       if (!canTransition(QUESTION_LIFECYCLE, r.state, 'answered')) throw new QuestionError('question-terminal', `the question is already ${r.state}`);
       if (!answerAllowed(r.request, a.answer)) throw new QuestionError('answer-not-allowed', 'the answer is not one of the allowed answers');
       const answeredBy = claimed ?? by.participant;
-      return render(await this.#transition(r, { ...r, state: 'answered', answer: normaliseAnswer(r.request, a.answer), answerRaw: a.answer, ...(answeredBy !== undefined ? { answeredBy } : {}), updatedAt: toIso(this.#now()) }));
+      return render(this.#transition(tx, r, { ...r, state: 'answered', answer: normaliseAnswer(r.request, a.answer), answerRaw: a.answer, ...(answeredBy !== undefined ? { answeredBy } : {}), updatedAt: toIso(this.#now()) }));
     });
   }
 
@@ -217,10 +213,10 @@ export class OperatorQuestions {
     return this.#end(ref, 'superseded', 'superseded-by-newer-question', byRef);
   }
   #end(ref: string, state: 'cancelled' | 'superseded', reason: string, byRef?: string): Promise<Json> {
-    return retryStale(async () => {
+    return this.#o.units(async (tx) => {
       const r = await this.#record(ref);
       if (!canTransition(QUESTION_LIFECYCLE, r.state, state)) throw new QuestionError('question-terminal', `the question is already ${r.state}`);
-      return render(await this.#transition(r, { ...r, state, ...(byRef !== undefined ? { supersededBy: byRef } : {}), reason, updatedAt: toIso(this.#now()) }));
+      return render(this.#transition(tx, r, { ...r, state, ...(byRef !== undefined ? { supersededBy: byRef } : {}), reason, updatedAt: toIso(this.#now()) }));
     });
   }
 
@@ -229,18 +225,16 @@ export class OperatorQuestions {
    * stale read is refused by the store). A question leaving pending frees its open place and becomes the tenant's
    * newest ended question, which may retire the oldest.
    */
-  async #transition(prev: QuestionRecord, next: QuestionRecord): Promise<QuestionRecord> {
+  #transition(tx: Tx, prev: QuestionRecord, next: QuestionRecord): QuestionRecord {
     transition(QUESTION_LIFECYCLE, prev.state, next.state);
     const dto = render(next);
-    const plan = new Plan();
-    plan.add('question.transition', { tenant: next.tenant, ref: next.ref, from: prev.state, to: next.state, atMs: this.#now(), record: asDoc(next), stateDto: asDoc(dto), retained: this.#o.limits.maxRetainedPerTenant });
-    await plan.commit(this.#o.port);
+    tx.add('question.transition', { tenant: next.tenant, ref: next.ref, from: prev.state, to: next.state, atMs: this.#now(), record: asDoc(next), stateDto: asDoc(dto), retained: this.#o.limits.maxRetainedPerTenant });
     return next;
   }
 
   /** The appended state records of a question, oldest first. */
   async history(ref: string): Promise<readonly Json[]> {
-    return (await questionHistory(this.#o.port.reads, { tenant: this.tenant, ref, limit: MAX_HISTORY })) as unknown as Json[];
+    return (await this.#o.units((tx) => tx.read.questionHistory({ tenant: this.tenant, ref, limit: MAX_HISTORY }))) as unknown as Json[];
   }
 
   /**
@@ -249,7 +243,7 @@ export class OperatorQuestions {
    */
   async tick(): Promise<string[]> {
     const out: string[] = [];
-    for (const q of await overdueQuestions(this.#o.port.reads, { nowMs: this.#now(), limit: QUESTIONS_PER_TICK })) {
+    for (const q of await this.#o.units((tx) => tx.read.overdueQuestions({ nowMs: this.#now(), limit: QUESTIONS_PER_TICK }))) {
       try {
         const r = await this.forTenant(q.tenant).#record(q.ref);
         if (r.state === 'timed_out') out.push(q.ref);

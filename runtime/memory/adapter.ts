@@ -15,10 +15,11 @@ import type { MemoryEntry } from '../../generated/ts/index.ts';
 import type { Clock } from '../shared/clock.ts';
 import { WopkitError } from '../shared/errors.ts';
 import { InvalidCursorError, type CursorCodec } from './cursor.ts';
-import type { EntryPosition } from '../storage/reads/memory.ts';
+
 import type { StoredEntry } from './stored-entry.ts';
 import type { TenantReader } from './tenant-reader.ts';
 import { isExpired } from './ttl.ts';
+import type { EntryPosition } from '../storage/index.ts';
 
 /** The spec's read interface: entries are the generated `MemoryEntry`, options the generated `MemoryListOptions`. */
 export interface MemoryAdapter {

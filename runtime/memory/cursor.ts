@@ -7,7 +7,8 @@
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { WopkitError } from '../shared/errors.ts';
-import type { EntryPosition } from '../storage/reads/memory.ts';
+import type { EntryPosition } from '../storage/index.ts';
+
 
 /** What a cursor resumes: the same list it was minted for. */
 export interface CursorScope {

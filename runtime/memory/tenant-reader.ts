@@ -13,8 +13,8 @@
  * clock); `page` and `sources` skip entries expired at the instant they are given.
  */
 import type { MemoryEntry } from '../../generated/ts/index.ts';
-import type { SqlSession } from '../storage/sql/session.ts';
-import { entriesOldestFirst, entryGet, entryPage, snapshotGet, snapshotPage, type EntryPage, type EntryPosition } from '../storage/reads/memory.ts';
+import type { Reads } from '../storage/index.ts';
+import type { EntryPage, EntryPosition } from '../storage/index.ts';
 import { parseMemoryRef } from './memory-ref.ts';
 
 /** A replay snapshot's anchor: memory as of journal position `jseq`, TTL evaluated at `atMs`. */
@@ -31,13 +31,13 @@ export interface ReaderPageOptions {
 }
 
 export class TenantReader {
-  readonly #reads: SqlSession;
+  readonly #reads: Reads;
   readonly #anchor: SnapshotAnchor | undefined;
 
   constructor(
     /** The tenant this reader serves; a string that is no valid tenant serves nothing. */
     readonly tenant: string,
-    reads: SqlSession,
+    reads: Reads,
     anchor?: SnapshotAnchor,
   ) {
     this.#reads = reads;
@@ -62,21 +62,21 @@ export class TenantReader {
   async page(memoryRef: string, o: ReaderPageOptions): Promise<EntryPage> {
     if (!this.owns(memoryRef)) return { entries: [] };
     const args = { tenant: this.tenant, memoryRef, atMs: o.atMs, limit: o.limit, ...(o.after !== undefined ? { after: o.after } : {}), ...(o.tag !== undefined ? { tag: o.tag } : {}) };
-    return this.#anchor === undefined ? entryPage(this.#reads, args) : snapshotPage(this.#reads, { ...args, jseq: this.#anchor.jseq });
+    return this.#anchor === undefined ? this.#reads.entryPage(args) : this.#reads.snapshotPage({ ...args, jseq: this.#anchor.jseq });
   }
 
   /** The stored entry `id` of an own ref (expired or not); undefined for a malformed ref, another tenant's, or a missing entry. */
   async entry(memoryRef: string, id: string): Promise<MemoryEntry | undefined> {
     if (!this.owns(memoryRef) || typeof id !== 'string' || id.length === 0 || id.length > 512) return undefined;
     const args = { tenant: this.tenant, memoryRef, id };
-    return this.#anchor === undefined ? entryGet(this.#reads, args) : snapshotGet(this.#reads, { ...args, jseq: this.#anchor.jseq });
+    return this.#anchor === undefined ? this.#reads.entryGet(args) : this.#reads.snapshotGet({ ...args, jseq: this.#anchor.jseq });
   }
 
   /** An own live ref's entries (with `tag`, or all) unexpired at `atMs`, oldest first (then id), at most `limit`. */
   async sources(memoryRef: string, o: { readonly atMs: number; readonly tag?: string; readonly limit: number }): Promise<MemoryEntry[]> {
     if (!this.owns(memoryRef)) return [];
     if (this.#anchor !== undefined) throw new RangeError('a replay snapshot is read page by page');
-    return entriesOldestFirst(this.#reads, { tenant: this.tenant, memoryRef, atMs: o.atMs, limit: o.limit, ...(o.tag !== undefined ? { tag: o.tag } : {}) });
+    return this.#reads.entriesOldestFirst({ tenant: this.tenant, memoryRef, atMs: o.atMs, limit: o.limit, ...(o.tag !== undefined ? { tag: o.tag } : {}) });
   }
 }
 

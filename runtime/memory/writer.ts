@@ -5,7 +5,7 @@
  * production wires the tenant's store-backed secret registries, runtime/redaction/), so the memory module
  * depends on nothing but the store and runtime/shared/.
  *
- * A write is planned, not performed: `put` adds the entry's operation to the request's plan, which commits it
+ * A write is planned, not performed: `put` adds the entry's operation to the request's tx, which commits it
  * with the request's other writes in one transaction (the entry, its tags, its journal record and its tenant's
  * counts, refused past a bound).
  *
@@ -18,9 +18,9 @@ import type { Clock, IdSource } from '../shared/clock.ts';
 import { toIso } from '../shared/clock.ts';
 import { BAD_REQUEST, WopkitError } from '../shared/errors.ts';
 import type { MemoryBounds } from '../storage/ops/memory.ts';
-import type { Pending, Plan } from '../storage/plan.ts';
-import { entryGet } from '../storage/reads/memory.ts';
-import type { SqlSession } from '../storage/sql/session.ts';
+import { type Pending, type Tx } from '../storage/index.ts';
+
+import type { Reads } from '../storage/index.ts';
 import { parseMemoryRef } from './memory-ref.ts';
 import type { StoredEntry } from './stored-entry.ts';
 
@@ -57,7 +57,7 @@ export interface PutInput {
  * registries, and plans the check that they are still current when the request commits (and, for a run, that its
  * registry is still live).
  */
-export type WriteRedactor = (plan: Plan, scope: { readonly tenant: string; readonly runId?: string }) => Promise<(content: string) => string>;
+export type WriteRedactor = (tx: Tx, scope: { readonly tenant: string; readonly runId?: string }) => Promise<(content: string) => string>;
 
 export type MemoryWriteErrorCode = 'invalid_memory_ref' | 'cross_tenant' | 'entry_too_large' | 'invalid_entry';
 
@@ -76,7 +76,7 @@ export type WrittenEvent = Readonly<Pick<MemoryWrittenPayload, 'memoryRef' | 'me
 
 export interface MemoryWriterOptions {
   /** The store's read session (a delete looks the entry up first, so only a real deletion is attributed). */
-  readonly reads: SqlSession;
+  readonly reads: Reads;
   readonly clock: Clock;
   readonly ids: IdSource;
   /** The SR-1 chokepoint every write goes through. */
@@ -84,8 +84,8 @@ export interface MemoryWriterOptions {
   /** The bounds every write is checked against in its transaction (entries per memoryRef, bytes per tenant). */
   readonly bounds: MemoryBounds;
   readonly maxEntrySizeBytes?: number;
-  /** Called for each planned write (content-free), e.g. to plan its memory.written event. */
-  readonly onWrite?: (plan: Plan, event: WrittenEvent) => void;
+  /** Called for each planned write (content-free), e.g. to tx its memory.written event. */
+  readonly onWrite?: (tx: Tx, event: WrittenEvent) => void;
 }
 
 export const DEFAULT_MAX_ENTRY_SIZE_BYTES = 65536;
@@ -116,31 +116,31 @@ export class MemoryWriter {
   }
 
   /**
-   * The SR-1 chokepoint for writes into `memoryRef` within `plan`: the tenant's live registries (so a background
+   * The SR-1 chokepoint for writes into `memoryRef` within `tx`: the tenant's live registries (so a background
    * writer still honours secrets resolved by the tenant's runs), and the writing run's registry must be live.
    */
-  async redactFor(plan: Plan, memoryRef: string, ctx: WriteContext = {}): Promise<(content: string) => string> {
+  async redactFor(tx: Tx, memoryRef: string, ctx: WriteContext = {}): Promise<(content: string) => string> {
     const tenant = this.tenantFor(memoryRef, ctx);
-    return this.#o.redactor(plan, ctx.runId === undefined ? { tenant } : { tenant, runId: ctx.runId });
+    return this.#o.redactor(tx, ctx.runId === undefined ? { tenant } : { tenant, runId: ctx.runId });
   }
 
   /**
    * SR-1 over every string an entry stores: content and tags come back redacted; identifiers are never rewritten,
    * so an id or memoryRef that carries a registered secret is refused (MemoryWriteError, nothing stored).
    */
-  async redactStored<T extends StoredStrings>(plan: Plan, memoryRef: string, input: T, ctx: WriteContext = {}): Promise<T> {
+  async redactStored<T extends StoredStrings>(tx: Tx, memoryRef: string, input: T, ctx: WriteContext = {}): Promise<T> {
     if (typeof input.content !== 'string') throw new MemoryWriteError('invalid_entry', 'content must be a string');
     if (input.tags !== undefined && !input.tags.every((t) => typeof t === 'string')) throw new MemoryWriteError('invalid_entry', 'tags must be strings');
-    const redact = await this.redactFor(plan, memoryRef, ctx);
+    const redact = await this.redactFor(tx, memoryRef, ctx);
     if (redact(memoryRef) !== memoryRef) throw new MemoryWriteError('invalid_memory_ref', 'memoryRef carries a registered secret');
     if (input.id !== undefined && redact(input.id) !== input.id) throw new MemoryWriteError('invalid_entry', 'id carries a registered secret');
     return { ...input, content: redact(input.content), ...(input.tags !== undefined ? { tags: input.tags.map(redact) } : {}) };
   }
 
-  /** Plan one entry's write through {@link redactStored}. */
-  async put(plan: Plan, memoryRef: string, raw: PutInput, ctx: WriteContext = {}): Promise<PlannedWrite> {
+  /** Tx one entry's write through {@link redactStored}. */
+  async put(tx: Tx, memoryRef: string, raw: PutInput, ctx: WriteContext = {}): Promise<PlannedWrite> {
     const tenant = this.tenantFor(memoryRef, ctx);
-    const input = await this.redactStored(plan, memoryRef, raw, ctx);
+    const input = await this.redactStored(tx, memoryRef, raw, ctx);
     const byteSize = Buffer.byteLength(input.content, 'utf8');
     if (byteSize > this.maxEntrySizeBytes) throw new MemoryWriteError('entry_too_large', `entry is ${byteSize} bytes; the limit is ${this.maxEntrySizeBytes}`);
     const now = this.#o.clock.now();
@@ -153,28 +153,28 @@ export class MemoryWriter {
       ...expiry(now, input),
     };
     if (entry.id.length === 0 || entry.id.length > 512) throw new MemoryWriteError('invalid_entry', 'id must be 1-512 characters');
-    const stored = plan.add('memory.put', { tenant, memoryRef, entry, atMs: now, ...(ctx.runId !== undefined ? { runId: ctx.runId } : {}), bounds: this.#o.bounds });
-    this.#o.onWrite?.(plan, { memoryRef, memoryId: entry.id, operation: 'put', byteSize, context: ctx, tenant });
+    const stored = tx.add('memory.put', { tenant, memoryRef, entry, atMs: now, ...(ctx.runId !== undefined ? { runId: ctx.runId } : {}), bounds: this.#o.bounds });
+    this.#o.onWrite?.(tx, { memoryRef, memoryId: entry.id, operation: 'put', byteSize, context: ctx, tenant });
     return { entry, stored };
   }
 
   /**
-   * Plan the replacement of an entry by `entry` exactly as given — its strings already through this request's
+   * Tx the replacement of an entry by `entry` exactly as given — its strings already through this request's
    * redaction (`redactFor`): a consolidation pass rewriting a survivor.
    */
-  replace(plan: Plan, memoryRef: string, entry: StoredEntry, ctx: WriteContext = {}): Pending<StoredEntry> {
+  replace(tx: Tx, memoryRef: string, entry: StoredEntry, ctx: WriteContext = {}): Pending<StoredEntry> {
     const tenant = this.tenantFor(memoryRef, ctx);
-    const stored = plan.add('memory.put', { tenant, memoryRef, entry, atMs: this.#o.clock.now(), ...(ctx.runId !== undefined ? { runId: ctx.runId } : {}), bounds: this.#o.bounds });
-    this.#o.onWrite?.(plan, { memoryRef, memoryId: entry.id, operation: 'put', byteSize: Buffer.byteLength(entry.content, 'utf8'), context: ctx, tenant });
+    const stored = tx.add('memory.put', { tenant, memoryRef, entry, atMs: this.#o.clock.now(), ...(ctx.runId !== undefined ? { runId: ctx.runId } : {}), bounds: this.#o.bounds });
+    this.#o.onWrite?.(tx, { memoryRef, memoryId: entry.id, operation: 'put', byteSize: Buffer.byteLength(entry.content, 'utf8'), context: ctx, tenant });
     return stored;
   }
 
-  /** Plan one entry's deletion (nothing when it does not exist now); whether it is planned. */
-  async delete(plan: Plan, memoryRef: string, id: string, ctx: WriteContext = {}): Promise<boolean> {
+  /** Tx one entry's deletion (nothing when it does not exist now); whether it is planned. */
+  async delete(tx: Tx, memoryRef: string, id: string, ctx: WriteContext = {}): Promise<boolean> {
     const tenant = this.tenantFor(memoryRef, ctx);
-    if ((await entryGet(this.#o.reads, { tenant, memoryRef, id })) === undefined) return false;
-    plan.add('memory.delete', { tenant, memoryRef, id, atMs: this.#o.clock.now(), ...(ctx.runId !== undefined ? { runId: ctx.runId } : {}) });
-    this.#o.onWrite?.(plan, { memoryRef, memoryId: id, operation: 'delete', context: ctx, tenant });
+    if ((await this.#o.reads.entryGet({ tenant, memoryRef, id })) === undefined) return false;
+    tx.add('memory.delete', { tenant, memoryRef, id, atMs: this.#o.clock.now(), ...(ctx.runId !== undefined ? { runId: ctx.runId } : {}) });
+    this.#o.onWrite?.(tx, { memoryRef, memoryId: id, operation: 'delete', context: ctx, tenant });
     return true;
   }
 
@@ -182,8 +182,8 @@ export class MemoryWriter {
    * RFC 0080 forget: erase from live memory up to `limit` entries of `tenant` carrying `subjectTag`. Tenant-scoped by
    * construction (the store's statement names the tenant). The erased entries, once the request committed.
    */
-  forget(plan: Plan, tenant: string, subjectTag: string, limit = 1000): Pending<{ memoryRef: string; id: string }[]> {
-    return plan.add('memory.forget', { tenant, tag: subjectTag, atMs: this.#o.clock.now(), limit });
+  forget(tx: Tx, tenant: string, subjectTag: string, limit = 1000): Pending<{ memoryRef: string; id: string }[]> {
+    return tx.add('memory.forget', { tenant, tag: subjectTag, atMs: this.#o.clock.now(), limit });
   }
 }
 

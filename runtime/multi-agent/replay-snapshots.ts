@@ -19,9 +19,9 @@
 import type { ReplayMemorySnapshotUnavailableDetails } from '../../generated/ts/index.ts';
 import { WopkitError } from '../shared/errors.ts';
 import type { SnapshotAnchor } from '../memory/tenant-reader.ts';
-import { journalPrunedThrough } from '../storage/reads/memory.ts';
-import { eventAnchor, hasEvents, oldestEventAfter, type RunRow } from '../storage/reads/runs.ts';
-import type { SqlSession } from '../storage/sql/session.ts';
+
+import type { RunRow } from '../storage/index.ts';
+import type { Reads } from '../storage/index.ts';
 
 /** Typed refusal of a fork whose memory snapshot cannot be served (RFC 0039 §C): 422 with the details. */
 export class ReplayMemorySnapshotUnavailableError extends WopkitError<'replay_memory_snapshot_unavailable'> {
@@ -53,16 +53,16 @@ export class ForkSeqOutOfRangeError extends WopkitError<'fork_seq_out_of_range'>
  * hold that event (`event_log_unavailable`; an index past the last event is ForkSeqOutOfRangeError), or the journal
  * no longer reaches back to it (`retention_expired`, with the oldest index still servable when there is one).
  */
-export async function forkAnchor(reads: SqlSession, source: RunRow, fromSeq: number): Promise<SnapshotAnchor> {
-  const anchor = await eventAnchor(reads, { runId: source.runId, seq: fromSeq });
+export async function forkAnchor(reads: Reads, source: RunRow, fromSeq: number): Promise<SnapshotAnchor> {
+  const anchor = await reads.eventAnchor({ runId: source.runId, seq: fromSeq });
   if (anchor === undefined) {
-    if (fromSeq >= source.nextSeq && (await hasEvents(reads, source.runId))) throw new ForkSeqOutOfRangeError(fromSeq, source.nextSeq - 1, source.runId);
+    if (fromSeq >= source.nextSeq && (await reads.hasEvents(source.runId))) throw new ForkSeqOutOfRangeError(fromSeq, source.nextSeq - 1, source.runId);
     throw new ReplayMemorySnapshotUnavailableError({ fromSeq, sourceRunId: source.runId, reason: 'event_log_unavailable' });
   }
-  const pruned = await journalPrunedThrough(reads);
+  const pruned = await reads.journalPrunedThrough();
   if (anchor.jseq < pruned) {
     const details: ReplayMemorySnapshotUnavailableDetails = { fromSeq, sourceRunId: source.runId, reason: 'retention_expired' };
-    const oldest = await oldestEventAfter(reads, { runId: source.runId, jseq: pruned });
+    const oldest = await reads.oldestEventAfter({ runId: source.runId, jseq: pruned });
     if (oldest !== undefined) details.oldestAvailableIdx = oldest;
     throw new ReplayMemorySnapshotUnavailableError(details);
   }

@@ -20,9 +20,7 @@ import type { StoredEntry } from '../memory/stored-entry.ts';
 import type { TenantReaders } from '../memory/tenant-reader.ts';
 import type { MemoryWriter } from '../memory/writer.ts';
 import { KeyedMutex } from '../shared/keyed-mutex.ts';
-import type { StoragePort } from '../storage/port.ts';
-import { Plan } from '../storage/plan.ts';
-import { retryStale } from '../storage/refusal.ts';
+import type { Units } from '../storage/index.ts';
 
 /** `multiAgent.executionModel.crossChildMemoryConcurrency`: strict (serialised per parent run) or advisory. */
 export type CrossChildMemoryConcurrency = NonNullable<ExecutionModelCapability['crossChildMemoryConcurrency']>;
@@ -34,7 +32,8 @@ export class SubRunScopeError extends WopkitError<'sub_run_scope_cross_tenant'> 
 }
 
 export interface SubRunMemoryOptions {
-  readonly port: StoragePort;
+  /** Opens the unit of work each child write commits in. */
+  readonly units: Units;
   readonly clock: Clock;
   readonly store: TenantReaders;
   /** The write path (SR-1 chokepoint of the child's scope; the child run's registry must be live). */
@@ -100,18 +99,16 @@ export class SubRunMemory {
    * its reads when the tenant's secrets changed between its redaction and its commit.
    */
   write(scope: ChildMemoryScope, w: ChildWrite): Promise<StoredEntry> {
-    const apply = () => retryStale(async () => {
-      const plan = new Plan();
+    const apply = () => this.#o.units(async (tx) => {
       const ctx = { runId: scope.childRunId, tenant: scope.tenantId };
-      const { stored } = await this.#o.writer.put(plan, scope.memoryRef, {
+      const { stored } = await this.#o.writer.put(tx, scope.memoryRef, {
         ...(w.id !== undefined ? { id: w.id } : {}),
         content: w.content,
         tags: [...(w.tags ?? [])],
         ...(w.ttlSeconds === undefined ? {} : { ttlSeconds: w.ttlSeconds }), // TTL anchor: the child's write time (the entry's createdAt)
       }, ctx);
-      await plan.commit(this.#o.port);
-      return stored.value;
-    });
+      return stored;
+    }).then((stored) => stored.value);
     return this.concurrency === 'strict' ? this.#mutex.run(scope.parentRunId, apply) : apply();
   }
 

@@ -4,7 +4,7 @@
  * escalation, sub-run memory and replay snapshots — and the discovery document built from exactly what is wired.
  *
  * Everything it keeps lives in the store it is given (`port`): a request reads what it needs through the port and
- * plans its writes into one `Plan`, committed once; the runtime keeps no copy of the store. Library first: the HTTP
+ * plans its writes into one `Tx`, committed once; the runtime keeps no copy of the store. Library first: the HTTP
  * host (runtime/host/) is a thin layer over `createOpenwopRuntime()`.
  */
 import type { ConsolidationSchedule } from '../../generated/ts/index.ts';
@@ -43,7 +43,7 @@ import { randomIds, systemClock, type Clock, type IdSource } from '../shared/clo
 import { WOPKIT_VERSION } from '../shared/version.ts';
 import type { MemoryBounds } from '../storage/ops/memory.ts';
 import type { StoragePort } from '../storage/port.ts';
-import { Plan } from '../storage/plan.ts';
+import { readsOf, unitsOf, type Tx } from '../storage/index.ts';
 import { toWireRefusal } from '../storage/refusal.ts';
 import { ProposalService, type ProposalActivationPolicy } from '../proposals/service.ts';
 import { InstalledArtifacts } from '../proposals/store.ts';
@@ -105,25 +105,26 @@ export interface OpenwopRuntimeOptions {
 
 export function createOpenwopRuntime(options: OpenwopRuntimeOptions) {
   const port = options.port;
-  const reads = port.reads;
+  const reads = readsOf(port);
+  const units = unitsOf(port);
   const clock = options.clock ?? systemClock;
   const ids = options.ids ?? randomIds;
   const keys = options.secretKeys ?? SecretKeyRing.ephemeral();
   const cursors = new CursorCodec(options.cursorKey);
-  const registries = new SecretRegistries({ port, clock, keys, ...(options.secretRegistries !== undefined ? { limits: options.secretRegistries } : {}) });
+  const registries = new SecretRegistries({ reads: readsOf(port), clock, keys, ...(options.secretRegistries !== undefined ? { limits: options.secretRegistries } : {}) });
   const byok = new SimulatedByokResolver();
   const log = new RunEventLog({ reads, clock, ids, limits: { ...options.eventLimits, ...(options.runBounds?.endedRunsPerTenant !== undefined ? { endedRunsKept: options.runBounds.endedRunsPerTenant } : {}) } });
   const runs = new Runs({ reads, clock, ids, log, tenantOf, ...(options.runBounds !== undefined ? { bounds: options.runBounds } : {}) });
   const workspace = new Workspace(reads);
   const readers = { readerFor: (tenant: string) => new TenantReader(tenant, reads) };
 
-  // One scope of a tenant's secret registries per request (memoised on the request's plan).
-  const scopes = new WeakMap<Plan, Map<string, ReturnType<SecretRegistries['scope']>>>();
-  const secretsOf = (plan: Plan, tenant: string) => {
-    let byTenant = scopes.get(plan);
-    if (byTenant === undefined) scopes.set(plan, (byTenant = new Map()));
+  // One scope of a tenant's secret registries per request (memoised on the request's tx).
+  const scopes = new WeakMap<Tx, Map<string, ReturnType<SecretRegistries['scope']>>>();
+  const secretsOf = (tx: Tx, tenant: string) => {
+    let byTenant = scopes.get(tx);
+    if (byTenant === undefined) scopes.set(tx, (byTenant = new Map()));
     let scope = byTenant.get(tenant);
-    if (scope === undefined) byTenant.set(tenant, (scope = registries.scope(plan, tenant)));
+    if (scope === undefined) byTenant.set(tenant, (scope = registries.scope(tx, tenant)));
     return scope;
   };
 
@@ -134,18 +135,18 @@ export function createOpenwopRuntime(options: OpenwopRuntimeOptions) {
     ids,
     bounds: { ...DEFAULT_MEMORY_BOUNDS, ...options.memoryBounds },
     ...(options.maxEntrySizeBytes !== undefined ? { maxEntrySizeBytes: options.maxEntrySizeBytes } : {}),
-    redactor: async (plan, { tenant, runId }) => {
-      const scope = await secretsOf(plan, tenant);
+    redactor: async (tx, { tenant, runId }) => {
+      const scope = await secretsOf(tx, tenant);
       if (runId !== undefined) scope.useRun(runId);
       return (content) => scope.redact(content);
     },
     // Every write is attributed (RFC 0057 memory.written, content-free): to its run, or to the tenant's background log
     // — unless attribution is off, and then none is.
-    onWrite: (plan, w) => {
+    onWrite: (tx, w) => {
       if (!attribution) return;
       const input = { type: 'memory.written', payload: { memoryRef: w.memoryRef, memoryId: w.memoryId, operation: w.operation, ...(w.byteSize !== undefined ? { byteSize: w.byteSize } : {}) } } as const;
-      if (w.context.runId !== undefined) log.append(plan, w.context.runId, input);
-      else log.appendBackground(plan, w.tenant, input);
+      if (w.context.runId !== undefined) log.append(tx, w.context.runId, input);
+      else log.appendBackground(tx, w.tenant, input);
     },
   });
 
@@ -160,7 +161,7 @@ export function createOpenwopRuntime(options: OpenwopRuntimeOptions) {
   const distiller: Distiller = distillationWired ? new Distiller(distillerOptions) : new UnadvertisedDistiller(distillerOptions);
   /** Present only when scheduled distillation is wired (and therefore advertised). */
   const distillationScheduler = schedulingWired
-    ? new DistillationScheduler({ port, clock, distiller, tenantOf, newId: () => ids.next('dsch'), ...(options.distillSchedulesPerTenant !== undefined ? { maxPerTenant: options.distillSchedulesPerTenant } : {}) })
+    ? new DistillationScheduler({ units, clock, distiller, tenantOf, newId: () => ids.next('dsch'), ...(options.distillSchedulesPerTenant !== undefined ? { maxPerTenant: options.distillSchedulesPerTenant } : {}) })
     : undefined;
 
   const consolidation = new ConsolidationService({
@@ -169,28 +170,29 @@ export function createOpenwopRuntime(options: OpenwopRuntimeOptions) {
     writer,
     tenantOf,
     readsSnapshot: async (runId) => (await runs.row(runId))?.anchor !== undefined,
-    emit: (plan, payload, { tenantId }) => {
+    emit: (tx, payload, { tenantId }) => {
       const runId = ids.next('cns');
-      const e = log.appendTask(plan, { runId, tenant: tenantId }, { type: 'agent.memory.consolidated', payload: { ...payload } });
+      const e = log.appendTask(tx, { runId, tenant: tenantId }, { type: 'agent.memory.consolidated', payload: { ...payload } });
       return { eventId: e.eventId, runId };
     },
   });
 
   const commitments = new CommitmentEngine({
-    port,
+    units,
+    storeKind: port.kind,
     clock,
     tenantOf,
     ...(options.armedCommitmentsPerTenant !== undefined ? { maxArmedPerTenant: options.armedCommitmentsPerTenant } : {}),
-    emit: (plan, payload, ctx) => {
+    emit: (tx, payload, ctx) => {
       const input = { type: 'commitment.fired', payload: { ...payload } } as const;
-      if (ctx.runId !== undefined) log.append(plan, ctx.runId, input);
-      else log.appendBackground(plan, ctx.tenantId, input);
+      if (ctx.runId !== undefined) log.append(tx, ctx.runId, input);
+      else log.appendBackground(tx, ctx.tenantId, input);
     },
-    startFollowUp: (plan, { memoryRef }) => runs.start(plan, { workflowId: 'commitment-follow-up', memoryRef, kind: 'follow-up', status: 'queued' }).runId,
+    startFollowUp: (tx, { memoryRef }) => runs.start(tx, { workflowId: 'commitment-follow-up', memoryRef, kind: 'follow-up', status: 'queued' }).runId,
   });
 
   const subRuns = new SubRunMemory({
-    port,
+    units,
     clock,
     store: readers,
     writer,
@@ -201,18 +203,19 @@ export function createOpenwopRuntime(options: OpenwopRuntimeOptions) {
   });
 
   // RFC 0096: proposals are inert until an authorised apply installs them into the installed-artefact registry.
-  const installedArtifacts = new InstalledArtifacts(port, options.proposalsPerTenant);
+  const installedArtifacts = new InstalledArtifacts(reads, options.proposalsPerTenant);
   const proposals = new ProposalService({
     clock,
     ids,
-    port,
+    units,
+    reads,
     installed: installedArtifacts,
     ...(options.proposalsPerTenant !== undefined ? { maxPerTenant: options.proposalsPerTenant } : {}),
-    redactor: async (plan, tenant) => {
-      const scope = await secretsOf(plan, tenant);
+    redactor: async (tx, tenant) => {
+      const scope = await secretsOf(tx, tenant);
       return (content) => scope.redact(content);
     },
-    emit: (plan, tenant, type, payload) => ({ eventId: log.appendBackground(plan, tenant, { type, payload: { ...payload } }).eventId, runId: backgroundRunId(tenant) }),
+    emit: (tx, tenant, type, payload) => ({ eventId: log.appendBackground(tx, tenant, { type, payload: { ...payload } }).eventId, runId: backgroundRunId(tenant) }),
     runTenant: (runId) => runs.tenantOf(runId),
     activation: options.proposalActivation ?? { mode: 'approval-gate' },
   });
@@ -244,9 +247,9 @@ export function createOpenwopRuntime(options: OpenwopRuntimeOptions) {
   const workflows = new WorkflowEngine({ reads, log, runs, writer, ids, clock, floor: () => escalationPolicy.floor });
   capabilities.contribute('replay', { replay: { supported: true, modes: ['replay', 'branch'] } });
 
-  /** The steps of a supervisor turn, planned into `plan` (records return their event ids at once). */
-  const stepPorts = (plan: Plan, runId: string) => ({
-    record: (type: string, payload: Record<string, unknown>, causationId?: string) => log.append(plan, runId, { type, payload, ...(causationId !== undefined ? { causationId } : {}) }).eventId,
+  /** The steps of a supervisor turn, planned into `tx` (records return their event ids at once). */
+  const stepPorts = (tx: Tx, runId: string) => ({
+    record: (type: string, payload: Record<string, unknown>, causationId?: string) => log.append(tx, runId, { type, payload, ...(causationId !== undefined ? { causationId } : {}) }).eventId,
     payloads: SPEC_STEP_PAYLOADS,
   });
 
@@ -292,34 +295,34 @@ export function createOpenwopRuntime(options: OpenwopRuntimeOptions) {
         ? new TenantMemoryAdapter(reader, clock, { cursors })
         : new TenantMemoryAdapter(reader.at(row.anchor), clock, { cursors, view: runId });
     },
-    /** Plan a run's start. */
-    startRun: (plan: Plan, r: StartRun): RunRecord => runs.start(plan, r),
+    /** Tx a run's start. */
+    startRun: (tx: Tx, r: StartRun): RunRecord => runs.start(tx, r),
     /** Discovery document (validated against capabilities.schema.json). */
     discovery: () => capabilities.document(),
 
     /**
      * One supervisor step of a run (RFC 0039 §A): decision → (escalation event → interrupt) → dispatch, planned into
-     * `plan`. `resolveInterrupt` stands for the person answering; `dispatch` executes the decision.
+     * `tx`. `resolveInterrupt` stands for the person answering; `dispatch` executes the decision.
      */
     orchestratorStep(
-      plan: Plan,
+      tx: Tx,
       runId: string,
       decision: OrchestratorDecisionLike,
       resolveInterrupt: (req: { interruptId: string; kind: 'clarify' | 'escalate' }) => Promise<InterruptResolution>,
       dispatch: (d: OrchestratorDecisionLike) => Promise<void> | void = () => {},
     ): Promise<OrchestratorStepResult> {
-      return orchestratorStep(decision, escalationPolicy, { ...stepPorts(plan, runId), interrupt: resolveInterrupt, execute: dispatch, newInterruptId: () => ids.next('int') });
+      return orchestratorStep(decision, escalationPolicy, { ...stepPorts(tx, runId), interrupt: resolveInterrupt, execute: dispatch, newInterruptId: () => ids.next('int') });
     },
 
     /**
      * Carry on a step suspended on interrupt `interruptId` of `runId` with the person's answer, from what the run's
-     * log holds (so it works after a restart, and on whichever host serves the run), planned into `plan`. Exactly
+     * log holds (so it works after a restart, and on whichever host serves the run), planned into `tx`. Exactly
      * once: the answer takes a claim on the interrupt in the same transaction, so of concurrent answers — on any host
      * — one commits and the others are refused (InterruptAlreadyResolvedError); an interrupt the log never requested
      * (or another run's) gets InterruptNotFoundError.
      */
     async continueStep(
-      plan: Plan,
+      tx: Tx,
       runId: string,
       interruptId: string,
       resolution: InterruptResolution,
@@ -328,8 +331,8 @@ export function createOpenwopRuntime(options: OpenwopRuntimeOptions) {
       const open = interruptInLog((await log.read(runId, 0, MAX_EVENT_PAGE)).events, interruptId);
       if (open === undefined) throw new InterruptNotFoundError();
       if (open === 'resolved') throw new InterruptAlreadyResolvedError();
-      plan.add('claim.take', { key: `interrupt:${runId}:${interruptId}`, atMs: clock.now(), refuseAs: toWireRefusal(new InterruptAlreadyResolvedError()) });
-      return continueAfterInterrupt(open, resolution, { ...stepPorts(plan, runId), execute: dispatch });
+      tx.add('claim.take', { key: `interrupt:${runId}:${interruptId}`, atMs: clock.now(), refuseAs: toWireRefusal(new InterruptAlreadyResolvedError()) });
+      return continueAfterInterrupt(open, resolution, { ...stepPorts(tx, runId), execute: dispatch });
     },
 
     /** A child run's write through the SR-1 chokepoint of the child's scope, attributed to the child run (its own transaction). */
@@ -339,12 +342,12 @@ export function createOpenwopRuntime(options: OpenwopRuntimeOptions) {
     },
 
     /**
-     * Plan a fork of `sourceRunId` at `fromSeq` (MAE-3): the fork run, anchored on the memory as of that event, and —
+     * Tx a fork of `sourceRunId` at `fromSeq` (MAE-3): the fork run, anchored on the memory as of that event, and —
      * when the source ran a workflow — executed in `mode` (workflow-engine.ts). Throws ReplayMemorySnapshotUnavailableError
      * (422) when the snapshot cannot be served, ForkSeqOutOfRangeError (422 fork_point_invalid) past the source's last
      * event, RangeError for an unknown source.
      */
-    fork: (plan: Plan, sourceRunId: string, fromSeq: number, mode: ForkMode = 'replay'): Promise<RunRecord> => workflows.fork(plan, sourceRunId, fromSeq, mode),
+    fork: (tx: Tx, sourceRunId: string, fromSeq: number, mode: ForkMode = 'replay'): Promise<RunRecord> => workflows.fork(tx, sourceRunId, fromSeq, mode),
   };
 }
 

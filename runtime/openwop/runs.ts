@@ -8,9 +8,9 @@ import type { RunEventLog } from '../events/log.ts';
 import type { IdSource, Clock } from '../shared/clock.ts';
 import type { RunBound, RunKind } from '../storage/ops/runs.ts';
 import type { JsonDoc } from '../storage/port.ts';
-import type { Plan } from '../storage/plan.ts';
-import { runGet, type RunRow } from '../storage/reads/runs.ts';
-import type { SqlSession } from '../storage/sql/session.ts';
+import { type Tx } from '../storage/index.ts';
+import type { RunRow } from '../storage/index.ts';
+import type { Reads } from '../storage/index.ts';
 import type { SnapshotAnchor } from '../memory/tenant-reader.ts';
 import type { ForkMode, WorkflowDefinition } from './workflow-definition.ts';
 
@@ -70,7 +70,7 @@ export interface StartRun {
 }
 
 export class Runs {
-  readonly #reads: SqlSession;
+  readonly #reads: Reads;
   readonly #clock: Clock;
   readonly #ids: IdSource;
   readonly #log: RunEventLog;
@@ -78,7 +78,7 @@ export class Runs {
   readonly bounds: RunBounds;
   readonly #byKind: Readonly<Partial<Record<RunKind, RunBound>>>;
 
-  constructor(o: { readonly reads: SqlSession; readonly clock: Clock; readonly ids: IdSource; readonly log: RunEventLog; readonly tenantOf: (memoryRef: string) => string | undefined; readonly bounds?: Partial<RunBounds> }) {
+  constructor(o: { readonly reads: Reads; readonly clock: Clock; readonly ids: IdSource; readonly log: RunEventLog; readonly tenantOf: (memoryRef: string) => string | undefined; readonly bounds?: Partial<RunBounds> }) {
     this.#reads = o.reads;
     this.#clock = o.clock;
     this.#ids = o.ids;
@@ -98,8 +98,8 @@ export class Runs {
     return this.#byKind;
   }
 
-  /** Plan a run's start (its row and `run.started`); refused at commit when the id is taken or the tenant is at its bound. */
-  start(plan: Plan, r: StartRun): RunRecord {
+  /** Tx a run's start (its row and `run.started`); refused at commit when the id is taken or the tenant is at its bound. */
+  start(tx: Tx, r: StartRun): RunRecord {
     const tenant = this.#tenantOf(r.memoryRef);
     if (tenant === undefined) throw new RangeError('memoryRef does not resolve to a tenant');
     const record: RunRecord = {
@@ -114,14 +114,14 @@ export class Runs {
     };
     const kind = r.kind ?? 'run';
     const bound = this.boundOf(kind);
-    plan.add('run.create', {
+    tx.add('run.create', {
       runId: record.runId, tenant, kind, status: r.status ?? 'running', createdMs: this.#clock.now(), doc: record as unknown as JsonDoc,
       ...(r.parentRunId !== undefined ? { parentRunId: r.parentRunId } : {}),
       ...(r.anchor !== undefined ? { anchor: r.anchor } : {}),
       ...(r.fixtureRef !== undefined ? { fixtureRef: r.fixtureRef } : {}),
       ...(bound !== undefined ? { bound } : {}),
     });
-    this.#log.append(plan, record.runId, {
+    this.#log.append(tx, record.runId, {
       type: 'run.started',
       payload: {
         workflowId: record.workflowId,
@@ -133,10 +133,10 @@ export class Runs {
     return record;
   }
 
-  /** Plan a change of a run's status (and record); `ended` ends it. */
-  update(plan: Plan, run: { readonly runId: string; readonly tenant: string; readonly kind: string }, change: { readonly status?: string; readonly doc?: JsonDoc; readonly ended?: boolean; readonly expectStatus?: string }): void {
+  /** Tx a change of a run's status (and record); `ended` ends it. */
+  update(tx: Tx, run: { readonly runId: string; readonly tenant: string; readonly kind: string }, change: { readonly status?: string; readonly doc?: JsonDoc; readonly ended?: boolean; readonly expectStatus?: string }): void {
     const bound = this.boundOf(run.kind as RunKind);
-    plan.add('run.update', {
+    tx.add('run.update', {
       runId: run.runId, tenant: run.tenant,
       ...(change.status !== undefined ? { status: change.status } : {}),
       ...(change.doc !== undefined ? { doc: change.doc } : {}),
@@ -148,17 +148,17 @@ export class Runs {
 
   /** The run's record, if it exists. */
   async get(runId: string): Promise<RunRecord | undefined> {
-    const row = await runGet(this.#reads, runId);
+    const row = await this.#reads.runGet(runId);
     return row?.doc === undefined || typeof row.doc.memoryRef !== 'string' ? undefined : (row.doc as unknown as RunRecord);
   }
 
   /** The run's row (kind, status, anchor, …), if it exists. */
   row(runId: string): Promise<RunRow | undefined> {
-    return runGet(this.#reads, runId);
+    return this.#reads.runGet(runId);
   }
 
   /** The tenant a run belongs to, if it exists. */
   async tenantOf(runId: string): Promise<string | undefined> {
-    return (await runGet(this.#reads, runId))?.tenant;
+    return (await this.#reads.runGet(runId))?.tenant;
   }
 }

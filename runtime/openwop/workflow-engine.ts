@@ -5,7 +5,7 @@
  *
  * Nothing of a run is kept in the process: the definition travels on the run's row, and where a run stands is read
  * back from its event log each time (`progressOf`). Every operation plans its events and row changes into the
- * request's plan, so a start, an answer or a fork commits in one transaction — on whichever host serves it.
+ * request's tx, so a start, an answer or a fork commits in one transaction — on whichever host serves it.
  *
  * - start: the run row and `run.started`, then the nodes until the run ends or a gate suspends it (waiting-approval).
  * - resume: an answer to the node a run waits on (by node id, or by the interrupt's id); the gate's own actions only;
@@ -26,11 +26,11 @@ import { InterruptAlreadyResolvedError, InterruptNotFoundError } from '../multi-
 import { forkAnchor } from '../multi-agent/replay-snapshots.ts';
 import type { Clock, IdSource } from '../shared/clock.ts';
 import { WopkitError } from '../shared/errors.ts';
-import type { Plan } from '../storage/plan.ts';
+import { type Tx } from '../storage/index.ts';
 import { toWireRefusal } from '../storage/refusal.ts';
 import type { RunRecord, Runs } from './runs.ts';
 import type { ApprovalAction, ForkMode, WorkflowDefinition, WorkflowNode } from './workflow-definition.ts';
-import type { SqlSession } from '../storage/sql/session.ts';
+import type { Reads } from '../storage/index.ts';
 
 export type { ApprovalAction, ForkMode, WorkflowDefinition, WorkflowNode, WorkflowNodeType } from './workflow-definition.ts';
 
@@ -119,9 +119,9 @@ export interface ReplaySource {
   readonly entries: readonly LogEntry[];
 }
 
-/** One execution of a run in one request: the plan it writes into and the log as it stands (read, then planned). */
+/** One execution of a run in one request: the tx it writes into and the log as it stands (read, then planned). */
 export interface Execution {
-  readonly plan: Plan;
+  readonly tx: Tx;
   readonly run: RunRecord;
   readonly kind: 'run' | 'fork';
   readonly def: WorkflowDefinition;
@@ -131,7 +131,7 @@ export interface Execution {
 }
 
 export interface WorkflowEngineParts {
-  readonly reads: SqlSession;
+  readonly reads: Reads;
   /** The confidence floor below which an agent's decision waits for a person (the host's escalation floor). */
   readonly floor: () => number;
   readonly log: RunEventLog;
@@ -144,10 +144,10 @@ export interface WorkflowEngineParts {
 export class WorkflowEngine {
   constructor(readonly parts: WorkflowEngineParts) {}
 
-  /** Plan a run of `def` in `memoryRef`'s tenant and execute it until it ends or suspends. */
-  async start(plan: Plan, def: WorkflowDefinition, memoryRef: string): Promise<RunRecord> {
-    const run = this.parts.runs.start(plan, { workflowId: def.workflowId, memoryRef, workflow: def, kind: 'run', status: 'running' });
-    const ex: Execution = { plan, run, kind: 'run', def, entries: [startedEntry(run)] };
+  /** Tx a run of `def` in `memoryRef`'s tenant and execute it until it ends or suspends. */
+  async start(tx: Tx, def: WorkflowDefinition, memoryRef: string): Promise<RunRecord> {
+    const run = this.parts.runs.start(tx, { workflowId: def.workflowId, memoryRef, workflow: def, kind: 'run', status: 'running' });
+    const ex: Execution = { tx, run, kind: 'run', def, entries: [startedEntry(run)] };
     await this.drive(ex);
     return run;
   }
@@ -157,7 +157,7 @@ export class WorkflowEngine {
    * there. InterruptNotFoundError when the run waits on no such node (or is no workflow run); ResumeValueRefusedError
    * for an action the node does not offer; InterruptAlreadyResolvedError (at commit) for every answer but one.
    */
-  async resume(plan: Plan, runId: string, nodeId: string, value: Readonly<ResumeValue>): Promise<void> {
+  async resume(tx: Tx, runId: string, nodeId: string, value: Readonly<ResumeValue>): Promise<void> {
     const run = await this.parts.runs.get(runId);
     const row = run?.workflow === undefined ? undefined : await this.parts.runs.row(runId);
     if (run?.workflow === undefined || row === undefined) throw new InterruptNotFoundError();
@@ -169,28 +169,28 @@ export class WorkflowEngine {
     if (p.action !== undefined) throw new InterruptAlreadyResolvedError();
     if (progress.ended !== undefined) throw new InterruptNotFoundError();
     const action = this.admits(node, value.action);
-    plan.add('claim.take', { key: `interrupt:${runId}:${p.interruptId}`, atMs: this.parts.clock.now(), refuseAs: toWireRefusal(new InterruptAlreadyResolvedError()) });
-    const ex: Execution = { plan, run, kind: row.kind === 'fork' ? 'fork' : 'run', def: run.workflow, entries, ...(await this.#replaySourceOf(run)) };
+    tx.add('claim.take', { key: `interrupt:${runId}:${p.interruptId}`, atMs: this.parts.clock.now(), refuseAs: toWireRefusal(new InterruptAlreadyResolvedError()) });
+    const ex: Execution = { tx, run, kind: row.kind === 'fork' ? 'fork' : 'run', def: run.workflow, entries, ...(await this.#replaySourceOf(run)) };
     this.#answer(ex, node, p.interruptId, action, value.decidedAt);
-    this.parts.runs.update(plan, { runId, tenant: run.tenant, kind: ex.kind }, { status: 'running', expectStatus: 'waiting-approval' });
+    this.parts.runs.update(tx, { runId, tenant: run.tenant, kind: ex.kind }, { status: 'running', expectStatus: 'waiting-approval' });
     await this.drive(ex);
   }
 
   /**
-   * Plan a fork of `sourceRunId` at `fromSeq` (MAE-3 anchor: memory as of that event) and, when the source ran a
+   * Tx a fork of `sourceRunId` at `fromSeq` (MAE-3 anchor: memory as of that event) and, when the source ran a
    * workflow, execute it. Refusals: RangeError for an unknown source; ForkSeqOutOfRangeError (422 fork_point_invalid)
    * past the source's last event; ReplayMemorySnapshotUnavailableError (422) when no snapshot can be served.
    */
-  async fork(plan: Plan, sourceRunId: string, fromSeq: number, mode: ForkMode = 'replay'): Promise<RunRecord> {
+  async fork(tx: Tx, sourceRunId: string, fromSeq: number, mode: ForkMode = 'replay'): Promise<RunRecord> {
     const row = await this.parts.runs.row(sourceRunId);
     const source = (await this.parts.runs.get(sourceRunId));
     if (row === undefined || source === undefined) throw new RangeError('unknown source run');
     const anchor = await forkAnchor(this.parts.reads, row, fromSeq);
-    const fork = this.parts.runs.start(plan, {
+    const fork = this.parts.runs.start(tx, {
       runId: this.parts.ids.next('run'), workflowId: source.workflowId, memoryRef: source.memoryRef, forkedFrom: { runId: sourceRunId, fromSeq },
       kind: 'fork', status: 'created', anchor, forkMode: mode, ...(source.workflow !== undefined ? { workflow: source.workflow } : {}),
     });
-    if (source.workflow !== undefined) await this.executeFork({ plan, run: fork, kind: 'fork', def: source.workflow, entries: [startedEntry(fork)] }, { runId: sourceRunId, entries: await this.#read(sourceRunId) }, fromSeq, mode);
+    if (source.workflow !== undefined) await this.executeFork({ tx, run: fork, kind: 'fork', def: source.workflow, entries: [startedEntry(fork)] }, { runId: sourceRunId, entries: await this.#read(sourceRunId) }, fromSeq, mode);
     return fork;
   }
 
@@ -223,7 +223,7 @@ export class WorkflowEngine {
       const copy = this.#append(ex, { type: e.type, payload: e.payload, ...(e.nodeId !== undefined ? { nodeId: e.nodeId } : {}), ...(causationId !== undefined ? { causationId } : {}) });
       ids.set(e.eventId, copy.eventId);
     }
-    this.parts.runs.update(ex.plan, { runId: ex.run.runId, tenant: ex.run.tenant, kind: 'fork' }, { status: 'running' });
+    this.parts.runs.update(ex.tx, { runId: ex.run.runId, tenant: ex.run.tenant, kind: 'fork' }, { status: 'running' });
     await this.drive(mode === 'replay' ? { ...ex, replay: source } : ex);
   }
 
@@ -256,17 +256,17 @@ export class WorkflowEngine {
       if (recorded !== undefined) for (const e of recorded) this.#append(ex, { type: e.type, payload: e.payload });
       else {
         const { runId, tenant, memoryRef, workflowId } = ex.run;
-        await this.parts.writer.put(ex.plan, memoryRef, { content: `Run summary: ${workflowId} completed its ${ex.def.nodes.length} node(s) (${ex.def.nodes.map((n) => n.nodeId).join(', ')}).`, tags: ['run-summary', workflowId] }, { tenant, runId });
+        await this.parts.writer.put(ex.tx, memoryRef, { content: `Run summary: ${workflowId} completed its ${ex.def.nodes.length} node(s) (${ex.def.nodes.map((n) => n.nodeId).join(', ')}).`, tags: ['run-summary', workflowId] }, { tenant, runId });
       }
     }
     this.#append(ex, { type: 'run.completed', payload: { status: 'completed' } });
-    this.parts.runs.update(ex.plan, { runId: ex.run.runId, tenant: ex.run.tenant, kind: ex.kind }, { status: 'completed', ended: true });
+    this.parts.runs.update(ex.tx, { runId: ex.run.runId, tenant: ex.run.tenant, kind: ex.kind }, { status: 'completed', ended: true });
   }
 
   /** The run failed (at `nodeId`, when a node did). */
   protected fail(ex: Execution, nodeId: string | undefined, error: { readonly code: string; readonly message: string }): void {
     this.#append(ex, { type: 'run.failed', payload: { status: 'failed', errorCode: error.code, error: { ...error }, ...(nodeId !== undefined ? { failedNodeId: nodeId } : {}) } });
-    this.parts.runs.update(ex.plan, { runId: ex.run.runId, tenant: ex.run.tenant, kind: ex.kind }, { status: 'failed', ended: true });
+    this.parts.runs.update(ex.tx, { runId: ex.run.runId, tenant: ex.run.tenant, kind: ex.kind }, { status: 'failed', ended: true });
   }
 
   // ── Execution ───────────────────────────────────────────────────────────────────────────────────────────
@@ -281,7 +281,7 @@ export class WorkflowEngine {
       const next = ex.def.nodes.find((n) => progress.nodes.get(n.nodeId)?.done !== 'completed');
       if (next === undefined) return this.complete(ex, progress);
       if (!this.#step(ex, next, progress.nodes.get(next.nodeId)!)) {
-        this.parts.runs.update(ex.plan, { runId: ex.run.runId, tenant: ex.run.tenant, kind: ex.kind }, { status: 'waiting-approval' });
+        this.parts.runs.update(ex.tx, { runId: ex.run.runId, tenant: ex.run.tenant, kind: ex.kind }, { status: 'waiting-approval' });
         return;
       }
     }
@@ -345,7 +345,7 @@ export class WorkflowEngine {
   }
 
   #append(ex: Execution, input: Pick<LogEntry, 'type' | 'payload' | 'nodeId' | 'causationId'>): LogEntry {
-    const { eventId } = this.parts.log.append(ex.plan, ex.run.runId, input);
+    const { eventId } = this.parts.log.append(ex.tx, ex.run.runId, input);
     const entry: LogEntry = { ...input, eventId };
     ex.entries.push(entry);
     return entry;

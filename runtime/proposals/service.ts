@@ -26,9 +26,7 @@ import { canTransition, IllegalTransitionError, transition } from '../shared/sta
 import { ActivationForbiddenError, ProposalInvalidError, ProposalNotFoundError, StaleGateError } from './errors.ts';
 import { APPROVAL_GATE_LIFECYCLE, PROPOSAL_LIFECYCLE, type GateState } from './lifecycle.ts';
 import { ProposalRecords, type InstalledArtifacts, type StoredGate, type StoredProposal } from './store.ts';
-import type { StoragePort } from '../storage/port.ts';
-import { Plan } from '../storage/plan.ts';
-import { retryStale } from '../storage/refusal.ts';
+import type { Reads, Tx, Units } from '../storage/index.ts';
 
 export const PROPOSAL_KINDS: readonly ProposalKind[] = ['agent-pack', 'workflow-chain-pack', 'prompt-template', 'automation'];
 /** The RFC 0049 scope a direct-rbac host asks for, unless configured otherwise. */
@@ -50,14 +48,17 @@ export interface ProposalActivationPolicy {
 export interface ProposalServiceOptions {
   readonly clock: Clock;
   readonly ids: IdSource;
-  readonly port: StoragePort;
+  /** Opens each request's unit of work (its records read and write through it). */
+  readonly units: Units;
+  /** The store's queries, for read-only requests. */
+  readonly reads: Reads;
   readonly installed: InstalledArtifacts;
   /** Proposals one tenant may hold (default DEFAULT_PROPOSALS_PER_TENANT). */
   readonly maxPerTenant?: number;
   /** The SR-1 chokepoint of `tenant` within a request: every persisted string goes through it. */
-  readonly redactor: (plan: Plan, tenant: string) => Promise<(content: string) => string>;
-  /** Plan a content-free event (validated by the event log) into the tenant's log; where it was logged. */
-  readonly emit: (plan: Plan, tenant: string, type: 'proposal.created' | 'proposal.activated', payload: ProposalCreatedPayload | ProposalActivatedPayload) => { readonly eventId: string; readonly runId: string };
+  readonly redactor: (tx: Tx, tenant: string) => Promise<(content: string) => string>;
+  /** Tx a content-free event (validated by the event log) into the tenant's log; where it was logged. */
+  readonly emit: (tx: Tx, tenant: string, type: 'proposal.created' | 'proposal.activated', payload: ProposalCreatedPayload | ProposalActivatedPayload) => { readonly eventId: string; readonly runId: string };
   /** The tenant a run belongs to, when the host knows the run. */
   readonly runTenant: (runId: string) => Promise<string | undefined>;
   readonly activation: ProposalActivationPolicy;
@@ -105,16 +106,11 @@ export class ProposalService {
   }
 
   /**
-   * One request: its records (reads from the store, writes into its plan), committed at the end in one
+   * One request: its records (reads from the store, writes into its tx), committed at the end in one
    * transaction; re-run from its reads when another request changed what it decided on.
    */
-  #request<T>(f: (records: ProposalRecords, plan: Plan) => Promise<T>): Promise<T> {
-    return retryStale(async () => {
-      const plan = new Plan();
-      const out = await f(new ProposalRecords(this.#o.port, plan, this.#o.maxPerTenant), plan);
-      await plan.commit(this.#o.port);
-      return out;
-    });
+  #request<T>(f: (records: ProposalRecords, tx: Tx) => Promise<T>): Promise<T> {
+    return this.#o.units((tx) => f(new ProposalRecords(tx.read, tx, this.#o.maxPerTenant), tx));
   }
 
   get activation(): Required<ProposalActivationPolicy> {
@@ -133,7 +129,7 @@ export class ProposalService {
    * duplicateOf.
    */
   synthesize(req: HostSampleProposalSynthesizeRequest): Promise<{ proposal: Proposal; eventId?: string; runId?: string }> {
-    return this.#request(async (records, plan) => {
+    return this.#request(async (records, tx) => {
     const { tenant } = req;
     const owners = await Promise.all(req.sourceRunIds.map((id) => this.#o.runTenant(id)));
     const foreign = req.sourceRunIds.flatMap((_id, i) => {
@@ -141,7 +137,7 @@ export class ProposalService {
       return owner !== undefined && owner !== tenant ? [{ instancePath: `/sourceRunIds/${i}`, message: 'names a run of another tenant' }] : [];
     });
     if (foreign.length > 0) throw new ProposalInvalidError(foreign);
-    const clean = await this.#o.redactor(plan, tenant);
+    const clean = await this.#o.redactor(tx, tenant);
     const artifact = redactStrings(req.artifact, clean) as Proposal['artifact'];
     const duplicateOf = req.duplicateOf ?? (await this.#duplicateOf(tenant, req.kind, artifact));
     const now = new Date(this.#o.clock.now()).toISOString();
@@ -160,7 +156,7 @@ export class ProposalService {
     };
     const stored = this.#checked(proposal, 0);
     records.put(stored);
-    const where = this.#o.emit(plan, tenant, 'proposal.created', { proposalId: proposal.id, kind: proposal.kind, sourceRunIds: [...proposal.provenance.sourceRunIds], ...(proposal.duplicateOf != null ? { duplicateOf: proposal.duplicateOf } : {}) });
+    const where = this.#o.emit(tx, tenant, 'proposal.created', { proposalId: proposal.id, kind: proposal.kind, sourceRunIds: [...proposal.provenance.sourceRunIds], ...(proposal.duplicateOf != null ? { duplicateOf: proposal.duplicateOf } : {}) });
     return { proposal: proposalView(stored), ...where };
     });
   }
@@ -180,17 +176,17 @@ export class ProposalService {
     return (await this.#records().get(id))?.owner.tenant;
   }
 
-  /** Records for a read-only request (a plan nobody commits). */
+  /** Records for a read-only request (they refuse to write). */
   #records(): ProposalRecords {
-    return new ProposalRecords(this.#o.port, new Plan(), this.#o.maxPerTenant);
+    return new ProposalRecords(this.#o.reads, undefined, this.#o.maxPerTenant);
   }
 
   /** Replace artefact, title or rationale; the proposal becomes revised. Never installs anything. */
   revise(actor: ProposalActor, id: string, patch: ProposalReviseRequest): Promise<Proposal> {
-    return this.#lock.run(id, () => this.#request(async (records, plan) => {
+    return this.#lock.run(id, () => this.#request(async (records, tx) => {
       const p = await this.#own(records, actor, id);
       const state = transition(PROPOSAL_LIFECYCLE, p.state, 'revised');
-      const clean = await this.#o.redactor(plan, p.owner.tenant);
+      const clean = await this.#o.redactor(tx, p.owner.tenant);
       const current = proposalView(p);
       const next: Proposal = {
         ...current,
@@ -221,13 +217,13 @@ export class ProposalService {
    * gate on the current revision (or return the one already pending); nothing is installed until it is granted.
    */
   apply(actor: ProposalActor, id: string): Promise<ApplyOutcome> {
-    return this.#lock.run(id, () => this.#request(async (records, plan) => {
+    return this.#lock.run(id, () => this.#request(async (records, tx) => {
       const p = await this.#own(records, actor, id);
       if (!canTransition(PROPOSAL_LIFECYCLE, p.state, 'applied')) throw new IllegalTransitionError(PROPOSAL_LIFECYCLE.id, p.state, 'applied');
       const { mode, scope } = this.activation;
       if (mode === 'direct-rbac') {
         if (actor.scopes !== 'all' && !actor.scopes.includes(scope)) throw new ActivationForbiddenError(scope);
-        return { proposal: this.#install(records, plan, p, { mode }) };
+        return { proposal: this.#install(records, tx, p, { mode }) };
       }
       const pending = await records.pendingGate(id);
       if (pending !== undefined) return { proposal: proposalView(p), gate: gateView(pending) };
@@ -244,19 +240,19 @@ export class ProposalService {
   async decide(approvalId: string, decision: 'granted' | 'denied' | 'overridden', by: { readonly decidedBy: string; readonly reason?: string }): Promise<ApplyOutcome> {
     const found = await this.#records().gate(approvalId);
     if (found === undefined) throw new ProposalNotFoundError('gate');
-    return this.#lock.run(found.proposalId, () => this.#request(async (records, plan) => {
+    return this.#lock.run(found.proposalId, () => this.#request(async (records, tx) => {
       const gate = (await records.gate(approvalId))!;
       const p = (await records.get(gate.proposalId))!;
       const state: GateState = transition(APPROVAL_GATE_LIFECYCLE, gate.state, decision);
       if (decision !== 'denied' && gate.revision !== p.revision) throw new StaleGateError();
-      const reason = by.reason === undefined ? undefined : (await this.#o.redactor(plan, p.owner.tenant))(by.reason);
+      const reason = by.reason === undefined ? undefined : (await this.#o.redactor(tx, p.owner.tenant))(by.reason);
       const decided: StoredGate = { ...gate, state, decidedAt: this.#now(), ...(reason !== undefined ? { reason } : {}) };
       if (decision === 'overridden') {
         // The audit record of an override (RFC 0009/0010): who, which gate, when and why (redacted).
         const audit: GateOverrideAudit = { approvalId, proposalId: p.id, tenant: p.owner.tenant, decidedBy: by.decidedBy, reason: reason ?? '', at: decided.decidedAt! };
-        plan.add('doc.append', { log: GATE_OVERRIDES_LOG, tenant: p.owner.tenant, atMs: this.#o.clock.now(), doc: { ...audit } });
+        tx.add('doc.append', { log: GATE_OVERRIDES_LOG, tenant: p.owner.tenant, atMs: this.#o.clock.now(), doc: { ...audit } });
       }
-      const proposal = decision === 'denied' ? proposalView(p) : this.#install(records, plan, p, { mode: 'approval-gate', approvalId, gateOutcome: decision });
+      const proposal = decision === 'denied' ? proposalView(p) : this.#install(records, tx, p, { mode: 'approval-gate', approvalId, gateOutcome: decision });
       records.putGate(decided, p.owner.tenant, gate.state);
       return { proposal, gate: gateView(decided) };
     }));
@@ -306,7 +302,7 @@ export class ProposalService {
   }
 
   /** Install exactly the persisted artefact text, then mark the proposal applied and emit proposal.activated. */
-  #install(records: ProposalRecords, plan: Plan, p: StoredProposal, how: { mode: ProposalActivation; approvalId?: string; gateOutcome?: 'granted' | 'overridden' }): Proposal {
+  #install(records: ProposalRecords, tx: Tx, p: StoredProposal, how: { mode: ProposalActivation; approvalId?: string; gateOutcome?: 'granted' | 'overridden' }): Proposal {
     const state = transition(PROPOSAL_LIFECYCLE, p.state, 'applied');
     const name = String((JSON.parse(p.artifactJson) as { name?: unknown }).name ?? p.id);
     const ref = `artifact://${p.owner.tenant}/${p.kind}/${encodeURIComponent(name)}@${p.id}`;
@@ -314,7 +310,7 @@ export class ProposalService {
     records.install({ tenant: p.owner.tenant, proposalId: p.id, kind: p.kind, ref, artifactJson: p.artifactJson, installedAt: at });
     const applied: StoredProposal = { ...p, state, updatedAt: at, activation: { ...how, installedArtifactRef: ref, appliedAt: at } };
     records.put(applied, p.revision);
-    this.#o.emit(plan, p.owner.tenant, 'proposal.activated', { proposalId: p.id, kind: p.kind, activation: how.mode, ...(how.approvalId !== undefined ? { approvalId: how.approvalId } : {}), installedArtifactRef: ref });
+    this.#o.emit(tx, p.owner.tenant, 'proposal.activated', { proposalId: p.id, kind: p.kind, activation: how.mode, ...(how.approvalId !== undefined ? { approvalId: how.approvalId } : {}), installedArtifactRef: ref });
     return proposalView(applied);
   }
 

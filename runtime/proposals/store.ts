@@ -1,15 +1,14 @@
 /**
  * Where proposals, their approval gates and the artefacts applied proposals installed are kept: in the store, read
- * when a request needs them and written through the request's plan (one transaction per request). A proposal's
+ * when a request needs them and written through the request's tx (one transaction per request). A proposal's
  * artefact is held as the JSON text that was persisted, so apply can install exactly those bytes. Every replacement
  * names the revision (or gate state) it was decided from: a proposal changed meanwhile by another request — on this
  * host or another — refuses the write as stale, and the request is re-run.
  */
 import type { Proposal, ProposalKind } from '../../generated/ts/proposal.ts';
 import type { ApprovalGate } from '../../generated/ts/proposal-apply-response.ts';
-import type { JsonDoc, StoragePort } from '../storage/port.ts';
-import type { Plan } from '../storage/plan.ts';
-import { gateGet, gatesOf, installedFor, installedOf, proposalGet, proposalsOf } from '../storage/reads/records.ts';
+import type { JsonDoc, Reads, Tx } from '../storage/index.ts';
+
 
 /** A proposal as stored: every field but the artefact, which is kept as its persisted JSON text. */
 export type StoredProposal = Readonly<Omit<Proposal, 'artifact'>> & {
@@ -37,25 +36,31 @@ export const DEFAULT_PROPOSALS_PER_TENANT = 1000;
 
 const asDoc = (x: object): JsonDoc => x as JsonDoc;
 
-/** The proposal records of one request: reads from the store, writes into the request's plan. */
+/** The proposal records of one request: reads from the store, writes into the request's tx. */
 export class ProposalRecords {
-  readonly #port: StoragePort;
-  readonly #plan: Plan;
+  readonly #read: Reads;
+  readonly #writes: Tx | undefined;
   readonly #limit: number;
 
-  constructor(port: StoragePort, plan: Plan, limit = DEFAULT_PROPOSALS_PER_TENANT) {
-    this.#port = port;
-    this.#plan = plan;
+  /** Records over `read`; `tx` takes the writes (absent: a read-only view, which refuses to write). */
+  constructor(read: Reads, tx: Tx | undefined, limit = DEFAULT_PROPOSALS_PER_TENANT) {
+    this.#read = read;
+    this.#writes = tx;
     this.#limit = limit;
   }
 
+  get #tx(): Tx {
+    if (this.#writes === undefined) throw new Error('a read-only view of the proposal records cannot write');
+    return this.#writes;
+  }
+
   async get(id: string): Promise<StoredProposal | undefined> {
-    return (await proposalGet(this.#port.reads, id))?.doc as unknown as StoredProposal | undefined;
+    return (await this.#read.proposalGet(id))?.doc as unknown as StoredProposal | undefined;
   }
 
   /** Store a new proposal (no `revisionRead`), or replace the one read at `revisionRead`. */
   put(p: StoredProposal, revisionRead?: number): void {
-    this.#plan.add('proposal.put', {
+    this.#tx.add('proposal.put', {
       proposalId: p.id, tenant: p.owner.tenant, state: p.state, kind: p.kind, createdMs: Date.parse(p.createdAt), doc: asDoc(p),
       ...(revisionRead !== undefined ? { revisionRead } : {}), revision: p.revision, limit: this.#limit,
     });
@@ -63,25 +68,25 @@ export class ProposalRecords {
 
   /** Every proposal of `tenant`, oldest first (at most the tenant's bound). */
   async list(tenant: string): Promise<readonly StoredProposal[]> {
-    return (await proposalsOf(this.#port.reads, { tenant, limit: this.#limit })) as unknown as StoredProposal[];
+    return (await this.#read.proposalsOf({ tenant, limit: this.#limit })) as unknown as StoredProposal[];
   }
 
   async gate(approvalId: string): Promise<StoredGate | undefined> {
-    return (await gateGet(this.#port.reads, approvalId)) as unknown as StoredGate | undefined;
+    return (await this.#read.gateGet(approvalId)) as unknown as StoredGate | undefined;
   }
 
   /** Store a new gate (no `stateRead`), or replace the one read in `stateRead`. */
   putGate(g: StoredGate, tenant: string, stateRead?: string): void {
-    this.#plan.add('proposal.gate', { approvalId: g.approvalId, proposalId: g.proposalId, tenant, doc: asDoc(g), ...(stateRead !== undefined ? { stateRead } : {}) });
+    this.#tx.add('proposal.gate', { approvalId: g.approvalId, proposalId: g.proposalId, tenant, doc: asDoc(g), ...(stateRead !== undefined ? { stateRead } : {}) });
   }
 
   /** The gate of the proposal that is still pending, if any. */
   async pendingGate(proposalId: string): Promise<StoredGate | undefined> {
-    return ((await gatesOf(this.#port.reads, { proposalId, limit: 1000 })) as unknown as StoredGate[]).find((g) => g.state === 'pending');
+    return ((await this.#read.gatesOf({ proposalId, limit: 1000 })) as unknown as StoredGate[]).find((g) => g.state === 'pending');
   }
 
   install(a: InstalledArtifact): void {
-    this.#plan.add('proposal.install', { tenant: a.tenant, proposalId: a.proposalId, kind: a.kind, doc: asDoc(a) });
+    this.#tx.add('proposal.install', { tenant: a.tenant, proposalId: a.proposalId, kind: a.kind, doc: asDoc(a) });
   }
 }
 
@@ -90,22 +95,22 @@ export class ProposalRecords {
  * inventory reads its agent packs). Only an authorised apply writes to it.
  */
 export class InstalledArtifacts {
-  readonly #port: StoragePort;
+  readonly #read: Reads;
   readonly #limit: number;
 
-  constructor(port: StoragePort, limit = DEFAULT_PROPOSALS_PER_TENANT) {
-    this.#port = port;
+  constructor(read: Reads, limit = DEFAULT_PROPOSALS_PER_TENANT) {
+    this.#read = read;
     this.#limit = limit;
   }
 
   /** What `proposalId` installed for `tenant` (nothing for another tenant's proposal). */
   async get(tenant: string, proposalId: string): Promise<InstalledArtifact | undefined> {
-    const found = await installedFor(this.#port.reads, proposalId);
+    const found = await this.#read.installedFor(proposalId);
     return found === undefined || found.tenant !== tenant ? undefined : (found.doc as unknown as InstalledArtifact);
   }
 
   /** Everything installed for `tenant`, optionally of one kind, in install order. */
   async list(tenant: string, kind?: ProposalKind): Promise<readonly InstalledArtifact[]> {
-    return (await installedOf(this.#port.reads, { tenant, ...(kind !== undefined ? { kind } : {}), limit: this.#limit })) as unknown as InstalledArtifact[];
+    return (await this.#read.installedOf({ tenant, ...(kind !== undefined ? { kind } : {}), limit: this.#limit })) as unknown as InstalledArtifact[];
   }
 }

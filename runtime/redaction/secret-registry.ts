@@ -20,9 +20,8 @@
 import type { Clock } from '../shared/clock.ts';
 import { BAD_REQUEST, WopkitError } from '../shared/errors.ts';
 import { SecretRegistryUnavailableError } from '../storage/ops/secrets.ts';
-import type { Plan } from '../storage/plan.ts';
-import type { StoragePort } from '../storage/port.ts';
-import { liveRegistries, secretVersion } from '../storage/reads/secrets.ts';
+import type { Reads, Tx } from '../storage/index.ts';
+
 import { idCharsOnly, markerBody, markerOverlap, SECRET_ID_PATTERN } from './marker.ts';
 import { redact } from './chokepoint.ts';
 import { registryAad, type SecretKeyRing } from './sealing.ts';
@@ -203,15 +202,16 @@ interface TenantView {
 }
 
 export interface SecretRegistriesOptions {
-  readonly port: StoragePort;
+  /** The store's queries (the registries and their version). */
+  readonly reads: Reads;
   readonly clock: Clock;
   readonly keys: SecretKeyRing;
   readonly limits?: Partial<SecretRegistryLimits>;
 }
 
 /**
- * The store-backed registries. `scope(plan, tenant)` gives a request its view of one tenant's registries: claim a
- * run, register secrets in it, redact content, end it — everything it changes is planned into the request's plan
+ * The store-backed registries. `scope(tx, tenant)` gives a request its view of one tenant's registries: claim a
+ * run, register secrets in it, redact content, end it — everything it changes is planned into the request's tx
  * and committed with the request's other writes.
  */
 export class SecretRegistries {
@@ -241,9 +241,9 @@ export class SecretRegistries {
       this.#cache(tenant, cached);
       return cached;
     }
-    const reads = this.#o.port.reads;
-    const version = await secretVersion(reads, tenant);
-    const rows = await liveRegistries(reads, { tenant, limit: this.limits.maxLiveRunsPerTenant + 1 });
+    const reads = this.#o.reads;
+    const version = await reads.secretVersion(tenant);
+    const rows = await reads.liveRegistries({ tenant, limit: this.limits.maxLiveRunsPerTenant + 1 });
     const set = new TenantSecrets(tenant, this.limits.maxSecretCharsPerTenant);
     const registries = new Map<string, OpenedRegistry>();
     let unreadable = false;
@@ -279,9 +279,9 @@ export class SecretRegistries {
     if (this.#views.get(tenant) === view) this.#views.delete(tenant);
   }
 
-  /** A request's view of `tenant`'s registries: its writes are planned into `plan`. */
-  async scope(plan: Plan, tenant: string): Promise<TenantSecretScope> {
-    return new TenantSecretScope(this, this.#o, plan, tenant, await this.view(tenant));
+  /** A request's view of `tenant`'s registries: its writes are planned into `tx`. */
+  async scope(tx: Tx, tenant: string): Promise<TenantSecretScope> {
+    return new TenantSecretScope(this, this.#o, tx, tenant, await this.view(tenant));
   }
 
   /** @internal a committed registration moved the tenant's version on: keep the view that matches it. */
@@ -294,10 +294,10 @@ export class SecretRegistries {
 export class TenantSecretScope {
   readonly #owner: SecretRegistries;
   readonly #o: SecretRegistriesOptions;
-  readonly #plan: Plan;
+  readonly #tx: Tx;
   readonly tenant: string;
   #view: TenantView;
-  /** Registries this request changed: runId → their new secrets (value → id), staged until the plan commits. */
+  /** Registries this request changed: runId → their new secrets (value → id), staged until the tx commits. */
   readonly #changed = new Map<string, Map<string, string>>();
   readonly #used = new Set<string>();
   readonly #ended = new Set<string>();
@@ -307,23 +307,23 @@ export class TenantSecretScope {
   #remembered = false;
   #set: TenantSecrets;
 
-  constructor(owner: SecretRegistries, o: SecretRegistriesOptions, plan: Plan, tenant: string, view: TenantView) {
+  constructor(owner: SecretRegistries, o: SecretRegistriesOptions, tx: Tx, tenant: string, view: TenantView) {
     this.#owner = owner;
     this.#o = o;
-    this.#plan = plan;
+    this.#tx = tx;
     this.tenant = tenant;
     this.#view = view;
     this.#set = view.set;
     // Whatever this request redacts is redacted against this version: its transaction checks it is still current,
     // and a refused commit forgets the view (it may be the stale one).
-    plan.add('secrets.expect', { tenant, version: view.version });
-    plan.afterFailure(() => owner.forget(tenant, view));
+    tx.add('secrets.expect', { tenant, version: view.version });
+    tx.afterFailure(() => owner.forget(tenant, view));
     // A request that ended or changed a registry moved the tenant on: unless it left the matching view
     // (#stage), the next request reads the tenant afresh rather than meet a stale refusal.
-    plan.afterCommit(() => {
+    tx.afterCommit(() => {
       if (this.#moved && !this.#remembered) owner.forget(tenant, view);
     });
-    plan.beforeCommit(() => this.#stage());
+    tx.beforeCommit(() => this.#stage());
   }
 
   get #now(): number {
@@ -337,8 +337,8 @@ export class TenantSecretScope {
    */
   claimRun(runId: string): void {
     const now = this.#now;
-    this.#plan.add('run.create', { runId, tenant: this.tenant, kind: 'seed', status: 'running', createdMs: now, doc: { runId, tenant: this.tenant }, ifExists: 'keep' });
-    this.#plan.add('secrets.claim', { runId, tenant: this.tenant, atMs: now, idleMs: this.#owner.limits.idleTtlMs, limit: this.#owner.limits.maxLiveRunsPerTenant });
+    this.#tx.add('run.create', { runId, tenant: this.tenant, kind: 'seed', status: 'running', createdMs: now, doc: { runId, tenant: this.tenant }, ifExists: 'keep' });
+    this.#tx.add('secrets.claim', { runId, tenant: this.tenant, atMs: now, idleMs: this.#owner.limits.idleTtlMs, limit: this.#owner.limits.maxLiveRunsPerTenant });
     this.#used.add(runId);
   }
 
@@ -393,7 +393,7 @@ export class TenantSecretScope {
   useRun(runId: string): void {
     if (this.#used.has(runId)) return;
     this.#used.add(runId);
-    this.#plan.add('secrets.use', { runId, tenant: this.tenant, atMs: this.#now, idleMs: this.#owner.limits.idleTtlMs });
+    this.#tx.add('secrets.use', { runId, tenant: this.tenant, atMs: this.#now, idleMs: this.#owner.limits.idleTtlMs });
   }
 
   /** SR-1: the content with every live secret of the tenant replaced by its marker. */
@@ -411,10 +411,10 @@ export class TenantSecretScope {
   endRun(runId: string): void {
     this.#moved = true;
     this.#ended.add(runId);
-    this.#plan.add('secrets.end', { runId });
+    this.#tx.add('secrets.end', { runId });
   }
 
-  /** Before the plan commits: seal and store every registry this request changed. */
+  /** Before the tx commits: seal and store every registry this request changed. */
   #stage(): void {
     if (this.#changed.size === 0) return;
     let version = this.#view.version;
@@ -425,7 +425,7 @@ export class TenantSecretScope {
       if (before !== undefined && sameSecrets(before.byValue, byValue)) continue;
       const secrets: RegisteredSecret[] = [...byValue].map(([value, secretId]) => ({ secretId, value }));
       const { keyId, sealed } = this.#o.keys.seal(JSON.stringify(secrets), registryAad(runId, this.tenant));
-      this.#plan.add('secrets.store', {
+      this.#tx.add('secrets.store', {
         runId, tenant: this.tenant, expectTenantVersion: version, expectRowVersion: before?.rowVersion ?? 0, keyId, sealed,
         secretCount: secrets.length, secretChars: secrets.reduce((n, s) => n + s.value.length, 0), atMs: this.#now,
       });
@@ -437,7 +437,7 @@ export class TenantSecretScope {
     this.#moved = true;
     if (this.#ended.size === 0) {
       this.#remembered = true;
-      this.#plan.afterCommit(() => this.#owner.remember(this.tenant, next));
+      this.#tx.afterCommit(() => this.#owner.remember(this.tenant, next));
     }
   }
 }

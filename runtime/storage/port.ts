@@ -113,3 +113,6 @@ export interface Migration {
   /** Data to move, after `sql` (a legacy store's rows into the new tables); `exec` runs SQL text as it is. */
   readonly run?: (s: SqlSession, exec: (sql: string) => Promise<void>) => Promise<void>;
 }
+
+/** Whether a stored JSON value is an object document (decoders narrow with it). */
+export const isJsonDoc = (v: Json | undefined): v is JsonDoc => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -11,9 +11,8 @@
 import type { HostSampleTraceRecord, InquiriumAssistantTurnTrace } from '../../../generated/ts/index.ts';
 import { assertDto } from '../dto.ts';
 import { FramedJsonlLog, type FramedJsonlOptions, type RecoveryReport } from './framed-jsonl.ts';
-import type { JsonDoc, StoragePort } from '../../storage/port.ts';
-import { Plan } from '../../storage/plan.ts';
-import { docsPage } from '../../storage/reads/records.ts';
+import type { JsonDoc, Tx, Units } from '../../storage/index.ts';
+
 
 export const TRACE_STREAM = 'trace/inquirium-assistant-turns';
 export const TRACE_RECORD_TYPE = 'daemon/inquirium-assistant-turn-trace.v1';
@@ -25,8 +24,8 @@ export type TraceEnvelope = Readonly<HostSampleTraceRecord>;
 export const MAX_TRACE_PAGE = 1000;
 
 export interface TraceStream {
-  /** Append a record (validated first); with `plan`, as part of that request's writes. */
-  append(trace: Record<string, unknown>, plan?: Plan): Promise<TraceEnvelope>;
+  /** Append a record (validated first); with `tx`, as part of that request's writes. */
+  append(trace: Record<string, unknown>, tx?: Tx): Promise<TraceEnvelope>;
   /** The records of one trace (`trace/id`), in append order. */
   byTrace(traceRef: string): Promise<TraceEnvelope[]>;
   /** The newest records (at most MAX_TRACE_PAGE), in append order. */
@@ -42,28 +41,28 @@ export function traceEnvelope(trace: Record<string, unknown>): TraceEnvelope {
 /** The trace stream in the store: one document log, each record filed under its trace id. */
 export class StoreTraceStream implements TraceStream {
   static readonly LOG = 'traces';
-  readonly #port: StoragePort;
+  readonly #units: Units;
   readonly #now: () => number;
 
-  constructor(port: StoragePort, now: () => number) {
-    this.#port = port;
+  constructor(units: Units, now: () => number) {
+    this.#units = units;
     this.#now = now;
   }
 
-  async append(trace: Record<string, unknown>, plan?: Plan): Promise<TraceEnvelope> {
+  async append(trace: Record<string, unknown>, tx?: Tx): Promise<TraceEnvelope> {
     const e = traceEnvelope(trace);
-    const target = plan ?? new Plan();
-    target.add('doc.append', { log: StoreTraceStream.LOG, key: String(e.body['trace/id']), atMs: this.#now(), doc: e as unknown as JsonDoc });
-    if (plan === undefined) await target.commit(this.#port);
+    const plan = (t: Tx) => void t.add('doc.append', { log: StoreTraceStream.LOG, key: String(e.body['trace/id']), atMs: this.#now(), doc: e as unknown as JsonDoc });
+    if (tx !== undefined) plan(tx);
+    else await this.#units(plan);
     return e;
   }
 
   async byTrace(traceRef: string): Promise<TraceEnvelope[]> {
-    return (await docsPage(this.#port.reads, { log: StoreTraceStream.LOG, key: traceRef, fromPos: 0, limit: MAX_TRACE_PAGE })).map((d) => d.doc as unknown as TraceEnvelope);
+    return (await this.#units((tx) => tx.read.docsPage({ log: StoreTraceStream.LOG, key: traceRef, fromPos: 0, limit: MAX_TRACE_PAGE }))).map((d) => d.doc as unknown as TraceEnvelope);
   }
 
   async recent(): Promise<TraceEnvelope[]> {
-    return (await docsPage(this.#port.reads, { log: StoreTraceStream.LOG, fromPos: 0, limit: MAX_TRACE_PAGE, newestFirst: true })).reverse().map((d) => d.doc as unknown as TraceEnvelope);
+    return (await this.#units((tx) => tx.read.docsPage({ log: StoreTraceStream.LOG, fromPos: 0, limit: MAX_TRACE_PAGE, newestFirst: true }))).reverse().map((d) => d.doc as unknown as TraceEnvelope);
   }
 }
 

@@ -12,9 +12,8 @@ import { WopkitError } from '../../shared/errors.ts';
 import { assertDto } from '../dto.ts';
 import { FramedJsonlLog, type FramedJsonlOptions, type RecoveryReport, type RewriteReport } from './framed-jsonl.ts';
 import { classificationAxis, type Classification } from '../lattice.ts';
-import type { JsonDoc, StoragePort } from '../../storage/port.ts';
-import { Plan } from '../../storage/plan.ts';
-import { docByItem, docCount, docsPage } from '../../storage/reads/records.ts';
+import type { JsonDoc, Tx, Units } from '../../storage/index.ts';
+
 
 export type FactKind = 'turn' | 'result' | 'feedback';
 
@@ -47,8 +46,8 @@ export interface TranscriptQuery {
 }
 
 export interface InquiryTranscriptStore {
-  /** Append a fact (refused when the participant has one with that id); with `plan`, as part of that request's writes. */
-  append(fact: TranscriptFact, plan?: Plan): Promise<void>;
+  /** Append a fact (refused when the participant has one with that id); with `tx`, as part of that request's writes. */
+  append(fact: TranscriptFact, tx?: Tx): Promise<void>;
   /** Facts of ONE participant (never another's), in append order, minus excised ones; at most `limit` (default 1000). */
   query(q: TranscriptQuery, limit?: number): Promise<TranscriptFact[]>;
   /** How many live facts of one participant's session are of `kind` (a turn's sequence number is built from it). */
@@ -77,22 +76,23 @@ const groupOf = (session: string, kind: FactKind): string => `${session}\u001f${
  */
 export class StoreTranscript implements InquiryTranscriptStore {
   static readonly LOG = 'transcript';
-  readonly #port: StoragePort;
+  readonly #units: Units;
   readonly #now: () => number;
 
-  constructor(port: StoragePort, now: () => number) {
-    this.#port = port;
+  constructor(units: Units, now: () => number) {
+    this.#units = units;
     this.#now = now;
   }
 
-  async append(fact: TranscriptFact, plan?: Plan): Promise<void> {
-    // Looked up by index (the store's unique index refuses a race the look missed, `duplicate_item`).
-    if ((await docByItem(this.#port.reads, { log: StoreTranscript.LOG, key: fact.participant, item: fact.id })) !== undefined) throw new RangeError(`fact ${fact.id} already recorded: facts are append-only`);
-    const target = plan ?? new Plan();
-    target.add('doc.append', { log: StoreTranscript.LOG, key: fact.participant, item: fact.id, grp: groupOf(fact.session, fact.kind), atMs: this.#now(), doc: structuredClone(fact) as unknown as JsonDoc });
-    if (plan !== undefined) return;
+  async append(fact: TranscriptFact, tx?: Tx): Promise<void> {
+    if (tx !== undefined) {
+      // Looked up by index (the store's unique index refuses a race the look missed, `duplicate_item`).
+      if ((await tx.read.docByItem({ log: StoreTranscript.LOG, key: fact.participant, item: fact.id })) !== undefined) throw new RangeError(`fact ${fact.id} already recorded: facts are append-only`);
+      tx.add('doc.append', { log: StoreTranscript.LOG, key: fact.participant, item: fact.id, grp: groupOf(fact.session, fact.kind), atMs: this.#now(), doc: structuredClone(fact) as unknown as JsonDoc });
+      return;
+    }
     try {
-      await target.commit(this.#port);
+      await this.#units((own) => this.append(fact, own));
     } catch (err) {
       // Another append of the same id won the race the look above lost: facts are append-only.
       if ((err as { code?: unknown }).code === 'duplicate_item') throw new RangeError(`fact ${fact.id} already recorded: facts are append-only`);
@@ -103,7 +103,7 @@ export class StoreTranscript implements InquiryTranscriptStore {
   async query(q: TranscriptQuery, limit = QUERY_LIMIT): Promise<TranscriptFact[]> {
     const out: TranscriptFact[] = [];
     for (let from = 0; out.length < limit; ) {
-      const page = await docsPage(this.#port.reads, { log: StoreTranscript.LOG, key: q.participant, fromPos: from, limit: QUERY_LIMIT });
+      const page = await this.#units((tx) => tx.read.docsPage({ log: StoreTranscript.LOG, key: q.participant, fromPos: from, limit: QUERY_LIMIT }));
       for (const { doc } of page) {
         const line = doc as unknown as Line;
         if (line.kind !== 'excision' && matches(line, q) && out.length < limit) out.push(line);
@@ -115,32 +115,34 @@ export class StoreTranscript implements InquiryTranscriptStore {
   }
 
   async countInSession(participant: string, session: string, kind: FactKind): Promise<number> {
-    return docCount(this.#port.reads, { log: StoreTranscript.LOG, key: participant, grp: groupOf(session, kind) });
+    return this.#units((tx) => tx.read.docCount({ log: StoreTranscript.LOG, key: participant, grp: groupOf(session, kind) }));
   }
 
   async excise(participant: string, id: string, at: string): Promise<boolean> {
-    const hit = await docByItem(this.#port.reads, { log: StoreTranscript.LOG, key: participant, item: id });
-    const found = hit === undefined || (hit.doc as unknown as Line).kind === 'excision' ? undefined : hit;
-    if (found === undefined) return false;
-    const plan = new Plan();
-    plan.add('doc.replace', { log: StoreTranscript.LOG, pos: found.pos, doc: { kind: 'excision', id, participant, at } });
-    await plan.commit(this.#port);
-    return true;
+    return this.#units(async (tx) => {
+      const hit = await tx.read.docByItem({ log: StoreTranscript.LOG, key: participant, item: id });
+      const found = hit === undefined || (hit.doc as unknown as Line).kind === 'excision' ? undefined : hit;
+      if (found === undefined) return false;
+      tx.add('doc.replace', { log: StoreTranscript.LOG, pos: found.pos, doc: { kind: 'excision', id, participant, at } });
+      return true;
+    });
   }
 
   async applyRetention(isExpired: (fact: TranscriptFact) => boolean, at: string): Promise<number> {
     let n = 0;
     for (let from = 0; ; ) {
-      const page = await docsPage(this.#port.reads, { log: StoreTranscript.LOG, fromPos: from, limit: 1000 });
+      const page = await this.#units((tx) => tx.read.docsPage({ log: StoreTranscript.LOG, fromPos: from, limit: 1000 }));
       if (page.length === 0) return n;
-      const plan = new Plan();
+      n += await this.#units((tx) => {
+      let excised = 0;
       for (const { pos, doc } of page) {
         const line = doc as unknown as Line;
         if (line.kind === 'excision' || !isExpired(line)) continue;
-        plan.add('doc.replace', { log: StoreTranscript.LOG, pos, doc: { kind: 'excision', id: line.id, participant: line.participant, at } });
-        n++;
+        tx.add('doc.replace', { log: StoreTranscript.LOG, pos, doc: { kind: 'excision', id: line.id, participant: line.participant, at } });
+        excised++;
       }
-      await plan.commit(this.#port);
+      return excised;
+      });
       from = page[page.length - 1]!.pos + 1;
     }
   }

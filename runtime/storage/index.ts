@@ -1,0 +1,20 @@
+/**
+ * The storage layer's public entry: everything outside `runtime/storage/` reaches the store through what this module
+ * exports — opening a store, the port's type and errors, and the unit of work (`unitOfWork`, `Tx`) that is the only way
+ * to read and write. Query and operation modules, SQL sessions and back-end internals are not exported.
+ */
+export { readsOf } from './reads/index.ts';
+export { unitOfWork, unitsOf, type Tx, type Units, type UnitOfWorkOptions, type Pending, type Reads } from './unit-of-work.ts';
+export {
+  CORRUPT_REASON, isJsonDoc, StoreClosedError, StoreCorruptError, StoreUnavailableError, StoreUpgradeBlockedError, StoreVersionError,
+  type Json, type JsonDoc, type StoragePort, type StoreHealth, type StoreKind,
+} from './port.ts';
+export { StoreRefusal, isStale, toWireRefusal } from './refusal.ts';
+// The row shapes the queries answer and the operations take (types only: the queries run through `tx.read`).
+export type * from './reads/memory.ts';
+export type * from './reads/records.ts';
+export type * from './reads/runs.ts';
+export type * from './reads/secrets.ts';
+export type * from './reads/work.ts';
+export type { OpArgs, OpName, OpResult, WriteOp } from './ops/index.ts';
+export type { MemoryBounds } from './ops/memory.ts';
