@@ -24,7 +24,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { COMMITMENTS_PER_TICK, FIRES_IN_FLIGHT } from '../../runtime/commitments/engine.ts';
 import { createOpenwopRuntime } from '../../runtime/openwop/index.ts';
 import { ManualClock, SequentialIds } from '../../runtime/shared/clock.ts';
-import { Plan } from '../../runtime/storage/plan.ts';
+import { commitDetached, detachedTx } from '../../runtime/storage/unit-of-work.ts';
 import { openSqliteStore } from '../../runtime/storage/sqlite/index.ts';
 import { applyPragmas } from '../../runtime/storage/sqlite/pragmas.ts';
 import { rng } from '../rng.ts';
@@ -49,9 +49,9 @@ async function engineRun(dir: string, due: readonly number[]): Promise<{ ms: num
   try {
     const clock = new ManualClock(T0);
     const rt = createOpenwopRuntime({ port, clock, ids: new SequentialIds() });
-    const plan = new Plan();
+    const plan = detachedTx(port);
     due.forEach((at, i) => rt.commitments.arm(plan, { commitmentId: `cmt_${i}`, memoryRef: 'mem://acme/a', memoryId: `m${i}`, condition: { kind: 'time', at }, enqueueRun: false }));
-    await plan.commit(port);
+    await commitDetached(plan, port);
     clock.set(T0 + HORIZON);
     let fired = 0;
     const start = performance.now();

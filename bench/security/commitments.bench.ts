@@ -17,7 +17,7 @@ import { createHost } from '../../runtime/host/server.ts';
 import { ROUTES } from '../../runtime/host/seam-catalogue.ts';
 import { createOpenwopRuntime } from '../../runtime/openwop/index.ts';
 import { openMemoryStore } from '../../runtime/storage/memory/index.ts';
-import { Plan } from '../../runtime/storage/plan.ts';
+import { unitOfWork, type Tx } from '../../runtime/storage/index.ts';
 import { agenda } from '../../runtime/storage/reads/work.ts';
 import { interleavedMedians, ratio, report, round } from './measure.ts';
 
@@ -32,11 +32,8 @@ const LIFTED = 1_000_000_000;
 async function library(armed: number) {
   const port = await openMemoryStore();
   const rt = createOpenwopRuntime({ port, armedCommitmentsPerTenant: LIFTED, runBounds: { followUpRunsPerTenant: LIFTED } });
-  const request = async <T>(f: (plan: Plan) => Promise<T> | T): Promise<T> => {
-    const plan = new Plan();
-    const out = await f(plan);
-    await plan.commit(port);
-    return out;
+  const request = async <T>(f: (tx: Tx) => Promise<T> | T): Promise<T> => {
+    return unitOfWork(port, f);
   };
   let n = 0;
   const arm = () => request(async (plan) => {
@@ -47,7 +44,7 @@ async function library(armed: number) {
   const history: string[][] = [];
   for (let i = 0; i < MANY; i++) {
     const { predicate, ids } = await arm();
-    if (i % 2 === 0) await rt.commitments.setPredicate('acme', predicate, true);
+    if (i % 2 === 0) await unitOfWork(rt.port, (tx) => rt.commitments.setPredicate(tx, 'acme', predicate, true));
     history.push(ids);
   }
   while ((await agenda(port.reads)).predicates > 0) await rt.commitments.tick(); // every changed predicate evaluated once
@@ -55,7 +52,8 @@ async function library(armed: number) {
     for (const id of history.slice(armed).flat()) await rt.commitments.cancel(plan, 'acme', id);
   });
   const fire = async () => {
-    await rt.commitments.setPredicate('acme', (await arm()).predicate, true);
+    const { predicate } = await arm();
+    await unitOfWork(rt.port, (tx) => rt.commitments.setPredicate(tx, 'acme', predicate, true));
     for (let i = 0; i < 3; i++) await rt.commitments.tick();
   };
   const armedCount = async () => (await port.reads.get<{ n: number }>("SELECT count(*) AS n FROM commitments WHERE tenant = 'acme' AND state = 'armed'"))!.n;

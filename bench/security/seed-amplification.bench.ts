@@ -24,8 +24,7 @@ import { createOpenwopRuntime } from '../../runtime/openwop/index.ts';
 import { DEFAULT_SECRET_REGISTRY_LIMITS } from '../../runtime/redaction/secret-registry.ts';
 import { ManualClock } from '../../runtime/shared/clock.ts';
 import { openMemoryStore } from '../../runtime/storage/memory/index.ts';
-import { Plan } from '../../runtime/storage/plan.ts';
-import { retryStale } from '../../runtime/storage/refusal.ts';
+import { unitOfWork, type Tx } from '../../runtime/storage/index.ts';
 import { rng } from '../rng.ts';
 import { interleavedMedians, memoryAfterGc, ratio, report, round } from './measure.ts';
 
@@ -102,13 +101,7 @@ async function libraryRuntime(runs: number, ending: 'ended' | 'abandoned') {
   const rt = createOpenwopRuntime({ port, clock, runBounds: { endedRunsPerTenant: 10 * FINISHED_RUNS } });
   // One request, as the host runs it: its reads and writes in one plan, re-run from its reads when the store refuses
   // the plan as stale (a tenant's registries moved since the runtime last read them: the idle drop above moves them).
-  const request = <T>(f: (plan: Plan) => Promise<T> | T): Promise<T> =>
-    retryStale(async () => {
-      const plan = new Plan();
-      const out = await f(plan);
-      await plan.commit(port);
-      return out;
-    });
+  const request = <T>(f: (tx: Tx) => Promise<T> | T): Promise<T> => unitOfWork(port, f);
   const idle = DEFAULT_SECRET_REGISTRY_LIMITS.idleTtlMs;
   const step = Math.ceil(idle / 200); // abandoned runs go idle over time: ~200 live at once
   for (let i = 0; i < runs; i++) {

@@ -27,7 +27,7 @@ import type { CommitmentFiredPayload } from '../../generated/ts/index.ts';
 import type { Clock } from '../shared/clock.ts';
 import { BAD_REQUEST, WopkitError } from '../shared/errors.ts';
 import { transition } from '../shared/state-machine.ts';
-import { isJsonDoc, StoreCorruptError, type ArmedCommitment, type JsonDoc, type StoreKind, type Tx, type Units } from '../storage/index.ts';
+import { StoreCorruptError, isJsonDoc, type ArmedCommitment, type JsonDoc, type StoreKind, type Tx, type Units } from '../storage/index.ts';
 import { COMMITMENT_LIFECYCLE } from './commitment-lifecycle.ts';
 import { tagRuleInference, type Commitment, type CommitmentInference, type FireCondition, type InferenceSource, type InferredCommitment } from './inference.ts';
 

@@ -22,7 +22,7 @@ import type { TenantReaders } from '../memory/tenant-reader.ts';
 import { isExpired } from '../memory/ttl.ts';
 import { MemoryWriteError, type MemoryWriter, type WriteContext } from '../memory/writer.ts';
 import type { RunEventLog } from '../events/log.ts';
-import { type Tx } from '../storage/index.ts';
+import type { Tx } from '../storage/index.ts';
 import { validatePayload } from '../events/validate.ts';
 import type { CapabilityFragment } from '../capabilities/registry.ts';
 import { neutraliseByokForms } from './byok-forms.ts';

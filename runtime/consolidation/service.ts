@@ -19,7 +19,7 @@ import { KeyedMutex } from '../shared/keyed-mutex.ts';
 import { BAD_REQUEST, WopkitError } from '../shared/errors.ts';
 import type { TenantReaders } from '../memory/tenant-reader.ts';
 import type { Clock } from '../shared/clock.ts';
-import { type Tx } from '../storage/index.ts';
+import type { Tx } from '../storage/index.ts';
 import type { NearDuplicateOptions } from './near-duplicates.ts';
 import { planConsolidation, type ConsolidationPlan } from './plan.ts';
 

@@ -25,7 +25,7 @@ import type { TenantReaders } from '../memory/tenant-reader.ts';
 import { TRANSACTIONAL_TAG, type MemoryWriter, type WriteContext } from '../memory/writer.ts';
 import { COMPACTED_FROM, SOURCE_IDS_LISTED_UP_TO, type Compactor } from '../compaction/compactor.ts';
 import type { RunEventLog } from '../events/log.ts';
-import { type Tx } from '../storage/index.ts';
+import type { Tx } from '../storage/index.ts';
 import { extractiveSummariser, sentencesOf, type Summariser } from '../compaction/summariser.ts';
 import { validatePayload } from '../events/validate.ts';
 import type { CapabilityFragment } from '../capabilities/registry.ts';

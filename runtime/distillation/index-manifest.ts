@@ -6,9 +6,8 @@ import { createHash } from 'node:crypto';
 import { validateMemoryIndex } from '../../generated/validators/validators.js';
 import type { MemoryIndex, MemoryIndexArchive } from '../../generated/ts/memory-index.ts';
 import { isExpired } from '../memory/ttl.ts';
-import { type Tx } from '../storage/index.ts';
+import type { Reads, Tx } from '../storage/index.ts';
 
-import type { Reads } from '../storage/index.ts';
 
 export const INDEX_PATH = 'MEMORY-INDEX.json';
 

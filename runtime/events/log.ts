@@ -21,10 +21,7 @@ import type { RunEvent } from '../../generated/ts/index.ts';
 import type { Clock, IdSource } from '../shared/clock.ts';
 import { toIso } from '../shared/clock.ts';
 import { WopkitError } from '../shared/errors.ts';
-import { DEFAULT_ENDED_RUNS_KEPT, type RunKind } from '../storage/ops/runs.ts';
-import { type Pending, type Tx } from '../storage/index.ts';
-import type { EventPage } from '../storage/index.ts';
-import type { Reads } from '../storage/index.ts';
+import { DEFAULT_ENDED_RUNS_KEPT, type EventPage, type Pending, type Reads, type RunKind, type Tx } from '../storage/index.ts';
 import { validateRunEvent, type EventValidationFailure } from './validate.ts';
 
 /** The payload an event of type `T` carries: the generated payload of a known type, an open object otherwise. */

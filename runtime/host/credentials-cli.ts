@@ -11,8 +11,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { WopkitError } from '../shared/errors.ts';
-import { openStore } from '../storage/open-store.ts';
-import type { StoragePort } from '../storage/port.ts';
+import { openStore, type StoragePort } from '../storage/index.ts';
 import { Credentials, parseCredentialsFile } from './auth.ts';
 import { beginRotation, finishRotation, fingerprint, fleetCredentials, short, type HostCredentials } from './fleet-credentials.ts';
 import { hostKeys } from './host-keys.ts';

@@ -21,9 +21,8 @@ import { ROUTES } from './seam-catalogue.ts';
 import { limitsFromEnv, resolveLimits, type HostLimits } from './limits.ts';
 import { parseStoreArgs, type StoreArgs } from './store-args.ts';
 import { argsOf, drainOf, listenOf, parseStartFlags, startHelp } from './start-flags.ts';
-import { openStore } from '../storage/open-store.ts';
+import { openStore, type StoragePort } from '../storage/index.ts';
 import { hostKeys, type HostKeys } from './host-keys.ts';
-import type { StoragePort } from '../storage/port.ts';
 import { WopkitError } from '../shared/errors.ts';
 
 /** One line: whatever a message carries (a database's report, a path) never breaks the one-line contract. */

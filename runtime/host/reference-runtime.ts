@@ -57,7 +57,7 @@ export function createHostRuntime(openwop: OpenwopRuntime, inquirium: InquiriumR
   const probe = async (): Promise<StoreHealth> => {
     const now = rt.port.health();
     if (now.writable || now.reason === CORRUPT_REASON) return now;
-    probing ??= rt.port.commit([{ op: 'meta.set', args: { key: 'probe', value: String(rt.clock.now()) } }]).catch(() => undefined).finally(() => { probing = undefined; });
+    probing ??= unitOfWork(rt.port, (tx) => void tx.add('meta.set', { key: 'probe', value: String(rt.clock.now()) })).catch(() => undefined).finally(() => { probing = undefined; });
     await probing;
     return rt.port.health();
   };

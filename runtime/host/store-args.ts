@@ -5,8 +5,7 @@
  * whatever remains goes to the credentials parser (auth-config.ts).
  */
 import { resolve } from 'node:path';
-import type { PostgresStoreOptions } from '../storage/postgres/index.ts';
-import { isStoreKind, StoreConfigError, STORE_KINDS, type OpenStoreOptions } from '../storage/open-store.ts';
+import { STORE_KINDS, StoreConfigError, isStoreKind, type OpenStoreOptions, type PostgresStoreOptions } from '../storage/index.ts';
 
 export const DEFAULT_DATA_DIR = '.wopkit-data';
 

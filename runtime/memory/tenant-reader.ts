@@ -13,8 +13,7 @@
  * clock); `page` and `sources` skip entries expired at the instant they are given.
  */
 import type { MemoryEntry } from '../../generated/ts/index.ts';
-import type { Reads } from '../storage/index.ts';
-import type { EntryPage, EntryPosition } from '../storage/index.ts';
+import type { EntryPage, EntryPosition, Reads } from '../storage/index.ts';
 import { parseMemoryRef } from './memory-ref.ts';
 
 /** A replay snapshot's anchor: memory as of journal position `jseq`, TTL evaluated at `atMs`. */

@@ -17,10 +17,8 @@ import type { MemoryWrittenPayload } from '../../generated/ts/index.ts';
 import type { Clock, IdSource } from '../shared/clock.ts';
 import { toIso } from '../shared/clock.ts';
 import { BAD_REQUEST, WopkitError } from '../shared/errors.ts';
-import type { MemoryBounds } from '../storage/ops/memory.ts';
-import { type Pending, type Tx } from '../storage/index.ts';
+import type { MemoryBounds, Pending, Reads, Tx } from '../storage/index.ts';
 
-import type { Reads } from '../storage/index.ts';
 import { parseMemoryRef } from './memory-ref.ts';
 import type { StoredEntry } from './stored-entry.ts';
 

@@ -20,8 +20,7 @@ import type { ReplayMemorySnapshotUnavailableDetails } from '../../generated/ts/
 import { WopkitError } from '../shared/errors.ts';
 import type { SnapshotAnchor } from '../memory/tenant-reader.ts';
 
-import type { RunRow } from '../storage/index.ts';
-import type { Reads } from '../storage/index.ts';
+import type { Reads, RunRow } from '../storage/index.ts';
 
 /** Typed refusal of a fork whose memory snapshot cannot be served (RFC 0039 §C): 422 with the details. */
 export class ReplayMemorySnapshotUnavailableError extends WopkitError<'replay_memory_snapshot_unavailable'> {

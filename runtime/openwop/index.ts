@@ -41,10 +41,7 @@ import { SecretRegistries, SimulatedByokResolver, type SecretRegistryLimits } fr
 import { SecretKeyRing } from '../redaction/sealing.ts';
 import { randomIds, systemClock, type Clock, type IdSource } from '../shared/clock.ts';
 import { WOPKIT_VERSION } from '../shared/version.ts';
-import type { MemoryBounds } from '../storage/ops/memory.ts';
-import type { StoragePort } from '../storage/port.ts';
-import { readsOf, unitsOf, type Tx } from '../storage/index.ts';
-import { toWireRefusal } from '../storage/refusal.ts';
+import { readsOf, toWireRefusal, unitsOf, type MemoryBounds, type StoragePort, type Tx } from '../storage/index.ts';
 import { ProposalService, type ProposalActivationPolicy } from '../proposals/service.ts';
 import { InstalledArtifacts } from '../proposals/store.ts';
 import { agentInventory } from './agent-inventory.ts';

@@ -6,11 +6,7 @@
 import type { ForkOrigin } from '../../generated/ts/index.ts';
 import type { RunEventLog } from '../events/log.ts';
 import type { IdSource, Clock } from '../shared/clock.ts';
-import type { RunBound, RunKind } from '../storage/ops/runs.ts';
-import type { JsonDoc } from '../storage/port.ts';
-import { type Tx } from '../storage/index.ts';
-import type { RunRow } from '../storage/index.ts';
-import type { Reads } from '../storage/index.ts';
+import type { JsonDoc, Reads, RunBound, RunKind, RunRow, Tx } from '../storage/index.ts';
 import type { SnapshotAnchor } from '../memory/tenant-reader.ts';
 import type { ForkMode, WorkflowDefinition } from './workflow-definition.ts';
 

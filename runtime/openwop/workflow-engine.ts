@@ -26,11 +26,9 @@ import { InterruptAlreadyResolvedError, InterruptNotFoundError } from '../multi-
 import { forkAnchor } from '../multi-agent/replay-snapshots.ts';
 import type { Clock, IdSource } from '../shared/clock.ts';
 import { WopkitError } from '../shared/errors.ts';
-import { type Tx } from '../storage/index.ts';
-import { toWireRefusal } from '../storage/refusal.ts';
+import { toWireRefusal, type Reads, type Tx } from '../storage/index.ts';
 import type { RunRecord, Runs } from './runs.ts';
 import type { ApprovalAction, ForkMode, WorkflowDefinition, WorkflowNode } from './workflow-definition.ts';
-import type { Reads } from '../storage/index.ts';
 
 export type { ApprovalAction, ForkMode, WorkflowDefinition, WorkflowNode, WorkflowNodeType } from './workflow-definition.ts';
 

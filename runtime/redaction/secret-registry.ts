@@ -19,14 +19,13 @@
  */
 import type { Clock } from '../shared/clock.ts';
 import { BAD_REQUEST, WopkitError } from '../shared/errors.ts';
-import { SecretRegistryUnavailableError } from '../storage/ops/secrets.ts';
-import type { Reads, Tx } from '../storage/index.ts';
+import { SecretRegistryUnavailableError, type Reads, type Tx } from '../storage/index.ts';
 
 import { idCharsOnly, markerBody, markerOverlap, SECRET_ID_PATTERN } from './marker.ts';
 import { redact } from './chokepoint.ts';
 import { registryAad, type SecretKeyRing } from './sealing.ts';
 
-export { SecretRegistryUnavailableError } from '../storage/ops/secrets.ts';
+export { SecretRegistryUnavailableError } from '../storage/index.ts';
 
 export type SecretScope = 'user' | 'tenant' | 'run' | 'platform';
 

@@ -18,3 +18,11 @@ export type * from './reads/secrets.ts';
 export type * from './reads/work.ts';
 export type { OpArgs, OpName, OpResult, WriteOp } from './ops/index.ts';
 export type { MemoryBounds } from './ops/memory.ts';
+export type { RunBound, RunKind } from './ops/runs.ts';
+export { DEFAULT_ENDED_RUNS_KEPT } from './ops/runs.ts';
+export { SecretRegistryUnavailableError } from './ops/secrets.ts';
+// Opening a store.
+export { isStoreKind, openStore, SQLITE_FILE, STORE_KINDS, StoreConfigError, type OpenStoreOptions } from './open-store.ts';
+export { openMemoryStore } from './memory/index.ts';
+export { openSqliteStore, StoreLockedError } from './sqlite/index.ts';
+export type { PostgresStoreOptions } from './postgres/index.ts';

@@ -16,7 +16,7 @@ export class StoreRefusal extends WopkitError<string> {
 
 /**
  * A decision was made on a read another request changed before this one committed (a secret registry, a run's
- * state, a predicate): nothing was written; the request is re-run from its reads (`retryStale`).
+ * state, a predicate): nothing was written; the request is re-run from its reads by its unit of work (unit-of-work.ts).
  */
 export const isStale = (err: unknown): boolean => err instanceof WopkitError && err.code === 'stale_read';
 
@@ -40,15 +40,4 @@ export function toWireRefusal(err: WopkitError): WireRefusal {
 export function fromWireRefusal(w: WireRefusal): WopkitError {
   if (w.quota !== undefined) return new QuotaExceededError(w.quota.resource, w.quota.limit);
   return new StoreRefusal(w.code, w.message, w.wire);
-}
-
-/** Run `attempt` again (up to `times`) while it fails on a stale read. */
-export async function retryStale<T>(attempt: () => Promise<T>, times = 8): Promise<T> {
-  for (let i = 1; ; i++) {
-    try {
-      return await attempt();
-    } catch (err) {
-      if (!isStale(err) || i >= times) throw err;
-    }
-  }
 }

@@ -104,3 +104,17 @@ export type Units = <T>(work: (tx: Tx) => Promise<T> | T, options?: UnitOfWorkOp
 
 /** The unit-of-work opener of `port`. */
 export const unitsOf = (port: StoragePort): Units => (work, options) => unitOfWork(port, work, options);
+
+/**
+ * A unit of work nobody commits: for tests and benchmarks that inspect what domain code plans (or commit it
+ * themselves with `commitDetached`). Not exported from the storage layer's public entry: runtime code cannot reach it.
+ */
+export function detachedTx(port: StoragePort): Tx {
+  return new UnitTx(readsOf(port));
+}
+
+/** Commit what a detached unit planned (tests only). */
+export function commitDetached(tx: Tx, port: StoragePort): Promise<void> {
+  if (!(tx instanceof UnitTx)) throw new TypeError('not a unit of work made by detachedTx');
+  return tx.commit(port);
+}

@@ -10,7 +10,7 @@ import type { PutInput, WriteContext } from '../../runtime/memory/writer.ts';
 import { SecretRefusedError, type RegisteredSecret, type SecretScope, type TenantSecretScope } from '../../runtime/redaction/secret-registry.ts';
 import { ManualClock, SequentialIds, type IdSource } from '../../runtime/shared/clock.ts';
 import { openMemoryStore } from '../../runtime/storage/memory/index.ts';
-import { Plan } from '../../runtime/storage/plan.ts';
+import { detachedTx, unitOfWork, type Tx } from '../../runtime/storage/unit-of-work.ts';
 import type { StoragePort, WritePlan } from '../../runtime/storage/port.ts';
 import { SCHEMA_TABLES } from '../../runtime/storage/sql/schema.ts';
 
@@ -54,12 +54,9 @@ export async function withRuntime<T>(o: TestRuntimeOptions, f: (t: TestRuntime) 
   }
 }
 
-/** One request: plan its writes with `f`, commit them once; what `f` returned. */
-export async function request<T>(port: StoragePort, f: (plan: Plan) => T | Promise<T>): Promise<T> {
-  const plan = new Plan();
-  const out = await f(plan);
-  await plan.commit(port);
-  return out;
+/** One request: one unit of work around `f`; what `f` returned, once committed. */
+export function request<T>(port: StoragePort, f: (tx: Tx) => T | Promise<T>): Promise<T> {
+  return unitOfWork(port, f);
 }
 
 /** One memory write in its own request; the entry as stored. */
@@ -127,7 +124,7 @@ export async function storeText(port: StoragePort): Promise<string> {
 }
 
 /** A request's view of `tenant`'s secrets (never committed): registration and redaction within one request. */
-export const requestSecrets = (rt: OpenwopRuntime, tenant: string): Promise<TenantSecretScope> => rt.secretsOf(new Plan(), tenant);
+export const requestSecrets = (rt: OpenwopRuntime, tenant: string): Promise<TenantSecretScope> => rt.secretsOf(detachedTx(rt.port), tenant);
 
 /**
  * Register `(secretId, value)` pairs in `runId`'s registry of `scope` through the real registration rules; what was

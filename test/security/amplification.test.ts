@@ -15,10 +15,11 @@ import { ROUTES, targetOf } from '../../runtime/host/seam-catalogue.ts';
 import { createOpenwopRuntime } from '../../runtime/openwop/index.ts';
 import { ManualClock } from '../../runtime/shared/clock.ts';
 import { openMemoryStore } from '../../runtime/storage/memory/index.ts';
-import { Plan } from '../../runtime/storage/plan.ts';
+import { commitDetached, detachedTx } from '../../runtime/storage/unit-of-work.ts';
 import type { StoragePort } from '../../runtime/storage/port.ts';
 import { testHost } from './amplification-host.ts';
 import { tenantRowCounts } from './store-rows.ts';
+import { unitOfWork } from '../../runtime/storage/index.ts';
 
 const seedWithSecret = (i: number, extra: Record<string, unknown> = {}) => ({
   memoryRef: 'mem://acme/notes',
@@ -129,14 +130,14 @@ describe('item 2: secret registries have an end of life and a bound', () => {
     const port = await openMemoryStore();
     const rt = createOpenwopRuntime({ port });
     for (let i = 0; i < 2000; i++) {
-      const plan = new Plan();
+      const plan = detachedTx(port);
       const scope = await rt.secretsOf(plan, 'acme');
       scope.claimRun(`run-${i}`);
       rt.byok.store(`k${i}`, `sk-live-lib-${i}-0123456789`, 'run');
       await rt.byok.resolve(scope, `run-${i}`, `k${i}`);
       await rt.writer.put(plan, 'mem://acme/lib', { content: `uses sk-live-lib-${i}-0123456789` }, { runId: `run-${i}`, tenant: 'acme' });
       scope.endRun(`run-${i}`);
-      await plan.commit(port);
+      await commitDetached(plan, port);
     }
     expect((await port.reads.get<{ n: number }>("SELECT count(*) AS n FROM secret_registries WHERE state = 'live'"))!.n).toBe(0);
     const stored = await port.reads.all<{ doc: string }>("SELECT doc FROM entries WHERE memory_ref = 'mem://acme/lib'", [], 5000);
@@ -171,12 +172,12 @@ describe('item 4: a commitment evaluation does not read every armed commitment',
   async function rowsReadForOneFlip(n: number): Promise<{ rows: number; fired: readonly string[] }> {
     const c = counting(await openMemoryStore());
     const rt = createOpenwopRuntime({ port: c.port });
-    const plan = new Plan();
+    const plan = detachedTx(c.port);
     for (let i = 0; i < n; i++) rt.commitments.inferFrom(plan, 'mem://acme/agent', { id: `m${i}`, tags: ['intent:remind', `when:p${i}`] });
-    await plan.commit(c.port);
+    await commitDetached(plan, c.port);
     // The newly armed are looked at once (COMMITMENTS_PER_TICK dirty predicates a tick).
     for (let i = 0; i <= Math.ceil(n / COMMITMENTS_PER_TICK); i++) await rt.commitments.tick();
-    await rt.commitments.setPredicate('acme', 'p7', true);
+    await unitOfWork(rt.port, (tx) => rt.commitments.setPredicate(tx, 'acme', 'p7', true));
     const before = c.rows();
     const fired = [...(await rt.commitments.tick()), ...(await rt.commitments.tick()), ...(await rt.commitments.tick())].map((f) => f.instance);
     const rows = c.rows() - before;

@@ -1,14 +1,14 @@
 /** The OpenWOP runtime as a library caller uses it: on its own in-memory store, each request one plan, committed once. */
 import { createOpenwopRuntime, type OpenwopRuntime, type OpenwopRuntimeOptions } from '../../runtime/openwop/index.ts';
 import { openMemoryStore } from '../../runtime/storage/memory/index.ts';
-import { Plan } from '../../runtime/storage/plan.ts';
+import { unitOfWork, type Tx } from '../../runtime/storage/index.ts';
 import type { StoragePort } from '../../runtime/storage/port.ts';
 
 export interface Library {
   readonly port: StoragePort;
   readonly rt: OpenwopRuntime;
   /** One request: plan its writes with `f`, commit them once; what `f` returned. */
-  request<T>(f: (plan: Plan) => Promise<T> | T): Promise<T>;
+  request<T>(f: (tx: Tx) => Promise<T> | T): Promise<T>;
 }
 
 export async function library(options: Omit<OpenwopRuntimeOptions, 'port'> = {}): Promise<Library> {
@@ -17,11 +17,6 @@ export async function library(options: Omit<OpenwopRuntimeOptions, 'port'> = {})
   return {
     port,
     rt,
-    async request(f) {
-      const plan = new Plan();
-      const out = await f(plan);
-      await plan.commit(port);
-      return out;
-    },
+    request: (f) => unitOfWork(port, f),
   };
 }

@@ -21,6 +21,8 @@ import { createHost, type HostOptions } from '../../runtime/host/server.ts';
 import { ROUTES, targetOf, type CatalogueRoute, type RouteName } from '../../runtime/host/seam-catalogue.ts';
 import { ManualClock, SequentialIds, toIso } from '../../runtime/shared/clock.ts';
 import { library } from './library.ts';
+import { unitsOf } from '../../runtime/storage/index.ts';
+import { readsOf } from '../../runtime/storage/index.ts';
 
 const CANARY = /CNRY(\d)x(\d+)/g;
 /** Owners of the canaries in `text` that are not `reader`'s and not already in `sent` (what the reader itself sent). */
@@ -131,7 +133,7 @@ describe('cross-tenant fuzz: library read views', () => {
               'replay-snapshot': async () => {
                 // A snapshot read by the reader at a point of ANY run's history, the victim's included.
                 const src = runs[p.victim]!;
-                const anchor = await forkAnchor(port.reads, (await rt.runs.row(src.runId))!, await seqOf(src.runId));
+                const anchor = await forkAnchor(readsOf(port), (await rt.runs.row(src.runId))!, await seqOf(src.runId));
                 return both(new TenantMemoryAdapter(rt.readerFor(reader).at(anchor), clock));
               },
               'sub-run.parent-read': () => rt.subRuns.readForParent(runs[p.reader]!.runId, ref),
@@ -179,7 +181,7 @@ describe('cross-tenant fuzz: library read views', () => {
     try {
       await fc.assert(
         fc.asyncProperty(fc.array(fact, { minLength: 1, maxLength: 8 }), fc.array(query, { minLength: 1, maxLength: 4 }), async (facts, queries) => {
-          const store = new StoreTranscript(port, () => Date.now());
+          const store = new StoreTranscript(unitsOf(port), () => Date.now());
           const r = run++;
           for (const [i, f] of facts.entries()) {
             await store.append({ kind: f.kind, id: `fact-${r}-${i}`, participant: participants[f.owner]!, session: `${f.session}-${r}`, classification: f.classification, recordedAt: toIso(i), body: { text: `CNRY${f.owner}x${i}` } });

@@ -14,7 +14,7 @@ import { createOpenwopRuntime, type OpenwopRuntime } from '../../runtime/openwop
 import { SecretKeyRing } from '../../runtime/redaction/sealing.ts';
 import { ManualClock } from '../../runtime/shared/clock.ts';
 import { SQLITE_FILE } from '../../runtime/storage/open-store.ts';
-import { Plan } from '../../runtime/storage/plan.ts';
+import { unitOfWork, type Tx } from '../../runtime/storage/index.ts';
 import type { StoragePort } from '../../runtime/storage/port.ts';
 import { openPostgresStore } from '../../runtime/storage/postgres/index.ts';
 import { openSqliteStore } from '../../runtime/storage/sqlite/index.ts';
@@ -51,11 +51,8 @@ const postgresPair: OpenPair = async () => {
 
 const runtimeOn = (port: StoragePort, clock: ManualClock): OpenwopRuntime => createOpenwopRuntime({ port, clock, secretKeys: keys });
 
-async function request<T>(rt: OpenwopRuntime, f: (plan: Plan) => Promise<T> | T): Promise<T> {
-  const plan = new Plan();
-  const out = await f(plan);
-  await plan.commit(rt.port);
-  return out;
+async function request<T>(rt: OpenwopRuntime, f: (tx: Tx) => Promise<T> | T): Promise<T> {
+  return unitOfWork(rt.port, f);
 }
 
 /** Slots recorded for `scheduleId`, in order. */

@@ -26,7 +26,8 @@ type Bound<F> = F extends (s: SqlSession, ...args: infer A) => infer R ? (...arg
 /** The store's queries as a unit of work offers them (`tx.read`). */
 export type Reads = { readonly [K in keyof typeof READS]: Bound<(typeof READS)[K]> };
 
-function bind(s: SqlSession): Reads {
+/** `s`'s queries (every query of the table, its session bound). */
+export function bindReads(s: SqlSession): Reads {
   const out: Record<string, unknown> = {};
   for (const [name, query] of Object.entries(READS)) out[name] = (...args: never[]) => (query as (s: SqlSession, ...a: never[]) => Promise<unknown>)(s, ...args);
   return Object.freeze(out) as Reads;
@@ -38,6 +39,6 @@ const bound = new WeakMap<StoragePort, Reads>();
 /** `port`'s queries, bound to its read session. */
 export function readsOf(port: StoragePort): Reads {
   let r = bound.get(port);
-  if (r === undefined) bound.set(port, (r = bind(port.reads)));
+  if (r === undefined) bound.set(port, (r = bindReads(port.reads)));
   return r;
 }

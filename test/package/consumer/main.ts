@@ -15,7 +15,7 @@ import type { Capabilities, MemoryEntry } from 'wopkit';
 import { validateCapabilities, validateMemoryEntry } from 'wopkit/validators';
 import { assertMemoryEntry, isMemoryEntry, ValidationError } from 'wopkit/guards';
 import { validateRunEvent } from 'wopkit/run-events';
-import { createOpenwopRuntime, memoryRef, openMemoryStore, Plan } from 'wopkit/runtime';
+import { createOpenwopRuntime, memoryRef, openMemoryStore, unitOfWork } from 'wopkit/runtime';
 import { createHost, hostKeys, openStore, SecretKeyRing, StoreConfigError } from 'wopkit/host';
 import { configFrom, runSuite } from 'wopkit/conformance';
 import memoryEntrySchema from 'wopkit/schemas/openwop/v1/memory-entry.schema.json' with { type: 'json' };
@@ -44,15 +44,15 @@ assert.equal(broken.failures[0]?.instancePath, '/payload/memoryRef');
 assert.equal(validateRunEvent({ ...event, type: 'vendor.custom', payload: {} }).known, false);
 ok(`run event ${event.type} dispatched to its payload validator; unknown types tolerated`);
 
-// Runtime: a secret resolved by a run never reaches memory (SR-1). One request = one plan, committed once.
+// Runtime: a secret resolved by a run never reaches memory (SR-1). One request = one unit of work, committed once.
 const runtime = createOpenwopRuntime({ port: await openMemoryStore() });
 const secret = 'sk-consumer-7f3a9c1e';
-const plan = new Plan();
-const secrets = await runtime.secretsOf(plan, 'acme');
-secrets.claimRun('run-1');
-await secrets.register('run-1', 'api-key', secret, 'run');
-const { stored } = await runtime.writer.put(plan, memoryRef('acme', 'agent-1'), { content: `call the API with ${secret}` }, { runId: 'run-1', tenant: 'acme' });
-await plan.commit(runtime.port);
+const stored = await unitOfWork(runtime.port, async (tx) => {
+  const secrets = await runtime.secretsOf(tx, 'acme');
+  secrets.claimRun('run-1');
+  await secrets.register('run-1', 'api-key', secret, 'run');
+  return (await runtime.writer.put(tx, memoryRef('acme', 'agent-1'), { content: `call the API with ${secret}` }, { runId: 'run-1', tenant: 'acme' })).stored;
+});
 assert.equal(stored.value.content, 'call the API with [REDACTED:api-key]');
 const page = await runtime.adapterFor('acme').list(memoryRef('acme', 'agent-1'));
 assert.deepEqual(page.map((e) => e.content), ['call the API with [REDACTED:api-key]']);

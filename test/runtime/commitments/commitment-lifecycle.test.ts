@@ -10,6 +10,7 @@ const load = async () => ({
   ...(await import('../../../runtime/memory/memory-ref.ts')),
   ...(await import('../../../runtime/storage/memory/index.ts')),
   ...(await import('../support.ts')),
+  ...(await import('../../../runtime/storage/index.ts')),
 });
 const REF = 'mem://tenant-a/agent-1';
 
@@ -19,7 +20,8 @@ async function everyPath(m: Awaited<ReturnType<typeof load>>): Promise<void> {
   const port = await m.openMemoryStore();
   const fired: string[] = [];
   const engine = new m.CommitmentEngine({
-    port,
+    units: m.unitsOf(port),
+    storeKind: port.kind,
     clock,
     tenantOf: m.tenantOf,
     emit: (_plan, payload) => void fired.push(`${payload.commitmentId}#${payload.conditionInstance}`),
@@ -31,15 +33,15 @@ async function everyPath(m: Awaited<ReturnType<typeof load>>): Promise<void> {
     engine.arm(plan, { commitmentId: 'alarm', memoryRef: REF, condition: { kind: 'predicate', predicateId: 'alarm' }, enqueueRun: false });
   });
   await engine.tick();
-  await engine.setPredicate('tenant-a', 'door-open', true);
-  await engine.setPredicate('tenant-a', 'alarm', true);
+  await m.unitOfWork(port, (tx) => engine.setPredicate(tx, 'tenant-a', 'door-open', true));
+  await m.unitOfWork(port, (tx) => engine.setPredicate(tx, 'tenant-a', 'alarm', true));
   clock.advance(1000);
   await engine.tick(); // due fires; door and alarm turn true
   await m.request(port, async (plan) => {
     await engine.cancel(plan, 'tenant-a', 'later'); // armed → cancelled
     await engine.cancel(plan, 'tenant-a', 'alarm'); // held → cancelled
   });
-  await engine.setPredicate('tenant-a', 'door-open', false);
+  await m.unitOfWork(port, (tx) => engine.setPredicate(tx, 'tenant-a', 'door-open', false));
   await engine.tick(); // door released
   const expected = ['due#time:1767225601000', 'alarm#predicate:1', 'door#predicate:1'];
   if (fired.join() !== expected.join()) throw new Error(`unexpected fires ${fired.join()}`);

@@ -16,6 +16,7 @@ import { openMemoryStore } from '../../../runtime/storage/memory/index.ts';
 import type { StoragePort } from '../../../runtime/storage/port.ts';
 import { QuotaExceededError } from '../../../runtime/shared/quota.ts';
 import { allEvents, eventsOf, openRuntime, request, thrown } from '../support.ts';
+import { unitOfWork, unitsOf } from '../../../runtime/storage/index.ts';
 
 const INTENT = 'CANARY-INTENT remind me to call Alice about the SOC2 report';
 const tenantOf = (ref: string) => /^mem:\/\/([a-z0-9-]+)\/[a-z0-9-]+$/.exec(ref)?.[1];
@@ -25,7 +26,8 @@ const T0 = Date.UTC(2026, 0, 1);
 function engineOn(port: StoragePort, clock: ManualClock, extra: Partial<CommitmentEngineOptions> = {}) {
   const emitted: { payload: FiredCommitmentPayload; ctx: { tenantId: string; runId?: string } }[] = [];
   const engine = new CommitmentEngine({
-    port,
+    units: unitsOf(port),
+    storeKind: port.kind,
     clock,
     tenantOf,
     emit: (plan, payload, ctx) => plan.afterCommit(() => void emitted.push({ payload, ctx })),
@@ -95,24 +97,24 @@ describe('CommitmentEngine (RFC 0068 §C)', () => {
     const { port, emitted, engine } = await setup();
     await infer(port, engine, 'mem://acme/agent-2', { id: 'mem-88', tags: ['intent:remind', 'when:soc2-filed'] });
     await engine.tick();
-    await engine.setPredicate('acme', 'soc2-filed', true);
+    await unitOfWork(port, (tx) => engine.setPredicate(tx, 'acme', 'soc2-filed', true));
     await engine.tick();
     await engine.tick();
     expect(emitted).toHaveLength(1);
-    await engine.setPredicate('acme', 'soc2-filed', false);
+    await unitOfWork(port, (tx) => engine.setPredicate(tx, 'acme', 'soc2-filed', false));
     await engine.tick();
-    await engine.setPredicate('acme', 'soc2-filed', true);
+    await unitOfWork(port, (tx) => engine.setPredicate(tx, 'acme', 'soc2-filed', true));
     await engine.tick();
     // a flip back and forth between two ticks is no transition the engine saw
-    await engine.setPredicate('acme', 'soc2-filed', false);
-    await engine.setPredicate('acme', 'soc2-filed', true);
+    await unitOfWork(port, (tx) => engine.setPredicate(tx, 'acme', 'soc2-filed', false));
+    await unitOfWork(port, (tx) => engine.setPredicate(tx, 'acme', 'soc2-filed', true));
     await engine.tick();
     expect(emitted.map((e) => e.payload.conditionInstance)).toEqual(['predicate:1', 'predicate:2']);
     expect(emitted.every((e) => e.payload.condition === 'predicate')).toBe(true);
     // another tenant's predicate of the same name moves nothing
-    await engine.setPredicate('globex', 'soc2-filed', false);
+    await unitOfWork(port, (tx) => engine.setPredicate(tx, 'globex', 'soc2-filed', false));
     await engine.tick();
-    await engine.setPredicate('globex', 'soc2-filed', true);
+    await unitOfWork(port, (tx) => engine.setPredicate(tx, 'globex', 'soc2-filed', true));
     await engine.tick();
     expect(emitted).toHaveLength(2);
   });
@@ -225,7 +227,7 @@ describe('CommitmentEngine (RFC 0068 §C)', () => {
     expect(await engine.tick()).toEqual([]);
 
     // Fewer on PostgreSQL, where each fire in flight holds a pooled connection; an embedder's own number wins.
-    expect([firesInFlightFor({ kind: 'postgres' }), firesInFlightFor({ kind: 'sqlite' }), firesInFlightFor({ kind: 'memory' })]).toEqual([FIRES_IN_FLIGHT_POSTGRES, FIRES_IN_FLIGHT, FIRES_IN_FLIGHT]);
+    expect([firesInFlightFor('postgres'), firesInFlightFor('sqlite'), firesInFlightFor('memory')]).toEqual([FIRES_IN_FLIGHT_POSTGRES, FIRES_IN_FLIGHT, FIRES_IN_FLIGHT]);
     const { engine: three } = engineOn(port, clock, { firesInFlight: 3 });
     await request(store, (plan) => {
       for (let i = 0; i < 10; i++) three.arm(plan, { commitmentId: `d${i}`, memoryRef: 'mem://acme/a', condition: { kind: 'time', at: clock.now() + i }, enqueueRun: false });
@@ -258,12 +260,12 @@ describe('CommitmentEngine (RFC 0068 §C)', () => {
   it('a restart numbers the next rising edge after the last one: the edge state lives in the store', async () => {
     const { clock, port, engine, emitted } = await setup();
     await infer(port, engine, 'mem://acme/agent-2', { id: 'mem-88', tags: ['intent:remind', 'when:soc2-filed'] });
-    await engine.setPredicate('acme', 'soc2-filed', true);
+    await unitOfWork(port, (tx) => engine.setPredicate(tx, 'acme', 'soc2-filed', true));
     await engine.tick();
-    await engine.setPredicate('acme', 'soc2-filed', false);
+    await unitOfWork(port, (tx) => engine.setPredicate(tx, 'acme', 'soc2-filed', false));
     await engine.tick();
     const restarted = engineOn(port, clock);
-    await restarted.engine.setPredicate('acme', 'soc2-filed', true);
+    await unitOfWork(port, (tx) => restarted.engine.setPredicate(tx, 'acme', 'soc2-filed', true));
     await restarted.engine.tick();
     expect([...emitted, ...restarted.emitted].map((e) => e.payload.conditionInstance)).toEqual(['predicate:1', 'predicate:2']);
   });
@@ -301,7 +303,7 @@ describe('CommitmentEngine (RFC 0068 §C)', () => {
               for (let i = 0; i < o.times; i++) await (o.concurrent ? Promise.all([tick(), openRuntime({ port, clock }).then((other) => other.rt.commitments.tick())]) : tick());
             } else if (o.k === 'flip') {
               values.set(o.p, o.v);
-              await engine.setPredicate('acme', o.p, o.v);
+              await unitOfWork(port, (tx) => engine.setPredicate(tx, 'acme', o.p, o.v));
             } else if (o.k === 'infer') await request(port, (plan) => engine.inferFrom(plan, 'mem://acme/agent', entry(o.n)));
             else if (o.k === 'replay') {
               const r = engineOn(port, clock, { mode: 'replay' });

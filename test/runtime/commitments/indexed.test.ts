@@ -15,6 +15,7 @@ import { ManualClock } from '../../../runtime/shared/clock.ts';
 import { openMemoryStore } from '../../../runtime/storage/memory/index.ts';
 import type { StoragePort } from '../../../runtime/storage/port.ts';
 import { request, withRuntime } from '../support.ts';
+import { unitOfWork, unitsOf } from '../../../runtime/storage/index.ts';
 
 const T0 = Date.UTC(2026, 0, 1);
 const REFS = ['mem://acme/agent', 'mem://globex/agent'];
@@ -78,7 +79,7 @@ describe('store-backed commitment engine = naive reference', () => {
           const flags = new Map<string, boolean>();
           const value = (p: string, t: string) => flags.get(`${t}/${p}`) === true;
           const emitted: string[] = [];
-          const engine = new CommitmentEngine({ port, clock, tenantOf, emit: (plan, p) => plan.afterCommit(() => void emitted.push(`${p.commitmentId}#${p.conditionInstance}`)) });
+          const engine = new CommitmentEngine({ units: unitsOf(port), storeKind: port.kind, clock, tenantOf, emit: (plan, p) => plan.afterCommit(() => void emitted.push(`${p.commitmentId}#${p.conditionInstance}`)) });
           const naive = new NaiveEngine();
           const expected: string[] = [];
           for (const o of ops) {
@@ -95,7 +96,7 @@ describe('store-backed commitment engine = naive reference', () => {
               expect(await request(port, (plan) => engine.cancel(plan, tenant, id))).toBe(true);
             } else if (o.k === 'flip') {
               flags.set(`${o.tenant}/${o.p}`, o.v);
-              await engine.setPredicate(o.tenant, o.p, o.v);
+              await unitOfWork(port, (tx) => engine.setPredicate(tx, o.tenant, o.p, o.v));
             } else if (o.k === 'advance') clock.advance(o.ms);
             else {
               const fired = (await engine.tick()).map((f) => `${f.commitmentId}#${f.instance}`);
@@ -114,17 +115,17 @@ describe('store-backed commitment engine = naive reference', () => {
 
   it('fires in a fixed order whatever order the predicates changed in: by predicate (tenant, id), each predicate\'s commitments in arming order', async () => {
     const port = await openMemoryStore();
-    const engine = new CommitmentEngine({ port, clock: new ManualClock(T0), tenantOf, emit: () => {} });
+    const engine = new CommitmentEngine({ units: unitsOf(port), storeKind: port.kind, clock: new ManualClock(T0), tenantOf, emit: () => {} });
     const ids = await request(port, (plan) => ['p1', 'p0', 'p1'].map((p, n) => engine.inferFrom(plan, 'mem://acme/agent', { id: `m${n}`, tags: ['intent:remind', `when:${p}`] })[0]!.commitmentId));
     await engine.tick();
-    for (const p of ['p1', 'p0']) await engine.setPredicate('acme', p, true);
+    for (const p of ['p1', 'p0']) await unitOfWork(port, (tx) => engine.setPredicate(tx, 'acme', p, true));
     expect((await engine.tick()).map((f) => f.commitmentId)).toEqual([ids[1], ids[0], ids[2]]);
   });
 
   it('a commitment is looked at when armed: a predicate already true fires it at the next tick, once', async () => {
     const port = await openMemoryStore();
-    const engine = new CommitmentEngine({ port, clock: new ManualClock(T0), tenantOf, emit: () => {} });
-    await engine.setPredicate('acme', 'p', true);
+    const engine = new CommitmentEngine({ units: unitsOf(port), storeKind: port.kind, clock: new ManualClock(T0), tenantOf, emit: () => {} });
+    await unitOfWork(port, (tx) => engine.setPredicate(tx, 'acme', 'p', true));
     await engine.tick();
     const [c] = await request(port, (plan) => engine.inferFrom(plan, 'mem://acme/agent', { id: 'm', tags: ['intent:remind', 'when:p'] }));
     expect((await engine.tick()).map((f) => f.commitmentId)).toEqual([c!.commitmentId]);

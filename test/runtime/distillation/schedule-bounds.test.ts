@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { MAX_PERIOD_MS, MIN_PERIOD_MS, ScheduleError } from '../../../runtime/distillation/schedule.ts';
 import { MAX_DATE_MS } from '../../../runtime/shared/duration.ts';
 import { QuotaExceededError } from '../../../runtime/shared/quota.ts';
-import { Plan } from '../../../runtime/storage/plan.ts';
+import { commitDetached, detachedTx } from '../../../runtime/storage/unit-of-work.ts';
 import { REF, setup, thrown, type Env } from '../compaction/fixture.ts';
 import { cancel, schedule, scheduler, schedulesOf } from './scheduling.ts';
 
@@ -19,7 +19,7 @@ const make = async (maxPerTenant?: number) => {
 };
 /** The refusal's code; a refused schedule plans nothing. */
 const codeOf = (s: Env, sch: ReturnType<typeof scheduler>, req: Parameters<typeof schedule>[2]) => {
-  const plan = new Plan();
+  const plan = detachedTx(s.port);
   const err = (() => {
     try {
       sch.schedule(plan, req);

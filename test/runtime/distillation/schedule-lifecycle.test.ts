@@ -4,13 +4,13 @@ import { SCHEDULE_LIFECYCLE } from '../../../runtime/distillation/schedule-lifec
 import { lifecycleTests } from '../lifecycle-harness.ts';
 
 const lifecycle = { module: fileURLToPath(new URL('../../../runtime/distillation/schedule-lifecycle.ts', import.meta.url)), exportName: 'SCHEDULE_LIFECYCLE' };
-const load = async () => ({ ...(await import('../../../runtime/distillation/schedule.ts')), ...(await import('../compaction/fixture.ts')), ...(await import('../support.ts')), ...(await import('../../../runtime/memory/memory-ref.ts')) });
+const load = async () => ({ ...(await import('../../../runtime/distillation/schedule.ts')), ...(await import('../compaction/fixture.ts')), ...(await import('../support.ts')), ...(await import('../../../runtime/memory/memory-ref.ts')), ...(await import('../../../runtime/storage/index.ts')) });
 
 /** Schedules ending in each of the four outcomes, re-armed, and one cancelled. */
 async function everyPath(m: Awaited<ReturnType<typeof load>>): Promise<void> {
   const ids = { n: 0 };
   type Env = Awaited<ReturnType<typeof m.setup>>;
-  const scheduler = (env: Env) => new m.DistillationScheduler({ port: env.port, clock: env.clock, distiller: env.distiller, tenantOf: m.tenantOf, newId: () => `dsch-${++ids.n}` });
+  const scheduler = (env: Env) => new m.DistillationScheduler({ units: m.unitsOf(env.port), clock: env.clock, distiller: env.distiller, tenantOf: m.tenantOf, newId: () => `dsch-${++ids.n}` });
   const env = await m.setup();
   const real = env.distiller.distill.bind(env.distiller);
   env.distiller.distill = async (plan, ref, req) => {

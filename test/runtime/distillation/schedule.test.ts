@@ -6,6 +6,7 @@ import { quotaCount } from '../../../runtime/storage/reads/records.ts';
 import { allEvents, openRuntime, put, racingPort, registerSecrets, request } from '../support.ts';
 import { REF, setup, thrown, type Env } from '../compaction/fixture.ts';
 import { cancel, schedule, scheduler, schedulesOf } from './scheduling.ts';
+import { unitsOf } from '../../../runtime/storage/index.ts';
 
 const HOUR = 3_600_000;
 const transactional = async (s: Env, ref: string, texts: readonly string[]) => { for (const t of texts) await s.put(ref, { content: t, tier: 'transactional' }); };
@@ -25,13 +26,13 @@ describe('scheduled distillation ("dreams")', () => {
     const run = first as Extract<ScheduledRunOutcome, { kind: 'distilled' }>;
     expect(run.result.event.trigger).toBe('host-managed');
     expect(run.result.event.distillation).toMatchObject({ tokenBudget: 200, indexUpdated: true });
-    expect((await sch.get(d.scheduleId))!.nextAt).toBe(d.nextAt + HOUR);
-    expect(await sch.lastOutcome(d.scheduleId)).toMatchObject({ kind: 'distilled', archiveId: run.result.archiveId, event: run.result.event });
+    expect((await request(s.port, (tx) => sch.get(tx, d.scheduleId)))!.nextAt).toBe(d.nextAt + HOUR);
+    expect(await request(s.port, (tx) => sch.lastOutcome(tx, d.scheduleId))).toMatchObject({ kind: 'distilled', archiveId: run.result.archiveId, event: run.result.event });
     expect(await sch.tick()).toEqual([]); // the same instant never runs twice
     s.clock.advance(HOUR);
     expect(await sch.tick()).toEqual([{ kind: 'nothing-to-distil', scheduleId: d.scheduleId, instant: new Date(d.nextAt + HOUR).toISOString(), missed: 0 }]);
     expect(await compacted(s)).toHaveLength(1); // nothing to distil: no archive, no event
-    expect(await sch.lastOutcome(d.scheduleId)).toMatchObject({ kind: 'nothing-to-distil' });
+    expect(await request(s.port, (tx) => sch.lastOutcome(tx, d.scheduleId))).toMatchObject({ kind: 'nothing-to-distil' });
   });
 
   it('coalesces missed instants into one run and reports how many were missed', async () => {
@@ -43,7 +44,7 @@ describe('scheduled distillation ("dreams")', () => {
     const out = await sch.tick();
     expect(out).toHaveLength(1);
     expect(out[0]).toMatchObject({ kind: 'distilled', missed: 5, instant: new Date(d.nextAt + 5 * HOUR).toISOString() });
-    expect((await sch.get(d.scheduleId))!.nextAt).toBe(d.nextAt + 6 * HOUR);
+    expect((await request(s.port, (tx) => sch.get(tx, d.scheduleId)))!.nextAt).toBe(d.nextAt + 6 * HOUR);
   });
 
   it('a slot runs once whichever host ticks first: a second scheduler on the same store finds it taken', async () => {
@@ -89,8 +90,8 @@ describe('scheduled distillation ("dreams")', () => {
     expect(out.map((o) => [o.scheduleId, o.kind])).toEqual([[a.scheduleId, 'failed'], [b.scheduleId, 'distilled']]);
     expect(out[0]).toEqual({ kind: 'failed', scheduleId: a.scheduleId, instant: expect.any(String), missed: 0, errorCode: 'compaction_redaction_failed' });
     expect(JSON.stringify(out[0])).not.toContain('sk-live-canary');
-    expect(JSON.stringify(await sch.lastOutcome(a.scheduleId))).not.toContain('sk-live-canary');
-    expect([(await sch.get(a.scheduleId))!.nextAt, (await sch.get(b.scheduleId))!.nextAt]).toEqual([a.nextAt + HOUR, b.nextAt + HOUR]);
+    expect(JSON.stringify(await request(s.port, (tx) => sch.lastOutcome(tx, a.scheduleId)))).not.toContain('sk-live-canary');
+    expect([(await request(s.port, (tx) => sch.get(tx, a.scheduleId)))!.nextAt, (await request(s.port, (tx) => sch.get(tx, b.scheduleId)))!.nextAt]).toEqual([a.nextAt + HOUR, b.nextAt + HOUR]);
     s.clock.advance(HOUR);
     expect((await sch.tick()).map((o) => o.kind)).toEqual(['failed', 'nothing-to-distil']);
   });
@@ -111,14 +112,14 @@ describe('scheduled distillation ("dreams")', () => {
     expect(out.map((o) => [o.scheduleId, o.kind])).toEqual([[a.scheduleId, 'failed'], [b.scheduleId, 'nothing-to-distil']]);
     expect(out[0]).toMatchObject({ errorCode: 'quota_exceeded' });
     expect(JSON.stringify(await s.entries(REF))).toBe(before);
-    expect((await sch.get(a.scheduleId))!.nextAt).toBe(a.nextAt + HOUR);
-    expect(await sch.lastOutcome(a.scheduleId)).toMatchObject({ kind: 'failed', errorCode: 'quota_exceeded' });
+    expect((await request(s.port, (tx) => sch.get(tx, a.scheduleId)))!.nextAt).toBe(a.nextAt + HOUR);
+    expect(await request(s.port, (tx) => sch.lastOutcome(tx, a.scheduleId))).toMatchObject({ kind: 'failed', errorCode: 'quota_exceeded' });
   });
 
   it('a run whose tenant registered a secret between its reads and its commit is run again: the slot is distilled once, with the new secret redacted', async () => {
     const s = await setup();
     const racing = racingPort(s.port, (plan) => plan.some((op) => op.op === 'schedule.take'), () => s.register({ late: 'LATE-SECRET-0123456789' }, 'run-late'));
-    const sch = new DistillationScheduler({ port: racing.port, clock: s.clock, distiller: s.distiller, tenantOf, newId: () => 'dsch-race' });
+    const sch = new DistillationScheduler({ units: unitsOf(racing.port), clock: s.clock, distiller: s.distiller, tenantOf, newId: () => 'dsch-race' });
     await schedule(s, sch, { memoryRef: REF, every: 'PT1H', firstAt: s.clock.now() });
     await transactional(s, REF, ['The token is LATE-SECRET-0123456789.']);
     const out = await sch.tick();

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { backgroundRunId, InvalidRunEventError, MAX_EVENT_PAGE } from '../../../runtime/events/log.ts';
 import { validateRunEvent } from '../../../runtime/events/validate.ts';
 import { QuotaExceededError } from '../../../runtime/shared/quota.ts';
-import { Plan } from '../../../runtime/storage/plan.ts';
+import { commitDetached, detachedTx } from '../../../runtime/storage/unit-of-work.ts';
 import { eventsOf, openRuntime, request, thrown, withRuntime } from '../support.ts';
 
 const REF = 'mem://tenant-a/log';
@@ -23,7 +23,7 @@ describe('run event log', () => {
   it('refuses an invalid event and does not append it', async () => {
     const { rt, port } = await openRuntime();
     await request(port, (plan) => rt.startRun(plan, { runId: 'r1', workflowId: 'wf', memoryRef: REF }));
-    const plan = new Plan();
+    const plan = detachedTx(port);
     // @ts-expect-error a known type's payload is checked at compile time too (memoryRef is missing)
     expect(() => rt.log.append(plan, 'r1', { type: 'commitment.fired', payload: { commitmentId: 'c', condition: 'time' } })).toThrow(InvalidRunEventError);
     expect(plan.size).toBe(0);
@@ -85,7 +85,7 @@ describe('run event log', () => {
           await request(port, (plan) => ['a', 'b'].forEach((runId) => rt.startRun(plan, { runId, workflowId: 'w', memoryRef: REF })));
           const kept = { a: 1, b: 1 };
           for (const { run, valid, rollback, n } of ops) {
-            const plan = new Plan();
+            const plan = detachedTx(port);
             try {
               for (let i = 0; i < n; i++) {
                 // @ts-expect-error the refused branch (run.failed without errorCode) does not compile either
@@ -93,7 +93,7 @@ describe('run event log', () => {
               }
               // a request refused at commit (its run id is taken) gives its sequence numbers back
               if (rollback) rt.startRun(plan, { runId: run === 'a' ? 'b' : 'a', workflowId: 'w', memoryRef: REF });
-              await plan.commit(port);
+              await commitDetached(plan, port);
               kept[run] += n;
             } catch (e) {
               if (!valid) expect(e).toBeInstanceOf(InvalidRunEventError);

@@ -10,6 +10,7 @@ import { ManualClock } from '../../../runtime/shared/clock.ts';
 import { question } from './questions.ts';
 import { inquirium } from './helpers.ts';
 import { openMemoryStore } from '../../../runtime/storage/memory/index.ts';
+import { unitsOf } from '../../../runtime/storage/index.ts';
 
 const item = (reason?: string) => ({ ...(reason ? { reason } : {}), code: 'baseline-unavailable', subject: 'runtime/builtin-local', correlation: 'operation/inquirium/op-1', text: 'The local assistant is unavailable.' });
 
@@ -39,7 +40,7 @@ describe('escalation policy', () => {
     const n = await raise(item('sustained-degradation'), 'commons');
     expect(n.level).toBe('notification');
     if (n.level === 'notification') expect(n.notice).toEqual({ 'subject/ref': 'runtime/builtin-local', 'correlation/id': 'operation/inquirium/op-1', 'body/text': 'The local assistant is unavailable.', 'reason/code': 'baseline-unavailable', 'escalation/reason': 'sustained-degradation' });
-    const questions = new OperatorQuestions(await openMemoryStore(), new ManualClock(), { displayCeiling: 'community' });
+    const questions = new OperatorQuestions(unitsOf(await openMemoryStore()), new ManualClock(), { displayCeiling: 'community' });
     await expect(raise(item('operator-decision'), 'commons', { questions })).rejects.toThrow(EscalationError);
     const p = await raise(item('operator-decision'), 'commons', { questions, proposedQuestion: question() });
     expect(p.level).toBe('operator-prompt');
@@ -48,7 +49,7 @@ describe('escalation policy', () => {
       expect((await questions.state(question()['question/ref'])).state).toBe('pending');
     }
     // an invalid proposed question never produces a notification
-    const fresh = new OperatorQuestions(await openMemoryStore(), new ManualClock(), { displayCeiling: 'community' });
+    const fresh = new OperatorQuestions(unitsOf(await openMemoryStore()), new ManualClock(), { displayCeiling: 'community' });
     await expect(raise(item('operator-decision'), 'commons', { questions: fresh, proposedQuestion: question({ 'widget/kind': 'password' }) })).rejects.toThrow();
     await expect(fresh.state(question({ 'widget/kind': 'password' })['question/ref'])).rejects.toThrow(); // nothing opened
   });

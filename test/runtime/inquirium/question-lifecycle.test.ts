@@ -5,12 +5,12 @@ import { lifecycleTests } from '../lifecycle-harness.ts';
 import { question } from './questions.ts';
 
 const lifecycle = { module: fileURLToPath(new URL('../../../runtime/inquirium/question-lifecycle.ts', import.meta.url)), exportName: 'QUESTION_LIFECYCLE' };
-const load = async () => ({ ...(await import('../../../runtime/inquirium/operator-questions.ts')), ...(await import('../../../runtime/shared/clock.ts')), ...(await import('../../../runtime/storage/memory/index.ts')) });
+const load = async () => ({ ...(await import('../../../runtime/inquirium/operator-questions.ts')), ...(await import('../../../runtime/shared/clock.ts')), ...(await import('../../../runtime/storage/memory/index.ts')), ...(await import('../../../runtime/storage/index.ts')) });
 
 /** One question down every path the runtime has: answered, cancelled, superseded and timed out. */
 async function everyPath(m: Awaited<ReturnType<typeof load>>): Promise<void> {
   const clock = new m.ManualClock();
-  const qs = new m.OperatorQuestions(await m.openMemoryStore(), clock, { displayCeiling: 'community' });
+  const qs = new m.OperatorQuestions(m.unitsOf(await m.openMemoryStore()), clock, { displayCeiling: 'community' });
   const q = (name: string) => question({ 'question/ref': `question/inquirium/op-1/${name}`, response: { 'target/ref': 'inquirium.operator-question.respond', method: 'POST', 'idempotency/key': `key-${name}` } });
   for (const name of ['a', 'b', 'c', 'd']) await qs.propose(q(name));
   await qs.answer({ schema: 'inquirium.operator-question.answer.v1', 'question/ref': 'question/inquirium/op-1/a', 'idempotency/key': 'key-a', answer: 'yes' });
@@ -25,7 +25,7 @@ describe('operator-question lifecycle (QUESTION_LIFECYCLE ↔ OperatorQuestions)
 
   it('a proposed question starts in the table\'s initial state', async () => {
     const m = await load();
-    const qs = new m.OperatorQuestions(await m.openMemoryStore(), new m.ManualClock(), { displayCeiling: 'community' });
+    const qs = new m.OperatorQuestions(m.unitsOf(await m.openMemoryStore()), new m.ManualClock(), { displayCeiling: 'community' });
     expect((await qs.propose(question())).state).toBe(QUESTION_LIFECYCLE.initial);
   });
 });

@@ -2,13 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { applyTranscriptRetention } from '../../../runtime/inquirium/retention.ts';
 import { StoreTranscript, type TranscriptFact } from '../../../runtime/inquirium/storage/transcript.ts';
 import { openMemoryStore } from '../../../runtime/storage/memory/index.ts';
+import { unitsOf } from '../../../runtime/storage/index.ts';
 
 const fact = (id: string, classification: TranscriptFact['classification'], recordedAt: string): TranscriptFact =>
   ({ kind: 'turn', id, participant: 'p1', session: 's1', classification, recordedAt, body: {} });
 
 describe('transcript retention', () => {
   it('Inquirium declares ClassKeyed retention and the store excises what is past it, per classification', async () => {
-    const store = new StoreTranscript(await openMemoryStore(), () => 0);
+    const store = new StoreTranscript(unitsOf(await openMemoryStore()), () => 0);
     await store.append(fact('turn:public', 'public', '2026-01-01T00:00:00Z'));
     await store.append(fact('turn:personal', 'personal', '2026-01-01T00:00:00Z'));
     await store.append(fact('turn:community', 'community', '2026-01-01T00:00:00Z'));

@@ -5,12 +5,13 @@ import { join } from 'node:path';
 import { FramedJsonlLog, frame, recover } from '../../../runtime/inquirium/storage/framed-jsonl.ts';
 import { FeedbackError, JsonlTranscriptStore, recordFeedback, StoreTranscript, type InquiryTranscriptStore, type TranscriptFact } from '../../../runtime/inquirium/storage/transcript.ts';
 import { JsonlTraceStream, StoreTraceStream, TRACE_RECORD_TYPE, TRACE_STREAM } from '../../../runtime/inquirium/storage/trace-stream.ts';
-import { Plan } from '../../../runtime/storage/plan.ts';
+import { commitDetached, detachedTx } from '../../../runtime/storage/unit-of-work.ts';
 import { openMemoryStore } from '../../../runtime/storage/memory/index.ts';
 import type { StoragePort } from '../../../runtime/storage/port.ts';
 import { inquirium, OTHER_PARTICIPANT, PARTICIPANT, request } from './helpers.ts';
 import { storeText } from '../support.ts';
 import { scratchDirs } from './storage/scratch.ts';
+import { unitsOf } from '../../../runtime/storage/index.ts';
 
 const dir = scratchDirs('inq');
 const quiet = { logger: () => {} };
@@ -80,7 +81,7 @@ describe('framed JSONL log', () => {
 
 /** Each transcript store on `port` (a store transcript must live on the store its runtime commits to). */
 const stores: [string, (port: StoragePort) => InquiryTranscriptStore][] = [
-  ['store', (port) => new StoreTranscript(port, () => 0)],
+  ['store', (port) => new StoreTranscript(unitsOf(port), () => 0)],
   ['jsonl', () => new JsonlTranscriptStore(join(dir(), 't.jsonl'))],
 ];
 
@@ -136,17 +137,17 @@ describe('InquiryTranscriptStore', () => {
   }
   it('the store transcript: two appends of one id racing past the look are one fact (the store refuses the second)', async () => {
     const port = await openMemoryStore();
-    const [a, b] = [new StoreTranscript(port, () => 0), new StoreTranscript(port, () => 0)];
-    const [pa, pb] = [new Plan(), new Plan()];
+    const [a, b] = [new StoreTranscript(unitsOf(port), () => 0), new StoreTranscript(unitsOf(port), () => 0)];
+    const [pa, pb] = [detachedTx(port), detachedTx(port)];
     await a.append(fact('turn:1'), pa);
     await b.append(fact('turn:1'), pb); // both looked before either committed
-    await pa.commit(port);
-    await expect(pb.commit(port)).rejects.toMatchObject({ code: 'duplicate_item' });
+    await commitDetached(pa, port);
+    await expect(commitDetached(pb, port)).rejects.toMatchObject({ code: 'duplicate_item' });
     expect((await a.query({ participant: 'p1' })).map((f) => f.id)).toEqual(['turn:1']);
   });
   it('the store transcript: excision and retention remove the content from the store, not merely hide it', async () => {
     const port = await openMemoryStore();
-    const s = new StoreTranscript(port, () => 0);
+    const s = new StoreTranscript(unitsOf(port), () => 0);
     await s.append({ ...fact('turn:1'), body: { text: 'EXCISE-ME-CANARY' } });
     await s.append({ ...fact('turn:2', 'p1', 'turn', 'public'), body: { text: 'RETAIN-ME-CANARY' } });
     expect(await storeText(port)).toContain('EXCISE-ME-CANARY');
@@ -154,7 +155,7 @@ describe('InquiryTranscriptStore', () => {
     expect(await s.applyRetention((f) => f.classification === 'public', 'now')).toBe(1);
     expect(await storeText(port)).not.toMatch(/EXCISE-ME-CANARY|RETAIN-ME-CANARY/);
     // another runtime on the same store sees the same history
-    expect(await new StoreTranscript(port, () => 0).query({ participant: 'p1' })).toEqual([]);
+    expect(await new StoreTranscript(unitsOf(port), () => 0).query({ participant: 'p1' })).toEqual([]);
   });
   it('the JSONL store survives reopening, and excision removes the content from disk', async () => {
     const p = join(dir(), 't.jsonl');
@@ -188,7 +189,7 @@ describe('trace stream', () => {
     policy: { locality: 'local_only', 'trust/mode': 'strict_local', 'egress/allowed': false }, decisions: [], effects: [],
   };
   it('refuses a record carrying prompt content or a transcript ref', async () => {
-    const t = new StoreTraceStream(await openMemoryStore(), () => 0);
+    const t = new StoreTraceStream(unitsOf(await openMemoryStore()), () => 0);
     await t.append(base);
     await expect(t.append({ ...base, prompt: 'secret question' })).rejects.toThrow();
     await expect(t.append({ ...base, 'transcript/ref': 'result:1' })).rejects.toThrow();

@@ -10,6 +10,7 @@ import { DEFAULT_MEMORY_BOUNDS } from '../../../runtime/memory/writer.ts';
 import type { SqlSession } from '../../../runtime/storage/sql/session.ts';
 import type { StoragePort } from '../../../runtime/storage/port.ts';
 import { openRuntime, put, request, storedEntries, thrown, withRuntime, type TestRuntime } from '../support.ts';
+import { bindReads } from '../../../runtime/storage/reads/index.ts';
 
 const setup = async (o: Parameters<typeof openRuntime>[0] = {}) => {
   const t = await openRuntime(o);
@@ -178,7 +179,7 @@ describe('CTI-1 cross-tenant isolation', () => {
   it('store failures surface as an error without entry data', async () => {
     const fail = async (): Promise<never> => { throw new Error('db row: content=SECRET-CONTENT-123'); };
     const broken: SqlSession = { dialect: 'sqlite', run: fail, get: fail, all: fail, returning: fail };
-    const adapter = new TenantMemoryAdapter(new TenantReader('tenant-a', broken), new ManualClock());
+    const adapter = new TenantMemoryAdapter(new TenantReader('tenant-a', bindReads(broken)), new ManualClock());
     for (const err of [await thrown(() => adapter.list('mem://tenant-a/x')), await thrown(() => adapter.get('mem://tenant-a/x', 'id'))]) {
       expect(err).toBeInstanceOf(MemoryAdapterError);
       expect(JSON.stringify({ m: (err as Error).message, s: String(err) })).not.toContain('SECRET-CONTENT');

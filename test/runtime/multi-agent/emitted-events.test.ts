@@ -11,8 +11,9 @@ import { DEFAULT_MEMORY_BOUNDS } from '../../../runtime/memory/writer.ts';
 import { ESCALATION_EVENT_TYPES } from '../../../runtime/multi-agent/escalation.ts';
 import { ownedCapabilityFragment } from '../../../runtime/openwop/capabilities.ts';
 import { toIso } from '../../../runtime/shared/clock.ts';
-import { Plan } from '../../../runtime/storage/plan.ts';
+import { commitDetached, detachedTx } from '../../../runtime/storage/unit-of-work.ts';
 import { allEvents, request, withRuntime } from '../support.ts';
+import { unitOfWork } from '../../../runtime/storage/index.ts';
 
 let seq = 0;
 /** Wrap a payload in an envelope and validate it as a run event of a known type; throw with the pointers otherwise. */
@@ -48,12 +49,12 @@ describe('emitted events validate against the generated run-event validators', (
             await request(port, (plan) => texts.forEach((t, i) => plan.add('memory.put', { tenant: 'acme', memoryRef: 'mem://acme/a', entry: { id: `m${i}`, content: t, tags: [], createdAt: toIso(clock.now() + i) }, atMs: clock.now(), bounds: DEFAULT_MEMORY_BOUNDS })));
             for (let i = 0; i < 2; i++) await request(port, (plan) => rt.consolidation.consolidate(plan, 'mem://acme/a', { trigger }));
             await request(port, (plan) => rt.commitments.inferFrom(plan, 'mem://acme/a', { id: 'm1', tags: ['intent:remind', 'at:2025-01-01T00:00:00Z', 'when:p', ...(enqueue ? ['action:run'] : [])] }));
-            await rt.commitments.setPredicate('acme', 'p', true);
+            await unitOfWork(rt.port, (tx) => rt.commitments.setPredicate(tx, 'acme', 'p', true));
             expect((await rt.commitments.tick()).length).toBe(2);
             const run = await request(port, (plan) => rt.startRun(plan, { workflowId: 'wf', memoryRef: 'mem://acme/a' }));
-            const plan = new Plan();
+            const plan = detachedTx(port);
             await rt.orchestratorStep(plan, run.runId, { kind: 'next-worker', worker: 'refund-agent', confidence }, async () => ({ outcome: 'approved' }));
-            await plan.commit(port);
+            await commitDetached(plan, port);
             const events = await allEvents(port);
             const types = new Set(events.map((e) => e.type));
             for (const t of ['agent.memory.consolidated', 'commitment.fired', ESCALATION_EVENT_TYPES.decided, ESCALATION_EVENT_TYPES.dispatched]) expect(types).toContain(t);

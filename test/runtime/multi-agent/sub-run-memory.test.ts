@@ -4,6 +4,7 @@ import { ManualClock } from '../../../runtime/shared/clock.ts';
 import { SubRunMemory, SubRunScopeError, type CrossChildMemoryConcurrency } from '../../../runtime/multi-agent/sub-run-memory.ts';
 import type { StoragePort } from '../../../runtime/storage/port.ts';
 import { openRuntime, racingPort, registerSecrets, request, storedEntries, thrown, withCommit, withRuntime, type TestRuntime } from '../support.ts';
+import { unitsOf } from '../../../runtime/storage/index.ts';
 
 const tenantOf = (ref: string) => /^mem:\/\/([a-z0-9-]+)\/[a-z0-9-]+$/.exec(ref)?.[1];
 const SECRET = 'tok-SECRET-0123456789';
@@ -32,7 +33,7 @@ function slowPort(port: StoragePort) {
 /** Sub-run memory over the wired runtime's writer and readers, with parent run `p` and child runs started as needed. */
 async function setup(t: TestRuntime, o: { concurrency?: CrossChildMemoryConcurrency; port?: StoragePort; mint?: (tenant: string, child: string) => string } = {}) {
   const mem = new SubRunMemory({
-    port: o.port ?? t.port,
+    units: unitsOf(o.port ?? t.port),
     clock: t.clock,
     store: { readerFor: (tenant) => t.rt.readerFor(tenant) },
     writer: t.rt.writer,

@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { backgroundRunId } from '../../../runtime/events/log.ts';
 import { validateRunEvent } from '../../../runtime/events/validate.ts';
 import { ReplayMemorySnapshotUnavailableError } from '../../../runtime/multi-agent/replay-snapshots.ts';
-import { Plan } from '../../../runtime/storage/plan.ts';
+import { commitDetached, detachedTx } from '../../../runtime/storage/unit-of-work.ts';
 import { allEvents, eventsOf, openRuntime, put, registerSecrets, request, storedEntries, thrown } from '../support.ts';
+import { unitOfWork } from '../../../runtime/storage/index.ts';
 
 const REF = 'mem://tenant-a/agent-7';
 
@@ -63,7 +64,7 @@ describe('OpenWOP runtime, wired end to end', () => {
     const entry = await put(rt, REF, { content: 'Remind me when the SOC2 report is filed INTENT-CANARY', tags: ['intent:remind', 'when:soc2-filed', 'action:run'] });
     await request(port, (plan) => rt.commitments.inferFrom(plan, REF, entry));
     expect(await rt.commitments.tick()).toHaveLength(0);
-    await rt.commitments.setPredicate('tenant-a', 'soc2-filed', true);
+    await unitOfWork(rt.port, (tx) => rt.commitments.setPredicate(tx, 'tenant-a', 'soc2-filed', true));
     const fired = await rt.commitments.tick();
     expect(fired).toHaveLength(1);
     expect(await rt.commitments.tick()).toHaveLength(0);
@@ -79,9 +80,9 @@ describe('OpenWOP runtime, wired end to end', () => {
     const { rt, port } = await openRuntime();
     const run = await request(port, (plan) => rt.startRun(plan, { workflowId: 'wf', memoryRef: REF }));
     const dispatched: string[] = [];
-    const plan = new Plan();
+    const plan = detachedTx(port);
     await rt.orchestratorStep(plan, run.runId, { kind: 'next-worker', confidence: 0.3, worker: 'refund-agent' }, async () => ({ outcome: 'approved' }), (d) => { dispatched.push(String(d.worker)); });
-    await plan.commit(port);
+    await commitDetached(plan, port);
     const types = (await eventsOf(rt, run.runId)).map((e) => e.type);
     expect(types).toEqual(['run.started', 'runOrchestrator.decided', 'core.workflowChain.confidence-escalated', 'interrupt.requested', 'interrupt.resolved', 'worker.dispatched']);
     expect(dispatched).toEqual(['refund-agent']);
@@ -90,12 +91,12 @@ describe('OpenWOP runtime, wired end to end', () => {
     const { rt, port } = await openRuntime();
     const run = await request(port, (plan) => rt.startRun(plan, { workflowId: 'wf', memoryRef: REF }));
     let interruptId = '';
-    const plan = new Plan();
+    const plan = detachedTx(port);
     await rt.orchestratorStep(plan, run.runId, { kind: 'next-worker', confidence: 0.1, worker: 'w' }, async (req) => {
       interruptId = req.interruptId;
       throw new Error('the person answers later');
     }).catch(() => undefined);
-    await plan.commit(port);
+    await commitDetached(plan, port);
     expect((await eventsOf(rt, run.runId)).map((e) => e.type).at(-1)).toBe('interrupt.requested');
     const answer = () => request(port, (p) => rt.continueStep(p, run.runId, interruptId, { outcome: 'approved' }));
     const [first, second] = await Promise.allSettled([answer(), answer()]);

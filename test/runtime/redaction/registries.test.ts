@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_SECRET_REGISTRY_LIMITS, SecretBoundError } from '../../../runtime/redaction/secret-registry.ts';
 import { registryAad, SecretKeyRing } from '../../../runtime/redaction/sealing.ts';
 import { QuotaExceededError } from '../../../runtime/shared/quota.ts';
-import { Plan } from '../../../runtime/storage/plan.ts';
+import { commitDetached, detachedTx } from '../../../runtime/storage/unit-of-work.ts';
 import { registryRow } from '../../../runtime/storage/reads/secrets.ts';
 import { endRun, openRuntime, put, registerSecrets, request, requestSecrets, storeText, storedEntries, thrown } from '../support.ts';
 
@@ -101,10 +101,10 @@ describe('each write checks, in its transaction, that the set it was redacted ag
     const { rt, port } = await openRuntime();
     await registerSecrets(rt, 'acme', 'run-1', { s1: V });
     const late = 'sk-live-REGISTERED-LATE-42';
-    const plan = new Plan();
+    const plan = detachedTx(port);
     await rt.writer.put(plan, REF, { content: `${V} ${late}` });
     await registerSecrets(rt, 'acme', 'run-2', { s2: late });
-    expect(await thrown(() => plan.commit(port))).toMatchObject({ code: 'stale_read' });
+    expect(await thrown(() => commitDetached(plan, port))).toMatchObject({ code: 'stale_read' });
     expect(await storedEntries(port, REF)).toEqual([]);
     // the same write again, from its reads: both redacted
     expect((await put(rt, REF, { content: `${V} ${late}` })).content).toBe('[REDACTED:s1] [REDACTED:s2]');
