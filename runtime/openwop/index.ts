@@ -7,8 +7,8 @@
  * plans its writes into one `Tx`, committed once; the runtime keeps no copy of the store. Library first: the HTTP
  * host (runtime/host/) is a thin layer over `createOpenwopRuntime()`.
  */
-import type { ConsolidationSchedule } from '../../generated/ts/index.ts';
-import { CapabilityRegistry } from '../capabilities/registry.ts';
+import type { AgentInventoryResponse, ConsolidationSchedule } from '../../generated/ts/index.ts';
+import { CapabilityRegistry, type DiscoveryDocument } from '../capabilities/registry.ts';
 import { CommitmentEngine } from '../commitments/engine.ts';
 import { Compactor, UnadvertisedCompactor } from '../compaction/compactor.ts';
 import { ConsolidationService } from '../consolidation/service.ts';
@@ -36,8 +36,9 @@ import {
   type OrchestratorStepResult,
   SPEC_STEP_PAYLOADS,
 } from '../multi-agent/escalation.ts';
-import { SubRunMemory, type CrossChildMemoryConcurrency } from '../multi-agent/sub-run-memory.ts';
-import { SecretRegistries, SimulatedByokResolver, type SecretRegistryLimits } from '../redaction/secret-registry.ts';
+import { SubRunMemory, type ChildMemoryScope, type CrossChildMemoryConcurrency } from '../multi-agent/sub-run-memory.ts';
+import type { StoredEntry } from '../memory/stored-entry.ts';
+import { SecretRegistries, SimulatedByokResolver, type SecretRegistryLimits, type TenantSecretScope } from '../redaction/secret-registry.ts';
 import { SecretKeyRing } from '../redaction/sealing.ts';
 import { randomIds, systemClock, type Clock, type IdSource } from '../shared/clock.ts';
 import { WOPKIT_VERSION } from '../shared/version.ts';
@@ -100,7 +101,59 @@ export interface OpenwopRuntimeOptions {
   readonly memoryAttribution?: boolean;
 }
 
-export function createOpenwopRuntime(options: OpenwopRuntimeOptions) {
+/**
+ * The wired OpenWOP runtime: its parts (each a module of its own, over the one store) and the operations that span
+ * them. Every operation that reads or writes takes the request's unit of work (`tx`) or opens its own background one.
+ */
+export interface OpenwopRuntime {
+  readonly port: StoragePort;
+  readonly clock: Clock;
+  readonly ids: IdSource;
+  readonly keys: SecretKeyRing;
+  readonly cursors: CursorCodec;
+  readonly registries: SecretRegistries;
+  /** The tenant's secret scope within one unit of work (one per `tx` and tenant). */
+  secretsOf(tx: Tx, tenant: string): Promise<TenantSecretScope>;
+  readonly byok: SimulatedByokResolver;
+  readonly log: RunEventLog;
+  readonly runs: Runs;
+  readonly workflows: WorkflowEngine;
+  readonly workspace: Workspace;
+  readonly writer: MemoryWriter;
+  readonly compactor: Compactor;
+  readonly distiller: Distiller;
+  /** Present only when scheduled distillation is wired (and therefore advertised). */
+  readonly distillationScheduler: DistillationScheduler | undefined;
+  readonly consolidation: ConsolidationService;
+  readonly commitments: CommitmentEngine;
+  readonly subRuns: SubRunMemory;
+  readonly escalationPolicy: EscalationPolicy;
+  readonly capabilities: CapabilityRegistry;
+  readonly proposals: ProposalService;
+  readonly installedArtifacts: InstalledArtifacts;
+  /** GET /v1/agents for `tenant`: built-in agents plus the agent packs applied proposals installed (RFC 0080 §C projection). */
+  agentInventory(tenant: string | undefined): Promise<AgentInventoryResponse>;
+  /** The reader of one tenant's memory (CTI-1). */
+  readerFor(tenant: string): TenantReader;
+  /** The read interface for one tenant, over live memory. */
+  adapterFor(tenant: string): TenantMemoryAdapter;
+  /** Memory as a run reads it: a fork its snapshot, any other run the live memory of its tenant (undefined: no such run). */
+  memoryOfRun(runId: string): Promise<TenantMemoryAdapter | undefined>;
+  /** Plan a run's start. */
+  startRun(tx: Tx, r: StartRun): RunRecord;
+  /** Discovery document (validated against capabilities.schema.json). */
+  discovery(): DiscoveryDocument;
+  /** One supervisor step of a run (RFC 0039 §A), planned into `tx`. */
+  orchestratorStep(tx: Tx, runId: string, decision: OrchestratorDecisionLike, resolveInterrupt: (req: { interruptId: string; kind: 'clarify' | 'escalate' }) => Promise<InterruptResolution>, dispatch?: (d: OrchestratorDecisionLike) => Promise<void> | void): Promise<OrchestratorStepResult>;
+  /** Carry on a step suspended on an interrupt with the person's answer, exactly once, planned into `tx`. */
+  continueStep(tx: Tx, runId: string, interruptId: string, resolution: InterruptResolution, dispatch?: (d: OrchestratorDecisionLike) => Promise<void> | void): Promise<OrchestratorStepResult>;
+  /** A child run's write through the SR-1 chokepoint of the child's scope (its own unit of work). */
+  childWrite(parent: { runId: string; memoryRef: string }, childRunId: string, write: { id?: string; content: string; tags?: string[]; ttlSeconds?: number }, isolation?: 'inherit' | 'isolated'): Promise<{ scope: ChildMemoryScope; entry: StoredEntry }>;
+  /** Plan a fork of `sourceRunId` at `fromSeq` (MAE-3). */
+  fork(tx: Tx, sourceRunId: string, fromSeq: number, mode?: ForkMode): Promise<RunRecord>;
+}
+
+export function createOpenwopRuntime(options: OpenwopRuntimeOptions): OpenwopRuntime {
   const port = options.port;
   const reads = readsOf(port);
   const units = unitsOf(port);
@@ -348,4 +401,3 @@ export function createOpenwopRuntime(options: OpenwopRuntimeOptions) {
   };
 }
 
-export type OpenwopRuntime = ReturnType<typeof createOpenwopRuntime>;
