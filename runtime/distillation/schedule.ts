@@ -31,7 +31,7 @@ import { CompactionError } from '../compaction/compactor.ts';
 import { StoreUnavailableError, type JsonDoc, type ScheduleRecord, type Tx, type Units } from '../storage/index.ts';
 import { DistillationError, TokenBudgetExceededError, type Distiller, type DistillResult } from './distiller.ts';
 import { boundedDurationMs, isRepresentableInstant, LATEST_DATE_TIME_MS } from '../shared/duration.ts';
-import { transition } from '../shared/state-machine.ts';
+import { IllegalTransitionError, transition } from '../shared/state-machine.ts';
 import { SCHEDULE_LIFECYCLE } from './schedule-lifecycle.ts';
 
 /** Shortest period a schedule may use: background work more often than this is a misconfiguration. */
@@ -196,7 +196,8 @@ export class DistillationScheduler {
       });
     } catch (err) {
       if (isTaken(err)) return undefined; // another process ran this slot
-      if (err instanceof StoreUnavailableError) throw err;
+      // A store that cannot write, or a move the lifecycle table does not allow (a bug, not this run's outcome).
+      if (err instanceof StoreUnavailableError || err instanceof IllegalTransitionError) throw err;
       refused = refusedOutcome(err, base);
     }
     // The distillation refused, or the store refused its writes (a bound reached, reads that kept going stale): nothing
