@@ -4,12 +4,13 @@
  * here; `oracleAjvWithV2` holds every v1 corpus schema as well, since v2 files reference v1 definitions.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { loadCorpus } from '../../generator/load.ts';
 import { createAjv } from '../../generator/ajv.ts';
-import { REPO } from '../generator/helpers.ts';
 
+/** The repository root. */
+export const REPO = resolve(import.meta.dirname, '../..');
 export const V2_DIR = join(REPO, 'schemas', 'openwop', 'v2');
 export const V1_DIR = join(REPO, 'schemas', 'openwop', 'v1');
 export const MAJORS_DIR = join(REPO, 'schemas', 'openwop', 'majors');
