@@ -41,6 +41,8 @@ describe('OpenWOP v2 schemas', () => {
     expect(s.schema['$id']).toBe(`${BASE}${fileName}`);
     expect(['request', 'response', 'both']).toContain(s.schema['x-direction']);
     expect(() => ajv.getSchema(s.schema['$id'] as string)).not.toThrow();
+    for (const name of Object.keys(isObject(s.schema['$defs']) ? s.schema['$defs'] : {}))
+      expect(() => ajv.getSchema(`${s.schema['$id'] as string}#/$defs/${name}`), name).not.toThrow();
   });
 
   it('gives every property a description and every object an explicit open or closed stance', () => {
@@ -92,6 +94,20 @@ describe('OpenWOP v2 schemas', () => {
     for (const [type, ptr] of Object.entries(index)) {
       expect(enumNames).toContain(type);
       expect(ajv.getSchema(`${BASE}run-event-payloads.schema.json${ptr}`), ptr).toBeDefined();
+    }
+  });
+
+  it('closes a payload by propertyNames only to key sets that admit every field v1 requires', () => {
+    const v1 = JSON.parse(readFileSync(join(REPO, 'schemas/openwop/v1/run-event-payloads.schema.json'), 'utf8')) as JsonObject;
+    const defs = byStem.get('run-event-payloads')!['$defs'] as Record<string, JsonObject>;
+    const closedDefs = Object.entries(defs).filter(([, d]) => isObject(d['propertyNames']));
+    expect(closedDefs.length).toBeGreaterThanOrEqual(5);
+    for (const [name, def] of closedDefs) {
+      const names = def['propertyNames'] as JsonObject;
+      const allowed = (isObject(names['enum']) || Array.isArray(names['enum']) ? names['enum'] : ((names['anyOf'] as JsonObject[])[0]!['enum'])) as string[];
+      const v1Required = (((v1['$defs'] as JsonObject)[name] as JsonObject)['required'] ?? []) as string[];
+      for (const field of [...v1Required, ...((def['required'] ?? []) as string[])]) expect(allowed, `${name}.${field}`).toContain(field);
+      for (const field of Object.keys((def['properties'] ?? {}) as object)) expect(allowed, `${name}.${field}`).toContain(field);
     }
   });
 
