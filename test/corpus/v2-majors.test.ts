@@ -12,6 +12,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { createAjv } from '../../generator/ajv.ts';
 import { HTTP_STATUS } from '../../runtime/shared/errors.ts';
+import { shipsSchemaPath } from '../../scripts/build.ts';
 import { MAJORS_DIR, REPO, V1_DIR, loadV2Schemas, type JsonObject } from './v2-corpus.ts';
 
 interface EventRow { v1: string; v2: string; registered: boolean }
@@ -193,5 +194,31 @@ describe('no file but the name table spells both names of a renamed event', () =
       for (const r of renamed) if (text.includes(r.v2) && mentions(text, r.v1) && mentions(text, r.v2)) offenders.push(`${f}: ${r.v1} / ${r.v2}`);
     }
     expect(offenders).toEqual([]);
+  });
+});
+
+describe('packages ship only the majors the corpus settings load', () => {
+  const dir = '/r/schemas';
+  const families = { openwop: ['v1'], inquirium: ['v1'] };
+  it.each([
+    ['/r/schemas', true],
+    ['/r/schemas/openwop', true],
+    ['/r/schemas/openwop/v1', true],
+    ['/r/schemas/openwop/v1/run-event.schema.json', true],
+    ['/r/schemas/openwop/v1/examples', false],
+    ['/r/schemas/openwop/v1/examples/run-event/valid/a.json', false],
+    ['/r/schemas/openwop/v2', false],
+    ['/r/schemas/openwop/v2/run-event.schema.json', false],
+    ['/r/schemas/openwop/majors/event-names.schema.json', false],
+    ['/r/schemas/openwop/majors/event-names.json', false],
+    ['/r/schemas/openwop/v10/x.schema.json', false],
+  ] as const)('%s ships: %s', (src, ships) => {
+    expect(shipsSchemaPath(dir, families, src)).toBe(ships);
+  });
+
+  it('ships a major once the settings list it, and every folder without a families setting', () => {
+    expect(shipsSchemaPath(dir, { openwop: ['v1', 'v2'] }, '/r/schemas/openwop/v2/run-event.schema.json')).toBe(true);
+    expect(shipsSchemaPath(dir, undefined, '/r/schemas/openwop/v2/run-event.schema.json')).toBe(true);
+    expect(shipsSchemaPath(dir, undefined, '/r/schemas/openwop/majors/event-names.json')).toBe(false);
   });
 });
