@@ -13,7 +13,8 @@
  *     keyword. Where our schema is deliberately stricter or differs (DIVERGENCES, each with its reason), the example
  *     is reported as such; any other disagreement is a finding;
  *  3. our major tables: every registered v2 event name is in upstream's v2 type enum and every renamed v1 name in its
- *     v1-name list; every registered v2 error code is in upstream's registry with the status our table gives it;
+ *     v1-name list, and, when the folder holds upstream's `spec/v2/event-codemap.json`, each row is exactly one of its
+ *     v1 → v2 pairs; every registered v2 error code is in upstream's registry with the status our table gives it;
  *  4. upstream's own v2 examples, where the manifest lists any (`examples`), validate against our schemas.
  *
  *   npx tsx scripts/upstream-v2-schemas.ts [DIR] [--json]
@@ -225,8 +226,17 @@ function verdictOf(ex: OurExample, ok: boolean, errors: readonly (readonly [stri
   return errors.some(([p, k]) => p === ex.expect!.instancePath && k === ex.expect!.keyword) ? 'rejected-as-declared' : 'rejected-otherwise';
 }
 
-function checkTables(upstream: Ajv2020): TableFinding[] {
+function checkTables(upstream: Ajv2020, texts: Map<string, string>): TableFinding[] {
   const out: TableFinding[] = [];
+  const codemapText = texts.get('openwop/openwop:spec/v2/event-codemap.json');
+  if (codemapText !== undefined) {
+    const pairs = new Map((JSON.parse(codemapText) as { rows: { v1: string; v2: string }[] }).rows.map((r) => [r.v1, r.v2]));
+    const v2s = new Set(pairs.values());
+    for (const row of (JSON.parse(readFileSync(join(REPO, 'schemas', 'openwop', 'majors', 'event-names.json'), 'utf8')) as { rows: { v1: string; v2: string; registered: boolean }[] }).rows) {
+      if (row.registered && pairs.get(row.v1) !== row.v2) out.push({ table: 'event-names', message: `${row.v1} → ${row.v2} here, → ${pairs.get(row.v1) ?? '(no row)'} in upstream's code map` });
+      if (!row.registered && (pairs.has(row.v1) || v2s.has(row.v2))) out.push({ table: 'event-names', message: `${row.v1} has a row in upstream's code map; mark it registered` });
+    }
+  }
   const read = (name: string) => JSON.parse(readFileSync(join(REPO, 'schemas', 'openwop', 'majors', name), 'utf8')) as JsonObject;
   const runEvent = upstream.getSchema(`${UPSTREAM_BASE}run-event.schema.json`)!.schema as JsonObject;
   const typeProp = (runEvent['properties'] as JsonObject)['type'] as JsonObject;
@@ -287,7 +297,7 @@ export function runOracle(dir: string): OracleReport {
     if (r.verdict !== expected) findings.push(`${r.path}: upstream ${r.verdict}, expected ${expected}${r.upstreamErrors ? ` (${JSON.stringify(r.upstreamErrors)})` : ''}`);
   }
   for (const path of Object.keys(DIVERGENCES)) if (!examples.some((r) => r.path === path)) findings.push(`${path}: listed in DIVERGENCES but not checked`);
-  const tables = checkTables(upstream);
+  const tables = checkTables(upstream, texts);
   for (const t of tables) findings.push(`${t.table}: ${t.message}`);
   for (const e of upstreamExamples) if (!e.ok) findings.push(`upstream example ${e.path} fails our schema: ${e.errors}`);
   return { dir, files: manifest.files, examples, unmapped, tables, upstreamExamples, findings };
