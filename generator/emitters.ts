@@ -48,7 +48,7 @@ export const EMITTERS: readonly EmitterEntry[] = [
   { name: 'run-events', emit: emitRunEvents, owns: [GENERATED.runEventsDir] },
   { name: 'site-data', emit: emitSiteData, owns: [GENERATED.siteData], readsExamples: true, readsDeclarations: true },
   { name: 'readme', emit: emitReadme, owns: [GENERATED.readme, GENERATED.tsdoc, GENERATED.packageJson] },
-  { name: 'openapi', emit: emitOpenApi, owns: [GENERATED.openapiDir] },
+  { name: 'openapi', emit: emitOpenApi, owns: [GENERATED.openapiDir], when: (c) => c.openapi },
   { name: 'other-languages', emit: emitOtherLanguages, owns: [GENERATED.otherLanguages], readsExamples: true, slow: { cached: cachedOtherLanguages } },
   { name: 'editor-settings', emit: emitEditorSettings, owns: [GENERATED.editorSettings], readsExamples: true, when: (c) => c.editorSettings },
 ];

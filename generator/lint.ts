@@ -6,7 +6,8 @@
 import type { Example, Json, JsonObject, LoadedCorpus, SchemaFile } from './model.ts';
 import { DRAFT_2020_12, createAjv } from './ajv.ts';
 import { Resolved, isObject, walkSchema, type RefSite, type TypeInfo } from './resolve.ts';
-import { FILE_STEM, RESERVED_TITLES, RUNTIME_RULE_ID, TYPE_NAME, examplePath, exampleSchemaRef, schemaId } from './naming.ts';
+import { FILE_STEM, RESERVED_TITLES, RUNTIME_RULE_ID, TYPE_IDENTIFIER, examplePath, exampleSchemaRef, folderName, parseExampleTarget, schemaId } from './naming.ts';
+import { PASCAL_CASE, SETTINGS_FILE, SETTINGS_KEY, typeNamePattern } from './corpus-config.ts';
 import { CorpusProblems, escapePointer } from './errors.ts';
 import { danglingRefMessage } from './ref-suggestion.ts';
 import { failureMessage } from './failure-message.ts';
@@ -95,11 +96,13 @@ type TitleRule = 'title' | 'title-reserved' | 'title-unique';
 function titleProblems(corpus: LoadedCorpus): (Problem & { rule: TitleRule })[] {
   const out: (Problem & { rule: TitleRule })[] = [];
   const titles = new Map<string, string>();
+  const rule = typeNamePattern(corpus.config);
+  const wanted = corpus.config.typeName === PASCAL_CASE ? 'a PascalCase "title"' : `a "title" that is an identifier matching /${corpus.config.typeName}/ (the typeName setting)`;
   for (const { file, ptr, node } of objectEntries(corpus)) {
     const title = node['title'];
     const at = { file: file.path, pointer: `${ptr}/title` };
-    if (typeof title !== 'string' || !TYPE_NAME.test(title))
-      out.push({ ...at, rule: 'title', message: 'every root schema and $defs entry needs a PascalCase "title" (it names the generated type)' });
+    if (typeof title !== 'string' || !rule.test(title) || !TYPE_IDENTIFIER.test(title))
+      out.push({ ...at, rule: 'title', message: `every root schema and $defs entry needs ${wanted} (it names the generated type)` });
     else if (RESERVED_TITLES.has(title))
       out.push({ ...at, rule: 'title-reserved', message: `title "${title}" would collide with a name the generated code declares or uses; choose a more specific title` });
     else if (titles.has(title)) out.push({ ...at, rule: 'title-unique', message: `title "${title}" is already used by ${titles.get(title)}` });
@@ -108,6 +111,33 @@ function titleProblems(corpus: LoadedCorpus): (Problem & { rule: TitleRule })[] 
   return out;
 }
 const titleRule = (rule: TitleRule) => (r: Resolved): Problem[] => titleProblems(r.corpus).filter((p) => p.rule === rule);
+
+/** The `$id` a schema file must have: the corpus's `$id` base, then its path under `schemas/` (undefined: no base known). */
+export const expectedId = (corpus: LoadedCorpus, f: SchemaFile): string | undefined => (corpus.idBase === undefined ? undefined : schemaId(corpus.idBase, f, f.fileName));
+
+/**
+ * The `$schema` an example must name for editors: its target's `$id` as the id-base rule requires it (so that
+ * `lint --fix`, which writes this, never writes what lint refuses), with `#/$defs/<Name>` for a `$defs` target.
+ * Undefined when the example has no schema file.
+ */
+export function exampleSchemaOf(corpus: LoadedCorpus, ex: Example): string | undefined {
+  const { stem } = parseExampleTarget(ex.target);
+  const owner = corpus.schemas.find((s) => s.family === ex.family && s.major === ex.major && s.stem === stem);
+  if (owner === undefined) return undefined;
+  return exampleSchemaRef(expectedId(corpus, owner) ?? owner.id, ex.defName);
+}
+
+/** Two schema files with one stem: generated modules are named by stem (generated/ts/<stem>.ts), so one would overwrite the other. */
+function stemProblems(corpus: LoadedCorpus): Problem[] {
+  const seen = new Map<string, SchemaFile>();
+  const out: Problem[] = [];
+  for (const f of corpus.schemas) {
+    const first = seen.get(f.stem);
+    if (first === undefined) seen.set(f.stem, f);
+    else out.push({ file: f.path, pointer: '', message: `file name "${f.fileName}" is already used by ${first.path} (generated modules are named by file stem, one per corpus)` });
+  }
+  return out;
+}
 
 /** x-type-index objects anywhere in a file. */
 function typeIndexProblems(r: Resolved): Problem[] {
@@ -204,11 +234,14 @@ export const LINT_RULES: readonly LintRule[] = [
   },
   {
     id: 'id-base',
-    doc: '`$id` is the one base followed by `<family>/v1/<file name>`.',
+    doc: '`$id` is the one base (the `idBase` setting, else the base the corpus\'s `$id`s share) followed by `<family>/<major>/<file name>`.',
     check: (r) =>
-      r.corpus.schemas
-        .filter((f) => f.schema['$id'] !== schemaId(f.family, f.fileName))
-        .map((f) => ({ file: f.path, pointer: '/$id', message: `"$id" must be "${schemaId(f.family, f.fileName)}" (one base, named after the file)` })),
+      r.corpus.schemas.flatMap((f) => {
+        const want = expectedId(r.corpus, f);
+        if (want === undefined)
+          return [{ file: f.path, pointer: '/$id', message: `"$id" must be the corpus's one base followed by "${folderName(f)}/${f.fileName}" (set the base as "idBase" in ${SETTINGS_FILE}#/${SETTINGS_KEY})` }];
+        return f.schema['$id'] === want ? [] : [{ file: f.path, pointer: '/$id', message: `"$id" must be "${want}" (one base, named after the file)` }];
+      }),
   },
   {
     id: 'file-name',
@@ -217,6 +250,11 @@ export const LINT_RULES: readonly LintRule[] = [
       r.corpus.schemas
         .filter((f) => !FILE_STEM.test(f.stem))
         .map((f) => ({ file: f.path, pointer: '', message: `file name "${f.fileName}" must be lowercase words joined by "-" or "." plus ".schema.json" (kebab-case, or the wire schema id)` })),
+  },
+  {
+    id: 'file-stem-unique',
+    doc: 'No two schema files share a file name, across families and majors (generated modules are named by it).',
+    check: (r) => stemProblems(r.corpus),
   },
   {
     id: 'schema-discriminator',
@@ -245,7 +283,7 @@ export const LINT_RULES: readonly LintRule[] = [
     doc: 'The root and every `$defs` entry are objects.',
     check: (r) => r.corpus.schemas.flatMap((f) => rawEntries(f).filter(([, node]) => !isObject(node)).map(([ptr]) => ({ file: f.path, pointer: ptr, message: 'a schema or $defs entry must be an object' }))),
   },
-  { id: 'title', doc: 'The root and every `$defs` entry have a PascalCase `title` (it names the generated type).', check: titleRule('title') },
+  { id: 'title', doc: 'The root and every `$defs` entry have a `title` that is an identifier matching the `typeName` setting (default PascalCase; it names the generated type).', check: titleRule('title') },
   { id: 'title-reserved', doc: 'No title is a name the generated code declares or uses (`RESERVED_TITLES` in `generator/naming.ts`).', check: titleRule('title-reserved') },
   { id: 'title-unique', doc: 'No two titles are equal.', check: titleRule('title-unique') },
   {
@@ -331,9 +369,9 @@ export const LINT_RULES: readonly LintRule[] = [
     id: 'example-target',
     doc: 'Every example directory names a schema or `$defs` entry (`<stem>` or `<stem>--<DefName>`).',
     check: (r) => {
-      const targets = new Set([...r.entries.values()].map((e) => `${e.file.family}/${e.target}`));
+      const targets = new Set([...r.entries.values()].map((e) => `${folderName(e.file)}/${e.target}`));
       return r.corpus.examples
-        .filter((ex) => !targets.has(`${ex.family}/${ex.target}`))
+        .filter((ex) => !targets.has(`${folderName(ex)}/${ex.target}`))
         .map((ex) => ({ file: ex.path, pointer: '', message: `example directory "${ex.target}" names no schema or $defs entry (expected <stem> or <stem>--<DefName>)` }));
     },
   },
@@ -343,8 +381,8 @@ export const LINT_RULES: readonly LintRule[] = [
     check: (r) =>
       r.corpus.examples.flatMap((ex): Problem[] => {
         if (!isObject(ex.instance) || !ex.schemaId) return [];
-        const want = exampleSchemaRef(ex.schemaId, ex.defName);
-        if (ex.declaredSchema === want) return [];
+        const want = exampleSchemaOf(r.corpus, ex);
+        if (want === undefined || ex.declaredSchema === want) return [];
         const at = ex.kind === 'invalid' ? '/instance/$schema' : '/$schema';
         return [{ file: ex.path, pointer: at, message: `${ex.declaredSchema === undefined ? 'no "$schema"' : `"$schema" is ${JSON.stringify(ex.declaredSchema)}`}; editors validate the example against "${want}" when it says so (add "$schema": "${want}" as the first key, or run wopkit lint --fix)` }];
       }),
@@ -356,10 +394,10 @@ export const LINT_RULES: readonly LintRule[] = [
       [...r.entries.values()]
         .filter((t) => t.isType && (t.defName === '' || isObjectSchema(t.schema)))
         .flatMap((t) => {
-          const mine = r.corpus.examples.filter((e) => e.family === t.file.family && e.target === t.target);
+          const mine = r.corpus.examples.filter((e) => e.family === t.file.family && e.major === t.file.major && e.target === t.target);
           return (['valid', 'invalid'] as const)
             .filter((kind) => !mine.some((e) => e.kind === kind))
-            .map((kind) => ({ file: t.file.path, pointer: t.pointer, message: `no ${kind} example for ${t.title || t.target} (expected ${examplePath(t.file.family, t.target, kind, '*.json')})` }));
+            .map((kind) => ({ file: t.file.path, pointer: t.pointer, message: `no ${kind} example for ${t.title || t.target} (expected ${examplePath(t.file, t.target, kind, '*.json')})` }));
         }),
   },
 ];
@@ -419,6 +457,7 @@ export function generatableProblems(r: Resolved, metaAjv?: Ajv2020): Finding[] {
   return [
     ...metaViolations(r.corpus, metaAjv).map((v) => at({ file: v.file, pointer: v.pointer, rule: 'meta-schema', message: v.message })),
     ...titleProblems(r.corpus).map((p) => at({ file: p.file, pointer: p.pointer, rule: p.rule, message: p.message })),
+    ...stemProblems(r.corpus).map((p) => at({ file: p.file, pointer: p.pointer, rule: 'file-stem-unique', message: p.message })),
     ...r.refSites.filter((site) => !r.tryResolve(site.file, site.ref)).map((site) => at({ file: site.file.path, pointer: `${site.pointer}/$ref`, rule: 'ref-resolves', message: danglingRefMessage(r, site.file, site.ref) })),
   ];
 }
@@ -442,7 +481,7 @@ export function checkExamples(r: Resolved, only?: (example: Example) => boolean)
   let checked = 0;
   for (const ex of corpus.examples) {
     if (only && !only(ex)) continue;
-    const entry = [...r.entries.values()].find((e) => e.file.family === ex.family && e.target === ex.target);
+    const entry = [...r.entries.values()].find((e) => e.file.family === ex.family && e.file.major === ex.major && e.target === ex.target);
     if (!entry) {
       findings.push({ file: ex.path, pointer: '', rule: 'example-target', message: `no schema or $defs entry "${ex.target}"` });
       continue;

@@ -1,18 +1,22 @@
 /**
- * Stage 1: read `schemas/<family>/v1/*.schema.json` and their examples into a {@link LoadedCorpus}.
+ * Stage 1: read `schemas/<family>/<major>/*.schema.json` and their examples into a {@link LoadedCorpus}, for the
+ * families and majors the corpus settings name (corpus-config.ts; without them, every family folder and `v<N>` folder).
  * Throws {@link CorpusError} (file + position) on unreadable or malformed JSON and malformed invalid-example wrappers,
  * or, with `keepGoing`, records each such file as a problem and loads the rest (lint reports every file's findings).
  * An example's top-level `$schema` (for editors) is taken out of the instance before anything validates it.
  */
-import { readdirSync, existsSync } from 'node:fs';
+import { readdirSync, existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Example, Json, LoadProblem, LoadedCorpus, SchemaFile } from './model.ts';
 import { CorpusError } from './errors.ts';
 import { isObject, readJsonText } from './json.ts';
 import { DRAFT_2020_12, createAjv } from './ajv.ts';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
-import { examplePath, isSchemaFileName, parseExampleTarget, schemaPath, schemaStem } from './naming.ts';
+import { EXAMPLES_DIR, SCHEMAS_DIR, examplePath, idBaseOf, isSchemaFileName, parseExampleTarget, schemaPath, schemaStem, type SchemaFolder } from './naming.ts';
 import { metaSchemaMessages } from './meta-messages.ts';
+import { MAJOR, SETTINGS_FILE, SETTINGS_KEY, corpusConfig, type CorpusConfig } from './corpus-config.ts';
+import { withoutEditorSchema } from './example-instance.ts';
+import { escapePointer } from './errors.ts';
 
 /** The sorted names in a directory; none when it does not exist or is no directory (one system call, not three). */
 function listDir(dir: string): string[] {
@@ -24,20 +28,51 @@ function listDir(dir: string): string[] {
   }
 }
 
-/** The key an example file uses to name its schema for editors; the loader removes it before validation. */
-export const EXAMPLE_SCHEMA_KEY = '$schema';
+export { EXAMPLE_SCHEMA_KEY } from './example-instance.ts';
 
-/** An instance without its top-level `$schema`, and the value it had. */
-function withoutSchemaKey(instance: Json): { instance: Json; declaredSchema?: Json } {
-  if (!isObject(instance) || !(EXAMPLE_SCHEMA_KEY in instance)) return { instance };
-  const { [EXAMPLE_SCHEMA_KEY]: declaredSchema, ...rest } = instance;
-  return { instance: rest, declaredSchema: declaredSchema as Json };
+/** A name in a directory that is itself a directory. */
+const isDir = (dir: string, name: string): boolean => {
+  try {
+    return statSync(join(dir, name)).isDirectory();
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * The folders to load, in order: those the settings name (each must exist), else every family folder under `schemas/`
+ * and every `v<N>` folder in it.
+ */
+export function corpusFolders(schemasDir: string, config: CorpusConfig): SchemaFolder[] {
+  if (config.families === undefined)
+    return listDir(schemasDir)
+      .filter((family) => isDir(schemasDir, family))
+      .flatMap((family) => listDir(join(schemasDir, family)).filter((major) => MAJOR.test(major) && isDir(join(schemasDir, family), major)).map((major) => ({ family, major })));
+  return Object.entries(config.families).flatMap(([family, majors]) =>
+    majors.map((major, i) => {
+      if (!isDir(join(schemasDir, family), major))
+        throw new CorpusError(`the settings name ${SCHEMAS_DIR}/${family}/${major}/, which is not a directory`, SETTINGS_FILE, `/${SETTINGS_KEY}/families/${escapePointer(family)}/${i}`);
+      return { family, major };
+    }),
+  );
+}
+
+/** The `$id` base most of the schemas' `$id`s share (the first in load order on a tie); undefined when none has one. */
+function sharedIdBase(schemas: readonly SchemaFile[]): string | undefined {
+  const counts = new Map<string, number>();
+  for (const f of schemas) {
+    const base = idBaseOf(f.id, f, f.fileName);
+    if (base !== undefined) counts.set(base, (counts.get(base) ?? 0) + 1);
+  }
+  let best: string | undefined;
+  for (const [base, n] of counts) if (best === undefined || n > counts.get(best)!) best = base;
+  return best;
 }
 
 /** One example file read into an {@link Example}; throws a CorpusError for a malformed file or wrapper. */
 function readExample(abs: string, base: Omit<Example, 'instance'>): Example {
   const { text, data } = readJsonText(abs, base.path);
-  if (base.kind === 'valid') return { ...base, text, ...withoutSchemaKey(data) };
+  if (base.kind === 'valid') return { ...base, text, ...withoutEditorSchema(data) };
   const path = base.path;
   if (!isObject(data)) throw new CorpusError('an invalid example must be a {description, expect, instance} wrapper', path);
   const expect = data['expect'];
@@ -48,7 +83,7 @@ function readExample(abs: string, base: Omit<Example, 'instance'>): Example {
   return {
     ...base,
     text,
-    ...withoutSchemaKey(data['instance'] as Json),
+    ...withoutEditorSchema(data['instance'] as Json),
     description: data['description'],
     expect: { instancePath: expect['instancePath'], keyword: expect['keyword'] },
   };
@@ -57,13 +92,16 @@ function readExample(abs: string, base: Omit<Example, 'instance'>): Example {
 export interface LoadOptions {
   /** Record unusable files as `problems` and load the rest, instead of throwing at the first one. */
   readonly keepGoing?: boolean;
+  /** The corpus settings (default: read from the package.json at the root). */
+  readonly config?: CorpusConfig;
 }
 
 /** Load the corpus under `<root>/schemas`. */
 export function loadCorpus(rootDir: string, options: LoadOptions = {}): LoadedCorpus {
   const root = resolve(rootDir);
-  const schemasDir = join(root, 'schemas');
+  const schemasDir = join(root, SCHEMAS_DIR);
   if (!existsSync(schemasDir)) throw new CorpusError('directory not found (the corpus root given by --root must contain schemas/)', schemasDir);
+  const config = options.config ?? corpusConfig(root);
   const schemas: SchemaFile[] = [];
   const examples: Example[] = [];
   const problems: LoadProblem[] = [];
@@ -76,35 +114,37 @@ export function loadCorpus(rootDir: string, options: LoadOptions = {}): LoadedCo
       problems.push({ file: e.file, pointer: e.pointer, message: e.message, ...(e.position ? { position: e.position } : {}) });
     }
   };
-  for (const family of listDir(schemasDir)) {
-    const dir = join(schemasDir, family, 'v1');
+  for (const folder of corpusFolders(schemasDir, config)) {
+    const { family, major } = folder;
+    const dir = join(schemasDir, family, major);
     /** Stems whose schema file could not be loaded: their examples cannot be checked and are left out silently. */
     const unusable = new Set<string>();
     for (const fileName of listDir(dir).filter(isSchemaFileName)) {
-      const path = schemaPath(family, fileName);
+      const path = schemaPath(folder, fileName);
       unusable.add(schemaStem(fileName));
       attempt(() => {
         const { text, data: schema } = readJsonText(join(dir, fileName), path);
         if (!isObject(schema)) throw new CorpusError('a schema file must contain a JSON object', path);
         const id = typeof schema['$id'] === 'string' ? schema['$id'] : '';
-        schemas.push({ family, fileName, stem: schemaStem(fileName), path, id, schema, text });
+        schemas.push({ family, major, fileName, stem: schemaStem(fileName), path, id, schema, text });
         unusable.delete(schemaStem(fileName));
       });
     }
-    const exDir = join(dir, 'examples');
+    const exDir = join(dir, EXAMPLES_DIR);
     for (const target of listDir(exDir)) {
       const { stem, defName } = parseExampleTarget(target);
-      const owner = schemas.find((s) => s.family === family && s.stem === stem);
+      const owner = schemas.find((s) => s.family === family && s.major === major && s.stem === stem);
       if (unusable.has(stem)) continue;
       for (const kind of ['valid', 'invalid'] as const) {
         for (const name of listDir(join(exDir, target, kind)).filter((n) => n.endsWith('.json'))) {
-          const base = { family, target, schemaId: owner?.id ?? '', defName, kind, path: examplePath(family, target, kind, name) };
+          const base = { family, major, target, schemaId: owner?.id ?? '', defName, kind, path: examplePath(folder, target, kind, name) };
           attempt(() => examples.push(readExample(join(exDir, target, kind, name), base)));
         }
       }
     }
   }
-  return { root, schemas, examples, ...(options.keepGoing ? { problems } : {}) };
+  const idBase = config.idBase ?? sharedIdBase(schemas);
+  return { root, config, ...(idBase !== undefined ? { idBase } : {}), schemas, examples, ...(options.keepGoing ? { problems } : {}) };
 }
 
 /** One meta-schema violation: the schema file is not a valid draft 2020-12 schema. */

@@ -4,6 +4,7 @@
  */
 
 import type { Json, JsonObject } from './json-value.ts';
+import type { CorpusConfig } from './corpus-config.ts';
 
 export type { Json, JsonObject };
 
@@ -11,6 +12,8 @@ export type { Json, JsonObject };
 export interface SchemaFile {
   /** `openwop` or `inquirium`. */
   readonly family: string;
+  /** The major it belongs to, e.g. `v1` (the folder `schemas/<family>/<major>/`). */
+  readonly major: string;
   /** File name, e.g. `memory-entry.schema.json`. */
   readonly fileName: string;
   /** File name without `.schema.json`, e.g. `memory-entry` or `inquirium.generate.request.v1`. */
@@ -34,6 +37,8 @@ export interface ExpectedFailure {
 /** One example instance (valid or invalid) of a schema or one of its `$defs`. */
 export interface Example {
   readonly family: string;
+  /** The major of the folder it sits in (its target's). */
+  readonly major: string;
   /** Directory name: `<stem>` or `<stem>--<DefName>`. */
   readonly target: string;
   /** `$id` of the schema file the target belongs to. */
@@ -69,6 +74,13 @@ export interface LoadProblem {
 export interface LoadedCorpus {
   /** Absolute path of the repository root the corpus was loaded from. */
   readonly root: string;
+  /** The corpus settings it was loaded with (corpus-config.ts). */
+  readonly config: CorpusConfig;
+  /**
+   * The `$id` base the corpus uses: the one its settings name, else the one its schemas' `$id`s share (the most common;
+   * undefined when no `$id` ends with its file's path).
+   */
+  readonly idBase?: string;
   readonly schemas: readonly SchemaFile[];
   readonly examples: readonly Example[];
   /** Files left out because they could not be used (only when loaded with `keepGoing`; otherwise the first one throws). */

@@ -10,8 +10,8 @@ import { posix } from 'node:path';
 
 /** Every schema file ends with this. */
 export const SCHEMA_SUFFIX = '.schema.json';
-/** The one `$id` base of the corpus. */
-export const ID_BASE = 'https://wopkit.dev/schemas/';
+/** The directory of the corpus under its root. */
+export const SCHEMAS_DIR = 'schemas';
 /**
  * A schema file's stem: lowercase words joined by "-" or "." (kebab-case, or the wire schema id such as
  * `inquirium.generate.request.v1`).
@@ -21,10 +21,24 @@ export const FILE_STEM = /^[a-z0-9]+([.-][a-z0-9]+)*$/;
 export const isSchemaFileName = (name: string): boolean => name.endsWith(SCHEMA_SUFFIX);
 /** `memory-entry.schema.json` → `memory-entry` (also from a path). */
 export const schemaStem = (fileNameOrPath: string): string => (fileNameOrPath.split(/[\\/]/).pop() ?? '').slice(0, -SCHEMA_SUFFIX.length);
+/** Where a schema file sits: its family and major (the folder `schemas/<family>/<major>/`). */
+export interface SchemaFolder {
+  readonly family: string;
+  readonly major: string;
+}
+/** `openwop/v1`: a folder's path under `schemas/` (also how messages and keys name a family's major). */
+export const folderName = (f: SchemaFolder): string => `${f.family}/${f.major}`;
+/** Repository-relative path of a folder of schema files. */
+export const folderPath = (f: SchemaFolder): string => `${SCHEMAS_DIR}/${folderName(f)}`;
 /** Repository-relative path of a schema file. */
-export const schemaPath = (family: string, fileName: string): string => `schemas/${family}/v1/${fileName}`;
-/** The `$id` a schema file must have: the base, then its path under `schemas/`. */
-export const schemaId = (family: string, fileName: string): string => `${ID_BASE}${family}/v1/${fileName}`;
+export const schemaPath = (f: SchemaFolder, fileName: string): string => `${folderPath(f)}/${fileName}`;
+/** The `$id` a schema file must have: the corpus's `$id` base (ending with `/`), then its path under `schemas/`. */
+export const schemaId = (idBase: string, f: SchemaFolder, fileName: string): string => `${idBase}${folderName(f)}/${fileName}`;
+/** The `$id` base of an `$id` that ends with its file's path under `schemas/`; undefined when it does not. */
+export function idBaseOf(id: string, f: SchemaFolder, fileName: string): string | undefined {
+  const tail = `${folderName(f)}/${fileName}`;
+  return id.endsWith(`/${tail}`) || id.endsWith(`:${tail}`) ? id.slice(0, -tail.length) : undefined;
+}
 
 /** Stems of the two files the run-event map is built from: the envelope, and the payloads with their `x-type-index`. */
 export const RUN_EVENT_STEMS = { envelope: 'run-event', payloads: 'run-event-payloads' } as const;
@@ -46,16 +60,24 @@ export function parseExampleTarget(target: string): { stem: string; defName: str
 export const exampleSchemaRef = (schemaId: string, defName: string): string =>
   defName ? `${schemaId}#/$defs/${defName.replace(/~/g, '~0').replace(/\//g, '~1')}` : schemaId;
 /** Repository-relative path of an example file (or, with a glob as `name`, of where examples go). */
-export const examplePath = (family: string, target: string, kind: 'valid' | 'invalid', name: string): string =>
-  `${schemaPath(family, 'examples')}/${target}/${kind}/${name}`;
+export const examplePath = (f: SchemaFolder, target: string, kind: 'valid' | 'invalid', name: string): string =>
+  `${schemaPath(f, EXAMPLES_DIR)}/${target}/${kind}/${name}`;
+/** The directory of a folder's examples. */
+export const EXAMPLES_DIR = 'examples';
+/**
+ * Whether a path (any separators) is an invalid example of a corpus: `…/examples/<target>/invalid/<name>.json`. Such a
+ * file is a `{description, expect, instance}` wrapper; the instance is what validates.
+ */
+export const isInvalidExamplePath = (path: string): boolean => /(^|[\\/])examples[\\/][^\\/]+[\\/]invalid[\\/][^\\/]+\.json$/.test(path);
 
 // ── Types and what is generated for them ─────────────────────────────────────────────────────────────────────────
 
 /**
- * A type is named by its schema's `title`, as it is: PascalCase, unique across the corpus, and not one of
- * {@link RESERVED_TITLES}. The site's anchor for a definition is the same title.
+ * A type is named by its schema's `title`, as it is: an identifier matching the corpus's type-name rule (default
+ * PascalCase: corpus-config.ts), unique across the corpus, and not one of {@link RESERVED_TITLES}. The site's anchor
+ * for a definition is the same title.
  */
-export const TYPE_NAME = /^[A-Z][A-Za-z0-9]*$/;
+export const TYPE_IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** The id of an `x-runtime-rules` entry (it anchors the rule on the site): kebab-case. */
 export const RUNTIME_RULE_ID = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 /** `MemoryEntry` → `validateMemoryEntry`. */
@@ -83,6 +105,12 @@ export const RESERVED_TITLES: ReadonlySet<string> = new Set([
   // globals used by generated code
   'Array', 'Boolean', 'Date', 'Error', 'Function', 'JSON', 'Map', 'Number', 'Object', 'Omit', 'Partial', 'Pick',
   'Promise', 'Readonly', 'ReadonlyMap', 'Record', 'RegExp', 'Required', 'Set', 'String', 'Symbol',
+  // JavaScript and TypeScript words a declaration cannot take (reachable when the type-name rule allows lower case)
+  'any', 'await', 'boolean', 'break', 'case', 'catch', 'class', 'const', 'continue', 'debugger', 'declare', 'default',
+  'delete', 'do', 'else', 'enum', 'export', 'extends', 'false', 'finally', 'for', 'function', 'if', 'implements',
+  'import', 'in', 'instanceof', 'interface', 'let', 'never', 'new', 'null', 'number', 'object', 'package', 'private',
+  'protected', 'public', 'return', 'static', 'string', 'super', 'switch', 'symbol', 'this', 'throw', 'true', 'try',
+  'type', 'typeof', 'undefined', 'unknown', 'var', 'void', 'while', 'with', 'yield',
 ]);
 
 // ── Generated files ──────────────────────────────────────────────────────────────────────────────────────────────

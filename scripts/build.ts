@@ -23,6 +23,7 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { buildSync } from 'esbuild';
 import { PACKAGES, SPECIFIERS, manifestOf, packageOf, shippedReadme, type PackageLayout, type RootManifest } from './package-layout.ts';
+import { corpusConfig } from '../generator/corpus-config.ts';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const DIST = join(ROOT, 'dist');
@@ -129,11 +130,25 @@ function assemble(p: PackageLayout, root: RootManifest, files: readonly string[]
     else copyFileSync(join(STAGING, path), to);
     count++;
   }
-  cpSync(join(ROOT, 'schemas'), join(dir, 'schemas'), { recursive: true, filter: (src) => !src.includes('/examples') && (!src.endsWith('.json') || src.endsWith('.schema.json')) });
+  const families = corpusConfig(ROOT).families;
+  cpSync(join(ROOT, 'schemas'), join(dir, 'schemas'), { recursive: true, filter: (src) => shipsSchemaPath(join(ROOT, 'schemas'), families, src) });
   shipDocuments(p);
   writeFileSync(join(dir, 'package.json'), `${JSON.stringify(manifestOf(p, root), null, 2)}\n`);
   if (p.bin) for (const bin of Object.values(p.bin)) chmodSync(join(dir, bin), 0o755);
   return count;
+}
+
+/**
+ * Whether a path under the schemas folder ships in a package: the schema files (not the examples, not other JSON) of
+ * the `<family>/<major>` folders the corpus settings load, and the folders leading to them. With no families setting,
+ * every folder. A major folder that is in the repository but not yet in the settings (OpenWOP v2 before its emission is
+ * wired) and corpus data beside the majors (`schemas/openwop/majors/`) stay out.
+ */
+export function shipsSchemaPath(schemasDir: string, families: Readonly<Record<string, readonly string[]>> | undefined, src: string): boolean {
+  if (src.includes('/examples') || (src.endsWith('.json') && !src.endsWith('.schema.json'))) return false;
+  if (families === undefined || src === schemasDir) return true;
+  const listed = Object.entries(families).flatMap(([family, majors]) => majors.map((major) => join(schemasDir, family, major)));
+  return listed.some((dir) => src === dir || src.startsWith(`${dir}/`) || dir.startsWith(`${src}/`));
 }
 
 /** The documents an assembled package ships, by their name in it: their text as the repository has it now. */

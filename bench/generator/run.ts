@@ -22,7 +22,8 @@ import { loadCorpus } from '../../generator/load.ts';
 import { resolveCorpus } from '../../generator/resolve.ts';
 import { ANNOTATION_KEYWORDS } from '../../generator/ajv.ts';
 import { topLevelTypes } from '../../generator/emit/other-languages/index.ts';
-import { LANGUAGES } from '../../generator/emit/other-languages/languages.ts';
+import { languagesFor } from '../../generator/emit/other-languages/languages.ts';
+import { outputNames } from '../../generator/corpus-config.ts';
 import { Watcher } from '../../generator/watch/watcher.ts';
 import type { RunReport } from '../../generator/watch/session.ts';
 import type { PeerJob } from './peers/job.ts';
@@ -119,7 +120,7 @@ const job: PeerJob = {
   schemas: corpus.schemas.map((f) => [f.id, f.schema] as const),
   types: Object.fromEntries(resolved.types.map((t) => [t.title, t.ajvRef])),
   tops: topLevelTypes(resolved).map((t) => ({ name: t.name, uri: t.uri })),
-  targets: LANGUAGES.map((l) => ({ lang: l.lang, options: l.options })),
+  targets: languagesFor(outputNames(corpus.config)).map((l) => ({ lang: l.lang, options: l.options })),
   annotations: [...ANNOTATION_KEYWORDS],
 };
 const jobFile = join(scratch, 'job.json');

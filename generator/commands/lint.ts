@@ -8,9 +8,8 @@ import { loadCorpus } from '../load.ts';
 import { resolveCorpus } from '../resolve.ts';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { LINT_RULES, checkExamples as checkCorpusExamples, lintCorpus, type Finding } from '../lint.ts';
+import { LINT_RULES, checkExamples as checkCorpusExamples, exampleSchemaOf, lintCorpus, type Finding } from '../lint.ts';
 import type { Resolved } from '../resolve.ts';
-import { exampleSchemaRef } from '../naming.ts';
 import { withExampleSchema } from '../fix-example-schema.ts';
 import { toSarif } from '../sarif.ts';
 import { cliVersion } from '../version.ts';
@@ -30,7 +29,10 @@ const FIXES: Readonly<Record<string, (r: Resolved, findings: readonly Finding[])
     for (const f of findings) {
       const ex = r.corpus.examples.find((e) => e.path === f.file);
       if (ex?.text === undefined || !ex.schemaId) continue;
-      const next = withExampleSchema(ex.text, ex.kind === 'invalid' ? '/instance' : '', exampleSchemaRef(ex.schemaId, ex.defName));
+      // The same $schema the rule asks for: the $id the id-base rule requires, not whatever $id the schema has now.
+      const want = exampleSchemaOf(r.corpus, ex);
+      if (want === undefined) continue;
+      const next = withExampleSchema(ex.text, ex.kind === 'invalid' ? '/instance' : '', want);
       if (next !== undefined && next !== ex.text) out.set(ex.path, next);
     }
     return out;

@@ -10,7 +10,7 @@
 import type { EmittedFile } from '../model.ts';
 import type { Resolved } from '../resolve.ts';
 import { byCodeUnits } from '../order.ts';
-import { GENERATED } from '../naming.ts';
+import { GENERATED, examplePath } from '../naming.ts';
 
 /** The file this emitter owns, relative to the corpus root. */
 export const EDITOR_SETTINGS = GENERATED.editorSettings;
@@ -25,9 +25,9 @@ export function editorSettings(r: Resolved): { readonly 'json.schemas': readonly
   const { schemas, examples } = r.corpus;
   const capabilities = schemas.find((s) => s.family === 'openwop' && s.stem === 'capabilities');
   const roots = schemas
-    .filter((s) => examples.some((e) => e.family === s.family && e.target === s.stem && e.kind === 'valid'))
+    .filter((s) => examples.some((e) => e.family === s.family && e.major === s.major && e.target === s.stem && e.kind === 'valid'))
     .sort((a, b) => byCodeUnits(a.path, b.path))
-    .map((s): JsonSchemaMapping => ({ fileMatch: [`/schemas/${s.family}/v1/examples/${s.stem}/valid/*.json`], url: `./${s.path}` }));
+    .map((s): JsonSchemaMapping => ({ fileMatch: [`/${examplePath(s, s.stem, 'valid', '*.json')}`], url: `./${s.path}` }));
   return {
     'json.schemas': [...(capabilities ? [{ fileMatch: ['**/.well-known/openwop*.json', '*.capabilities.json'], url: `./${capabilities.path}` }] : []), ...roots],
   };

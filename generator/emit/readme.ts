@@ -6,15 +6,29 @@
 import type { EmittedFile } from '../model.ts';
 import type { Resolved } from '../resolve.ts';
 import { GENERATED } from '../naming.ts';
+import { outputNames } from '../corpus-config.ts';
+
+/** The widest line of the README's prose: a longer line is broken at its last space that fits. */
+const WIDTH = 115;
+const wrapLine = (line: string): string[] => {
+  if (line.length <= WIDTH) return [line];
+  const at = line.lastIndexOf(' ', WIDTH);
+  return at <= 0 ? [line] : [line.slice(0, at), ...wrapLine(line.slice(at + 1))];
+};
 
 export function emitReadme(r: Resolved): readonly EmittedFile[] {
   const families = [...new Set(r.corpus.schemas.map((s) => s.family))].sort();
+  const names = outputNames(r.corpus.config);
+  // An npm script passes its options on after `--`.
+  const check = `${names.command}${/^npm run /.test(names.command) ? ' --' : ''} --check`;
+  const prose = [
+    `Everything here is produced from \`schemas/\` (${families.join(', ')}) by the generator. Do not edit these files by`,
+    `hand: change the schemas (or the generator) and run \`${names.command}\` (\`--all\` also renders the other-language types).`,
+    `\`${check}\` fails when this directory is out of date.${names.docs === undefined ? '' : ` Layout and the site-data format: ${names.docs}.`}`,
+  ].flatMap(wrapLine);
   const text = `# generated/ — generated, do not edit
 
-Everything here is produced from \`schemas/\` (${families.join(', ')}) by the generator. Do not edit these files by
-hand: change the schemas (or the generator) and run \`wopkit gen\` (\`--all\` also renders the other-language types).
-\`wopkit gen --check\` fails when this directory is out of date. Layout and the site-data format: \`docs/generator.md\`
-in the wopkit repository.
+${prose.join('\n')}
 
 | Path | Contents |
 | --- | --- |

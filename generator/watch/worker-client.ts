@@ -46,7 +46,7 @@ export class EmitWorker {
     if (!this.worker) return emitAll(resolveCorpus(corpus), EMITTERS.filter((e) => emitters.includes(e.name)), { declare: async () => new Map() });
     const id = this.next++;
     // File texts are for locating findings; the emitters do not need them.
-    const lean: LoadedCorpus = { root: corpus.root, schemas: corpus.schemas.map(({ text: _t, ...f }) => f), examples: corpus.examples.map(({ text: _t, ...e }) => e) };
+    const lean: LoadedCorpus = { root: corpus.root, config: corpus.config, ...(corpus.idBase !== undefined ? { idBase: corpus.idBase } : {}), schemas: corpus.schemas.map(({ text: _t, ...f }) => f), examples: corpus.examples.map(({ text: _t, ...e }) => e) };
     const response = await new Promise<EmitResponse>((resolveResponse) => {
       this.pending.set(id, resolveResponse);
       this.worker?.postMessage({ id, corpus: lean, emitters } satisfies EmitRequest);

@@ -68,7 +68,7 @@ describe('gen and the editor settings of a scratch corpus', () => {
     const root = scratch({ name: 'spec', wopkit: { editorSetings: true } });
     const r = await run(['gen', '--root', root]);
     expect(r.code).toBe(2);
-    expect(r.err).toBe('wopkit: error: package.json#/wopkit/editorSetings: unknown generator setting "editorSetings" (known: editorSettings)');
+    expect(r.err).toBe('wopkit: error: package.json#/wopkit/editorSetings: unknown generator setting "editorSetings" (known: idBase, families, typeName, output, editorSettings, openapi)');
     const wrongType = scratch({ wopkit: { editorSettings: 'yes' } });
     expect((await run(['gen', '--root', wrongType])).err).toBe('wopkit: error: package.json#/wopkit/editorSettings: "editorSettings" must be true or false, not "yes"');
   });

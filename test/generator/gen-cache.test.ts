@@ -14,7 +14,8 @@ import { generatorPackages } from '../../generator/packages.ts';
 import { loadCorpus } from '../../generator/load.ts';
 import { resolveCorpus } from '../../generator/resolve.ts';
 import { topLevelTypes } from '../../generator/emit/other-languages/index.ts';
-import { LANGUAGES } from '../../generator/emit/other-languages/languages.ts';
+import { languagesFor } from '../../generator/emit/other-languages/languages.ts';
+import { outputNames } from '../../generator/corpus-config.ts';
 import { renderInWorkers } from '../../generator/emit/other-languages/render-job.ts';
 import { GENERATED } from '../../generator/naming.ts';
 
@@ -137,12 +138,12 @@ describe('quicktype in worker threads', () => {
   const job = {
     schemas: resolved.corpus.schemas.map((s) => [s.id, s.schema] as const),
     tops: topLevelTypes(resolved).map((t) => ({ name: t.name, uri: t.uri })),
-    targets: LANGUAGES.map((l) => ({ lang: l.lang, options: l.options })),
+    targets: languagesFor(outputNames(resolved.corpus.config)).map((l) => ({ lang: l.lang, options: l.options })),
   };
 
   it('the same code in target order however the targets are shared among workers', async () => {
     const one = await renderInWorkers(job, 1);
-    expect(one).toHaveLength(LANGUAGES.length);
+    expect(one).toHaveLength(job.targets.length);
     expect(await renderInWorkers(job, 3)).toEqual(one);
   });
 

@@ -59,6 +59,7 @@ describe('lint', () => {
     ['x-source', withSchema('shared', (s) => (s['x-source'] = 5)), `x-source ${SHARED}#/x-source`],
     ['example-schema', { ...base, examples: base.examples.map((e) => (e.target === 'config' && e.kind === 'valid' ? { ...e, declaredSchema: undefined } : e)) }, 'example-schema schemas/demo/v1/examples/config/valid/full.json#/$schema'],
     ['direction', withSchema('config', (s) => delete s['x-direction']), `direction ${CONFIG}#/x-direction`],
+    ['file-stem-unique', { ...base, schemas: [...base.schemas, ...base.schemas.filter((f) => f.stem === 'shared').map((f) => ({ ...f, major: 'v2', path: 'schemas/demo/v2/shared.schema.json' }))] }, 'file-stem-unique schemas/demo/v2/shared.schema.json#'],
     ['loads', { ...base, problems: [{ file: 'schemas/demo/v1/broken.schema.json', pointer: '', message: 'malformed JSON at line 1, column 2: unexpected "x"' }] }, 'loads schemas/demo/v1/broken.schema.json#'],
   ];
   it.each(cases)('%s', (_rule, corpus, expected) => {

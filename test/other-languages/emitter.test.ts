@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { keepEmptyGoCollections, LANGUAGES } from '../../generator/emit/other-languages/languages.ts';
+import { keepEmptyGoCollections, languagesFor } from '../../generator/emit/other-languages/languages.ts';
+import { corpusConfig, outputNames } from '../../generator/corpus-config.ts';
+
+/** This repository's targets, named by its settings. */
+const LANGUAGES = languagesFor(outputNames(corpusConfig('.')));
 
 describe('other-language emitter', () => {
   it('every output says it is generated and lists its information losses', () => {
