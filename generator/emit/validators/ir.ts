@@ -70,13 +70,18 @@ export class Ir {
   private readonly r: Resolved;
   private readonly home: SchemaFile;
 
+  /** The one type this module validates (its own module): every other type is external. */
+  private readonly own: TypeInfo | undefined;
+
   /**
-   * The nodes of `types`, all of schema file `home`. A `$ref` to a type of another file becomes an external node
-   * (that file's module validates it); a `$ref` to any other place in another file is compiled here, as a copy.
+   * The nodes of `types`, all of schema file `home`. A `$ref` to another type (of another file; with `own`, any type
+   * but `own`) becomes an external node, validated by that type's module; a `$ref` to any other place is compiled
+   * here, as a copy.
    */
-  constructor(r: Resolved, types: readonly TypeInfo[], home: SchemaFile) {
+  constructor(r: Resolved, types: readonly TypeInfo[], home: SchemaFile, own?: TypeInfo) {
     this.r = r;
     this.home = home;
+    this.own = own;
     for (const t of types) this.typeNodes.set(t.title, this.node(t.file, t.pointer, t.schema));
     for (const n of this.nodes) if (!this.files.includes(n.file)) this.files.push(n.file);
   }
@@ -94,8 +99,8 @@ export class Ir {
 
   /** The node a `$ref` to `t` points at: an external node for a type of another file, else the node itself. */
   private refTarget(t: RefTarget): number {
-    const entry = t.file === this.home ? undefined : this.r.entryAt(t.file, t.pointer);
-    if (entry === undefined || !entry.title || !entry.isType) return this.node(t.file, t.pointer, t.node);
+    const entry = t.file === this.home && this.own === undefined ? undefined : this.r.entryAt(t.file, t.pointer);
+    if (entry === undefined || !entry.title || !entry.isType || entry.title === this.own?.title) return this.node(t.file, t.pointer, t.node);
     const key = `external:${entry.title}`;
     const known = this.byKey.get(key);
     if (known !== undefined) return known;
