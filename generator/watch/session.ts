@@ -174,6 +174,9 @@ export class WatchSession {
     if (!first && !changed.length && !schemasChanged.length && !examplesChanged.length) return { ...base, problems: [], totalMs: performance.now() - t0 };
     // A schema file added or removed: the writer also removes generated files no emitter produces any more.
     const fileSetChanged = first || schemasChanged.some((p) => !schemaTexts.has(p) || !this.schemaTexts.has(p));
+    // A type added, removed or renamed: its validator module (one per type) is created or goes, so stale files go too.
+    const titles = (r: Resolved) => r.types.map((t) => t.title).sort().join('\n');
+    const typeSetChanged = this.lastResolved !== undefined && titles(this.lastResolved) !== titles(resolved);
     // Remember what was loaded only once it was usable, so the next run compares with the last good corpus.
     this.schemaTexts = schemaTexts;
     this.exampleTexts = exampleTexts;
@@ -193,7 +196,7 @@ export class WatchSession {
         for (const e of emitters) this.lastOutput.set(e.name, emission.files.filter((f) => isOwned(f.path, e.owns)));
         // Only the re-run emitters' files are compared with disk; when the file set changed, stale ones are removed too.
         lapStart = performance.now();
-        const res = writeFiles(this.root, fileSetChanged ? emission : { files: emission.files, owns: [] });
+        const res = writeFiles(this.root, fileSetChanged || typeSetChanged ? emission : { files: emission.files, owns: [] });
         lap('write');
         written.push(...res.written);
         removed.push(...res.removed);
