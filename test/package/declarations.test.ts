@@ -49,7 +49,8 @@ describe('declaration specifier rewrite', () => {
       "import { local } from './local.js';",
     ].join('\n'));
     expect(crossPackageSpecifiers(wopkit, 'entry/index.d.ts', "export type * from '../generated/ts/index.js';")).toBe("export type * from '@wopkit/validators/types';");
-    expect(() => crossPackageSpecifiers(wopkit, 'runtime/x.js', "import '../generated/validators/runtime.js';")).toThrow(/runtime\/x\.js \(package wopkit\) imports \.\.\/generated\/validators\/runtime\.js, which is in no package/);
+    expect(() => crossPackageSpecifiers(wopkit, 'runtime/x.js', "import '../generated/validators/runtime.js';")).toThrow(/runtime\/x\.js \(package wopkit\) imports \.\.\/generated\/validators\/runtime\.js, which is in @wopkit\/validators and not one of its entry points/);
+    expect(() => crossPackageSpecifiers(wopkit, 'runtime/x.js', "import '../generated/site-data/index.json';")).toThrow(/which is in no package/);
     expect(() => crossPackageSpecifiers(wopkit, 'runtime/x.js', "import '../scripts/build.js';")).toThrow(/in no package/);
   });
 });
