@@ -12,6 +12,8 @@
  *     The barrel is bundled into one plain ESM file (two hundred modules cost a Node importer about 100 ms more at
  *     start-up than one file); every top-level call in it keeps its pure annotation, so a bundler still keeps only
  *     the validators a page imports.
+ *     wopkit re-exports each one under `wopkit/validators/<Title>`: a two-line module per type, written here (from the
+ *     generated modules' names) into the staging tree, importing `@wopkit/validators/validate/<Title>` by name.
  *  3. The CLI gets a plain `node` shebang and the executable bit.
  *  4. Each package gets its files, the schema files, its README, LICENSE, NOTICE, CHANGELOG and manifest. An import
  *     from one package into another's files becomes that package's bare specifier (`@wopkit/validators/guards`); an
@@ -25,7 +27,7 @@ import { dirname, join, posix, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { buildSync } from 'esbuild';
-import { PACKAGES, SPECIFIERS, manifestOf, packageOf, shippedReadme, type PackageLayout, type RootManifest } from './package-layout.ts';
+import { PACKAGES, SPECIFIERS, VALIDATORS_PACKAGE, manifestOf, packageOf, shippedReadme, type PackageLayout, type RootManifest } from './package-layout.ts';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const DIST = join(ROOT, 'dist');
@@ -48,6 +50,20 @@ function bundleValidators(): void {
     copyFileSync(join(dir, path), join(STAGING, GENERATED_VALIDATORS, path));
   }
   buildSync({ entryPoints: [join(ROOT, VALIDATORS)], outfile: join(STAGING, VALIDATORS), bundle: true, format: 'esm', platform: 'neutral', logLevel: 'warning', legalComments: 'none', allowOverwrite: true });
+}
+
+/** The folder of wopkit's per-type re-exports (`wopkit/validators/*`), in the staging tree. */
+export const WOPKIT_VALIDATOR_STUBS = 'entry/validators';
+
+/** wopkit/validators/<Title>: one re-export of @wopkit/validators/validate/<Title> per generated validator module. */
+function writeValidatorStubs(): void {
+  const titles = readdirSync(join(ROOT, GENERATED_VALIDATORS, 'by-type')).filter((f) => f.endsWith('.js')).map((f) => f.slice(0, -3));
+  mkdirSync(join(STAGING, WOPKIT_VALIDATOR_STUBS), { recursive: true });
+  for (const title of titles) {
+    const body = `// wopkit/validators/${title}: the validator of ${title} from @wopkit/validators (the same module instance).\nexport { validate${title} } from '${VALIDATORS_PACKAGE}/validate/${title}';\n`;
+    writeFileSync(join(STAGING, WOPKIT_VALIDATOR_STUBS, `${title}.js`), body);
+    writeFileSync(join(STAGING, WOPKIT_VALIDATOR_STUBS, `${title}.d.ts`), body);
+  }
 }
 
 /**
@@ -170,6 +186,7 @@ export function build(log: (s: string) => void = (s) => process.stdout.write(`${
   rmSync(DIST, { recursive: true, force: true });
   execFileSync(join(ROOT, 'node_modules/.bin/tsc'), ['-p', join(ROOT, 'tsconfig.build.json'), '--outDir', STAGING], { cwd: ROOT, stdio: 'inherit' });
   bundleValidators();
+  writeValidatorStubs();
   const files = [...walk(STAGING)].sort();
   let rewritten = 0;
   for (const path of files.filter((f) => f.endsWith('.d.ts'))) {

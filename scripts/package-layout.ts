@@ -89,6 +89,8 @@ export const PACKAGES: readonly PackageLayout[] = [
     exports: {
       '.': 'entry/index.js',
       './validators': 'entry/validators.js',
+      // One validator per subpath, re-exported from @wopkit/validators/validate/* (scripts/build.ts writes the modules).
+      './validators/*': 'entry/validators/*.js',
       './guards': 'entry/guards.js',
       './run-events': 'entry/run-events.js',
       './runtime': 'entry/runtime.js',

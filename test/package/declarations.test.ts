@@ -66,12 +66,15 @@ describe.skipIf(skip)('declarations in the assembled packages', () => {
     expect(left).toEqual([]);
   });
 
-  it('every compiled module has its declarations (and, but for the bundled validators, its declaration map)', () => {
+  it('every compiled module has its declarations (and, but for the generated validators and their re-exports, its declaration map)', () => {
     const all = new Set(files());
     const js = [...all].filter((f) => f.endsWith('.js'));
     expect(js.length).toBeGreaterThan(100);
     expect(js.filter((f) => !all.has(f.replace(/\.js$/, '.d.ts')))).toEqual([]);
-    expect(js.filter((f) => !f.includes('/generated/validators/') && !all.has(f.replace(/\.js$/, '.d.ts.map')))).toEqual([]);
+    // The generated validators are JavaScript the generator writes with their .d.ts, and wopkit/validators/<Title> are
+    // two-line re-exports the build writes: neither has TypeScript sources to map to.
+    const unmapped = (f: string) => f.includes('/generated/validators/') || f.includes('/entry/validators/');
+    expect(js.filter((f) => !unmapped(f) && !all.has(f.replace(/\.js$/, '.d.ts.map')))).toEqual([]);
   });
 
   it('every export has its JavaScript and declarations', () => {
