@@ -7,11 +7,11 @@
  *  1. tsc (tsconfig.build.json, `rewriteRelativeImportExtensions`) compiles into the staging tree dist/.tsc/: ESM
  *     JavaScript, `.d.ts` and declaration maps. tsc turns `.ts` specifiers into `.js` in JavaScript but leaves them as
  *     written in declaration files; they are rewritten here (same length, so declaration maps stay exact).
- *  2. The generated validators, which tsc does not emit (JavaScript with a `.d.ts` the generator writes), are copied as
- *     they are: one module per type (`by-type/`, the `./validate/*` subpaths), the shared runtime, helpers and formats.
- *     The barrel is bundled into one plain ESM file (two hundred modules cost a Node importer about 100 ms more at
- *     start-up than one file); every top-level call in it keeps its pure annotation, so a bundler still keeps only
- *     the validators a page imports.
+ *  2. The generated validators, which tsc does not emit (JavaScript with a `.d.ts` the generator writes): the barrel is
+ *     bundled into one plain ESM file (two hundred modules cost a Node importer about 100 ms more at start-up than one
+ *     file), which keeps every pure annotation, so a bundler still keeps only the validators a page imports; each type's
+ *     subpath (`./validate/<Title>`) is a one-line re-export of it from the bundle (the same instance as the barrel's,
+ *     and the package stays within its size budget); the run-event dispatch imports those.
  *     wopkit re-exports each one under `wopkit/validators/<Title>`: a two-line module per type, written here (from the
  *     generated modules' names) into the staging tree, importing `@wopkit/validators/validate/<Title>` by name.
  *  3. The CLI gets a plain `node` shebang and the executable bit.
@@ -44,22 +44,28 @@ export const packageDir = (p: Pick<PackageLayout, 'dir'>): string => join(DIST, 
 
 function bundleValidators(): void {
   const dir = join(ROOT, GENERATED_VALIDATORS);
-  for (const path of walk(dir)) {
-    if (!path.endsWith('.js') && !path.endsWith('.d.ts')) continue;
-    mkdirSync(dirname(join(STAGING, GENERATED_VALIDATORS, path)), { recursive: true });
-    copyFileSync(join(dir, path), join(STAGING, GENERATED_VALIDATORS, path));
+  mkdirSync(join(STAGING, GENERATED_VALIDATORS, 'by-type'), { recursive: true });
+  buildSync({ entryPoints: [join(ROOT, VALIDATORS)], outfile: join(STAGING, VALIDATORS), bundle: true, format: 'esm', platform: 'neutral', logLevel: 'warning', legalComments: 'none' });
+  // The barrel's declarations and the types they name (the Validator type, the Standard Schema interface).
+  for (const f of ['validators.d.ts', 'validator.d.ts', 'standard-schema.d.ts']) copyFileSync(join(dir, f), join(STAGING, GENERATED_VALIDATORS, f));
+  for (const title of validatorTitles()) {
+    const body = `// @wopkit/validators/validate/${title}: the validator of ${title}, from the bundled barrel (bundlers keep only it).\nexport { validate${title} } from '../validators.js';\n`;
+    writeFileSync(join(STAGING, GENERATED_VALIDATORS, 'by-type', `${title}.js`), body);
+    writeFileSync(join(STAGING, GENERATED_VALIDATORS, 'by-type', `${title}.d.ts`), body);
   }
-  buildSync({ entryPoints: [join(ROOT, VALIDATORS)], outfile: join(STAGING, VALIDATORS), bundle: true, format: 'esm', platform: 'neutral', logLevel: 'warning', legalComments: 'none', allowOverwrite: true });
 }
+
+/** The title of every generated validator module (`generated/validators/by-type/<Title>.js`). */
+const validatorTitles = (): string[] =>
+  readdirSync(join(ROOT, GENERATED_VALIDATORS, 'by-type')).filter((f) => f.endsWith('.js')).map((f) => f.slice(0, -3)).sort();
 
 /** The folder of wopkit's per-type re-exports (`wopkit/validators/*`), in the staging tree. */
 export const WOPKIT_VALIDATOR_STUBS = 'entry/validators';
 
 /** wopkit/validators/<Title>: one re-export of @wopkit/validators/validate/<Title> per generated validator module. */
 function writeValidatorStubs(): void {
-  const titles = readdirSync(join(ROOT, GENERATED_VALIDATORS, 'by-type')).filter((f) => f.endsWith('.js')).map((f) => f.slice(0, -3));
   mkdirSync(join(STAGING, WOPKIT_VALIDATOR_STUBS), { recursive: true });
-  for (const title of titles) {
+  for (const title of validatorTitles()) {
     const body = `// wopkit/validators/${title}: the validator of ${title} from @wopkit/validators (the same module instance).\nexport { validate${title} } from '${VALIDATORS_PACKAGE}/validate/${title}';\n`;
     writeFileSync(join(STAGING, WOPKIT_VALIDATOR_STUBS, `${title}.js`), body);
     writeFileSync(join(STAGING, WOPKIT_VALIDATOR_STUBS, `${title}.d.ts`), body);
