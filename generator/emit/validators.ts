@@ -40,6 +40,11 @@ export interface ValidatorGroup {
   readonly dir: string;
   /** The Standard Schema `vendor` of the group's validators (the corpus's package name; default `wopkit`). */
   readonly vendor?: string;
+  /**
+   * The folder of the group that validates a type this group's types `$ref` (a v2 shape written once and referenced
+   * from v1, say): its module is imported from there. Default: every type is in this group's folder.
+   */
+  readonly dirOf?: (t: TypeInfo) => string;
 }
 
 /** Paths of the shared modules (every group imports them). */
@@ -121,7 +126,7 @@ function typeModule(r: Resolved, t: TypeInfo, group: ValidatorGroup): EmittedFil
   const byModule = new Map<string, Set<string>>();
   for (const n of ir.externals) {
     const x = n.external as TypeInfo;
-    const spec = importSpecifier(path, typeValidatorModulePath(group.dir, x.title));
+    const spec = importSpecifier(path, typeValidatorModulePath(group.dirOf?.(x) ?? group.dir, x.title));
     byModule.set(spec, new Set([...(byModule.get(spec) ?? []), checkExportName(x.title), nodeExportName(x.title)]));
   }
   const imports = [
@@ -183,8 +188,11 @@ export const DEFAULT_VENDOR = 'wopkit';
 
 const internal = (names: readonly string[]) => ['// Internal to the generated validators: use validators.js.', ...names.map((n) => `export declare const ${n}: unknown;`)];
 
-/** The shared modules (helpers, formats, the diagnostic interpreter and validator glue, the validator types): the same for every corpus. */
-function sharedModules(): EmittedFile[] {
+/**
+ * The shared modules (helpers, formats, the diagnostic interpreter and validator glue, the validator types): the same
+ * for every corpus, emitted once for all groups.
+ */
+export function emitSharedValidatorModules(): EmittedFile[] {
   const formats = Object.keys(FORMATS).sort().map((f) => FORMATS[f] as { fn: string; code: string });
   const helpers = Object.keys(HELPERS).sort();
   const glue = [...RUNTIME_GLUE].sort();
@@ -295,7 +303,7 @@ export const validatorOutputsOf = (r: Resolved, file: Pick<SchemaFile, 'path'>):
  */
 export function emitValidatorModules(r: Resolved, files?: readonly SchemaFile[]): EmittedFile[] {
   const wanted = files ? new Set(r.types.filter((t) => files.some((f) => f.path === t.file.path)).map((t) => t.title)) : undefined;
-  return [...sharedModules(), ...emitValidatorGroup(r, corpusGroup(r), wanted)];
+  return [...emitSharedValidatorModules(), ...emitValidatorGroup(r, corpusGroup(r), wanted)];
 }
 
 export function emitValidators(r: Resolved): readonly EmittedFile[] {
