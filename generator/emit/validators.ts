@@ -109,7 +109,7 @@ const RUNTIME_GLUE = ['__Node', '__link', '__no', '__ok', '__state', '__validato
 /** The module of one type and its declarations. */
 function typeModule(r: Resolved, t: TypeInfo, group: ValidatorGroup): EmittedFile[] {
   const path = typeValidatorModulePath(group.dir, t.title);
-  const ir = new Ir(r, [t], t.file, t);
+  const ir = new Ir(r, t);
   const check = new CheckCode(ir);
   const root = ir.typeNodes.get(t.title) as number;
   const fn = check.fnOf(root);
