@@ -1,5 +1,6 @@
 /**
- * `wopkit/validators` — the standalone Ajv validators, one per schema and `$defs` entry, plus `validatorIndex`
- * (every validator by type title). Loads Ajv's two runtime helpers and ajv-formats' format table, nothing else.
+ * `wopkit/validators` — the generated validators, one per schema and `$defs` entry (each also a Standard Schema v1),
+ * plus `validatorIndex` (every validator by type title); no dependencies. One validator alone:
+ * `wopkit/validators/<Title>` (`@wopkit/validators/validate/<Title>`).
  */
 export * from '../generated/validators/validators.js';

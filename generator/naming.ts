@@ -144,8 +144,6 @@ export const GENERATED = {
   genHash: 'generated/.gen-hash',
 } as const;
 
-/** The validators module of one schema file (`.js`; its declarations are `.d.ts` beside it). */
-export const validatorsModulePath = (stem: string): string => `${GENERATED.validatorsDir}by-schema/${stem}.js`;
 /** The declarations of a generated JavaScript module. */
 export const declarationsPathOf = (jsPath: string): string => jsPath.replace(/\.js$/, '.d.ts');
 /** The types module of one schema file. */
@@ -160,3 +158,6 @@ export function importSpecifier(from: string, to: string): string {
   const rel = posix.relative(posix.dirname(from), to);
   return rel.startsWith('../') ? rel : `./${rel}`;
 }
+
+/** The validator module of one type in a validators group folder (`dir` ends with `/`); its `.d.ts` sits beside it. */
+export const typeValidatorModulePath = (dir: string, title: string): string => `${dir}by-type/${title}.js`;

@@ -7,8 +7,13 @@
  *  1. tsc (tsconfig.build.json, `rewriteRelativeImportExtensions`) compiles into the staging tree dist/.tsc/: ESM
  *     JavaScript, `.d.ts` and declaration maps. tsc turns `.ts` specifiers into `.js` in JavaScript but leaves them as
  *     written in declaration files; they are rewritten here (same length, so declaration maps stay exact).
- *  2. The generated validators, which tsc does not emit (JavaScript with a `.d.ts` the generator writes), are bundled
- *     into one plain ESM file (some sixty modules cost a consumer about 50 ms more at start-up than one file).
+ *  2. The generated validators, which tsc does not emit (JavaScript with a `.d.ts` the generator writes): the barrel is
+ *     bundled into one plain ESM file (two hundred modules cost a Node importer about 100 ms more at start-up than one
+ *     file), which keeps every pure annotation, so a bundler still keeps only the validators a page imports; each type's
+ *     subpath (`./validate/<Title>`) is a one-line re-export of it from the bundle (the same instance as the barrel's,
+ *     and the package stays within its size budget); the run-event dispatch imports those.
+ *     wopkit re-exports each one under `wopkit/validators/<Title>`: a two-line module per type, written here (from the
+ *     generated modules' names) into the staging tree, importing `@wopkit/validators/validate/<Title>` by name.
  *  3. The CLI gets a plain `node` shebang and the executable bit.
  *  4. Each package gets its files, the schema files, its README, LICENSE, NOTICE, CHANGELOG and manifest. An import
  *     from one package into another's files becomes that package's bare specifier (`@wopkit/validators/guards`); an
@@ -22,7 +27,7 @@ import { dirname, join, posix, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { buildSync } from 'esbuild';
-import { PACKAGES, SPECIFIERS, manifestOf, packageOf, shippedReadme, type PackageLayout, type RootManifest } from './package-layout.ts';
+import { PACKAGES, SPECIFIERS, VALIDATORS_PACKAGE, manifestOf, packageOf, shippedReadme, type PackageLayout, type RootManifest } from './package-layout.ts';
 import { corpusConfig } from '../generator/corpus-config.ts';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -32,16 +37,40 @@ const STAGING = join(DIST, '.tsc');
 /** The CLI, relative to the staging tree and to its package. */
 export const CLI = 'generator/cli.js';
 const VALIDATORS = 'generated/validators/validators.js';
-const VALIDATORS_DTS = 'generated/validators/validators.d.ts';
+const GENERATED_VALIDATORS = 'generated/validators';
 const PACKAGE_DOCUMENTS = ['LICENSE', 'NOTICE', 'CHANGELOG.md'];
 
 /** The folder of an assembled package. */
 export const packageDir = (p: Pick<PackageLayout, 'dir'>): string => join(DIST, p.dir);
 
 function bundleValidators(): void {
-  mkdirSync(dirname(join(STAGING, VALIDATORS)), { recursive: true });
+  const dir = join(ROOT, GENERATED_VALIDATORS);
+  mkdirSync(join(STAGING, GENERATED_VALIDATORS, 'by-type'), { recursive: true });
   buildSync({ entryPoints: [join(ROOT, VALIDATORS)], outfile: join(STAGING, VALIDATORS), bundle: true, format: 'esm', platform: 'neutral', logLevel: 'warning', legalComments: 'none' });
-  copyFileSync(join(ROOT, VALIDATORS_DTS), join(STAGING, VALIDATORS_DTS));
+  // The barrel's declarations and the types they name (the Validator type, the Standard Schema interface).
+  for (const f of ['validators.d.ts', 'validator.d.ts', 'standard-schema.d.ts']) copyFileSync(join(dir, f), join(STAGING, GENERATED_VALIDATORS, f));
+  for (const title of validatorTitles()) {
+    const body = `// @wopkit/validators/validate/${title}: the validator of ${title}, from the bundled barrel (bundlers keep only it).\nexport { validate${title} } from '../validators.js';\n`;
+    writeFileSync(join(STAGING, GENERATED_VALIDATORS, 'by-type', `${title}.js`), body);
+    writeFileSync(join(STAGING, GENERATED_VALIDATORS, 'by-type', `${title}.d.ts`), body);
+  }
+}
+
+/** The title of every generated validator module (`generated/validators/by-type/<Title>.js`). */
+const validatorTitles = (): string[] =>
+  readdirSync(join(ROOT, GENERATED_VALIDATORS, 'by-type')).filter((f) => f.endsWith('.js')).map((f) => f.slice(0, -3)).sort();
+
+/** The folder of wopkit's per-type re-exports (`wopkit/validators/*`), in the staging tree. */
+export const WOPKIT_VALIDATOR_STUBS = 'entry/validators';
+
+/** wopkit/validators/<Title>: one re-export of @wopkit/validators/validate/<Title> per generated validator module. */
+function writeValidatorStubs(): void {
+  mkdirSync(join(STAGING, WOPKIT_VALIDATOR_STUBS), { recursive: true });
+  for (const title of validatorTitles()) {
+    const body = `// wopkit/validators/${title}: the validator of ${title} from @wopkit/validators (the same module instance).\nexport { validate${title} } from '${VALIDATORS_PACKAGE}/validate/${title}';\n`;
+    writeFileSync(join(STAGING, WOPKIT_VALIDATOR_STUBS, `${title}.js`), body);
+    writeFileSync(join(STAGING, WOPKIT_VALIDATOR_STUBS, `${title}.d.ts`), body);
+  }
 }
 
 /**
@@ -178,6 +207,7 @@ export function build(log: (s: string) => void = (s) => process.stdout.write(`${
   rmSync(DIST, { recursive: true, force: true });
   execFileSync(join(ROOT, 'node_modules/.bin/tsc'), ['-p', join(ROOT, 'tsconfig.build.json'), '--outDir', STAGING], { cwd: ROOT, stdio: 'inherit' });
   bundleValidators();
+  writeValidatorStubs();
   const files = [...walk(STAGING)].sort();
   let rewritten = 0;
   for (const path of files.filter((f) => f.endsWith('.d.ts'))) {

@@ -64,9 +64,11 @@ export const PACKAGES: readonly PackageLayout[] = [
     name: VALIDATORS_PACKAGE,
     dir: 'validators',
     description: () => 'Generated TypeScript types, standalone validators, is*/assert* guards and run-event dispatch for the OpenWOP agent-memory slice and Orbiplex Inquirium (P066) schemas. No dependencies; runs in Node and in browsers.',
-    takes: ['generated/validators/validators.js', 'generated/validators/validators.d.ts', 'generated/guards/', 'generated/run-events/', 'generated/ts/'],
+    takes: ['generated/validators/', 'generated/guards/', 'generated/run-events/', 'generated/ts/'],
     exports: {
       '.': 'generated/validators/validators.js',
+      // One validator per subpath (`@wopkit/validators/validate/MemoryEntry`): its module and the shared runtime only.
+      './validate/*': 'generated/validators/by-type/*.js',
       './types': 'generated/ts/index.js',
       './guards': 'generated/guards/index.js',
       './run-events': 'generated/run-events/index.js',
@@ -87,6 +89,8 @@ export const PACKAGES: readonly PackageLayout[] = [
     exports: {
       '.': 'entry/index.js',
       './validators': 'entry/validators.js',
+      // One validator per subpath, re-exported from @wopkit/validators/validate/* (scripts/build.ts writes the modules).
+      './validators/*': 'entry/validators/*.js',
       './guards': 'entry/guards.js',
       './run-events': 'entry/run-events.js',
       './runtime': 'entry/runtime.js',

@@ -2,18 +2,8 @@
 
 // Internal to the generated validators: use validators.js.
 export declare const __Node: unknown;
-export declare const __dup: unknown;
-export declare const __eq: unknown;
-export declare const __errorsOf: unknown;
-export declare const __fmtDate: unknown;
-export declare const __fmtDateTime: unknown;
-export declare const __fmtDuration: unknown;
-export declare const __fmtEmail: unknown;
-export declare const __fmtTime: unknown;
-export declare const __fmtUuid: unknown;
-export declare const __isType: unknown;
-export declare const __len: unknown;
 export declare const __link: unknown;
 export declare const __no: unknown;
 export declare const __ok: unknown;
 export declare const __state: unknown;
+export declare const __validator: unknown;

@@ -27,13 +27,13 @@ import { EMITTERS, emittersFor, type EmitterEntry } from '../emitters.ts';
 import { corpusConfig } from '../corpus-config.ts';
 import { declareTypes, type Declarations } from '../emit/ts-declarations.ts';
 import { emitTypes } from '../emit/types.ts';
-import { emitValidatorModules, emitValidators } from '../emit/validators.ts';
+import { emitValidatorModules, emitValidators, validatorOutputsOf } from '../emit/validators.ts';
 import { emitSiteData, emitSiteDataOf } from '../emit/site-data.ts';
 import { writeFiles } from '../write.ts';
 import { CorpusError, CorpusProblems } from '../errors.ts';
 import { isOwned } from '../owned.ts';
 import { createAjv } from '../ajv.ts';
-import { GENERATED, declarationsPathOf, parseExampleTarget, siteDataName, typesModulePath, validatorsModulePath } from '../naming.ts';
+import { GENERATED, parseExampleTarget, siteDataName, typesModulePath } from '../naming.ts';
 
 /** What changed since the last run that generated: everything (`full`), or these schema and example files. */
 interface Edit {
@@ -42,8 +42,7 @@ interface Edit {
   readonly examples: ReadonlySet<string>;
 }
 
-/** The per-schema outputs of the validators and site-data emitters for one schema file. */
-const validatorsOutputs = (f: SchemaFile): string[] => [validatorsModulePath(f.stem), declarationsPathOf(validatorsModulePath(f.stem))];
+/** The per-schema outputs of the site-data emitter for one schema file. */
 const siteDataOutputs = (f: SchemaFile): string[] => [`${GENERATED.siteData}${siteDataName(f.family, f.stem)}`];
 
 /** Emitters whose output depends on the examples (the others read only the schemas). test/generator/watch checks it. */
@@ -175,6 +174,9 @@ export class WatchSession {
     if (!first && !changed.length && !schemasChanged.length && !examplesChanged.length) return { ...base, problems: [], totalMs: performance.now() - t0 };
     // A schema file added or removed: the writer also removes generated files no emitter produces any more.
     const fileSetChanged = first || schemasChanged.some((p) => !schemaTexts.has(p) || !this.schemaTexts.has(p));
+    // A type added, removed or renamed: its validator module (one per type) is created or goes, so stale files go too.
+    const titles = (r: Resolved) => r.types.map((t) => t.title).sort().join('\n');
+    const typeSetChanged = this.lastResolved !== undefined && titles(this.lastResolved) !== titles(resolved);
     // Remember what was loaded only once it was usable, so the next run compares with the last good corpus.
     this.schemaTexts = schemaTexts;
     this.exampleTexts = exampleTexts;
@@ -194,7 +196,7 @@ export class WatchSession {
         for (const e of emitters) this.lastOutput.set(e.name, emission.files.filter((f) => isOwned(f.path, e.owns)));
         // Only the re-run emitters' files are compared with disk; when the file set changed, stale ones are removed too.
         lapStart = performance.now();
-        const res = writeFiles(this.root, fileSetChanged ? emission : { files: emission.files, owns: [] });
+        const res = writeFiles(this.root, fileSetChanged || typeSetChanged ? emission : { files: emission.files, owns: [] });
         lap('write');
         written.push(...res.written);
         removed.push(...res.removed);
@@ -239,10 +241,15 @@ export class WatchSession {
   private wrapped(needed: readonly EmitterEntry[], edit: Edit): EmitterEntry[] {
     return needed.map((e) =>
       e.emit === emitTypes ? { ...e, emit: (r: Resolved, d: Declarations) => this.emitTypesIncrementally(r, d) }
-      : e.emit === emitValidators ? { ...e, emit: (r: Resolved) => this.perSchema(e.name, r, edit, r.filesReferencing(edit.schemas), validatorsOutputs, (files) => emitValidatorModules(r, files)) }
+      : e.emit === emitValidators ? { ...e, emit: (r: Resolved) => this.perSchema(e.name, r, edit, r.filesReferencing(edit.schemas), (f) => this.validatorsOutputs(r, f), (files) => emitValidatorModules(r, files)) }
       : e.emit === emitSiteData ? { ...e, emit: (r: Resolved, d: Declarations) => this.perSchema(e.name, r, edit, this.siteDataFiles(r, edit), siteDataOutputs, (files) => emitSiteDataOf(r, d, files && new Set(files.map((f) => f.path)))) }
       : e,
     );
+  }
+
+  /** The validator modules of a schema file's types, now and at the last run (a renamed or removed type's module goes). */
+  private validatorsOutputs(r: Resolved, f: SchemaFile): string[] {
+    return [...validatorOutputsOf(r, f), ...(this.lastResolved ? validatorOutputsOf(this.lastResolved, f) : [])];
   }
 
   /**

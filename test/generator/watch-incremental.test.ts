@@ -42,7 +42,7 @@ describe('watch session, incremental emitters', () => {
     expect(report.problems).toEqual([]);
     const check = checkFiles(root, await emitAll(resolveCorpus(loadCorpus(root)), emittersFor(DEFAULT_CONFIG).filter((e) => !SLOW_EMITTERS.has(e.name))));
     expect(check, `generated/ after editing ${file}`).toMatchObject({ stale: [], missing: [], extra: [] });
-    return report.written.filter((p) => p.startsWith('generated/validators/by-schema/')).sort();
+    return report.written.filter((p) => p.startsWith('generated/validators/by-type/')).sort();
   };
   const defs = (s: JsonObject) => s['$defs'] as Record<string, JsonObject>;
 
@@ -50,7 +50,7 @@ describe('watch session, incremental emitters', () => {
     const written = await edit('config.schema.json', (s) => {
       (s['properties'] as JsonObject)['reviewedBy'] = { description: 'Who reviewed it.', type: 'string', minLength: 2 };
     });
-    expect(written.filter((p) => p.endsWith('.js'))).toEqual(['generated/validators/by-schema/config.js']);
+    expect(written.filter((p) => p.endsWith('.js'))).toEqual(['generated/validators/by-type/DemoConfig.js']);
   });
 
   it('renaming a type of a referenced file rewrites the modules that import it (transitively), and only those', async () => {
@@ -58,9 +58,10 @@ describe('watch session, incremental emitters', () => {
       defs(s)['Label']!['title'] = 'DemoTag';
     });
     expect(written.filter((p) => p.endsWith('.js'))).toEqual([
-      'generated/validators/by-schema/config.js',
-      'generated/validators/by-schema/run-event-payloads.js',
-      'generated/validators/by-schema/shared.js',
+      // the renamed type's module (the old one goes: generated/ equals a full emission) and the types that $ref it
+      'generated/validators/by-type/DemoConfig.js',
+      'generated/validators/by-type/DemoStartedPayload.js',
+      'generated/validators/by-type/DemoTag.js',
     ]);
   });
 

@@ -89,7 +89,7 @@ describe('gen --watch', () => {
     writeFileSync(config(), JSON.stringify(s, null, 2));
     const edited = await proc.next(mark, (e) => e.event === 'run' && (e.changed ?? []).includes('schemas/demo/v1/config.schema.json'), 'edit');
     expect(edited.problems).toEqual([]);
-    expect(edited.written).toEqual(expect.arrayContaining(['generated/ts/config.ts', 'generated/validators/by-schema/config.js']));
+    expect(edited.written).toEqual(expect.arrayContaining(['generated/ts/config.ts', 'generated/validators/by-type/DemoConfig.js']));
     expect(readFileSync(join(root, 'generated/ts/config.ts'), 'utf8')).toMatch(/reviewedBy\?: string;/);
 
     // 2. A malformed save: reported with file, line and column; nothing written.

@@ -36,13 +36,15 @@ describe.skipIf(skip)('@wopkit/validators in Chromium', () => {
   it('imports every entry point as an ES module and validates, guards and dispatches as in Node', async () => {
     const p = PACKAGES.find((x) => x.name === VALIDATORS_PACKAGE)!;
     const entry = (sub: string) => {
-      const target = manifestOf(p).exports[sub]!;
-      return `${server.base}/${(typeof target === 'string' ? target : target.default).replace(/^\.\//, '')}`;
+      // A pattern subpath (./validate/*) resolves as Node resolves it: its target with the star replaced.
+      const [pattern, star] = sub.startsWith('./validate/') ? ['./validate/*', sub.slice('./validate/'.length)] : [sub, ''];
+      const target = manifestOf(p).exports[pattern]!;
+      return `${server.base}/${(typeof target === 'string' ? target : target.default).replace('*', star).replace(/^\.\//, '')}`;
     };
     const page = await browser.newPage();
     await page.goto(`${server.base}/package.json`);
     const args = {
-      urls: { validators: entry('.'), guards: entry('./guards'), runEvents: entry('./run-events') },
+      urls: { validators: entry('.'), guards: entry('./guards'), runEvents: entry('./run-events'), one: entry('./validate/MemoryEntry') },
       valid: example('memory-entry/valid/with-ttl.json'),
       invalid: example('memory-entry/invalid/bad-created-at.json')['instance'],
       event: example('run-event/valid/commitment-fired.json'),
@@ -52,6 +54,7 @@ describe.skipIf(skip)('@wopkit/validators in Chromium', () => {
       const v = await import(urls.validators);
       const g = await import(urls.guards);
       const r = await import(urls.runEvents);
+      const one = await import(urls.one);
       let thrown = '';
       try { g.assertMemoryEntry(invalid); } catch (e) { thrown = e.name + ': ' + e.failures[0].instancePath; }
       return {
@@ -61,10 +64,11 @@ describe.skipIf(skip)('@wopkit/validators in Chromium', () => {
         thrown,
         event: r.validateRunEvent(event),
         count: Object.keys(v.validatorIndex).length,
+        one: [one.validateMemoryEntry(valid), one.validateMemoryEntry['~standard'].validate(invalid).issues.map((i) => i.path)],
       };
     })(${JSON.stringify(args)})`;
     const result = (await page.evaluate(script)) as { count: number };
-    expect(result).toMatchObject({ valid: true, invalid: false, errors: [['/createdAt', 'format']], thrown: 'ValidationError: /createdAt', event: { valid: true, known: true } });
+    expect(result).toMatchObject({ valid: true, invalid: false, errors: [['/createdAt', 'format']], thrown: 'ValidationError: /createdAt', event: { valid: true, known: true }, one: [true, [['createdAt']]] });
     expect(result.count).toBeGreaterThan(100);
   }, 120_000);
 });

@@ -49,7 +49,8 @@ describe('declaration specifier rewrite', () => {
       "import { local } from './local.js';",
     ].join('\n'));
     expect(crossPackageSpecifiers(wopkit, 'entry/index.d.ts', "export type * from '../generated/ts/index.js';")).toBe("export type * from '@wopkit/validators/types';");
-    expect(() => crossPackageSpecifiers(wopkit, 'runtime/x.js', "import '../generated/validators/runtime.js';")).toThrow(/runtime\/x\.js \(package wopkit\) imports \.\.\/generated\/validators\/runtime\.js, which is in no package/);
+    expect(() => crossPackageSpecifiers(wopkit, 'runtime/x.js', "import '../generated/validators/runtime.js';")).toThrow(/runtime\/x\.js \(package wopkit\) imports \.\.\/generated\/validators\/runtime\.js, which is in @wopkit\/validators and not one of its entry points/);
+    expect(() => crossPackageSpecifiers(wopkit, 'runtime/x.js', "import '../generated/site-data/index.json';")).toThrow(/which is in no package/);
     expect(() => crossPackageSpecifiers(wopkit, 'runtime/x.js', "import '../scripts/build.js';")).toThrow(/in no package/);
   });
 });
@@ -65,12 +66,15 @@ describe.skipIf(skip)('declarations in the assembled packages', () => {
     expect(left).toEqual([]);
   });
 
-  it('every compiled module has its declarations (and, but for the bundled validators, its declaration map)', () => {
+  it('every compiled module has its declarations (and, but for the generated validators and their re-exports, its declaration map)', () => {
     const all = new Set(files());
     const js = [...all].filter((f) => f.endsWith('.js'));
     expect(js.length).toBeGreaterThan(100);
     expect(js.filter((f) => !all.has(f.replace(/\.js$/, '.d.ts')))).toEqual([]);
-    expect(js.filter((f) => !f.includes('/generated/validators/') && !all.has(f.replace(/\.js$/, '.d.ts.map')))).toEqual([]);
+    // The generated validators are JavaScript the generator writes with their .d.ts, and wopkit/validators/<Title> are
+    // two-line re-exports the build writes: neither has TypeScript sources to map to.
+    const unmapped = (f: string) => f.includes('/generated/validators/') || f.includes('/entry/validators/');
+    expect(js.filter((f) => !unmapped(f) && !all.has(f.replace(/\.js$/, '.d.ts.map')))).toEqual([]);
   });
 
   it('every export has its JavaScript and declarations', () => {

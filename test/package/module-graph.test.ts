@@ -61,7 +61,9 @@ describe.skipIf(skip)('module graphs of the assembled packages', () => {
       expect([...g.packages.keys()].filter((d) => !deps.includes(d))).toEqual([]);
     });
 
-    it.each(exportsOf().map((e) => [e.specifier] as const))('import(%j) on Node 24 loads no generator library and no generator module', (specifier) => {
+    // A pattern subpath (one module per validated type) is imported through its first match: they share one shape.
+    const imported = () => exportsOf().filter((e, i, all) => e.pattern === undefined || all.findIndex((x) => x.pattern === e.pattern) === i);
+    it.each(imported().map((e) => [e.specifier] as const))('import(%j) on Node 24 loads no generator library and no generator module', (specifier) => {
       const loaded = loadedBy(p, specifier);
       expect(loaded.some((u) => u.startsWith(pathToFileURL(packageDir(p)).href)), 'the import went through the package').toBe(true);
       expect(loaded.filter((u) => u.startsWith(pathToFileURL(join(packageDir(p), 'generator/')).href) || GENERATOR_ONLY.some((g) => u.includes(`/node_modules/${g}/`)))).toEqual([]);

@@ -31,11 +31,11 @@ const index = {
 const typeIndexEntries = docs.flatMap((d) => d.definitions.flatMap((x) => x.typeIndex));
 const files: PlaygroundFile[] = docs.map((d) => playgroundFile(d, index, typeIndexEntries, { envelope: RUN_EVENT_ENVELOPE, known: KNOWN_RUN_EVENT_TYPES }));
 
-/** The generated module a validator ref names, loaded as the browser loads it (one file of by-schema/). */
+/** The generated module a validator ref names, loaded as the browser loads it (one file of by-type/). */
 const modules = new Map<string, Record<string, unknown>>();
 async function load(ref: ValidatorRef): Promise<ValidatorFn> {
   let m = modules.get(ref.module);
-  if (m === undefined) modules.set(ref.module, (m = (await import(resolve('generated/validators/by-schema', `${ref.module}.js`))) as Record<string, unknown>));
+  if (m === undefined) modules.set(ref.module, (m = (await import(resolve('generated/validators/by-type', `${ref.module}.js`))) as Record<string, unknown>));
   return m[ref.name] as ValidatorFn;
 }
 
@@ -84,7 +84,7 @@ describe('the playground reports what the CLI reports', () => {
   it('a malformed document: the same parse error, with line and column, as the CLI', async () => {
     const bad = ['{"a": 1,}', '{\n  "id": x\n}', '[1, 2', '', '{"a" 1}', '\ufeff{"a": tru}'];
     const expected = await cli('MemoryEntry', bad);
-    const validateFn = await load({ module: 'memory-entry', name: 'validateMemoryEntry' });
+    const validateFn = await load({ module: 'MemoryEntry', name: 'validateMemoryEntry' });
     for (const [i, text] of bad.entries()) {
       const v = checkText(text, validateFn);
       expect(v.kind, JSON.stringify(text)).toBe('malformed');
@@ -119,7 +119,7 @@ describe('the playground reports what the CLI reports', () => {
 });
 
 describe('the playground data of each schema file', () => {
-  it('names, for every type with a validator, a module of generated/validators/by-schema/ that exports it', async () => {
+  it('names, for every type with a validator, a module of generated/validators/by-type/ that exports it', async () => {
     for (const f of files) for (const t of f.types) expect(typeof (await load(t.validator)), `${t.title}: ${t.validator.module}.${t.validator.name}`).toBe('function');
     expect(files.flatMap((f) => f.types).length).toBeGreaterThan(150);
   });

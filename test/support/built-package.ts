@@ -4,7 +4,7 @@
  * `npm run main` (and CI) builds it.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { childEnv } from './child-env.ts';
 import { noteSkip, toolchainsRequired } from './toolchains.ts';
@@ -35,11 +35,25 @@ export const manifestOf = (p: PackageLayout): PackageJson => JSON.parse(readFile
 /** The repository's own package.json. */
 export const rootManifest = (): PackageJson => JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as PackageJson;
 
-/** Code subpaths (`.`, `./validators`, …) of a package and their targets (absolute); `./schemas/*` and package.json left out. */
-export const codeExports = (p: PackageLayout): { subpath: string; specifier: string; types: string; js: string }[] =>
-  Object.entries(manifestOf(p).exports).flatMap(([subpath, t]) =>
-    typeof t === 'string' ? [] : [{ subpath, specifier: `${p.name}${subpath.slice(1)}`, types: join(packageDir(p), t.types), js: join(packageDir(p), t.default) }],
-  );
+/**
+ * Code subpaths (`.`, `./validators`, …) of a package and their targets (absolute); `./schemas/*` and package.json left
+ * out. A pattern subpath (`./validate/*`) stands for every module its target matches, each listed with `pattern` set.
+ */
+export const codeExports = (p: PackageLayout): { subpath: string; specifier: string; types: string; js: string; pattern?: string }[] =>
+  Object.entries(manifestOf(p).exports).flatMap(([subpath, t]) => {
+    if (typeof t === 'string') return [];
+    const one = (sub: string, types: string, js: string) => ({ subpath: sub, specifier: `${p.name}${sub.slice(1)}`, types: join(packageDir(p), types), js: join(packageDir(p), js) });
+    if (!subpath.includes('*')) return [one(subpath, t.types, t.default)];
+    const [before, after] = t.default.split('*') as [string, string];
+    const folder = before.slice(0, before.lastIndexOf('/') + 1);
+    const prefix = before.slice(folder.length);
+    const dir = join(packageDir(p), folder);
+    const names = existsSync(dir) ? readdirSync(dir).filter((f) => f.startsWith(prefix) && f.endsWith(after) && f.length > prefix.length + after.length).sort() : [];
+    return names.map((f) => {
+      const stem = f.slice(prefix.length, f.length - after.length);
+      return { ...one(subpath.replace('*', stem), t.types.replace('*', stem), t.default.replace('*', stem)), pattern: subpath };
+    });
+  });
 
 export const built = (): boolean => PACKAGES.every((p) => existsSync(join(packageDir(p), 'package.json')));
 

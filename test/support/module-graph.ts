@@ -3,7 +3,7 @@
  * literal `import("…")` specifiers, and collect the bare specifiers (packages) reached. Node built-ins
  * (`node:…`) are left out.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import ts from 'typescript';
 
@@ -34,6 +34,19 @@ function moduleSpecifiers(file: string, text: string, dynamic: boolean): string[
  * Walk from `entries`. With `dynamic: false`, `import("…")` edges are not followed: what a module loads only on
  * demand is not part of the cost of importing it.
  */
+/**
+ * The specifiers of a file, parsed once per file version: a package's entry points share modules (every
+ * `./validate/<Title>` subpath re-exports the one bundled barrel), so graphs of many entries re-read the same files.
+ */
+const parsed = new Map<string, string[]>();
+function specifiersOf(file: string, dynamic: boolean): string[] {
+  const st = statSync(file);
+  const key = `${dynamic}:${file}:${st.size}:${st.mtimeMs}`;
+  let specs = parsed.get(key);
+  if (specs === undefined) parsed.set(key, (specs = moduleSpecifiers(file, readFileSync(file, 'utf8'), dynamic)));
+  return specs;
+}
+
 export function moduleGraph(entries: readonly string[], options: { readonly dynamic?: boolean } = {}): ModuleGraph {
   const files = new Set<string>();
   const packages = new Map<string, string[]>();
@@ -42,7 +55,7 @@ export function moduleGraph(entries: readonly string[], options: { readonly dyna
     const file = queue.pop()!;
     if (files.has(file)) continue;
     files.add(file);
-    const specs = moduleSpecifiers(file, readFileSync(file, 'utf8'), options.dynamic !== false);
+    const specs = specifiersOf(file, options.dynamic !== false);
     for (const spec of specs) {
       if (spec.startsWith('node:')) continue;
       if (spec.startsWith('./') || spec.startsWith('../')) {

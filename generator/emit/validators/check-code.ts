@@ -92,7 +92,7 @@ export class CheckCode {
     if (name === undefined) {
       name = `__RE${this.patterns.size}`;
       this.patterns.set(source, name);
-      this.constants.push(`const ${name} = new RegExp(${lit(source)}, "u");`);
+      this.constants.push(`const ${name} = /* @__PURE__ */ new RegExp(${lit(source)}, "u");`);
     }
     return name;
   }
@@ -167,7 +167,7 @@ export class CheckCode {
         const values = s['enum'] as Json[];
         if (values.every(isPrimitive)) {
           if (values.length <= ENUM_CHAIN_MAX) out.push(`${ind}if (!(${values.map((x) => `${v} === ${lit(x)}`).join(' || ')})) ${fail}`);
-          else out.push(`${ind}if (!${this.constant('E', `new Set(${lit(values)})`)}.has(${v})) ${fail}`);
+          else out.push(`${ind}if (!${this.constant('E', `/* @__PURE__ */ new Set(${lit(values)})`)}.has(${v})) ${fail}`);
         } else {
           this.helpers.add('__eq');
           const arr = this.constant('E', lit(values));
@@ -366,7 +366,7 @@ export class CheckCode {
     const known =
       names.length === 0 ? 'false'
       : names.length <= KEY_CHAIN_MAX ? names.map((p) => `${k} === ${lit(p)}`).join(' || ')
-      : `${this.constant('P', `new Set(${lit(names)})`)}.has(${k})`;
+      : `${this.constant('P', `/* @__PURE__ */ new Set(${lit(names)})`)}.has(${k})`;
     const isFalse = (this.ir.nodes[ap] as IrNode).bool === false;
     if (isFalse) {
       out.push(`${ind}for (const ${k} in ${v}) if (!(${known})) ${fail}`);

@@ -46,8 +46,8 @@ export interface IrNode {
   /** uniqueItems: the item types Ajv's fast path compares by (from `items.type`), or null for deep equality. */
   uniqueTypes?: readonly string[] | null;
   /**
-   * Set for a type of another schema file, which that file's module validates: this module imports its check and its
-   * node instead of compiling it again. `schema` is kept only for reading (a discriminator's tag values).
+   * Set for another type, which that type's module validates: this module imports its check and its node instead of
+   * compiling it again. `schema` is kept only for reading (a discriminator's tag values).
    */
   external?: TypeInfo;
 }
@@ -68,16 +68,17 @@ export class Ir {
   /** Files in first-seen order (error schema paths name a file). */
   readonly files: SchemaFile[] = [];
   private readonly r: Resolved;
-  private readonly home: SchemaFile;
+  /** The one type this module validates: a `$ref` to any other type is external (imported from its module). */
+  private readonly own: TypeInfo;
 
   /**
-   * The nodes of `types`, all of schema file `home`. A `$ref` to a type of another file becomes an external node
-   * (that file's module validates it); a `$ref` to any other place in another file is compiled here, as a copy.
+   * The nodes of type `own` (its module). A `$ref` to another type becomes an external node, validated by that type's
+   * module; a `$ref` to any other place (a property of a type, an untitled `$defs` entry) is compiled here, as a copy.
    */
-  constructor(r: Resolved, types: readonly TypeInfo[], home: SchemaFile) {
+  constructor(r: Resolved, own: TypeInfo) {
     this.r = r;
-    this.home = home;
-    for (const t of types) this.typeNodes.set(t.title, this.node(t.file, t.pointer, t.schema));
+    this.own = own;
+    this.typeNodes.set(own.title, this.node(own.file, own.pointer, own.schema));
     for (const n of this.nodes) if (!this.files.includes(n.file)) this.files.push(n.file);
   }
 
@@ -92,10 +93,10 @@ export class Ir {
     return this.nodes.filter((n) => n.external !== undefined);
   }
 
-  /** The node a `$ref` to `t` points at: an external node for a type of another file, else the node itself. */
+  /** The node a `$ref` to `t` points at: an external node for another type, else the node itself. */
   private refTarget(t: RefTarget): number {
-    const entry = t.file === this.home ? undefined : this.r.entryAt(t.file, t.pointer);
-    if (entry === undefined || !entry.title || !entry.isType) return this.node(t.file, t.pointer, t.node);
+    const entry = this.r.entryAt(t.file, t.pointer);
+    if (entry === undefined || !entry.title || !entry.isType || entry.title === this.own.title) return this.node(t.file, t.pointer, t.node);
     const key = `external:${entry.title}`;
     const known = this.byKey.get(key);
     if (known !== undefined) return known;

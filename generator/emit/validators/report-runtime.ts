@@ -306,15 +306,35 @@ const __state = () => ({ d: __NONE, e: null });
 function __ok(s) { s.d = __NONE; s.e = null; return true; }
 function __no(s, data) { s.d = data; s.e = null; return false; }
 /**
- * Give validator fn Ajv's \`errors\` property: null after a success; after a failure, the Ajv-compatible errors of that
- * call, computed on first read (allErrors: every failure, in Ajv's order).
+ * The key path of a failure, for Standard Schema issues: the segments of its JSON pointer (~1 and ~0 decoded), an
+ * array index as a number (decided by walking the instance: a segment under an array is an index).
  */
-function __errorsOf(fn, s, node, rf) {
+function __keys(data, ip) {
+  const path = [];
+  if (ip === "") return path;
+  let at = data;
+  for (const raw of ip.slice(1).split("/")) {
+    const key = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+    const index = Array.isArray(at) && /^(0|[1-9][0-9]*)$/.test(key);
+    path.push(index ? Number(key) : key);
+    at = at !== null && typeof at === "object" ? at[key] : undefined;
+  }
+  return path;
+}
+/**
+ * Finish validator fn (returns it): Ajv's \`errors\` property (null after a success; after a failure, the
+ * Ajv-compatible errors of that call, computed on first read, allErrors: every failure in Ajv's order) and the
+ * Standard Schema v1 interface (\`~standard\`: version 1, the vendor, validate → { value } or { issues: [{ message,
+ * path }] }, path the key array of the failure's instancePath). root: a function returning the validated type's
+ * diagnostic node (a module's table is built on first use); rf: its file. Called under a pure annotation: a module
+ * whose validator is not used leaves nothing behind in a bundle.
+ */
+function __validator(fn, s, root, rf, vendor) {
   Object.defineProperty(fn, "errors", {
     get() {
       if (s.d !== __NONE) {
         const out = [];
-        __walk(node, s.d, "", out, rf, undefined);
+        __walk(root(), s.d, "", out, rf, undefined);
         s.d = __NONE;
         s.e = out;
       }
@@ -323,6 +343,15 @@ function __errorsOf(fn, s, node, rf) {
     set(e) { s.d = __NONE; s.e = e; },
     enumerable: true,
   });
+  const standard = Object.freeze({
+    version: 1,
+    vendor,
+    validate(value) {
+      if (fn(value)) return { value };
+      return { issues: fn.errors.map((e) => ({ message: e.message, path: __keys(value, e.instancePath) })) };
+    },
+  });
+  Object.defineProperty(fn, "~standard", { value: standard, enumerable: false });
   return fn;
 }`;
 }

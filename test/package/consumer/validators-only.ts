@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import type { MemoryEntry, RunEvent } from '@wopkit/validators/types';
-import { validateMemoryEntry, validatorIndex } from '@wopkit/validators';
+import { validateMemoryEntry, validatorIndex, type StandardSchemaV1 } from '@wopkit/validators';
+import { validateMemoryEntry as oneValidator } from '@wopkit/validators/validate/MemoryEntry';
 import { assertMemoryEntry, isMemoryEntry, ValidationError } from '@wopkit/validators/guards';
 import { validateRunEvent } from '@wopkit/validators/run-events';
 import memoryEntrySchema from '@wopkit/validators/schemas/openwop/v1/memory-entry.schema.json' with { type: 'json' };
@@ -24,6 +25,15 @@ assert.equal(validateMemoryEntry(invalid), false);
 assert.deepEqual(validateMemoryEntry.errors?.map((e) => [e.instancePath, e.keyword]), [['/createdAt', 'format']]);
 assert.throws(() => assertMemoryEntry(invalid), (e: unknown) => e instanceof ValidationError && e.failures[0]?.instancePath === '/createdAt' && e.message.includes('#/createdAt: '));
 ok('MemoryEntry: valid accepted, invalid refused at #/createdAt (format)');
+
+// One validator by its own subpath, as a Standard Schema v1 (what tRPC, Hono, TanStack Form accept).
+const standard = oneValidator['~standard'];
+const checked: StandardSchemaV1.Result<MemoryEntry> = standard.validate(valid) as StandardSchemaV1.Result<MemoryEntry>;
+assert.deepEqual(checked, { value: valid });
+const inferred: StandardSchemaV1.InferOutput<typeof oneValidator> = entry;
+assert.equal(inferred.id, entry.id);
+assert.deepEqual((standard.validate(invalid) as StandardSchemaV1.FailureResult).issues.map((i) => i.path), [['createdAt']]);
+ok(`@wopkit/validators/validate/MemoryEntry: a Standard Schema v1 (vendor ${standard.vendor}), issue paths as keys`);
 
 const event = readJson('run-event.json') as RunEvent;
 assert.equal(validateRunEvent(event).valid, true);

@@ -1,7 +1,7 @@
 /**
  * The validator in the browser (`<wopkit-validator>`: the playground page and every schema page's "Try it" box).
  * When the box first comes into view it fetches its schema file's playground data (model.ts) and imports the one
- * generated validator module that type needs — Vite splits every module of generated/validators/by-schema/ into a
+ * generated validator module that type needs — Vite splits every module of generated/validators/by-type/ into a
  * chunk of its own, loaded on demand — then validates the editor's text on every change: valid, the failures (JSON
  * pointer, keyword, message, each marked at its line in the editor), or the parse error with its line and column.
  * The document travels in the permalink's fragment, never to a server.
@@ -12,10 +12,10 @@ import type { PlaygroundFile, PlaygroundType, ValidatorRef } from './model.ts';
 import { decodePermalink, encodePermalink } from './permalink.ts';
 import { pointerOffsets } from '../../../../generator/json-locate.ts';
 
-const MODULES = import.meta.glob<Record<string, unknown>>('../../../../generated/validators/by-schema/*.js');
+const MODULES = import.meta.glob<Record<string, unknown>>('../../../../generated/validators/by-type/*.js');
 
 async function loadValidator(ref: ValidatorRef): Promise<ValidatorFn> {
-  const load = MODULES[`../../../../generated/validators/by-schema/${ref.module}.js`];
+  const load = MODULES[`../../../../generated/validators/by-type/${ref.module}.js`];
   if (load === undefined) throw new Error(`no generated validator module ${ref.module}.js`);
   const fn = (await load())[ref.name];
   if (typeof fn !== 'function') throw new Error(`${ref.module}.js does not export ${ref.name}`);

@@ -7,7 +7,7 @@
  */
 import type { Definition, InvalidExample, Json, Link, RuntimeRule, SchemaDoc, ValidExample } from '../../../../generator/site-data-format.ts';
 
-/** A validator: its export name and the generated module (`generated/validators/by-schema/<module>.js`) that exports it. */
+/** A validator: its export name and the generated module (`generated/validators/by-type/<module>.js`) that exports it. */
 export interface ValidatorRef {
   readonly module: string;
   readonly name: string;
@@ -74,7 +74,7 @@ export function playgroundFile(doc: SchemaDoc, index: DefinitionIndex, typeIndex
       const ref = typeIndexEntries.find((t) => t.value === type)?.ref;
       const d = ref === null || ref === undefined ? undefined : index.definitionOf(ref);
       if (ref === null || ref === undefined || d?.validator === null || d === undefined) throw new Error(`run event type ${type}: no payload definition with a validator in the site data's type indexes`);
-      out[type] = { module: ref.stem, name: d.validator };
+      out[type] = { module: d.title, name: d.validator };
     }
     return out;
   };
@@ -83,7 +83,7 @@ export function playgroundFile(doc: SchemaDoc, index: DefinitionIndex, typeIndex
     .map((d) => ({
       title: d.title,
       href: index.hrefOf(doc.family, doc.stem, d),
-      validator: { module: doc.stem, name: d.validator },
+      validator: { module: d.title, name: d.validator },
       ...(d.title === runEvents.envelope ? { payloads: payloads() } : {}),
       rules: reachableRules(d, index),
       examples: d.examples,
