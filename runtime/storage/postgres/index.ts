@@ -109,8 +109,11 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
 async function inTransaction<T>(pool: pg.Pool, f: (c: pg.PoolClient) => Promise<T>): Promise<T> {
   const lease = await Lease.take(pool);
   let broken = false;
-  /** The fault to report: the connection's loss when there was one, else what failed (a refusal stays itself). */
-  const cause = (err: unknown): unknown => (lease.lost !== undefined && !(err instanceof WopkitError) ? lease.lost : err);
+  /**
+   * The fault to report: a refusal or the server's own error as they are; a client-side failure (a "not queryable"
+   * client, a closed socket) as the loss that caused it, which may carry the server's reason (25P03, 57P01).
+   */
+  const cause = (err: unknown): unknown => (err instanceof WopkitError || err instanceof pg.DatabaseError || lease.lost === undefined ? err : lease.lost);
   try {
     const tx = txIdentity(await lease.client.query(BEGIN_TX));
     let result: T;
@@ -130,6 +133,8 @@ async function inTransaction<T>(pool: pg.Pool, f: (c: pg.PoolClient) => Promise<
     } catch (err) {
       broken = true;
       if (commitSurelyFailed(err, lease.lost !== undefined)) throw err;
+      // The lost connection goes first: the outcome is read on another one, which a full pool could not give.
+      lease.release(true);
       const outcome = await readCommitOutcome(pool, tx);
       if (outcome === 'committed') return result;
       if (outcome === 'aborted') throw cause(err);
