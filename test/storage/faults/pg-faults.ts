@@ -7,6 +7,7 @@
  * What must hold: the host never exits; every request is answered 200, or 503 with Retry-After; every write it
  * acknowledged is in the database afterwards; and it serves again after each fault.
  */
+import { request } from 'node:http';
 import pg from 'pg';
 import { expect } from 'vitest';
 import { ROUTES } from '../../../runtime/host/seam-catalogue.ts';
@@ -18,12 +19,43 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export interface Answer {
   readonly status: number;
   readonly retryAfter: string | null;
+  /** Why no answer came (status 0). */
+  readonly error?: string;
 }
 
 /** What the writers saw: every answer, and each acknowledged entry as (memoryRef, id). */
 export interface LoadReport {
   readonly answers: readonly Answer[];
   readonly acknowledged: readonly (readonly [string, string])[];
+}
+
+/**
+ * POST `body` as JSON on a connection of its own (no keep-alive: a kept-alive socket idle when the host froze is
+ * closed by the host's keep-alive timer as it thaws, before it reads what the client wrote meanwhile — a transport
+ * race of any frozen HTTP server, not the database fault under test).
+ */
+export function post(url: string, path: string, body: unknown, timeoutMs = 60_000): Promise<{ status: number; retryAfter: string | null; json: unknown }> {
+  return new Promise((resolve, reject) => {
+    const payload = JSON.stringify(body);
+    const req = request(`${url}${path}`, { method: 'POST', agent: false, headers: { ...H, 'content-length': Buffer.byteLength(payload) }, timeout: timeoutMs }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('error', reject);
+      res.on('end', () => {
+        let json: unknown;
+        try {
+          json = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        } catch {
+          json = undefined;
+        }
+        const ra = res.headers['retry-after'];
+        resolve({ status: res.statusCode ?? 0, retryAfter: typeof ra === 'string' ? ra : null, json });
+      });
+    });
+    req.on('timeout', () => req.destroy(new Error('no answer in time')));
+    req.on('error', reject);
+    req.end(payload);
+  });
 }
 
 /** `writers` loops seeding one entry per request into scopes of their own until `stop()`. */
@@ -37,12 +69,11 @@ export function writeLoad(url: string, writers = 8): { stop: () => Promise<LoadR
       const i = n++;
       const memoryRef = `mem://w${w}/notes`;
       try {
-        const r = await fetch(`${url}${ROUTES.memorySeed.path}`, { method: 'POST', headers: H, body: JSON.stringify({ memoryRef, runId: `run-w${w}`, entries: [{ content: `write ${i}` }] }), signal: AbortSignal.timeout(60_000) });
-        const body: unknown = await r.json().catch(() => undefined);
-        answers.push({ status: r.status, retryAfter: r.headers.get('retry-after') });
-        if (r.status === 200) for (const id of entryIds(body)) acknowledged.push([memoryRef, id]);
-      } catch {
-        answers.push({ status: 0, retryAfter: null });
+        const r = await post(url, ROUTES.memorySeed.path, { memoryRef, runId: `run-w${w}`, entries: [{ content: `write ${i}` }] });
+        answers.push({ status: r.status, retryAfter: r.retryAfter });
+        if (r.status === 200) for (const id of entryIds(r.json)) acknowledged.push([memoryRef, id]);
+      } catch (err) {
+        answers.push({ status: 0, retryAfter: null, error: `${(err as Error).message} (${(err as NodeJS.ErrnoException).code ?? ''})` });
         await sleep(50);
       }
     }
@@ -97,9 +128,7 @@ export async function pauseInTransaction(host: RunningHost, admin: pg.Client, pa
 export async function servesAgain(url: string): Promise<void> {
   let last = 0;
   for (let i = 0; i < 200; i++) {
-    const r = await fetch(`${url}${ROUTES.memorySeed.path}`, { method: 'POST', headers: H, body: JSON.stringify({ memoryRef: 'mem://probe/notes', entries: [{ content: 'probe' }] }), signal: AbortSignal.timeout(30_000) }).catch(() => undefined);
-    last = r?.status ?? 0;
-    await r?.arrayBuffer();
+    last = await post(url, ROUTES.memorySeed.path, { memoryRef: 'mem://probe/notes', entries: [{ content: 'probe' }] }, 30_000).then((r) => r.status, () => 0);
     if (last === 200) return;
     await sleep(100);
   }
