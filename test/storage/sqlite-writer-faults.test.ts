@@ -25,6 +25,7 @@ let n = 0;
 const fresh = () => join(root, `s${n++}`, 'wopkit.sqlite');
 const probe = (v: string) => [{ op: 'meta.set' as const, args: { key: 'probe', value: v } }];
 const WITHOUT_SQLITE = new URL('./faults/writer-without-sqlite.ts', import.meta.url);
+const CANNOT_OPEN = new URL('./faults/writer-cannot-open.ts', import.meta.url);
 
 async function made(file: string): Promise<void> {
   const { mkdirSync } = await import('node:fs');
@@ -38,7 +39,16 @@ describe('a SQLite writer thread that cannot start', () => {
   it('on a sound store: one line saying why (node:sqlite unavailable), not "corrupt"', async () => {
     const file = fresh();
     await made(file);
-    const err = await openSqliteStore(file, { writerModule: WITHOUT_SQLITE }).then(() => undefined, (e: unknown) => e);
+    const lines: string[] = [];
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => (lines.push(String(chunk)), true));
+    let err: unknown;
+    try {
+      err = await openSqliteStore(file, { writerModule: WITHOUT_SQLITE }).then(() => undefined, (e: unknown) => e);
+      await new Promise((r) => setTimeout(r, 100)); // the thread's end, after its failure, adds nothing
+    } finally {
+      spy.mockRestore();
+    }
+    expect(lines, 'the refusal is the one line; the store prints nothing of its own').toEqual([]);
     expect(err).toBeInstanceOf(StoreWriterStartError);
     const message = (err as Error).message;
     expect(message).toContain('node:sqlite is unavailable');
@@ -49,6 +59,24 @@ describe('a SQLite writer thread that cannot start', () => {
     const s = await openSqliteStore(file);
     await s.commit(probe('2'));
     await s.close();
+  });
+
+  it('that cannot open its file: one line naming the file and why, nothing else printed, not "corrupt"', async () => {
+    const file = fresh();
+    await made(file);
+    const lines: string[] = [];
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => (lines.push(String(chunk)), true));
+    let err: unknown;
+    try {
+      err = await openSqliteStore(file, { writerModule: CANNOT_OPEN }).then(() => undefined, (e: unknown) => e);
+      await new Promise((r) => setTimeout(r, 200)); // the thread ends after it said why: that adds nothing
+    } finally {
+      spy.mockRestore();
+    }
+    expect(lines).toEqual([]);
+    expect(err).toBeInstanceOf(StoreWriterStartError);
+    expect((err as Error).message).toContain(`cannot open ${file}`);
+    expect((err as Error).message).not.toMatch(/corrupt|backup/i);
   });
 
   it('on a file that fails quick_check: StoreCorruptError, naming the check', async () => {

@@ -29,7 +29,7 @@ import type { SqlSession } from '../sql/session.ts';
 import { SQLITE_MIGRATIONS } from './migrations.ts';
 import { applyPragmas } from './pragmas.ts';
 import { isCorrupt, SqliteSession } from './session.ts';
-import { inlineWriter, threadWriter, WriterStartFailed, type SqliteWriter, type WriterEvents } from './writer.ts';
+import { inlineWriter, threadWriter, type SqliteWriter, type WriterEvents } from './writer.ts';
 import { quickCheck, startFailureReason, StoreWriterStartError } from './start-failure.ts';
 
 export interface SqliteStoreOptions {
@@ -206,15 +206,12 @@ class SqliteStore implements StoragePort {
    * StoreCorruptError only when the file fails `PRAGMA quick_check` on the reading connection.
    */
   async started(db: DatabaseSync): Promise<void> {
-    try {
-      await this.#writer.ready;
-    } catch (err) {
-      await this.#writer.close();
-      if (!(err instanceof WriterStartFailed)) throw err;
-      const problems = quickCheck(db);
-      if (problems.length > 0) throw new StoreCorruptError(this.location, `quick_check: ${problems.join('; ')}`);
-      throw new StoreWriterStartError(this.location, startFailureReason(this.location, err.failure));
-    }
+    const failure = await this.#writer.ready;
+    if (failure === undefined) return;
+    await this.#writer.close();
+    const problems = quickCheck(db);
+    if (problems.length > 0) throw new StoreCorruptError(this.location, `quick_check: ${problems.join('; ')}`);
+    throw new StoreWriterStartError(this.location, startFailureReason(this.location, failure));
   }
 
   /** The read session, reporting corruption any query meets. */

@@ -16,8 +16,8 @@ import { isUnwritable, type SqliteSession } from './session.ts';
 import type { Row, SqlSession, SqlValue } from '../sql/session.ts';
 
 export interface SqliteWriter {
-  /** Resolves once the writer can take plans; rejects with why it cannot (one line, `StartFailure`). */
-  readonly ready: Promise<void>;
+  /** Settles once the writer can take plans (undefined) or cannot: what its thread met (`StartFailure`). */
+  readonly ready: Promise<StartFailure | undefined>;
   commit(plan: readonly WriteOp[]): Promise<readonly unknown[]>;
   /** A setting of the writing connection, as SQLite reports it. */
   pragma(name: string): Promise<string>;
@@ -40,14 +40,6 @@ export interface StartFailure {
   readonly errcode?: number;
 }
 
-/** The writer thread could not start. */
-export class WriterStartFailed extends Error {
-  readonly failure: StartFailure;
-  constructor(failure: StartFailure) {
-    super(failure.message);
-    this.failure = failure;
-  }
-}
 
 /** A plain Error for a failure that is neither a refusal nor the disk: a bug, reported as 500 by the host. */
 const writeFailed = (message: string): Error => new Error(`store write failed: ${message}`);
@@ -76,7 +68,7 @@ export function inlineWriter(session: SqliteSession, events: WriterEvents): Sqli
   const queue = new GroupQueue(session, (err) => ({ error: err }));
   return {
     gate,
-    ready: Promise.resolve(),
+    ready: Promise.resolve(undefined),
     commit: async (plan) => settle(await gate.hold(() => queue.enqueue(plan)), events),
     pragma: async (name) => String(Object.values(session.db.prepare(`PRAGMA ${name.replace(/[^a-z_]/g, '')}`).get() ?? {})[0] ?? ''),
     close: async () => {},
@@ -139,7 +131,7 @@ function workerUrl(): URL {
 
 /**
  * Writes of a store on a file, through its writer thread. `ready` settles once the thread opened its connection (or
- * could not: `WriterStartFailed`, with the thread's own error, or how the thread ended before it could say).
+ * could not: with the thread's own error, or how the thread ended before it could say).
  */
 export function threadWriter(path: string, busyTimeoutMs: number, events: WriterEvents, module: URL = workerUrl()): SqliteWriter {
   const worker = new Worker(module, { workerData: { path, busyTimeoutMs } });
@@ -148,22 +140,22 @@ export function threadWriter(path: string, busyTimeoutMs: number, events: Writer
   let closing: Promise<void> | undefined;
   let dead: Error | undefined;
   let started = false;
+  let neverStarted = false;
   let startedOk: () => void = () => {};
   let startFailed: (f: StartFailure) => void = () => {};
-  const ready = new Promise<void>((resolve, reject) => {
+  const ready = new Promise<StartFailure | undefined>((resolve) => {
     startedOk = () => {
       started = true;
-      resolve();
+      resolve(undefined);
     };
     startFailed = (f) => {
       if (started) return;
       started = true; // settled: later events of the same failure change nothing
+      neverStarted = true;
       dead = new StoreUnavailableError(`the SQLite writer thread could not start: ${f.message}`);
-      reject(new WriterStartFailed(f));
+      resolve(f);
     };
   });
-  // A caller that never asks whether the writer started still must not meet an unhandled rejection.
-  ready.catch(() => undefined);
   const failAll = (err: Error) => {
     dead = err;
     for (const p of pending.values()) p.reject(err);
@@ -195,13 +187,14 @@ export function threadWriter(path: string, busyTimeoutMs: number, events: Writer
       p.reject(new StoreUnavailableError(m.failure.message));
     } else p.reject(writeFailed(m.failure.message));
   });
+  // A thread that failed to start has said so through `ready`; how it then ends is part of that failure.
   worker.on('error', (err: Error & { code?: unknown }) => {
     if (!started) return startFailed({ message: err.message, ...(typeof err.code === 'string' ? { code: err.code } : {}) });
-    stop(`the SQLite writer thread failed: ${err.message}`);
+    if (!neverStarted) stop(`the SQLite writer thread failed: ${err.message}`);
   });
   worker.on('exit', (code) => {
     if (!started) return startFailed({ message: `the writer thread ended before it opened the store (exit code ${code})` });
-    if (closing === undefined) stop(`the SQLite writer thread ended unexpectedly (exit code ${code})`);
+    if (closing === undefined && !neverStarted) stop(`the SQLite writer thread ended unexpectedly (exit code ${code})`);
   });
   const send = <T>(message: object): Promise<T> => {
     if (dead !== undefined) return Promise.reject(dead);
