@@ -26,7 +26,7 @@ const setMeta = (key: 'fleet.busy' | 'fleet.slowcommit' | 'fleet.plain', seconds
 describe('PostgreSQL: a connection lost under a request', () => {
   let db: TestDatabase;
   let admin: pg.Client;
-  const opened: { store: StoragePort; proxy: TcpProxy }[] = [];
+  const opened: { store: StoragePort; proxy?: TcpProxy }[] = [];
 
   beforeAll(async () => {
     if (pgToolchain.skip) return;
@@ -43,7 +43,7 @@ describe('PostgreSQL: a connection lost under a request', () => {
   afterAll(async () => {
     for (const o of opened) {
       await o.store.close().catch(() => undefined);
-      await o.proxy.close();
+      await o.proxy?.close();
     }
     await admin?.end();
     await db?.drop();
@@ -132,6 +132,38 @@ describe('PostgreSQL: a connection lost under a request', () => {
     expect(await metaValue('fleet.slowcommit')).toBeUndefined();
     // The old session was ended by the store, long before its 8 s were up.
     expect((await admin.query('SELECT 1 FROM pg_stat_activity WHERE pid = $1', [pid])).rowCount).toBe(0);
+  });
+
+  pgIt('the LISTEN connection terminated: reopened by itself, and notices reach the store again', async () => {
+    const s = await openPostgresStore(db.url);
+    opened.push({ store: s });
+    let heard = 0;
+    const off = s.onWake(() => void heard++);
+    try {
+      const listening = async (not?: number): Promise<number> => {
+        for (let i = 0; i < 400; i++) {
+          const row = (await admin.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE datname = $1 AND query LIKE 'LISTEN%' AND ($2::int IS NULL OR pid <> $2)", [db.name, not ?? null])).rows[0];
+          if (row !== undefined) return row.pid;
+          await sleep(25);
+        }
+        throw new Error('no LISTEN connection');
+      };
+      const hears = async (): Promise<void> => {
+        const before = heard;
+        for (let i = 0; i < 400 && heard === before; i++) {
+          await admin.query('NOTIFY wopkit_work');
+          await sleep(25);
+        }
+        expect(heard, 'a notice reached the store').toBeGreaterThan(before);
+      };
+      const first = await listening();
+      await hears();
+      await admin.query('SELECT pg_terminate_backend($1)', [first]);
+      await listening(first);
+      await hears();
+    } finally {
+      off();
+    }
   });
 
   pgIt('the outcome of a transaction, read on another connection: committed, aborted, or unknown when the server cannot be reached', async () => {

@@ -228,6 +228,8 @@ class PostgresStore implements StoragePort {
         this.#faults.writable(true);
         return results;
       } catch (err) {
+        // A commit whose outcome could not be read: the database is out of reach, so the store is not writable now.
+        if (err instanceof StoreUnavailableError) this.#faults.writable(false, err.reason);
         if (err instanceof WopkitError) throw err; // a refusal: the request's own outcome
         if (isPgRetryable(err) && attempt < this.#retries) continue;
         if (isPgCorrupt(err)) {
