@@ -9,7 +9,10 @@
  * runs with `statement_timeout`, `lock_timeout` and `idle_in_transaction_session_timeout`, so a host that stalls in
  * a transaction (a long GC pause, a stopped process) holds its locks for at most that long — the server ends its
  * session — and a request that cannot get a lock in time is answered 503 (retry) instead of waiting. A transaction
- * that loses a race (a serialization failure, a deadlock) is run again.
+ * that loses a race (a serialization failure, a deadlock) is run again. A connection the server ends under a request
+ * (a terminated backend, a session idle in its transaction too long, a closed socket) fails that request alone, 503,
+ * and is destroyed rather than pooled (lease.ts); a COMMIT whose answer was lost with its connection is settled by
+ * what the server says became of the transaction (commit-outcome.ts).
  *
  * Durability: `commit` resolves after COMMIT under `synchronous_commit = on` (checked: `durability()`), so an
  * acknowledged request survives a crash of the host and of the database server.
