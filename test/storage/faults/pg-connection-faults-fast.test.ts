@@ -1,6 +1,6 @@
 /**
  * The fast variant of pg-connection-faults.test.ts, in `npm test`: a real host process on PostgreSQL under 8 writers;
- * its busy connections terminated once, then the host frozen inside a write transaction once, for 2 s, with the
+ * its busy connections terminated once (again only if no request met it), then the host frozen inside a write transaction once, for 2 s, with the
  * server's idle-in-transaction timeout lowered to 0.8 s (test entry pg-fault-host.ts). The host does not exit, every
  * request is answered 200 or 503 + Retry-After, nothing acknowledged is lost, and it serves afterwards.
  */
@@ -32,7 +32,11 @@ describe('a PostgreSQL host under its database\'s faults (fast)', () => {
     await servesAgain(host.url);
 
     const terminations = writeLoad(host.url);
-    expect(await terminateBusy(admin, 1)).toBeGreaterThan(0);
+    // One round of terminations; another (at most 5) only if every connection it ended had already answered.
+    for (let round = 0; round < 5 && terminations.refused() === 0; round++) {
+      expect(await terminateBusy(admin, 1)).toBeGreaterThan(0);
+      await new Promise((r) => setTimeout(r, 300));
+    }
     await expectSurvived(host, () => exited, await terminations.stop(), admin);
     await servesAgain(host.url);
 

@@ -59,7 +59,7 @@ export function post(url: string, path: string, body: unknown, timeoutMs = 60_00
 }
 
 /** `writers` loops seeding one entry per request into scopes of their own until `stop()`. */
-export function writeLoad(url: string, writers = 8): { stop: () => Promise<LoadReport> } {
+export function writeLoad(url: string, writers = 8): { stop: () => Promise<LoadReport>; refused: () => number } {
   const answers: Answer[] = [];
   const acknowledged: [string, string][] = [];
   let running = true;
@@ -78,7 +78,7 @@ export function writeLoad(url: string, writers = 8): { stop: () => Promise<LoadR
       }
     }
   });
-  return { stop: async () => { running = false; await Promise.all(loops); return { answers, acknowledged }; } };
+  return { stop: async () => { running = false; await Promise.all(loops); return { answers, acknowledged }; }, refused: () => answers.filter((a) => a.status === 503).length };
 }
 
 function entryIds(body: unknown): string[] {
@@ -115,7 +115,12 @@ export async function pauseInTransaction(host: RunningHost, admin: pg.Client, pa
   for (let attempt = 0; caught < pauses && attempt < pauses * 4; attempt++) {
     for (let i = 0; i < 400 && (await admin.query(BUSY)).rowCount === 0; i++) await sleep(5);
     host.signal('SIGSTOP');
-    const open = (await admin.query("SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND state = 'idle in transaction'")).rowCount ?? 0;
+    // A statement the server was running when the host froze ends soon: its session then idles in the transaction.
+    let open = 0;
+    for (let i = 0; i < 10 && open === 0; i++) {
+      open = (await admin.query("SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND state = 'idle in transaction'")).rowCount ?? 0;
+      if (open === 0) await sleep(30);
+    }
     await sleep(open > 0 ? pauseMs : 50);
     host.signal('SIGCONT');
     if (open > 0) caught++;
