@@ -7,6 +7,10 @@
  * - Writes: a writer thread owns the one writing connection and group-commits (writer-worker.ts); a refused plan
  *   rolls back alone (its savepoint). Reads: the main thread's own connection, read-only, in WAL mode — it never
  *   waits for the writer and sees every committed transaction.
+ * - Faults of the writer: a writer thread that cannot start is refused in one line saying why (start-failure.ts),
+ *   corrupt only when the file fails quick_check; files replaced or removed under a running store make it stop
+ *   acknowledging writes (writer-worker.ts); after a refused write it is writable again only once its filesystem has
+ *   room (RECOVERED_FREE_BYTES).
  * - Integrity: when the last close was not clean (the lock was taken over, or the file changed since the clean-close
  *   record next to it was written) the file is checked (`PRAGMA integrity_check`) before it is served; a corrupt file
  *   (at open, or when any statement meets corruption later) is StoreCorruptError — the host stops with one line.
@@ -105,7 +109,7 @@ export async function openSqliteStore(path: string, options: SqliteStoreOptions 
     await migrate(main, options.migrations ?? SQLITE_MIGRATIONS, file);
     if (onDisk(path)) db.exec('PRAGMA query_only = 1');
     const store = new SqliteStore(file, options.kind ?? 'sqlite', db, main, busyTimeoutMs, lock, options.writerModule);
-    await store.started(db);
+    await store.started();
     return store;
   } catch (err) {
     db?.close();
@@ -205,11 +209,11 @@ class SqliteStore implements StoragePort {
    * (`StoreWriterStartError`: the file cannot be opened, node:sqlite is missing, the database is locked) — and it is
    * StoreCorruptError only when the file fails `PRAGMA quick_check` on the reading connection.
    */
-  async started(db: DatabaseSync): Promise<void> {
+  async started(): Promise<void> {
     const failure = await this.#writer.ready;
     if (failure === undefined) return;
     await this.#writer.close();
-    const problems = quickCheck(db);
+    const problems = quickCheck(this.#db);
     if (problems.length > 0) throw new StoreCorruptError(this.location, `quick_check: ${problems.join('; ')}`);
     throw new StoreWriterStartError(this.location, startFailureReason(this.location, failure));
   }
