@@ -5,9 +5,11 @@
  *
  * - test/storage/crash/: kill -9 crash campaigns (SQLite, PostgreSQL with one and three hosts), minutes each;
  * - test/storage/fleet-faults.test.ts: a host frozen for a minute mid-transaction, and one killed, in a fleet of three;
+ * - test/storage/faults/pg-connection-faults.test.ts: a PostgreSQL host's busy connections terminated ×20 and the host
+ *   frozen inside a write transaction for 12 s ×5, under 8 writers (about two minutes);
  * - test/package/consumer.test.ts: packs the packages and installs them into scratch projects (npm install, tsc);
  * - test/site/site.test.ts: the browser sweep over every built page of the site (layout at two widths, diagrams, links);
  * - test/site/reader.test.ts: the reader's acceptance in Chromium (layout at two widths and themes, search ranking,
  *   the playground against the CLI on the corpus, axe on every tested page), over three minutes.
  */
-export const SOAK_FILES: readonly string[] = ['test/storage/crash/**/*.test.ts', 'test/storage/fleet-faults.test.ts', 'test/package/consumer.test.ts', 'test/site/site.test.ts', 'test/site/reader.test.ts'];
+export const SOAK_FILES: readonly string[] = ['test/storage/crash/**/*.test.ts', 'test/storage/fleet-faults.test.ts', 'test/storage/faults/pg-connection-faults.test.ts', 'test/package/consumer.test.ts', 'test/site/site.test.ts', 'test/site/reader.test.ts'];

@@ -34,7 +34,6 @@ export const START_SETTINGS = [
   { env: 'WOPKIT_DATABASE_URL', group: 'storage', description: 'postgres://user:password@host:port/database, for --store postgres.' },
   { env: 'WOPKIT_PG_POOL_SIZE', default: '10', group: 'storage', description: 'PostgreSQL connections of this host (1-100); the hosts of a fleet together stay under the server\'s max_connections.' },
   { env: 'WOPKIT_PG_LISTEN', default: 'on', group: 'storage', description: 'off behind a pooler in transaction mode (LISTEN cannot work there): new work of other hosts is then found within a second.' },
-  { env: 'WOPKIT_PG_ONE_TRIP', default: 'on', group: 'storage', description: 'off behind a pooler in transaction mode: a memory write is then committed statement by statement instead of in one round trip.' },
   { flag: '--credentials', value: 'FILE', env: 'WOPKIT_CREDENTIALS_FILE', group: 'credentials', description: 'The credentials file (docs/host.md, "Credentials").' },
   { flag: '--production', env: 'NODE_ENV', default: 'off (NODE_ENV=production turns it on)', group: 'credentials', description: 'Require a credentials file and refuse the development token.' },
   { env: 'WOPKIT_API_KEYS', group: 'credentials', description: 'More keys: <key>=<tenant>:tenant,<key>=*:operator (comma-separated).' },

@@ -51,15 +51,14 @@ export function parseStoreArgs(argv: readonly string[], env: Readonly<Record<str
 
 /**
  * The PostgreSQL settings a host takes from its environment: WOPKIT_PG_POOL_SIZE (connections of this host's pool,
- * 1-100, default 10: a fleet's hosts together must stay under the server's max_connections), and two switches for a
+ * 1-100, default 10: a fleet's hosts together must stay under the server's max_connections), and a switch for a
  * pooler in transaction mode, where a server session does not follow its client: WOPKIT_PG_LISTEN=off (LISTEN cannot
- * work; the background work then finds other hosts' new work at its next look at the agenda, every second when idle)
- * and WOPKIT_PG_ONE_TRIP=off (no function in the session's temporary schema; plans go statement by statement).
+ * work; the background work then finds other hosts' new work at its next look at the agenda, every second when idle).
  */
-const PG_SWITCHES = [['WOPKIT_PG_LISTEN', 'listen'], ['WOPKIT_PG_ONE_TRIP', 'oneTrip']] as const;
+const PG_SWITCHES = [['WOPKIT_PG_LISTEN', 'listen']] as const;
 
 function postgresSettings(env: Readonly<Record<string, string | undefined>>): PostgresStoreOptions {
-  const out: { poolSize?: number; listen?: boolean; oneTrip?: boolean } = {};
+  const out: { poolSize?: number; listen?: boolean } = {};
   const pool = env.WOPKIT_PG_POOL_SIZE;
   if (pool !== undefined && pool !== '') {
     const n = Number(pool);

@@ -43,9 +43,9 @@ describe('storage flags', () => {
 
   it('PostgreSQL settings from the environment: pool size, and the two switches for a transaction-mode pooler', () => {
     const pgArgs = (env: Record<string, string>) => parseStoreArgs(['--store=postgres'], { WOPKIT_DATABASE_URL: 'postgres://u:p@h/db', ...env }, '/').store;
-    expect(pgArgs({ WOPKIT_PG_POOL_SIZE: '4', WOPKIT_PG_LISTEN: 'off', WOPKIT_PG_ONE_TRIP: 'off' })).toEqual({ kind: 'postgres', url: 'postgres://u:p@h/db', postgres: { poolSize: 4, listen: false, oneTrip: false } });
-    expect(pgArgs({ WOPKIT_PG_ONE_TRIP: 'on' })).toEqual({ kind: 'postgres', url: 'postgres://u:p@h/db', postgres: { oneTrip: true } });
-    expect(refusal(() => pgArgs({ WOPKIT_PG_ONE_TRIP: 'yes' }))).toBe('WOPKIT_PG_ONE_TRIP must be on or off (got "yes")');
+    expect(pgArgs({ WOPKIT_PG_POOL_SIZE: '4', WOPKIT_PG_LISTEN: 'off' })).toEqual({ kind: 'postgres', url: 'postgres://u:p@h/db', postgres: { poolSize: 4, listen: false } });
+    expect(pgArgs({ WOPKIT_PG_LISTEN: 'on' })).toEqual({ kind: 'postgres', url: 'postgres://u:p@h/db', postgres: { listen: true } });
+    expect(refusal(() => pgArgs({ WOPKIT_PG_LISTEN: 'yes' }))).toBe('WOPKIT_PG_LISTEN must be on or off (got "yes")');
     expect(refusal(() => pgArgs({ WOPKIT_PG_LISTEN: '0' }))).toBe('WOPKIT_PG_LISTEN must be on or off (got "0")');
     expect(refusal(() => pgArgs({ WOPKIT_PG_POOL_SIZE: '101' }))).toBe('WOPKIT_PG_POOL_SIZE must be an integer from 1 to 100 (got "101")');
   });

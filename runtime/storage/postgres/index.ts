@@ -9,7 +9,10 @@
  * runs with `statement_timeout`, `lock_timeout` and `idle_in_transaction_session_timeout`, so a host that stalls in
  * a transaction (a long GC pause, a stopped process) holds its locks for at most that long — the server ends its
  * session — and a request that cannot get a lock in time is answered 503 (retry) instead of waiting. A transaction
- * that loses a race (a serialization failure, a deadlock) is run again.
+ * that loses a race (a serialization failure, a deadlock) is run again. A connection the server ends under a request
+ * (a terminated backend, a session idle in its transaction too long, a closed socket) fails that request alone, 503,
+ * and is destroyed rather than pooled (lease.ts); a COMMIT whose answer was lost with its connection is settled by
+ * what the server says became of the transaction (commit-outcome.ts).
  *
  * Durability: `commit` resolves after COMMIT under `synchronous_commit = on` (checked: `durability()`), so an
  * acknowledged request survives a crash of the host and of the database server.
@@ -25,21 +28,8 @@ import type { SqlSession } from '../sql/session.ts';
 import { WopkitError } from '../../shared/errors.ts';
 import { POSTGRES_MIGRATIONS } from './migrations.ts';
 import { isPgCorrupt, isPgRetryable, isPgUnavailable, PgSession, PG_TYPES } from './session.ts';
-import { HANDED_BACK_MARK, HANDED_BACK_STATE, lowerPlan, ONE_PLAN_CALL, ONE_TRIP_CALL, ONE_TRIP_FUNCTION, type OneTripPlan } from './one-trip.ts';
-import { HANDED_BACK, OneTripQueue, type OneTripAnswer } from './one-trip-queue.ts';
-
-/** The SQLSTATE of an error the server sent, or undefined for any other failure (a lost connection, a closed pool). */
-const sqlState = (err: unknown): string | undefined => (err instanceof pg.DatabaseError ? err.code : undefined);
-
-/**
- * What a call's failure means for its plans. The call is one statement: when it failed, nothing of it stays, so a
- * plan handed back, a value the call could not take (a data exception, class 22), a lock not granted within the
- * function's short wait or the statement's time running out (which the function cannot catch per plan), a missing
- * function or a permission refused inside it all send every plan the ordinary way — where each meets its own outcome
- * alone, and no request fails because another shared its call.
- */
-const handsBack = (code: string | undefined): boolean =>
-  code !== undefined && (code === HANDED_BACK_STATE || code.startsWith('22') || ['55P03', '57014', '42883', '42501'].includes(code));
+import { BEGIN_TX, commitSurelyFailed, OUTCOME_UNKNOWN, readCommitOutcome, txIdentity } from './commit-outcome.ts';
+import { Lease } from './lease.ts';
 
 export { POSTGRES_MIGRATIONS } from './migrations.ts';
 
@@ -60,15 +50,9 @@ export interface PostgresStoreOptions {
    * look at the agenda (every second when idle).
    */
   readonly listen?: boolean;
-  /**
-   * Commit the write path's usual plans in one round trip, through a function in each connection's temporary schema
-   * (one-trip.ts; default true). Off behind a pooler in transaction mode, where a connection's temporary schema does
-   * not follow its client: every plan then runs statement by statement.
-   */
-  readonly oneTrip?: boolean;
 }
 
-export const DEFAULT_POSTGRES_OPTIONS: Required<PostgresStoreOptions> = { poolSize: 10, statementTimeoutMs: 10_000, lockTimeoutMs: 2_000, idleInTransactionTimeoutMs: 5_000, retries: 3, listen: true, oneTrip: true };
+export const DEFAULT_POSTGRES_OPTIONS: Required<PostgresStoreOptions> = { poolSize: 10, statementTimeoutMs: 10_000, lockTimeoutMs: 2_000, idleInTransactionTimeoutMs: 5_000, retries: 3, listen: true };
 
 /** The URL with its password masked, for the start line and error messages. */
 export function redactedUrl(url: string): string {
@@ -96,8 +80,8 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     keepAlive: true,
     options: `-c statement_timeout=${o.statementTimeoutMs} -c lock_timeout=${o.lockTimeoutMs} -c idle_in_transaction_session_timeout=${o.idleInTransactionTimeoutMs}`,
   });
-  // An idle client losing its connection (server restart, session ended) must not crash the process: the next
-  // query gets a fresh connection or rejects.
+  // An idle client losing its connection (server restart, session ended) must not crash the process: the pool drops
+  // it and the next query gets a fresh connection. A checked-out client's faults are its lease's (lease.ts).
   pool.on('error', () => {});
   try {
     await inTransaction(pool, async (client) => {
@@ -116,27 +100,55 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     if (isPgUnavailable(err)) throw new StoreUnavailableError(`cannot reach PostgreSQL at ${location} (${(err as { code?: string }).code ?? (err as Error).message})`);
     throw err;
   }
-  return new PostgresStore(pool, location, o.retries, o.listen ? url : undefined, o.oneTrip);
+  return new PostgresStore(pool, location, o.retries, o.listen ? url : undefined);
 }
 
-/** Run `f` in one transaction on one pooled connection: COMMIT when it resolves, ROLLBACK when it throws. */
+/**
+ * Run `f` in one transaction on one pooled connection: COMMIT when it resolves, ROLLBACK when it throws. A connection
+ * lost on the way (the server ended the session, the socket closed) fails with that fault — never with the client's
+ * later "not queryable" — and is destroyed, not pooled; a COMMIT whose answer was lost resolves by what the server
+ * says became of the transaction (commit-outcome.ts).
+ */
 async function inTransaction<T>(pool: pg.Pool, f: (c: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
+  const lease = await Lease.take(pool);
   let broken = false;
+  /**
+   * The fault to report: a refusal or the server's own error as they are; a client-side failure (a "not queryable"
+   * client, a closed socket) as the loss that caused it, which may carry the server's reason (25P03, 57P01).
+   */
+  const cause = (err: unknown): unknown => (err instanceof WopkitError || err instanceof pg.DatabaseError || lease.lost === undefined ? err : lease.lost);
   try {
-    await client.query('BEGIN');
-    const result = await f(client);
-    await client.query('COMMIT');
+    const tx = txIdentity(await lease.client.query(BEGIN_TX));
+    let result: T;
+    try {
+      result = await f(lease.client);
+    } catch (err) {
+      if (lease.lost !== undefined) throw cause(err); // the server rolled the transaction back with the session
+      try {
+        await lease.client.query('ROLLBACK');
+      } catch {
+        broken = true; // the connection itself failed: do not hand it back to the pool
+      }
+      throw cause(err);
+    }
+    try {
+      await lease.client.query('COMMIT');
+    } catch (err) {
+      broken = true;
+      if (commitSurelyFailed(err, lease.lost !== undefined)) throw err;
+      // The lost connection goes first: the outcome is read on another one, which a full pool could not give.
+      lease.release(true);
+      const outcome = await readCommitOutcome(pool, tx);
+      if (outcome === 'committed') return result;
+      if (outcome === 'aborted') throw cause(err);
+      throw new StoreUnavailableError(OUTCOME_UNKNOWN);
+    }
     return result;
   } catch (err) {
-    try {
-      await client.query('ROLLBACK');
-    } catch {
-      broken = true; // the connection itself failed: do not hand it back to the pool
-    }
-    throw err;
+    if (lease.lost !== undefined) broken = true;
+    throw cause(err);
   } finally {
-    client.release(broken);
+    lease.release(broken);
   }
 }
 
@@ -153,14 +165,9 @@ class PostgresStore implements StoragePort {
   /** Where to LISTEN (undefined: not at all), and the listening connection while there are listeners. */
   readonly #listenUrl: string | undefined;
   #listener: WakeConnection | undefined;
-  /** Whether plans may go in one round trip (one-trip.ts), their queue, and the connections that have the function. */
-  #oneTrip: boolean;
-  readonly #oneTripQueue = new OneTripQueue((plans) => this.#callOneTrip(plans));
-  readonly #withFunction = new WeakSet<pg.PoolClient>();
 
-  constructor(pool: pg.Pool, location: string, retries: number, listenUrl: string | undefined, oneTrip: boolean) {
+  constructor(pool: pg.Pool, location: string, retries: number, listenUrl: string | undefined) {
     this.#pool = pool;
-    this.#oneTrip = oneTrip;
     this.location = location;
     this.#faults = new StoreFaults(location);
     this.#retries = retries;
@@ -210,17 +217,9 @@ class PostgresStore implements StoragePort {
   async commit(plan: WritePlan): Promise<readonly unknown[]> {
     if (this.#closed !== undefined) throw new StoreClosedError();
     if (this.#faults.fatal !== undefined) throw this.#faults.fatal;
-    // A plan the function handed back once goes the ordinary way on every retry too.
-    let lowered = this.#oneTrip && !wakes(plan) ? lowerPlan(plan) : undefined;
     for (let attempt = 0; ; attempt++) {
       if (this.#closed !== undefined) throw new StoreClosedError();
       try {
-        const quick = lowered === undefined || !this.#oneTrip ? HANDED_BACK : await this.#oneTripQueue.commit(lowered);
-        if (quick !== HANDED_BACK) {
-          this.#faults.writable(true);
-          return quick;
-        }
-        lowered = undefined;
         const results = await inTransaction(this.#pool, async (client) => {
           const s = new PgSession(client);
           const out: unknown[] = [];
@@ -232,6 +231,8 @@ class PostgresStore implements StoragePort {
         this.#faults.writable(true);
         return results;
       } catch (err) {
+        // A commit whose outcome could not be read: the database is out of reach, so the store is not writable now.
+        if (err instanceof StoreUnavailableError) this.#faults.writable(false, err.reason);
         if (err instanceof WopkitError) throw err; // a refusal: the request's own outcome
         if (isPgRetryable(err) && attempt < this.#retries) continue;
         if (isPgCorrupt(err)) {
@@ -245,42 +246,6 @@ class PostgresStore implements StoragePort {
         }
         throw err;
       }
-    }
-  }
-
-  /**
-   * One call of the function with `plans`: each plan's results, or HANDED_BACK for a plan the function handed back
-   * (nothing of it stays) — for every plan when the function cannot be used on this connection.
-   */
-  async #callOneTrip(plans: readonly OneTripPlan[]): Promise<readonly OneTripAnswer[]> {
-    // Plans that waited while the store closed meet what a commit after close meets.
-    if (this.#closed !== undefined) throw new StoreClosedError();
-    const client = await this.#pool.connect();
-    let lost = false;
-    try {
-      if (!this.#withFunction.has(client)) {
-        try {
-          await client.query(ONE_TRIP_FUNCTION);
-        } catch (err) {
-          // No right to create temporary objects: this store commits statement by statement from now on.
-          if (sqlState(err) === '42501') this.#oneTrip = false;
-          throw err;
-        }
-        this.#withFunction.add(client);
-      }
-      // A plan alone needs no subtransaction: handed back, its statement rolls back whole.
-      if (plans.length === 1) return [plans[0]!.results((await client.query<{ out: unknown[] }>(ONE_PLAN_CALL, [plans[0]!.steps])).rows[0]!.out)];
-      const out = (await client.query<{ out: unknown[] }>(ONE_TRIP_CALL, [`[${plans.map((p) => p.steps).join(',')}]`])).rows[0]!.out;
-      return plans.map((p, i) => (out[i] === HANDED_BACK_MARK ? HANDED_BACK : p.results(out[i] as unknown[])));
-    } catch (err) {
-      const code = sqlState(err);
-      // The function went missing (a pooler moved the session): create it again next time.
-      if (code === '42883') this.#withFunction.delete(client);
-      if (handsBack(code)) return plans.map(() => HANDED_BACK);
-      lost = code === undefined;
-      throw err;
-    } finally {
-      client.release(lost);
     }
   }
 

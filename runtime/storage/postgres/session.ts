@@ -68,10 +68,10 @@ export const isPgRetryable = (err: unknown): boolean => ['40001', '40P01', '2350
 /**
  * The server cannot take the write now, and the client should come back: a full disk or memory, a shutdown, a lost
  * connection, a database not accepting connections, a lock not granted within lock_timeout, a statement past
- * statement_timeout, a session killed for idling in a transaction.
+ * statement_timeout, a session killed for idling in a transaction, a client whose connection failed earlier.
  */
 export function isPgUnavailable(err: unknown): boolean {
   const code = codeOf(err);
   return /^(08|53|57P)/.test(code) || ['55P03', '57014', '25P03', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH'].includes(code)
-    || /Connection terminated|timeout exceeded when trying to connect|is not currently accepting connections/i.test(String((err as Error | undefined)?.message ?? ''));
+    || /Connection terminated|not queryable|timeout exceeded when trying to connect|is not currently accepting connections/i.test(String((err as Error | undefined)?.message ?? ''));
 }

@@ -7,6 +7,10 @@
  * - Writes: a writer thread owns the one writing connection and group-commits (writer-worker.ts); a refused plan
  *   rolls back alone (its savepoint). Reads: the main thread's own connection, read-only, in WAL mode — it never
  *   waits for the writer and sees every committed transaction.
+ * - Faults of the writer: a writer thread that cannot start is refused in one line saying why (start-failure.ts),
+ *   corrupt only when the file fails quick_check; files replaced or removed under a running store make it stop
+ *   acknowledging writes (writer-worker.ts); after a refused write it is writable again only once its filesystem has
+ *   room (RECOVERED_FREE_BYTES).
  * - Integrity: when the last close was not clean (the lock was taken over, or the file changed since the clean-close
  *   record next to it was written) the file is checked (`PRAGMA integrity_check`) before it is served; a corrupt file
  *   (at open, or when any statement meets corruption later) is StoreCorruptError — the host stops with one line.
@@ -15,7 +19,7 @@
  * `openMemoryStore` (../memory/) is this back-end on a private in-memory database: same SQL, nothing on disk; its
  * writes commit inline on the main thread.
  */
-import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statfsSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { WopkitError } from '../../shared/errors.ts';
@@ -30,6 +34,7 @@ import { SQLITE_MIGRATIONS } from './migrations.ts';
 import { applyPragmas } from './pragmas.ts';
 import { isCorrupt, SqliteSession } from './session.ts';
 import { inlineWriter, threadWriter, type SqliteWriter, type WriterEvents } from './writer.ts';
+import { quickCheck, startFailureReason, StoreWriterStartError } from './start-failure.ts';
 
 export interface SqliteStoreOptions {
   /** Milliseconds a connection waits for another's write lock before failing (default 5000). */
@@ -40,6 +45,8 @@ export interface SqliteStoreOptions {
   readonly kind?: StoreKind;
   /** Take the file's exclusive lock (default true; `false` only for tests of SQLite's own behaviour). */
   readonly lock?: boolean;
+  /** TEST ONLY: the writer thread's module (default writer-worker.ts beside this one), to make it fail to start. */
+  readonly writerModule?: URL;
 }
 
 /** A second open of a SQLite store that is already open (in another process, or in this one) was refused. */
@@ -101,12 +108,31 @@ export async function openSqliteStore(path: string, options: SqliteStoreOptions 
     if (mustCheck) integrityCheck(db, file);
     await migrate(main, options.migrations ?? SQLITE_MIGRATIONS, file);
     if (onDisk(path)) db.exec('PRAGMA query_only = 1');
-    return new SqliteStore(file, options.kind ?? 'sqlite', db, main, busyTimeoutMs, lock);
+    const store = new SqliteStore(file, options.kind ?? 'sqlite', db, main, busyTimeoutMs, lock, options.writerModule);
+    await store.started();
+    return store;
   } catch (err) {
     db?.close();
     lock?.release();
     if (isCorrupt(err)) throw new StoreCorruptError(file, (err as Error).message);
     throw err;
+  }
+}
+
+/**
+ * Free bytes a SQLite store's filesystem must have before a refused write's cause counts as gone: a write that fits
+ * in a full disk's last free pages does not make the host ready again (GET /readyz). Well below any real store's
+ * growth step, well above a full disk's crumbs.
+ */
+export const RECOVERED_FREE_BYTES = 1024 * 1024;
+
+/** Whether the filesystem holding `file` has room again (true when it cannot be asked). */
+function hasRoom(file: string): boolean {
+  try {
+    const fs = statfsSync(dirname(file));
+    return fs.bavail * fs.bsize >= RECOVERED_FREE_BYTES;
+  } catch {
+    return true;
   }
 }
 
@@ -150,9 +176,9 @@ class SqliteStore implements StoragePort {
   #closed = false;
   readonly #wake = new WakeListeners();
 
-  constructor(location: string, readonly kind: StoreKind, db: DatabaseSync, main: SqliteSession, busyTimeoutMs: number, lock: WriterLock | undefined) {
+  constructor(location: string, readonly kind: StoreKind, db: DatabaseSync, main: SqliteSession, busyTimeoutMs: number, lock: WriterLock | undefined, writerModule: URL | undefined) {
     this.location = location;
-    this.#faults = new StoreFaults(location);
+    this.#faults = new StoreFaults(location, onDisk(location) ? () => hasRoom(location) : undefined);
     this.#db = db;
     this.#lock = lock;
     const events: WriterEvents = {
@@ -161,15 +187,35 @@ class SqliteStore implements StoragePort {
         else this.#faults.writable(true);
       },
       fatal: (message) => void this.#faults.raiseFatal(message),
+      // The writer stopped: corrupt only if the file fails its check; otherwise it says why, and takes no writes.
+      stopped: (reason) => {
+        const problems = this.#closed ? [] : quickCheck(this.#db);
+        if (problems.length > 0) this.#faults.raiseFatal(`quick_check: ${problems.join('; ')}`);
+        else this.#faults.halt(reason);
+      },
     };
     if (onDisk(location)) {
-      this.#writer = threadWriter(location, busyTimeoutMs, events);
+      this.#writer = threadWriter(location, busyTimeoutMs, events, writerModule);
       this.reads = this.#watched(main);
     } else {
       const inline = inlineWriter(main, events);
       this.#writer = inline;
       this.reads = this.#watched(inline.gate.gated(main));
     }
+  }
+
+  /**
+   * Resolves once the writer can take plans. A writer thread that cannot start is refused in one line that says why
+   * (`StoreWriterStartError`: the file cannot be opened, node:sqlite is missing, the database is locked) — and it is
+   * StoreCorruptError only when the file fails `PRAGMA quick_check` on the reading connection.
+   */
+  async started(): Promise<void> {
+    const failure = await this.#writer.ready;
+    if (failure === undefined) return;
+    await this.#writer.close();
+    const problems = quickCheck(this.#db);
+    if (problems.length > 0) throw new StoreCorruptError(this.location, `quick_check: ${problems.join('; ')}`);
+    throw new StoreWriterStartError(this.location, startFailureReason(this.location, failure));
   }
 
   /** The read session, reporting corruption any query meets. */
@@ -195,6 +241,7 @@ class SqliteStore implements StoragePort {
   async commit(plan: WritePlan): Promise<readonly unknown[]> {
     if (this.#closed) throw new StoreClosedError();
     if (this.#faults.fatal !== undefined) throw this.#faults.fatal;
+    if (this.#faults.halted !== undefined) throw this.#faults.halted;
     const results = await this.#writer.commit(plan);
     if (wakes(plan)) this.#wake.notify(); // one process per file: its own commits are all there is to hear
     return results;
@@ -223,7 +270,7 @@ class SqliteStore implements StoragePort {
     this.#closed = true;
     await this.#writer.close();
     this.#db.close();
-    if (onDisk(this.location) && this.#faults.fatal === undefined) {
+    if (onDisk(this.location) && this.#faults.fatal === undefined && this.#faults.halted === undefined) {
       try {
         writeFileSync(cleanRecordOf(this.location), fileStamp(this.location));
       } catch {

@@ -16,6 +16,8 @@ import { isUnwritable, type SqliteSession } from './session.ts';
 import type { Row, SqlSession, SqlValue } from '../sql/session.ts';
 
 export interface SqliteWriter {
+  /** Settles once the writer can take plans (undefined) or cannot: what its thread met (`StartFailure`). */
+  readonly ready: Promise<StartFailure | undefined>;
   commit(plan: readonly WriteOp[]): Promise<readonly unknown[]>;
   /** A setting of the writing connection, as SQLite reports it. */
   pragma(name: string): Promise<string>;
@@ -27,7 +29,17 @@ export interface WriterEvents {
   unwritable(now: boolean, reason?: string): void;
   /** The data is corrupt. */
   fatal(message: string): void;
+  /** The writer stopped taking writes for good (its files changed under it, or its thread ended): why, in one line. */
+  stopped(reason: string): void;
 }
+
+/** What the writer thread met while starting (its error's message and codes, as plain data). */
+export interface StartFailure {
+  readonly message: string;
+  readonly code?: string;
+  readonly errcode?: number;
+}
+
 
 /** A plain Error for a failure that is neither a refusal nor the disk: a bug, reported as 500 by the host. */
 const writeFailed = (message: string): Error => new Error(`store write failed: ${message}`);
@@ -56,6 +68,7 @@ export function inlineWriter(session: SqliteSession, events: WriterEvents): Sqli
   const queue = new GroupQueue(session, (err) => ({ error: err }));
   return {
     gate,
+    ready: Promise.resolve(undefined),
     commit: async (plan) => settle(await gate.hold(() => queue.enqueue(plan)), events),
     pragma: async (name) => String(Object.values(session.db.prepare(`PRAGMA ${name.replace(/[^a-z_]/g, '')}`).get() ?? {})[0] ?? ''),
     close: async () => {},
@@ -100,6 +113,9 @@ type Outgoing =
   | { readonly id: number; readonly failure: { readonly message: string; readonly unwritable: boolean } }
   | { readonly id: number; readonly value: string }
   | { readonly fatal: string }
+  | { readonly halt: string }
+  | { readonly ready: true }
+  | { readonly startFailed: StartFailure }
   | { readonly closed: true };
 
 /**
@@ -113,20 +129,48 @@ function workerUrl(): URL {
   return found;
 }
 
-/** Writes of a store on a file, through its writer thread. */
-export function threadWriter(path: string, busyTimeoutMs: number, events: WriterEvents): SqliteWriter {
-  const worker = new Worker(workerUrl(), { workerData: { path, busyTimeoutMs } });
+/**
+ * Writes of a store on a file, through its writer thread. `ready` settles once the thread opened its connection (or
+ * could not: with the thread's own error, or how the thread ended before it could say).
+ */
+export function threadWriter(path: string, busyTimeoutMs: number, events: WriterEvents, module: URL = workerUrl()): SqliteWriter {
+  const worker = new Worker(module, { workerData: { path, busyTimeoutMs } });
   const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: unknown) => void }>();
   let next = 0;
   let closing: Promise<void> | undefined;
   let dead: Error | undefined;
+  let started = false;
+  let neverStarted = false;
+  let startedOk: () => void = () => {};
+  let startFailed: (f: StartFailure) => void = () => {};
+  const ready = new Promise<StartFailure | undefined>((resolve) => {
+    startedOk = () => {
+      started = true;
+      resolve(undefined);
+    };
+    startFailed = (f) => {
+      if (started) return;
+      started = true; // settled: later events of the same failure change nothing
+      neverStarted = true;
+      dead = new StoreUnavailableError(`the SQLite writer thread could not start: ${f.message}`);
+      resolve(f);
+    };
+  });
   const failAll = (err: Error) => {
     dead = err;
     for (const p of pending.values()) p.reject(err);
     pending.clear();
   };
+  /** The thread ended or failed after it started: no write is acknowledged any more (503), and the store is told why. */
+  const stop = (reason: string) => {
+    failAll(new StoreUnavailableError(reason));
+    events.stopped(reason);
+  };
   worker.on('message', (m: Outgoing) => {
+    if ('ready' in m) return startedOk();
+    if ('startFailed' in m) return startFailed(m.startFailed);
     if ('fatal' in m) return events.fatal(m.fatal);
+    if ('halt' in m) return events.stopped(m.halt);
     if ('closed' in m) return;
     const p = pending.get(m.id);
     if (p === undefined) return;
@@ -143,15 +187,14 @@ export function threadWriter(path: string, busyTimeoutMs: number, events: Writer
       p.reject(new StoreUnavailableError(m.failure.message));
     } else p.reject(writeFailed(m.failure.message));
   });
-  worker.on('error', (err) => {
-    failAll(writeFailed(`the writer thread failed: ${err.message}`));
-    events.fatal(`the SQLite writer thread failed: ${err.message}`);
+  // A thread that failed to start has said so through `ready`; how it then ends is part of that failure.
+  worker.on('error', (err: Error & { code?: unknown }) => {
+    if (!started) return startFailed({ message: err.message, ...(typeof err.code === 'string' ? { code: err.code } : {}) });
+    if (!neverStarted) stop(`the SQLite writer thread failed: ${err.message}`);
   });
   worker.on('exit', (code) => {
-    if (closing === undefined) {
-      failAll(writeFailed(`the writer thread exited (${code})`));
-      events.fatal(`the SQLite writer thread exited unexpectedly (${code})`);
-    }
+    if (!started) return startFailed({ message: `the writer thread ended before it opened the store (exit code ${code})` });
+    if (closing === undefined && !neverStarted) stop(`the SQLite writer thread ended unexpectedly (exit code ${code})`);
   });
   const send = <T>(message: object): Promise<T> => {
     if (dead !== undefined) return Promise.reject(dead);
@@ -163,10 +206,12 @@ export function threadWriter(path: string, busyTimeoutMs: number, events: Writer
     });
   };
   return {
+    ready,
     commit: (plan) => send<readonly unknown[]>({ plan }),
     pragma: (name) => send<string>({ pragma: name }),
     close: () =>
       (closing ??= new Promise<void>((resolve) => {
+        if (worker.threadId === -1) return resolve(); // already ended
         worker.once('exit', () => resolve());
         if (dead !== undefined) return void worker.terminate();
         // Writes already posted are answered first (the thread handles messages in order), then it closes.
