@@ -36,11 +36,18 @@ import { validateHostSampleReplayFixtureResponse } from './by-schema/host-sample
 import { validateInquiriumAssistantConfig, validateInquiriumEgress, validateInquiriumEgressByClass, validateInquiriumEscalationThreshold, validateInquiriumEscalationThresholdByMode, validateInquiriumEscalationTrigger, validateInquiriumRetentionByClass, validateInquiriumRetentionProfile, validateInquiriumTraceLevelByClass, validateInquiriumVerificationRigor, validateInquiriumVerificationRigorByMode } from './by-schema/inquirium.assistant-config.v1.js';
 import { validateInquiriumAssistantTurnTrace, validateInquiriumTraceDecision, validateInquiriumTraceEffect, validateInquiriumTraceInputShape, validateInquiriumTraceLevel, validateInquiriumTraceOutputShape, validateInquiriumTracePolicy } from './by-schema/inquirium.assistant-turn-trace.v1.js';
 import { validateInquiriumAssistantUiPreferences } from './by-schema/inquirium.assistant-ui-preferences.v1.js';
+import { validateInquiriumAssistantTranscriptBundle } from './by-schema/inquirium.assistant.transcript.bundle.v1.js';
+import { validateInquiriumAssistantTranscriptFact } from './by-schema/inquirium.assistant.transcript.fact.v1.js';
+import { validateInquiriumAssistantTurnRequest } from './by-schema/inquirium.assistant.turn.request.v1.js';
+import { validateInquiriumAssistantTurnResponse } from './by-schema/inquirium.assistant.turn.response.v1.js';
 import { validateInquiriumBaselineConformanceReport, validateInquiriumConformanceCheck } from './by-schema/inquirium.baseline-assistant-conformance-report.v1.js';
 import { validateInquiriumBaselineAssistantProfile, validateInquiriumBaselineGuarantees, validateInquiriumBaselineRequirements } from './by-schema/inquirium.baseline-assistant-profile.v1.js';
 import { validateInquiriumClassKeyed, validateInquiriumClassificationFlow, validateInquiriumClassificationLabel } from './by-schema/inquirium.classification.v1.js';
 import { validateInquiriumContextAssemblyRequest, validateInquiriumContextSource, validateInquiriumContextSourceKind } from './by-schema/inquirium.context-assembly.request.v1.js';
 import { validateInquiriumContextElement } from './by-schema/inquirium.context-element.v1.js';
+import { validateInquiriumContextGrantIssueRequest } from './by-schema/inquirium.context-grant.issue.request.v1.js';
+import { validateInquiriumContextGrantRevokeRequest } from './by-schema/inquirium.context-grant.revoke.request.v1.js';
+import { validateInquiriumCrisisCandidate } from './by-schema/inquirium.crisis-candidate.v1.js';
 import { validateInquiriumContentPart, validateInquiriumGeneratePolicy, validateInquiriumGenerateRequest, validateInquiriumGenerationParameters, validateInquiriumLocality, validateInquiriumObjectRefPart, validateInquiriumTextPart, validateInquiriumTrustMode, validateInquiriumTurn } from './by-schema/inquirium.generate.request.v1.js';
 import { validateInquiriumDiagnostics, validateInquiriumEpistemicBlock, validateInquiriumGenerateOutcome, validateInquiriumGenerateResponse, validateInquiriumModelBindingRef, validateInquiriumReasonCode, validateInquiriumRuntimeRef, validateInquiriumTraceRef, validateInquiriumUsage } from './by-schema/inquirium.generate.response.v1.js';
 import { validateInquiriumInquiryFeedback } from './by-schema/inquirium.inquiry-feedback.v1.js';
@@ -51,11 +58,15 @@ import { validateInquiriumModeKeyed, validateInquiriumNodeMode } from './by-sche
 import { validateInquiriumAnswerValue, validateInquiriumOperatorQuestionAnswer } from './by-schema/inquirium.operator-question.answer.v1.js';
 import { validateInquiriumConfirmPayloadEntry, validateInquiriumFreeTextWithAllowlistPayloadEntry, validateInquiriumMultiChoicePayloadEntry, validateInquiriumOperatorQuestionRequest, validateInquiriumQuestionPrompt, validateInquiriumQuestionProvenance, validateInquiriumQuestionSubject, validateInquiriumResponseTarget, validateInquiriumSingleChoicePayloadEntry, validateInquiriumTimeoutDefault, validateInquiriumWidgetKind } from './by-schema/inquirium.operator-question.request.v1.js';
 import { validateInquiriumOperatorQuestionState } from './by-schema/inquirium.operator-question.state.v1.js';
+import { validateInquiriumOperatorQuestionTransitionRequest } from './by-schema/inquirium.operator-question.transition.request.v1.js';
 import { validateInquiriumConfirmWidget } from './by-schema/inquirium.operator-question.widget.confirm.v1.js';
 import { validateInquiriumFreeTextWithAllowlistWidget } from './by-schema/inquirium.operator-question.widget.free-text-with-allowlist.v1.js';
 import { validateInquiriumMultiChoiceWidget } from './by-schema/inquirium.operator-question.widget.multi-choice.v1.js';
 import { validateInquiriumAnswerToken, validateInquiriumChoiceOption, validateInquiriumSingleChoiceWidget } from './by-schema/inquirium.operator-question.widget.single-choice.v1.js';
 import { validateInquiriumRuntimeCandidate, validateInquiriumRuntimeHealth, validateInquiriumTransportKind } from './by-schema/inquirium.runtime-candidate.v1.js';
+import { validateInquiriumTerminalOutcome } from './by-schema/inquirium.terminal-outcome.v1.js';
+import { validateInquiriumTrainingGrantIssueRequest } from './by-schema/inquirium.training-grant.issue.request.v1.js';
+import { validateInquiriumTrainingGrantRevokeRequest } from './by-schema/inquirium.training-grant.revoke.request.v1.js';
 import { validateMemoryEntry } from './by-schema/memory-entry.js';
 import { validateMemoryIndex, validateMemoryIndexArchive } from './by-schema/memory-index.js';
 import { validateMemoryListOptions } from './by-schema/memory-list-options.js';
@@ -147,6 +158,10 @@ export {
   validateInquiriumAnswerToken,
   validateInquiriumAnswerValue,
   validateInquiriumAssistantConfig,
+  validateInquiriumAssistantTranscriptBundle,
+  validateInquiriumAssistantTranscriptFact,
+  validateInquiriumAssistantTurnRequest,
+  validateInquiriumAssistantTurnResponse,
   validateInquiriumAssistantTurnTrace,
   validateInquiriumAssistantUiPreferences,
   validateInquiriumBaselineAssistantProfile,
@@ -163,8 +178,11 @@ export {
   validateInquiriumContentPart,
   validateInquiriumContextAssemblyRequest,
   validateInquiriumContextElement,
+  validateInquiriumContextGrantIssueRequest,
+  validateInquiriumContextGrantRevokeRequest,
   validateInquiriumContextSource,
   validateInquiriumContextSourceKind,
+  validateInquiriumCrisisCandidate,
   validateInquiriumDiagnostics,
   validateInquiriumEgress,
   validateInquiriumEgressByClass,
@@ -196,6 +214,7 @@ export {
   validateInquiriumOperatorQuestionAnswer,
   validateInquiriumOperatorQuestionRequest,
   validateInquiriumOperatorQuestionState,
+  validateInquiriumOperatorQuestionTransitionRequest,
   validateInquiriumParticipantRef,
   validateInquiriumQuestionPrompt,
   validateInquiriumQuestionProvenance,
@@ -212,6 +231,7 @@ export {
   validateInquiriumSessionRef,
   validateInquiriumSingleChoicePayloadEntry,
   validateInquiriumSingleChoiceWidget,
+  validateInquiriumTerminalOutcome,
   validateInquiriumTextPart,
   validateInquiriumTimeoutDefault,
   validateInquiriumTraceDecision,
@@ -222,6 +242,8 @@ export {
   validateInquiriumTraceOutputShape,
   validateInquiriumTracePolicy,
   validateInquiriumTraceRef,
+  validateInquiriumTrainingGrantIssueRequest,
+  validateInquiriumTrainingGrantRevokeRequest,
   validateInquiriumTransportKind,
   validateInquiriumTrustMode,
   validateInquiriumTurn,
@@ -373,6 +395,10 @@ export const validatorIndex = Object.freeze({
   "InquiriumAnswerToken": Object.freeze({ validator: validateInquiriumAnswerToken, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.single-choice.v1.schema.json#/$defs/AnswerToken", target: "inquirium.operator-question.widget.single-choice.v1--AnswerToken", family: "inquirium" }),
   "InquiriumAnswerValue": Object.freeze({ validator: validateInquiriumAnswerValue, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.answer.v1.schema.json#/$defs/AnswerValue", target: "inquirium.operator-question.answer.v1--AnswerValue", family: "inquirium" }),
   "InquiriumAssistantConfig": Object.freeze({ validator: validateInquiriumAssistantConfig, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json", target: "inquirium.assistant-config.v1", family: "inquirium" }),
+  "InquiriumAssistantTranscriptBundle": Object.freeze({ validator: validateInquiriumAssistantTranscriptBundle, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant.transcript.bundle.v1.schema.json", target: "inquirium.assistant.transcript.bundle.v1", family: "inquirium" }),
+  "InquiriumAssistantTranscriptFact": Object.freeze({ validator: validateInquiriumAssistantTranscriptFact, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant.transcript.fact.v1.schema.json", target: "inquirium.assistant.transcript.fact.v1", family: "inquirium" }),
+  "InquiriumAssistantTurnRequest": Object.freeze({ validator: validateInquiriumAssistantTurnRequest, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant.turn.request.v1.schema.json", target: "inquirium.assistant.turn.request.v1", family: "inquirium" }),
+  "InquiriumAssistantTurnResponse": Object.freeze({ validator: validateInquiriumAssistantTurnResponse, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant.turn.response.v1.schema.json", target: "inquirium.assistant.turn.response.v1", family: "inquirium" }),
   "InquiriumAssistantTurnTrace": Object.freeze({ validator: validateInquiriumAssistantTurnTrace, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json", target: "inquirium.assistant-turn-trace.v1", family: "inquirium" }),
   "InquiriumAssistantUiPreferences": Object.freeze({ validator: validateInquiriumAssistantUiPreferences, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-ui-preferences.v1.schema.json", target: "inquirium.assistant-ui-preferences.v1", family: "inquirium" }),
   "InquiriumBaselineAssistantProfile": Object.freeze({ validator: validateInquiriumBaselineAssistantProfile, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-profile.v1.schema.json", target: "inquirium.baseline-assistant-profile.v1", family: "inquirium" }),
@@ -389,8 +415,11 @@ export const validatorIndex = Object.freeze({
   "InquiriumContentPart": Object.freeze({ validator: validateInquiriumContentPart, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/ContentPart", target: "inquirium.generate.request.v1--ContentPart", family: "inquirium" }),
   "InquiriumContextAssemblyRequest": Object.freeze({ validator: validateInquiriumContextAssemblyRequest, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.context-assembly.request.v1.schema.json", target: "inquirium.context-assembly.request.v1", family: "inquirium" }),
   "InquiriumContextElement": Object.freeze({ validator: validateInquiriumContextElement, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.context-element.v1.schema.json", target: "inquirium.context-element.v1", family: "inquirium" }),
+  "InquiriumContextGrantIssueRequest": Object.freeze({ validator: validateInquiriumContextGrantIssueRequest, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.context-grant.issue.request.v1.schema.json", target: "inquirium.context-grant.issue.request.v1", family: "inquirium" }),
+  "InquiriumContextGrantRevokeRequest": Object.freeze({ validator: validateInquiriumContextGrantRevokeRequest, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.context-grant.revoke.request.v1.schema.json", target: "inquirium.context-grant.revoke.request.v1", family: "inquirium" }),
   "InquiriumContextSource": Object.freeze({ validator: validateInquiriumContextSource, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.context-assembly.request.v1.schema.json#/$defs/ContextSource", target: "inquirium.context-assembly.request.v1--ContextSource", family: "inquirium" }),
   "InquiriumContextSourceKind": Object.freeze({ validator: validateInquiriumContextSourceKind, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.context-assembly.request.v1.schema.json#/$defs/ContextSourceKind", target: "inquirium.context-assembly.request.v1--ContextSourceKind", family: "inquirium" }),
+  "InquiriumCrisisCandidate": Object.freeze({ validator: validateInquiriumCrisisCandidate, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.crisis-candidate.v1.schema.json", target: "inquirium.crisis-candidate.v1", family: "inquirium" }),
   "InquiriumDiagnostics": Object.freeze({ validator: validateInquiriumDiagnostics, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/Diagnostics", target: "inquirium.generate.response.v1--Diagnostics", family: "inquirium" }),
   "InquiriumEgress": Object.freeze({ validator: validateInquiriumEgress, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/Egress", target: "inquirium.assistant-config.v1--Egress", family: "inquirium" }),
   "InquiriumEgressByClass": Object.freeze({ validator: validateInquiriumEgressByClass, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/EgressByClass", target: "inquirium.assistant-config.v1--EgressByClass", family: "inquirium" }),
@@ -422,6 +451,7 @@ export const validatorIndex = Object.freeze({
   "InquiriumOperatorQuestionAnswer": Object.freeze({ validator: validateInquiriumOperatorQuestionAnswer, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.answer.v1.schema.json", target: "inquirium.operator-question.answer.v1", family: "inquirium" }),
   "InquiriumOperatorQuestionRequest": Object.freeze({ validator: validateInquiriumOperatorQuestionRequest, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json", target: "inquirium.operator-question.request.v1", family: "inquirium" }),
   "InquiriumOperatorQuestionState": Object.freeze({ validator: validateInquiriumOperatorQuestionState, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.state.v1.schema.json", target: "inquirium.operator-question.state.v1", family: "inquirium" }),
+  "InquiriumOperatorQuestionTransitionRequest": Object.freeze({ validator: validateInquiriumOperatorQuestionTransitionRequest, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.transition.request.v1.schema.json", target: "inquirium.operator-question.transition.request.v1", family: "inquirium" }),
   "InquiriumParticipantRef": Object.freeze({ validator: validateInquiriumParticipantRef, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-turn.v1.schema.json#/$defs/ParticipantRef", target: "inquirium.inquiry-turn.v1--ParticipantRef", family: "inquirium" }),
   "InquiriumQuestionPrompt": Object.freeze({ validator: validateInquiriumQuestionPrompt, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/QuestionPrompt", target: "inquirium.operator-question.request.v1--QuestionPrompt", family: "inquirium" }),
   "InquiriumQuestionProvenance": Object.freeze({ validator: validateInquiriumQuestionProvenance, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/QuestionProvenance", target: "inquirium.operator-question.request.v1--QuestionProvenance", family: "inquirium" }),
@@ -438,6 +468,7 @@ export const validatorIndex = Object.freeze({
   "InquiriumSessionRef": Object.freeze({ validator: validateInquiriumSessionRef, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-turn.v1.schema.json#/$defs/SessionRef", target: "inquirium.inquiry-turn.v1--SessionRef", family: "inquirium" }),
   "InquiriumSingleChoicePayloadEntry": Object.freeze({ validator: validateInquiriumSingleChoicePayloadEntry, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/SingleChoicePayload", target: "inquirium.operator-question.request.v1--SingleChoicePayload", family: "inquirium" }),
   "InquiriumSingleChoiceWidget": Object.freeze({ validator: validateInquiriumSingleChoiceWidget, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.single-choice.v1.schema.json", target: "inquirium.operator-question.widget.single-choice.v1", family: "inquirium" }),
+  "InquiriumTerminalOutcome": Object.freeze({ validator: validateInquiriumTerminalOutcome, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.terminal-outcome.v1.schema.json", target: "inquirium.terminal-outcome.v1", family: "inquirium" }),
   "InquiriumTextPart": Object.freeze({ validator: validateInquiriumTextPart, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/TextPart", target: "inquirium.generate.request.v1--TextPart", family: "inquirium" }),
   "InquiriumTimeoutDefault": Object.freeze({ validator: validateInquiriumTimeoutDefault, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/TimeoutDefault", target: "inquirium.operator-question.request.v1--TimeoutDefault", family: "inquirium" }),
   "InquiriumTraceDecision": Object.freeze({ validator: validateInquiriumTraceDecision, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/TraceDecision", target: "inquirium.assistant-turn-trace.v1--TraceDecision", family: "inquirium" }),
@@ -448,6 +479,8 @@ export const validatorIndex = Object.freeze({
   "InquiriumTraceOutputShape": Object.freeze({ validator: validateInquiriumTraceOutputShape, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/OutputShape", target: "inquirium.assistant-turn-trace.v1--OutputShape", family: "inquirium" }),
   "InquiriumTracePolicy": Object.freeze({ validator: validateInquiriumTracePolicy, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/TracePolicy", target: "inquirium.assistant-turn-trace.v1--TracePolicy", family: "inquirium" }),
   "InquiriumTraceRef": Object.freeze({ validator: validateInquiriumTraceRef, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/TraceRef", target: "inquirium.generate.response.v1--TraceRef", family: "inquirium" }),
+  "InquiriumTrainingGrantIssueRequest": Object.freeze({ validator: validateInquiriumTrainingGrantIssueRequest, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.training-grant.issue.request.v1.schema.json", target: "inquirium.training-grant.issue.request.v1", family: "inquirium" }),
+  "InquiriumTrainingGrantRevokeRequest": Object.freeze({ validator: validateInquiriumTrainingGrantRevokeRequest, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.training-grant.revoke.request.v1.schema.json", target: "inquirium.training-grant.revoke.request.v1", family: "inquirium" }),
   "InquiriumTransportKind": Object.freeze({ validator: validateInquiriumTransportKind, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.runtime-candidate.v1.schema.json#/$defs/TransportKind", target: "inquirium.runtime-candidate.v1--TransportKind", family: "inquirium" }),
   "InquiriumTrustMode": Object.freeze({ validator: validateInquiriumTrustMode, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/TrustMode", target: "inquirium.generate.request.v1--TrustMode", family: "inquirium" }),
   "InquiriumTurn": Object.freeze({ validator: validateInquiriumTurn, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/Turn", target: "inquirium.generate.request.v1--Turn", family: "inquirium" }),
