@@ -31,6 +31,7 @@ export type DtoId =
   | 'inquirium.model-acceptance.v1'
   | 'inquirium.runtime-candidate.v1'
   | 'inquirium.context-element.v1'
+  | 'inquirium.context-assembly.request.v1'
   | 'inquirium.assistant-config.v1'
   | 'notification-create.v1'
   // Solution 045's shapes (issue 38).
