@@ -113,11 +113,11 @@ export const OUTPUT_TRUNCATED_CAVEAT = 'The answer was cut at the host output li
 
 /** Cut text to at most `max` UTF-8 bytes without splitting a character. */
 export function capUtf8(text: string, max: number): { text: string; cut: boolean } {
-  const bytes = Buffer.from(text, 'utf8');
+  const bytes = new TextEncoder().encode(text);
   if (bytes.length <= max) return { text, cut: false };
   let end = max;
   while (end > 0 && (bytes[end]! & 0xc0) === 0x80) end--;
-  return { text: bytes.subarray(0, end).toString('utf8'), cut: true };
+  return { text: new TextDecoder().decode(bytes.subarray(0, end)), cut: true };
 }
 
 /** Cut text to at most `max` tokens (whole words; tokens never span whitespace, so per-word counts add up). */

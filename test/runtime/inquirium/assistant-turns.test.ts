@@ -108,3 +108,19 @@ describe('transcript facts and bundles', () => {
     expect(plan.size).toBe(0);
   });
 });
+
+describe('capUtf8', () => {
+  it('never exceeds the cap, never splits a character, and keeps a prefix of the text (property)', async () => {
+    const { capUtf8 } = await import('../../../runtime/inquirium/generate.ts');
+    const fc = (await import('fast-check')).default;
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 200 }), fc.integer({ min: 0, max: 400 }), (text, max) => {
+        const out = capUtf8(text, max);
+        expect(new TextEncoder().encode(out.text).length).toBeLessThanOrEqual(max);
+        expect(text.startsWith(out.text)).toBe(true);
+        expect(out.cut).toBe(new TextEncoder().encode(text).length > max);
+        expect(out.text).not.toContain('\uFFFD');
+      }),
+    );
+  });
+});
