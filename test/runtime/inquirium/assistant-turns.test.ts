@@ -18,7 +18,7 @@ async function setup(answer: (text: string) => string = () => 'an answer') {
   const clock = new ManualClock(0);
   const echo = recordingRuntime('echo', 'http_local', (r) => answer(JSON.stringify(r)));
   const rt = await inquirium({ port, clock, runtimes: [echo] });
-  const turns = new AssistantTurns({ pipeline: rt, port, clock, ids: new SequentialIds(), grants: new Grants(port, clock), resolver: { resolve: async (_s, g) => [{ schema: 'inquirium.context-element.v1', 'element/id': 'n1', 'source/kind': 'memarium', 'source/ref': g['source/ref'], classification: 'public', content: [{ type: 'text', text: 'GRANTED-NOTE' }], 'grant/ref': g['grant/ref'] }] } });
+  const turns = new AssistantTurns({ pipeline: rt, transcript: rt.transcript, port, clock, ids: new SequentialIds(), grants: new Grants(port, clock), resolver: { resolve: async (_s, g) => [{ schema: 'inquirium.context-element.v1', 'element/id': 'n1', 'source/kind': 'memarium', 'source/ref': g['source/ref'], classification: 'public', content: [{ type: 'text', text: 'GRANTED-NOTE' }], 'grant/ref': g['grant/ref'] }] } });
   const run = async (req: unknown, who = PARTICIPANT) => { const plan = new Plan(); const out = await turns.turn(plan, req, { participant: who }); await plan.commit(port); return out; };
   return { port, clock, rt, echo, turns, run };
 }
@@ -46,6 +46,15 @@ describe('assistant turns', () => {
     // The key is scoped by principal: another participant's same key runs its own turn.
     await run(turnRequest('hello', { 'idempotency/key': 'ui:1' }), OTHER_PARTICIPANT);
     expect(echo.calls).toHaveLength(2);
+  });
+
+  it('two turns with one key at once record one set of transcript facts; the other answers with what was recorded', async () => {
+    const { rt, port, turns } = await setup();
+    const go = async () => { const plan = new Plan(); const out = await turns.turn(plan, turnRequest('hello', { 'idempotency/key': 'ui:race' }), { participant: PARTICIPANT }); await plan.commit(port); return out; };
+    const [x, y] = await Promise.all([go(), go()]);
+    expect(await rt.transcript.query({ participant: PARTICIPANT })).toHaveLength(2);
+    expect([x['idempotency/replayed'], y['idempotency/replayed']].sort()).toEqual([false, true]);
+    expect({ ...x, 'idempotency/replayed': true }).toEqual({ ...y, 'idempotency/replayed': true });
   });
 
   it('cap the completed output at 16 KiB before the transcript is written, and say so', async () => {
