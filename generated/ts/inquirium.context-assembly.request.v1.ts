@@ -18,9 +18,9 @@ export interface InquiriumContextAssemblyRequest {
 }
 
 /**
- * Kinds of context source, each behind its own host-owned gate. query comes from Solution 045 § Granted Context And Classification, which lists query context beside the others.
+ * Kinds of context source, each behind its own host-owned gate.
  */
-export type InquiriumContextSourceKind = 'relationship' | 'memarium' | 'query' | 'messaging' | 'artifact' | 'dataset';
+export type InquiriumContextSourceKind = 'relationship' | 'memarium' | 'messaging' | 'artifact' | 'dataset';
 
 /**
  * One requested source. Needs an operator grant; artifact and dataset sources also need a lease. Closed.

@@ -26,7 +26,7 @@ export interface InquiriumContextGrantIssueRequest {
    */
   'session/ref': InquiriumSessionRef;
   /**
-   * Which kind of source: relationship, Memarium, query, messaging, artifact or dataset (S045 § Granted Context And Classification).
+   * Which kind of source (S045 § Granted Context And Classification lists relationship, Memarium, query, messaging, artifact and dataset; query is not in the corpus enum yet, docs/interop.md).
    */
   'source/kind': InquiriumContextSourceKind;
   /**

@@ -5145,8 +5145,9 @@ namespace Wopkit.Generated
         public string SessionRef { get; set; }
 
         /// <summary>
-        /// Which kind of source: relationship, Memarium, query, messaging, artifact or dataset (S045
-        /// § Granted Context And Classification).
+        /// Which kind of source (S045 § Granted Context And Classification lists relationship,
+        /// Memarium, query, messaging, artifact and dataset; query is not in the corpus enum yet,
+        /// docs/interop.md).
         /// </summary>
         [JsonProperty("source/kind")]
         public InquiriumContextSourceKind SourceKind { get; set; }
@@ -8318,17 +8319,17 @@ namespace Wopkit.Generated
     /// <summary>
     /// Source kind of that element.
     ///
-    /// Kinds of context source, each behind its own host-owned gate. query comes from Solution
-    /// 045 § Granted Context And Classification, which lists query context beside the others.
+    /// Kinds of context source, each behind its own host-owned gate.
     ///
     /// Which gate resolves this source.
     ///
     /// Which kind of source produced the element.
     ///
-    /// Which kind of source: relationship, Memarium, query, messaging, artifact or dataset (S045
-    /// § Granted Context And Classification).
+    /// Which kind of source (S045 § Granted Context And Classification lists relationship,
+    /// Memarium, query, messaging, artifact and dataset; query is not in the corpus enum yet,
+    /// docs/interop.md).
     /// </summary>
-    public enum InquiriumContextSourceKind { Artifact, Dataset, Memarium, Messaging, Query, Relationship };
+    public enum InquiriumContextSourceKind { Artifact, Dataset, Memarium, Messaging, Relationship };
 
     /// <summary>
     /// Result of the operation.
@@ -11730,8 +11731,6 @@ namespace Wopkit.Generated
                     return InquiriumContextSourceKind.Memarium;
                 case "messaging":
                     return InquiriumContextSourceKind.Messaging;
-                case "query":
-                    return InquiriumContextSourceKind.Query;
                 case "relationship":
                     return InquiriumContextSourceKind.Relationship;
             }
@@ -11759,9 +11758,6 @@ namespace Wopkit.Generated
                     return;
                 case InquiriumContextSourceKind.Messaging:
                     serializer.Serialize(writer, "messaging");
-                    return;
-                case InquiriumContextSourceKind.Query:
-                    serializer.Serialize(writer, "query");
                     return;
                 case InquiriumContextSourceKind.Relationship:
                     serializer.Serialize(writer, "relationship");

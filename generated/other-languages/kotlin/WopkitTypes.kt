@@ -1878,22 +1878,21 @@ enum class InquiriumTraceDecisionKind {
 /**
  * Source kind of that element.
  *
- * Kinds of context source, each behind its own host-owned gate. query comes from Solution
- * 045 § Granted Context And Classification, which lists query context beside the others.
+ * Kinds of context source, each behind its own host-owned gate.
  *
  * Which gate resolves this source.
  *
  * Which kind of source produced the element.
  *
- * Which kind of source: relationship, Memarium, query, messaging, artifact or dataset (S045
- * § Granted Context And Classification).
+ * Which kind of source (S045 § Granted Context And Classification lists relationship,
+ * Memarium, query, messaging, artifact and dataset; query is not in the corpus enum yet,
+ * docs/interop.md).
  */
 enum class InquiriumContextSourceKind {
     Artifact,
     Dataset,
     Memarium,
     Messaging,
-    Query,
     Relationship
 }
 
@@ -4866,8 +4865,9 @@ data class InquiriumContextGrantIssueRequest (
     val sessionRef: String,
 
     /**
-     * Which kind of source: relationship, Memarium, query, messaging, artifact or dataset (S045
-     * § Granted Context And Classification).
+     * Which kind of source (S045 § Granted Context And Classification lists relationship,
+     * Memarium, query, messaging, artifact and dataset; query is not in the corpus enum yet,
+     * docs/interop.md).
      */
     val sourceKind: InquiriumContextSourceKind,
 

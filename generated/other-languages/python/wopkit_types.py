@@ -2316,21 +2316,20 @@ class InquiriumTraceDecisionKind(Enum):
 class InquiriumContextSourceKind(Enum):
     """Source kind of that element.
     
-    Kinds of context source, each behind its own host-owned gate. query comes from Solution
-    045 § Granted Context And Classification, which lists query context beside the others.
+    Kinds of context source, each behind its own host-owned gate.
     
     Which gate resolves this source.
     
     Which kind of source produced the element.
     
-    Which kind of source: relationship, Memarium, query, messaging, artifact or dataset (S045
-    § Granted Context And Classification).
+    Which kind of source (S045 § Granted Context And Classification lists relationship,
+    Memarium, query, messaging, artifact and dataset; query is not in the corpus enum yet,
+    docs/interop.md).
     """
     ARTIFACT = "artifact"
     DATASET = "dataset"
     MEMARIUM = "memarium"
     MESSAGING = "messaging"
-    QUERY = "query"
     RELATIONSHIP = "relationship"
 
 
@@ -6281,8 +6280,9 @@ class InquiriumContextGrantIssueRequest:
     tracker assistant-context-source-grants: per source and session).
     """
     source_kind: InquiriumContextSourceKind
-    """Which kind of source: relationship, Memarium, query, messaging, artifact or dataset (S045
-    § Granted Context And Classification).
+    """Which kind of source (S045 § Granted Context And Classification lists relationship,
+    Memarium, query, messaging, artifact and dataset; query is not in the corpus enum yet,
+    docs/interop.md).
     """
     source_ref: str
     """The one source of that kind the grant covers (S045 § Granted Context And Classification:

@@ -1531,15 +1531,15 @@ pub enum InquiriumTraceDecisionKind {
 
 /// Source kind of that element.
 ///
-/// Kinds of context source, each behind its own host-owned gate. query comes from Solution
-/// 045 § Granted Context And Classification, which lists query context beside the others.
+/// Kinds of context source, each behind its own host-owned gate.
 ///
 /// Which gate resolves this source.
 ///
 /// Which kind of source produced the element.
 ///
-/// Which kind of source: relationship, Memarium, query, messaging, artifact or dataset (S045
-/// § Granted Context And Classification).
+/// Which kind of source (S045 § Granted Context And Classification lists relationship,
+/// Memarium, query, messaging, artifact and dataset; query is not in the corpus enum yet,
+/// docs/interop.md).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum InquiriumContextSourceKind {
@@ -1550,8 +1550,6 @@ pub enum InquiriumContextSourceKind {
     Memarium,
 
     Messaging,
-
-    Query,
 
     Relationship,
 }
@@ -4057,8 +4055,9 @@ pub struct InquiriumContextGrantIssueRequest {
     #[serde(rename = "session/ref")]
     pub session_ref: String,
 
-    /// Which kind of source: relationship, Memarium, query, messaging, artifact or dataset (S045
-    /// § Granted Context And Classification).
+    /// Which kind of source (S045 § Granted Context And Classification lists relationship,
+    /// Memarium, query, messaging, artifact and dataset; query is not in the corpus enum yet,
+    /// docs/interop.md).
     #[serde(rename = "source/kind")]
     pub source_kind: InquiriumContextSourceKind,
 

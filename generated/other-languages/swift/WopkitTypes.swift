@@ -3939,21 +3939,20 @@ enum InquiriumTraceDecisionKind: String, Codable {
 
 /// Source kind of that element.
 ///
-/// Kinds of context source, each behind its own host-owned gate. query comes from Solution
-/// 045 § Granted Context And Classification, which lists query context beside the others.
+/// Kinds of context source, each behind its own host-owned gate.
 ///
 /// Which gate resolves this source.
 ///
 /// Which kind of source produced the element.
 ///
-/// Which kind of source: relationship, Memarium, query, messaging, artifact or dataset (S045
-/// § Granted Context And Classification).
+/// Which kind of source (S045 § Granted Context And Classification lists relationship,
+/// Memarium, query, messaging, artifact and dataset; query is not in the corpus enum yet,
+/// docs/interop.md).
 enum InquiriumContextSourceKind: String, Codable {
     case artifact = "artifact"
     case dataset = "dataset"
     case memarium = "memarium"
     case messaging = "messaging"
-    case query = "query"
     case relationship = "relationship"
 }
 
@@ -9516,8 +9515,9 @@ struct InquiriumContextGrantIssueRequest: Codable {
     /// The session the grant is bound to (S045 § Granted Context And Classification; P066
     /// tracker assistant-context-source-grants: per source and session).
     let sessionRef: String
-    /// Which kind of source: relationship, Memarium, query, messaging, artifact or dataset (S045
-    /// § Granted Context And Classification).
+    /// Which kind of source (S045 § Granted Context And Classification lists relationship,
+    /// Memarium, query, messaging, artifact and dataset; query is not in the corpus enum yet,
+    /// docs/interop.md).
     let sourceKind: InquiriumContextSourceKind
     /// The one source of that kind the grant covers (S045 § Granted Context And Classification:
     /// source-bound).

@@ -66,7 +66,7 @@ function __c4(d) {
   return true;
 }
 function __c6(d) {
-  if (!(d === "relationship" || d === "memarium" || d === "query" || d === "messaging" || d === "artifact" || d === "dataset")) return false;
+  if (!(d === "relationship" || d === "memarium" || d === "messaging" || d === "artifact" || d === "dataset")) return false;
   return true;
 }
 function __c13(d) {
@@ -86,7 +86,7 @@ const __S = __link([
   { f: __F0, p: "/properties/sources/items", c: __c4, r: 4, ro: 1, g: [[0,[0]]] },
   { f: __F0, p: "/$defs/ContextSource", c: __c4, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["source/kind","grant/ref"] }, pr: [["source/kind", "source~1kind", 5], ["grant/ref", "grant~1ref", 7], ["lease/ref", "lease~1ref", 8], ["flow/ref", "flow~1ref", 9], ["max/elements", "max~1elements", 10]], ap: 11, kn: new Set(["source/kind","grant/ref","lease/ref","flow/ref","max/elements"]), all: [12] },
   { f: __F0, p: "/$defs/ContextSource/properties/source~1kind", c: __c6, r: 6, ro: 1, g: [[0,[0]]] },
-  { f: __F0, p: "/$defs/ContextSourceKind", c: __c6, g: [[0,[2]]], k: { "enum": ["relationship","memarium","query","messaging","artifact","dataset"] } },
+  { f: __F0, p: "/$defs/ContextSourceKind", c: __c6, g: [[0,[2]]], k: { "enum": ["relationship","memarium","messaging","artifact","dataset"] } },
   { f: __F0, p: "/$defs/ContextSource/properties/grant~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: __F0, p: "/$defs/ContextSource/properties/lease~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
   { f: __F0, p: "/$defs/ContextSource/properties/flow~1ref", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },

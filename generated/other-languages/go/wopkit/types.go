@@ -4871,8 +4871,9 @@ type InquiriumContextGrantIssueRequest struct {
 	// The session the grant is bound to (S045 § Granted Context And Classification; P066                                               
 	// tracker assistant-context-source-grants: per source and session).                                                                
 	SessionRef                                                                                  string                                  `json:"session/ref"`
-	// Which kind of source: relationship, Memarium, query, messaging, artifact or dataset (S045                                        
-	// § Granted Context And Classification).                                                                                           
+	// Which kind of source (S045 § Granted Context And Classification lists relationship,                                              
+	// Memarium, query, messaging, artifact and dataset; query is not in the corpus enum yet,                                           
+	// docs/interop.md).                                                                                                                
 	SourceKind                                                                                  InquiriumContextSourceKind              `json:"source/kind"`
 	// The one source of that kind the grant covers (S045 § Granted Context And Classification:                                         
 	// source-bound).                                                                                                                   
@@ -6490,15 +6491,15 @@ const (
 
 // Source kind of that element.
 //
-// Kinds of context source, each behind its own host-owned gate. query comes from Solution
-// 045 § Granted Context And Classification, which lists query context beside the others.
+// Kinds of context source, each behind its own host-owned gate.
 //
 // Which gate resolves this source.
 //
 // Which kind of source produced the element.
 //
-// Which kind of source: relationship, Memarium, query, messaging, artifact or dataset (S045
-// § Granted Context And Classification).
+// Which kind of source (S045 § Granted Context And Classification lists relationship,
+// Memarium, query, messaging, artifact and dataset; query is not in the corpus enum yet,
+// docs/interop.md).
 type InquiriumContextSourceKind string
 
 const (
@@ -6506,7 +6507,6 @@ const (
 	Dataset      InquiriumContextSourceKind = "dataset"
 	Memarium     InquiriumContextSourceKind = "memarium"
 	Messaging    InquiriumContextSourceKind = "messaging"
-	Query        InquiriumContextSourceKind = "query"
 	Relationship InquiriumContextSourceKind = "relationship"
 )
 
