@@ -130,7 +130,7 @@ export class AssistantTurns {
       'idempotency/replayed': false,
       'output/truncated': generated.epistemic?.caveats?.includes(OUTPUT_TRUNCATED_CAVEAT) === true,
     });
-    if (key !== undefined) plan.add('doc.append', { log: TURN_REPLAY_LOG, tenant: participant, key: this.#replayKey(participant, session), item: key, atMs: this.o.clock.now(), doc: response as unknown as JsonDoc });
+    if (key !== undefined) plan.add('doc.append', { log: TURN_REPLAY_LOG, key: this.#replayKey(participant, session), item: key, atMs: this.o.clock.now(), doc: response as unknown as JsonDoc });
     return response;
   }
 
