@@ -590,6 +590,42 @@ export function assertInquiriumAssistantConfig(value: unknown): asserts value is
   if (!V.validateInquiriumAssistantConfig(value)) throw new ValidationError("InquiriumAssistantConfig", toFailures(V.validateInquiriumAssistantConfig.errors));
 }
 
+/** True when `value` is a valid InquiriumAssistantTranscriptBundle (schemas/inquirium/v1/inquirium.assistant.transcript.bundle.v1.schema.json). */
+export function isInquiriumAssistantTranscriptBundle(value: unknown): value is T.InquiriumAssistantTranscriptBundle {
+  return V.validateInquiriumAssistantTranscriptBundle(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid InquiriumAssistantTranscriptBundle. */
+export function assertInquiriumAssistantTranscriptBundle(value: unknown): asserts value is T.InquiriumAssistantTranscriptBundle {
+  if (!V.validateInquiriumAssistantTranscriptBundle(value)) throw new ValidationError("InquiriumAssistantTranscriptBundle", toFailures(V.validateInquiriumAssistantTranscriptBundle.errors));
+}
+
+/** True when `value` is a valid InquiriumAssistantTranscriptFact (schemas/inquirium/v1/inquirium.assistant.transcript.fact.v1.schema.json). */
+export function isInquiriumAssistantTranscriptFact(value: unknown): value is T.InquiriumAssistantTranscriptFact {
+  return V.validateInquiriumAssistantTranscriptFact(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid InquiriumAssistantTranscriptFact. */
+export function assertInquiriumAssistantTranscriptFact(value: unknown): asserts value is T.InquiriumAssistantTranscriptFact {
+  if (!V.validateInquiriumAssistantTranscriptFact(value)) throw new ValidationError("InquiriumAssistantTranscriptFact", toFailures(V.validateInquiriumAssistantTranscriptFact.errors));
+}
+
+/** True when `value` is a valid InquiriumAssistantTurnRequest (schemas/inquirium/v1/inquirium.assistant.turn.request.v1.schema.json). */
+export function isInquiriumAssistantTurnRequest(value: unknown): value is T.InquiriumAssistantTurnRequest {
+  return V.validateInquiriumAssistantTurnRequest(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid InquiriumAssistantTurnRequest. */
+export function assertInquiriumAssistantTurnRequest(value: unknown): asserts value is T.InquiriumAssistantTurnRequest {
+  if (!V.validateInquiriumAssistantTurnRequest(value)) throw new ValidationError("InquiriumAssistantTurnRequest", toFailures(V.validateInquiriumAssistantTurnRequest.errors));
+}
+
+/** True when `value` is a valid InquiriumAssistantTurnResponse (schemas/inquirium/v1/inquirium.assistant.turn.response.v1.schema.json). */
+export function isInquiriumAssistantTurnResponse(value: unknown): value is T.InquiriumAssistantTurnResponse {
+  return V.validateInquiriumAssistantTurnResponse(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid InquiriumAssistantTurnResponse. */
+export function assertInquiriumAssistantTurnResponse(value: unknown): asserts value is T.InquiriumAssistantTurnResponse {
+  if (!V.validateInquiriumAssistantTurnResponse(value)) throw new ValidationError("InquiriumAssistantTurnResponse", toFailures(V.validateInquiriumAssistantTurnResponse.errors));
+}
+
 /** True when `value` is a valid InquiriumAssistantTurnTrace (schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json). */
 export function isInquiriumAssistantTurnTrace(value: unknown): value is T.InquiriumAssistantTurnTrace {
   return V.validateInquiriumAssistantTurnTrace(value);
@@ -734,6 +770,24 @@ export function assertInquiriumContextElement(value: unknown): asserts value is 
   if (!V.validateInquiriumContextElement(value)) throw new ValidationError("InquiriumContextElement", toFailures(V.validateInquiriumContextElement.errors));
 }
 
+/** True when `value` is a valid InquiriumContextGrantIssueRequest (schemas/inquirium/v1/inquirium.context-grant.issue.request.v1.schema.json). */
+export function isInquiriumContextGrantIssueRequest(value: unknown): value is T.InquiriumContextGrantIssueRequest {
+  return V.validateInquiriumContextGrantIssueRequest(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid InquiriumContextGrantIssueRequest. */
+export function assertInquiriumContextGrantIssueRequest(value: unknown): asserts value is T.InquiriumContextGrantIssueRequest {
+  if (!V.validateInquiriumContextGrantIssueRequest(value)) throw new ValidationError("InquiriumContextGrantIssueRequest", toFailures(V.validateInquiriumContextGrantIssueRequest.errors));
+}
+
+/** True when `value` is a valid InquiriumContextGrantRevokeRequest (schemas/inquirium/v1/inquirium.context-grant.revoke.request.v1.schema.json). */
+export function isInquiriumContextGrantRevokeRequest(value: unknown): value is T.InquiriumContextGrantRevokeRequest {
+  return V.validateInquiriumContextGrantRevokeRequest(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid InquiriumContextGrantRevokeRequest. */
+export function assertInquiriumContextGrantRevokeRequest(value: unknown): asserts value is T.InquiriumContextGrantRevokeRequest {
+  if (!V.validateInquiriumContextGrantRevokeRequest(value)) throw new ValidationError("InquiriumContextGrantRevokeRequest", toFailures(V.validateInquiriumContextGrantRevokeRequest.errors));
+}
+
 /** True when `value` is a valid InquiriumContextSource (schemas/inquirium/v1/inquirium.context-assembly.request.v1.schema.json#/$defs/ContextSource). */
 export function isInquiriumContextSource(value: unknown): value is T.InquiriumContextSource {
   return V.validateInquiriumContextSource(value);
@@ -750,6 +804,15 @@ export function isInquiriumContextSourceKind(value: unknown): value is T.Inquiri
 /** Throws a ValidationError listing every failure unless `value` is a valid InquiriumContextSourceKind. */
 export function assertInquiriumContextSourceKind(value: unknown): asserts value is T.InquiriumContextSourceKind {
   if (!V.validateInquiriumContextSourceKind(value)) throw new ValidationError("InquiriumContextSourceKind", toFailures(V.validateInquiriumContextSourceKind.errors));
+}
+
+/** True when `value` is a valid InquiriumCrisisCandidate (schemas/inquirium/v1/inquirium.crisis-candidate.v1.schema.json). */
+export function isInquiriumCrisisCandidate(value: unknown): value is T.InquiriumCrisisCandidate {
+  return V.validateInquiriumCrisisCandidate(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid InquiriumCrisisCandidate. */
+export function assertInquiriumCrisisCandidate(value: unknown): asserts value is T.InquiriumCrisisCandidate {
+  if (!V.validateInquiriumCrisisCandidate(value)) throw new ValidationError("InquiriumCrisisCandidate", toFailures(V.validateInquiriumCrisisCandidate.errors));
 }
 
 /** True when `value` is a valid InquiriumDiagnostics (schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/Diagnostics). */
@@ -1031,6 +1094,15 @@ export function assertInquiriumOperatorQuestionState(value: unknown): asserts va
   if (!V.validateInquiriumOperatorQuestionState(value)) throw new ValidationError("InquiriumOperatorQuestionState", toFailures(V.validateInquiriumOperatorQuestionState.errors));
 }
 
+/** True when `value` is a valid InquiriumOperatorQuestionTransitionRequest (schemas/inquirium/v1/inquirium.operator-question.transition.request.v1.schema.json). */
+export function isInquiriumOperatorQuestionTransitionRequest(value: unknown): value is T.InquiriumOperatorQuestionTransitionRequest {
+  return V.validateInquiriumOperatorQuestionTransitionRequest(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid InquiriumOperatorQuestionTransitionRequest. */
+export function assertInquiriumOperatorQuestionTransitionRequest(value: unknown): asserts value is T.InquiriumOperatorQuestionTransitionRequest {
+  if (!V.validateInquiriumOperatorQuestionTransitionRequest(value)) throw new ValidationError("InquiriumOperatorQuestionTransitionRequest", toFailures(V.validateInquiriumOperatorQuestionTransitionRequest.errors));
+}
+
 /** True when `value` is a valid InquiriumParticipantRef (schemas/inquirium/v1/inquirium.inquiry-turn.v1.schema.json#/$defs/ParticipantRef). */
 export function isInquiriumParticipantRef(value: unknown): value is T.InquiriumParticipantRef {
   return V.validateInquiriumParticipantRef(value);
@@ -1175,6 +1247,15 @@ export function assertInquiriumSingleChoiceWidget(value: unknown): asserts value
   if (!V.validateInquiriumSingleChoiceWidget(value)) throw new ValidationError("InquiriumSingleChoiceWidget", toFailures(V.validateInquiriumSingleChoiceWidget.errors));
 }
 
+/** True when `value` is a valid InquiriumTerminalOutcome (schemas/inquirium/v1/inquirium.terminal-outcome.v1.schema.json). */
+export function isInquiriumTerminalOutcome(value: unknown): value is T.InquiriumTerminalOutcome {
+  return V.validateInquiriumTerminalOutcome(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid InquiriumTerminalOutcome. */
+export function assertInquiriumTerminalOutcome(value: unknown): asserts value is T.InquiriumTerminalOutcome {
+  if (!V.validateInquiriumTerminalOutcome(value)) throw new ValidationError("InquiriumTerminalOutcome", toFailures(V.validateInquiriumTerminalOutcome.errors));
+}
+
 /** True when `value` is a valid InquiriumTextPart (schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/TextPart). */
 export function isInquiriumTextPart(value: unknown): value is T.InquiriumTextPart {
   return V.validateInquiriumTextPart(value);
@@ -1263,6 +1344,24 @@ export function isInquiriumTraceRef(value: unknown): value is T.InquiriumTraceRe
 /** Throws a ValidationError listing every failure unless `value` is a valid InquiriumTraceRef. */
 export function assertInquiriumTraceRef(value: unknown): asserts value is T.InquiriumTraceRef {
   if (!V.validateInquiriumTraceRef(value)) throw new ValidationError("InquiriumTraceRef", toFailures(V.validateInquiriumTraceRef.errors));
+}
+
+/** True when `value` is a valid InquiriumTrainingGrantIssueRequest (schemas/inquirium/v1/inquirium.training-grant.issue.request.v1.schema.json). */
+export function isInquiriumTrainingGrantIssueRequest(value: unknown): value is T.InquiriumTrainingGrantIssueRequest {
+  return V.validateInquiriumTrainingGrantIssueRequest(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid InquiriumTrainingGrantIssueRequest. */
+export function assertInquiriumTrainingGrantIssueRequest(value: unknown): asserts value is T.InquiriumTrainingGrantIssueRequest {
+  if (!V.validateInquiriumTrainingGrantIssueRequest(value)) throw new ValidationError("InquiriumTrainingGrantIssueRequest", toFailures(V.validateInquiriumTrainingGrantIssueRequest.errors));
+}
+
+/** True when `value` is a valid InquiriumTrainingGrantRevokeRequest (schemas/inquirium/v1/inquirium.training-grant.revoke.request.v1.schema.json). */
+export function isInquiriumTrainingGrantRevokeRequest(value: unknown): value is T.InquiriumTrainingGrantRevokeRequest {
+  return V.validateInquiriumTrainingGrantRevokeRequest(value);
+}
+/** Throws a ValidationError listing every failure unless `value` is a valid InquiriumTrainingGrantRevokeRequest. */
+export function assertInquiriumTrainingGrantRevokeRequest(value: unknown): asserts value is T.InquiriumTrainingGrantRevokeRequest {
+  if (!V.validateInquiriumTrainingGrantRevokeRequest(value)) throw new ValidationError("InquiriumTrainingGrantRevokeRequest", toFailures(V.validateInquiriumTrainingGrantRevokeRequest.errors));
 }
 
 /** True when `value` is a valid InquiriumTransportKind (schemas/inquirium/v1/inquirium.runtime-candidate.v1.schema.json#/$defs/TransportKind). */
@@ -2070,6 +2169,10 @@ export const guards = {
   "InquiriumAnswerToken": { is: isInquiriumAnswerToken, assert: assertInquiriumAnswerToken },
   "InquiriumAnswerValue": { is: isInquiriumAnswerValue, assert: assertInquiriumAnswerValue },
   "InquiriumAssistantConfig": { is: isInquiriumAssistantConfig, assert: assertInquiriumAssistantConfig },
+  "InquiriumAssistantTranscriptBundle": { is: isInquiriumAssistantTranscriptBundle, assert: assertInquiriumAssistantTranscriptBundle },
+  "InquiriumAssistantTranscriptFact": { is: isInquiriumAssistantTranscriptFact, assert: assertInquiriumAssistantTranscriptFact },
+  "InquiriumAssistantTurnRequest": { is: isInquiriumAssistantTurnRequest, assert: assertInquiriumAssistantTurnRequest },
+  "InquiriumAssistantTurnResponse": { is: isInquiriumAssistantTurnResponse, assert: assertInquiriumAssistantTurnResponse },
   "InquiriumAssistantTurnTrace": { is: isInquiriumAssistantTurnTrace, assert: assertInquiriumAssistantTurnTrace },
   "InquiriumAssistantUiPreferences": { is: isInquiriumAssistantUiPreferences, assert: assertInquiriumAssistantUiPreferences },
   "InquiriumBaselineAssistantProfile": { is: isInquiriumBaselineAssistantProfile, assert: assertInquiriumBaselineAssistantProfile },
@@ -2086,8 +2189,11 @@ export const guards = {
   "InquiriumContentPart": { is: isInquiriumContentPart, assert: assertInquiriumContentPart },
   "InquiriumContextAssemblyRequest": { is: isInquiriumContextAssemblyRequest, assert: assertInquiriumContextAssemblyRequest },
   "InquiriumContextElement": { is: isInquiriumContextElement, assert: assertInquiriumContextElement },
+  "InquiriumContextGrantIssueRequest": { is: isInquiriumContextGrantIssueRequest, assert: assertInquiriumContextGrantIssueRequest },
+  "InquiriumContextGrantRevokeRequest": { is: isInquiriumContextGrantRevokeRequest, assert: assertInquiriumContextGrantRevokeRequest },
   "InquiriumContextSource": { is: isInquiriumContextSource, assert: assertInquiriumContextSource },
   "InquiriumContextSourceKind": { is: isInquiriumContextSourceKind, assert: assertInquiriumContextSourceKind },
+  "InquiriumCrisisCandidate": { is: isInquiriumCrisisCandidate, assert: assertInquiriumCrisisCandidate },
   "InquiriumDiagnostics": { is: isInquiriumDiagnostics, assert: assertInquiriumDiagnostics },
   "InquiriumEgress": { is: isInquiriumEgress, assert: assertInquiriumEgress },
   "InquiriumEgressByClass": { is: isInquiriumEgressByClass, assert: assertInquiriumEgressByClass },
@@ -2119,6 +2225,7 @@ export const guards = {
   "InquiriumOperatorQuestionAnswer": { is: isInquiriumOperatorQuestionAnswer, assert: assertInquiriumOperatorQuestionAnswer },
   "InquiriumOperatorQuestionRequest": { is: isInquiriumOperatorQuestionRequest, assert: assertInquiriumOperatorQuestionRequest },
   "InquiriumOperatorQuestionState": { is: isInquiriumOperatorQuestionState, assert: assertInquiriumOperatorQuestionState },
+  "InquiriumOperatorQuestionTransitionRequest": { is: isInquiriumOperatorQuestionTransitionRequest, assert: assertInquiriumOperatorQuestionTransitionRequest },
   "InquiriumParticipantRef": { is: isInquiriumParticipantRef, assert: assertInquiriumParticipantRef },
   "InquiriumQuestionPrompt": { is: isInquiriumQuestionPrompt, assert: assertInquiriumQuestionPrompt },
   "InquiriumQuestionProvenance": { is: isInquiriumQuestionProvenance, assert: assertInquiriumQuestionProvenance },
@@ -2135,6 +2242,7 @@ export const guards = {
   "InquiriumSessionRef": { is: isInquiriumSessionRef, assert: assertInquiriumSessionRef },
   "InquiriumSingleChoicePayloadEntry": { is: isInquiriumSingleChoicePayloadEntry, assert: assertInquiriumSingleChoicePayloadEntry },
   "InquiriumSingleChoiceWidget": { is: isInquiriumSingleChoiceWidget, assert: assertInquiriumSingleChoiceWidget },
+  "InquiriumTerminalOutcome": { is: isInquiriumTerminalOutcome, assert: assertInquiriumTerminalOutcome },
   "InquiriumTextPart": { is: isInquiriumTextPart, assert: assertInquiriumTextPart },
   "InquiriumTimeoutDefault": { is: isInquiriumTimeoutDefault, assert: assertInquiriumTimeoutDefault },
   "InquiriumTraceDecision": { is: isInquiriumTraceDecision, assert: assertInquiriumTraceDecision },
@@ -2145,6 +2253,8 @@ export const guards = {
   "InquiriumTraceOutputShape": { is: isInquiriumTraceOutputShape, assert: assertInquiriumTraceOutputShape },
   "InquiriumTracePolicy": { is: isInquiriumTracePolicy, assert: assertInquiriumTracePolicy },
   "InquiriumTraceRef": { is: isInquiriumTraceRef, assert: assertInquiriumTraceRef },
+  "InquiriumTrainingGrantIssueRequest": { is: isInquiriumTrainingGrantIssueRequest, assert: assertInquiriumTrainingGrantIssueRequest },
+  "InquiriumTrainingGrantRevokeRequest": { is: isInquiriumTrainingGrantRevokeRequest, assert: assertInquiriumTrainingGrantRevokeRequest },
   "InquiriumTransportKind": { is: isInquiriumTransportKind, assert: assertInquiriumTransportKind },
   "InquiriumTrustMode": { is: isInquiriumTrustMode, assert: assertInquiriumTrustMode },
   "InquiriumTurn": { is: isInquiriumTurn, assert: assertInquiriumTurn },

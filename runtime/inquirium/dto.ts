@@ -31,8 +31,21 @@ export type DtoId =
   | 'inquirium.model-acceptance.v1'
   | 'inquirium.runtime-candidate.v1'
   | 'inquirium.context-element.v1'
+  | 'inquirium.context-assembly.request.v1'
   | 'inquirium.assistant-config.v1'
-  | 'notification-create.v1';
+  | 'notification-create.v1'
+  // Solution 045's shapes (issue 38).
+  | 'inquirium.assistant.turn.request.v1'
+  | 'inquirium.assistant.turn.response.v1'
+  | 'inquirium.assistant.transcript.fact.v1'
+  | 'inquirium.assistant.transcript.bundle.v1'
+  | 'inquirium.context-grant.issue.request.v1'
+  | 'inquirium.context-grant.revoke.request.v1'
+  | 'inquirium.training-grant.issue.request.v1'
+  | 'inquirium.training-grant.revoke.request.v1'
+  | 'inquirium.operator-question.transition.request.v1'
+  | 'inquirium.crisis-candidate.v1'
+  | 'inquirium.terminal-outcome.v1';
 
 const validatorFor = (id: DtoId): GeneratedValidator => {
   const v = byId.get(`${BASE}${id}.schema.json`);

@@ -50,6 +50,10 @@ export interface GenerateContext {
   readonly elements?: readonly ContextElement[];
   /** Decisions of earlier layers (context assembly, middleware, supervisor); Inquirium can only narrow them. */
   readonly priorLayers?: readonly AcceptanceLayer[];
+  /** A valid caller-chosen turn id to keep (assistant turns, Solution 045); absent: the pipeline assigns one. */
+  readonly turnId?: string;
+  /** Cap on the completed output in UTF-8 bytes, applied before the transcript is written (assistant turns). */
+  readonly maxOutputBytes?: number;
 }
 
 export interface RegisteredRuntime {
@@ -104,6 +108,18 @@ const CAVEATS = {
   strict: 'The node runs with strict verification rigor: treat this as unverified until you have checked it yourself.',
 } as const;
 
+/** The caveat a completed answer carries when the host cut it at its output cap (truncation is made explicit). */
+export const OUTPUT_TRUNCATED_CAVEAT = 'The answer was cut at the host output limit; it is incomplete.';
+
+/** Cut text to at most `max` UTF-8 bytes without splitting a character. */
+export function capUtf8(text: string, max: number): { text: string; cut: boolean } {
+  const bytes = new TextEncoder().encode(text);
+  if (bytes.length <= max) return { text, cut: false };
+  let end = max;
+  while (end > 0 && (bytes[end]! & 0xc0) === 0x80) end--;
+  return { text: new TextDecoder().decode(bytes.subarray(0, end)), cut: true };
+}
+
 /** Cut text to at most `max` tokens (whole words; tokens never span whitespace, so per-word counts add up). */
 export function truncateToTokens(text: string, max: number): { text: string; cut: boolean } {
   let used = 0;
@@ -137,7 +153,7 @@ export class GeneratePipeline {
     const policy: Required<InquiriumGeneratePolicy> = { ...POLICY_DEFAULTS, ...(req.policy ?? {}) };
     const started = this.o.clock.now();
     const traceRef = `tr:${this.o.ids.next('trace')}`;
-    const turnId = `turn:${this.o.ids.next('turn')}`;
+    const turnId = ctx.turnId ?? `turn:${this.o.ids.next('turn')}`;
     const operationId = `op:${this.o.ids.next('op')}`;
     const decisions: Decision[] = [];
     const effects: InquiriumTraceEffect[] = [];
@@ -168,7 +184,9 @@ export class GeneratePipeline {
       let response: GenerateResponse = { schema: 'inquirium.generate.response.v1', operation: 'generate', outcome, 'trace/ref': traceRef, diagnostics };
       if (outcome === 'completed' && selected !== undefined) {
         const label = extra.label ?? turnLabel;
-        const caveats: string[] = [CAVEATS.base, ...(rigor.value === 'standard' ? [] : [CAVEATS[rigor.value]])];
+        const capped = ctx.maxOutputBytes === undefined ? { text: extra.text ?? '', cut: false } : capUtf8(extra.text ?? '', ctx.maxOutputBytes);
+        extra = { ...extra, text: capped.text };
+        const caveats: string[] = [CAVEATS.base, ...(rigor.value === 'standard' ? [] : [CAVEATS[rigor.value]]), ...(capped.cut ? [OUTPUT_TRUNCATED_CAVEAT] : [])];
         response = {
           ...response,
           output: [{ type: 'text', text: extra.text ?? '' }],

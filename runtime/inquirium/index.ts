@@ -166,3 +166,10 @@ export { OpenAiCompatibleRuntime, isLoopbackUrl } from './adapters/openai-compat
 export * from './storage/framed-jsonl.ts';
 export * from './storage/transcript.ts';
 export * from './storage/trace-stream.ts';
+// Solution 045 (issue 38): grants, context assembly, question transitions, crisis candidates, assistant turns, bundles.
+export * from './grants.ts';
+export { assembleContext, ContextDeniedError, type AssembledContext, type AssemblyDecision, type AssemblyUse, type ContextResolver } from './context-assembly.ts';
+export * from './question-transitions.ts';
+export * from './crisis-candidates.ts';
+export * from './assistant-turns.ts';
+export * from './transcript-bundles.ts';

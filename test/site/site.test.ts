@@ -58,7 +58,7 @@ describe('built site', () => {
     const page = await open('/rfcs/p066/', 'rfc-p066');
     expect(await page.locator('.rfc-history li').count()).toBeGreaterThan(0);
     expect(await page.locator('#p066-d8').count()).toBe(1);
-    expect(await page.locator('table.tracker tbody tr').count()).toBe(45);
+    expect(await page.locator('table.tracker tbody tr').count()).toBe(56);
     const page2 = await open('/rfcs/0068/', 'rfc-0068');
     expect(await page2.locator('.rfc-history li').count()).toBe(3);
     expect(await page2.locator('#r0068-d2').count()).toBe(1);

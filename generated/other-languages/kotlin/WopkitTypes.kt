@@ -8,7 +8,7 @@
 // - if/then rules (e.g. "trigger is required when supported is true") and x-runtime-rules are not represented.
 // - Types only: no (de)serialiser is generated (Debian's Kotlin compiles only the just-types output), so nothing is round-tripped.
 //
-// Top-level types: 184.
+// Top-level types: 195.
 
 package wopkit
 
@@ -1811,9 +1811,20 @@ data class InquiriumTraceDecision (
  * community, personal. This file also holds the ClassKeyed configuration idiom, the
  * configuration dual of classified data.
  *
+ * Label of the turn's content; governs retention and who may read it.
+ *
+ * Label of the result content: at least as restrictive as the most restrictive context
+ * element used (runtime rule).
+ *
+ * The fact's label; governs retention and readers (P066 § Decision 9, classification
+ * first-class).
+ *
  * Label of the data the question or operation reads or shows.
  *
  * Label of what the answer or operation produces.
+ *
+ * The candidate's label: a classified candidate (S045 § Operator Questions And
+ * Escalation).
  *
  * The element's label. Required: the host must attach one. Any path that loses it treats
  * the element as personal.
@@ -1821,10 +1832,10 @@ data class InquiriumTraceDecision (
  * Present on a declassified projection: the label of the original element. Must be more
  * restrictive than classification (runtime rule).
  *
- * Label of the result content: at least as restrictive as the most restrictive context
- * element used (runtime rule).
- *
- * Label of the turn's content; governs retention and who may read it.
+ * The most restrictive label an element may carry and still be admitted under this grant
+ * (S045 § Granted Context And Classification: carry classification for every admitted
+ * element; P066 tracker assistant-context-decision-tracing: effective tier). Key name
+ * ours.
  *
  * Most restrictive label the model may receive unchanged.
  *
@@ -1872,6 +1883,10 @@ enum class InquiriumTraceDecisionKind {
  * Which gate resolves this source.
  *
  * Which kind of source produced the element.
+ *
+ * Which kind of source (S045 § Granted Context And Classification lists relationship,
+ * Memarium, query, messaging, artifact and dataset; query is not in the corpus enum yet,
+ * docs/interop.md).
  */
 enum class InquiriumContextSourceKind {
     Artifact,
@@ -2065,6 +2080,9 @@ enum class InquiriumTrustMode {
  * element could not reach any eligible model and policy was fail_closed. policy-denied: the
  * request itself was refused (missing grant, missing operator authority, scope not
  * allowed). failed: a runtime or adapter error after selection.
+ *
+ * The typed outcome of the underlying generate operation; denials are first-class outcomes
+ * (P066 § Contract Sketch).
  *
  * How the turn ended. completed is the only outcome with output; the others are typed
  * denials or failures.
@@ -3243,6 +3261,1109 @@ enum class InquiriumVerificationRigor {
 }
 
 /**
+ * A participant's transcript facts gathered for export, import or rebuild. Import is an
+ * explicit operator operation, never a background merge. Closed. Restated from prose:
+ * orbidocs publishes no schema for this shape, so every field below is taken from a
+ * sentence of Solution 045 (S045 = diapod/orbidocs
+ * doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel.md
+ * @2240017), its capability file (CAPS =
+ * doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel-caps.edn
+ * @9c15e96) or Proposal 066 (P066 =
+ * doc/project/40-proposals/066-inquirium-assistant-channel.md @4bdae52), cited in the
+ * field's description; where the prose names a field but not its wire key, the description
+ * says the key is ours.
+ */
+data class InquiriumAssistantTranscriptBundle (
+    /**
+     * When the bundle was made. Key name ours; S045 names export/import, not its fields.
+     */
+    val exportedAt: OffsetDateTime,
+
+    /**
+     * The facts, in append order, excision markers included so an import keeps the audit trail
+     * (S045 § Transcript And Session Projection).
+     */
+    val facts: List<InquiriumAssistantTranscriptFact>,
+
+    /**
+     * Whose facts these are; every fact in the bundle belongs to this participant (S045 §
+     * Transcript And Session Projection; P066 § Decision 9).
+     */
+    val participantRef: String,
+
+    /**
+     * Schema discriminator; always inquirium.assistant.transcript.bundle.v1.
+     */
+    val schema: InquiriumAssistantTranscriptBundleSchema,
+
+    /**
+     * When present, the bundle holds one session only.
+     */
+    val sessionRef: String? = null
+)
+
+/**
+ * One participant-scoped transcript fact as the transcript port stores it: a turn, a
+ * result, a feedback fact, or the audit-preserving marker an excision leaves behind.
+ * Closed. Restated from prose: orbidocs publishes no schema for this shape, so every field
+ * below is taken from a sentence of Solution 045 (S045 = diapod/orbidocs
+ * doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel.md
+ * @2240017), its capability file (CAPS =
+ * doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel-caps.edn
+ * @9c15e96) or Proposal 066 (P066 =
+ * doc/project/40-proposals/066-inquirium-assistant-channel.md @4bdae52), cited in the
+ * field's description; where the prose names a field but not its wire key, the description
+ * says the key is ours.
+ */
+data class InquiriumAssistantTranscriptFact (
+    /**
+     * The fact itself: inquirium.inquiry-turn.v1, -result.v1 or -feedback.v1 by fact/kind (P066
+     * § Decision 9, nomenclature). An excision marker has no body: the content is gone.
+     */
+    val body: InquiriumInquiry? = null,
+
+    /**
+     * The fact's label; governs retention and readers (P066 § Decision 9, classification
+     * first-class).
+     */
+    val classification: InquiriumClassificationLabel? = null,
+
+    /**
+     * The fact's id (turn/id, result/id or feedback/id of its body); unique within the
+     * participant, so an idempotent replay cannot add it twice (S045 § Transcript And Session
+     * Projection).
+     */
+    val factID: String,
+
+    /**
+     * Which fact this is: a turn or result (P066 § Decision 9), operator feedback recorded with
+     * the session (P066 § Decision 8.3), or an excision marker that keeps the audit trail (S045
+     * § Transcript And Session Projection; P066 calls the marker session_excised).
+     */
+    val factKind: FactKind,
+
+    /**
+     * Whose history this is: transcript facts are participant-scoped (S045 § Transcript And
+     * Session Projection; P066 § Decision 9).
+     */
+    val participantRef: String,
+
+    /**
+     * When the fact (or the excision) was recorded.
+     */
+    val recordedAt: OffsetDateTime,
+
+    /**
+     * Schema discriminator; always inquirium.assistant.transcript.fact.v1.
+     */
+    val schema: InquiriumAssistantTranscriptFactSchema,
+
+    /**
+     * The inquiry session (P066 tracker assistant-principal-boundary: scoped by principal and
+     * session).
+     */
+    val sessionRef: String,
+
+    /**
+     * Search tags (S045 § Transcript And Session Projection: search, tags).
+     */
+    val tags: List<String>? = null
+)
+
+/**
+ * The fact itself: inquirium.inquiry-turn.v1, -result.v1 or -feedback.v1 by fact/kind (P066
+ * § Decision 9, nomenclature). An excision marker has no body: the content is gone.
+ *
+ * Append-only transcript fact for one operator turn of an inquiry session, written through
+ * the transcript store (Memarium by default). Scoped to a participant, labelled, with
+ * content inline or in the object store. Closed.
+ *
+ * Append-only transcript fact for the model's answer to one turn, with provenance and a
+ * forward reference to the operational trace. The trace never points back. Closed.
+ *
+ * The operator's explicit verdict on one inquiry result: verified, refuted or amended, with
+ * a note. An append-only fact recorded with the session; a change of mind is a new feedback
+ * fact, never an edit. Nothing learns from it silently. Closed.
+ */
+data class InquiriumInquiry (
+    /**
+     * Label of the turn's content; governs retention and who may read it.
+     *
+     * Label of the result content: at least as restrictive as the most restrictive context
+     * element used (runtime rule).
+     */
+    val classification: InquiriumClassificationLabel? = null,
+
+    /**
+     * The operator's message as content parts; large or binary parts are object_ref parts.
+     */
+    val content: List<InquiriumContentPart>? = null,
+
+    /**
+     * The accountable participant whose assistant history this is; the primary history scope.
+     *
+     * The accountable participant.
+     *
+     * The participant giving the verdict.
+     */
+    val participantRef: String,
+
+    /**
+     * When the fact was appended.
+     */
+    val recordedAt: OffsetDateTime,
+
+    /**
+     * Schema discriminator; always inquirium.inquiry-turn.v1.
+     *
+     * Schema discriminator; always inquirium.inquiry-result.v1.
+     *
+     * Schema discriminator; always inquirium.inquiry-feedback.v1.
+     */
+    val schema: BodySchema,
+
+    /**
+     * Position of the turn in the session, starting at 0.
+     */
+    val sequence: Long? = null,
+
+    /**
+     * The inquiry session the turn belongs to.
+     *
+     * The inquiry session.
+     *
+     * Session the feedback is recorded with.
+     */
+    val sessionRef: String,
+
+    /**
+     * Identifier of the turn; the trace record and the result fact carry the same value.
+     *
+     * The turn this result answers.
+     */
+    val turnID: String? = null,
+
+    /**
+     * The epistemic framing returned with the answer.
+     */
+    val epistemic: InquiriumEpistemicBlock? = null,
+
+    /**
+     * The answer as content parts; bulk parts live in the object store as object_ref parts.
+     */
+    val output: List<InquiriumContentPart>? = null,
+
+    /**
+     * What produced the result.
+     */
+    val provenance: InquiriumResultProvenance? = null,
+
+    /**
+     * Identifier of this result fact; feedback targets it.
+     */
+    val resultID: String? = null,
+
+    /**
+     * Forward reference to the assistant-turn trace record. Joining the two requires read
+     * rights on both the trace stream and the participant's space.
+     */
+    val traceRef: String? = null,
+
+    /**
+     * Identifier of this feedback fact.
+     */
+    val feedbackID: String? = null,
+
+    /**
+     * The operator's words. Required for amended, where it carries the correction.
+     */
+    val note: String? = null,
+
+    /**
+     * The single inquiry result judged. Exactly one; a whole session cannot be judged at once.
+     */
+    val resultRef: String? = null,
+
+    /**
+     * An earlier feedback fact on the same result that this one replaces in reading; the
+     * earlier fact stays.
+     */
+    val supersedesRef: String? = null,
+
+    /**
+     * verified: checked and holds; refuted: checked and wrong; amended: partly right, corrected
+     * in the note.
+     */
+    val verdict: Verdict? = null
+)
+
+/**
+ * One piece of message content, selected by type: inline text, or a reference to bulk
+ * content held in the object store. Shared by requests, responses and transcript facts.
+ * Open at this level only as a formality: each branch is closed, and Ajv's discriminator
+ * does not report evaluated properties, so unevaluatedProperties cannot be used here.
+ *
+ * Inline text. Closed.
+ *
+ * Bulk or binary content kept in the object store and pointed to by descriptor only, so
+ * large payloads never travel through the fact plane. Closed.
+ */
+data class InquiriumContentPart (
+    /**
+     * The text itself.
+     */
+    val text: String? = null,
+
+    /**
+     * Part discriminator.
+     */
+    val type: InquiriumContentPartType,
+
+    /**
+     * Size of the referenced content in bytes, when known.
+     */
+    val byteSize: Long? = null,
+
+    /**
+     * IANA media type of the referenced content.
+     */
+    val mediaType: String? = null,
+
+    /**
+     * Object-store reference of the content.
+     */
+    val objectRef: String? = null
+)
+
+enum class InquiriumContentPartType {
+    ObjectRef,
+    Text
+}
+
+/**
+ * The epistemic framing returned with the answer.
+ *
+ * Frames generated output as evidence. Closed: there is no way to mark output authoritative
+ * or actionable.
+ *
+ * Visible, non-authoritative epistemic posture (S045 § Assistant Turn Boundary; P066 §
+ * Decision 8.1).
+ *
+ * How to read the output: a bounded claim, never authority. Required when completed,
+ * forbidden otherwise.
+ */
+data class InquiriumEpistemicBlock (
+    /**
+     * Short limitations the surface shows beside the answer.
+     */
+    val caveats: List<String>? = null,
+
+    /**
+     * Confidence the assistant states; unstated unless it has grounds to say more.
+     */
+    val confidence: Confidence? = null,
+
+    /**
+     * References to the context elements or trace records the answer relies on; empty means
+     * model-only.
+     */
+    val groundedIn: List<String>? = null,
+
+    /**
+     * advisory (a suggestion to weigh) or hypothesis (a claim to check). There is deliberately
+     * no authoritative value.
+     */
+    val stance: Stance? = null
+)
+
+/**
+ * Confidence the assistant states; unstated unless it has grounds to say more.
+ */
+enum class Confidence {
+    High,
+    Low,
+    Medium,
+    Unstated
+}
+
+/**
+ * advisory (a suggestion to weigh) or hypothesis (a claim to check). There is deliberately
+ * no authoritative value.
+ */
+enum class Stance {
+    Advisory,
+    Hypothesis
+}
+
+/**
+ * What produced the result.
+ *
+ * Runtime, model binding and operation that produced a result. Closed.
+ */
+data class InquiriumResultProvenance (
+    /**
+     * Model binding used.
+     */
+    val modelBindingRef: String,
+
+    /**
+     * Inquirium operation id of the invocation.
+     */
+    val operationID: String,
+
+    /**
+     * Runtime that served the turn.
+     */
+    val runtimeRef: String
+)
+
+enum class BodySchema {
+    InquiriumInquiryFeedbackV1,
+    InquiriumInquiryResultV1,
+    InquiriumInquiryTurnV1
+}
+
+/**
+ * verified: checked and holds; refuted: checked and wrong; amended: partly right, corrected
+ * in the note.
+ */
+enum class Verdict {
+    Amended,
+    Refuted,
+    Verified
+}
+
+/**
+ * Which fact this is: a turn or result (P066 § Decision 9), operator feedback recorded with
+ * the session (P066 § Decision 8.3), or an excision marker that keeps the audit trail (S045
+ * § Transcript And Session Projection; P066 calls the marker session_excised).
+ */
+enum class FactKind {
+    Excision,
+    Feedback,
+    Result,
+    Turn
+}
+
+enum class InquiriumAssistantTranscriptFactSchema {
+    InquiriumAssistantTranscriptFactV1
+}
+
+enum class InquiriumAssistantTranscriptBundleSchema {
+    InquiriumAssistantTranscriptBundleV1
+}
+
+/**
+ * One assistant turn submitted to the assistant-turn host capability: a single operator
+ * message in one inquiry session, with the generate policy it runs under. The host maps it
+ * to a generate request only after assistant policy validation. Closed (P066 §
+ * Implementation Tracking, inquirium-core-contract-crate: request DTOs reject unknown
+ * fields). Restated from prose: orbidocs publishes no schema for this shape, so every field
+ * below is taken from a sentence of Solution 045 (S045 = diapod/orbidocs
+ * doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel.md
+ * @2240017), its capability file (CAPS =
+ * doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel-caps.edn
+ * @9c15e96) or Proposal 066 (P066 =
+ * doc/project/40-proposals/066-inquirium-assistant-channel.md @4bdae52), cited in the
+ * field's description; where the prose names a field but not its wire key, the description
+ * says the key is ours.
+ */
+data class InquiriumAssistantTurnRequest (
+    /**
+     * Declarative context request carried by assistant and generate requests (P066 tracker
+     * assistant-context-assembly); every source needs a live grant bound to this participant
+     * and session (S045 § Granted Context And Classification). Key spelled as on the generate
+     * request.
+     */
+    val contextAssembly: InquiriumContextAssemblyRequest? = null,
+
+    /**
+     * Replay key: a second turn with the same key in the same principal and session returns the
+     * first result and appends no transcript fact (P066 tracker assistant-turn-idempotency;
+     * S045 § Transcript And Session Projection).
+     */
+    val idempotencyKey: String? = null,
+
+    /**
+     * Caller bookkeeping, never read as policy (P066 § Assistant Turn Host Capability, minimal
+     * request). Scalar values only, as on the generate request.
+     */
+    val metadata: Map<String, Metadatum>? = null,
+
+    /**
+     * Generation bounds (P066 § Assistant Turn Host Capability, minimal request).
+     */
+    val parameters: InquiriumGenerationParameters? = null,
+
+    /**
+     * The participant the caller names. Kept only as non-authoritative requested metadata: the
+     * host binds principal and participant scope from its authenticated context, never from
+     * this field (S045 § Assistant Turn Boundary; P066 § Open Questions, item 8).
+     */
+    val participantRef: String? = null,
+
+    /**
+     * Locality, trust mode, scope, denial handling and plurality (P066 § Assistant Turn Host
+     * Capability, minimal request).
+     */
+    val policy: InquiriumGeneratePolicy? = null,
+
+    /**
+     * Schema discriminator; always inquirium.assistant.turn.request.v1.
+     */
+    val schema: InquiriumAssistantTurnRequestSchema,
+
+    /**
+     * The inquiry session the turn belongs to (P066 § Assistant Turn Host Capability, minimal
+     * request). The transcript is filed under the host-bound principal and this session (P066
+     * tracker assistant-principal-boundary).
+     */
+    val sessionRef: String,
+
+    /**
+     * The operator message: role and content parts (P066 § Assistant Turn Host Capability,
+     * minimal request).
+     */
+    val turn: InquiriumTurn,
+
+    /**
+     * Caller-chosen turn id. A valid one is preserved; when absent the host assigns one (S045 §
+     * Assistant Turn Boundary; P066 § Assistant Turn Host Capability).
+     */
+    val turnID: String? = null
+)
+
+/**
+ * Declarative context request carried by assistant and generate requests (P066 tracker
+ * assistant-context-assembly); every source needs a live grant bound to this participant
+ * and session (S045 § Granted Context And Classification). Key spelled as on the generate
+ * request.
+ *
+ * Declarative statement of which context a turn would like. It names sources and operator
+ * grants; it never reads anything itself. The host resolves each source through the
+ * boundary contract that owns it and attaches a classification label to every element it
+ * returns. Closed.
+ *
+ * Declarative request for extra context. Defaults to no sources at all; the host resolves
+ * any source only through its own gates.
+ */
+data class InquiriumContextAssemblyRequest (
+    /**
+     * Schema discriminator; always inquirium.context-assembly.request.v1.
+     */
+    val schema: InquiriumContextAssemblyRequestSchema,
+
+    /**
+     * Requested sources. Empty by default, which is the only value Phase 1 accepts.
+     */
+    val sources: List<InquiriumContextSource>? = null
+)
+
+enum class InquiriumContextAssemblyRequestSchema {
+    InquiriumContextAssemblyRequestV1
+}
+
+/**
+ * One requested source. Needs an operator grant; artifact and dataset sources also need a
+ * lease. Closed.
+ */
+data class InquiriumContextSource (
+    /**
+     * Reference to the JSON-e Flow that describes what to assemble from the source; interpreted
+     * by the host only.
+     */
+    val flowRef: String? = null,
+
+    /**
+     * The operator grant that allows this source for this session or scope.
+     */
+    val grantRef: String,
+
+    /**
+     * Lease on the artifact or dataset. Required for artifact and dataset sources.
+     */
+    val leaseRef: String? = null,
+
+    /**
+     * Upper bound on elements taken from this source.
+     */
+    val maxElements: Long? = null,
+
+    /**
+     * Which gate resolves this source.
+     */
+    val sourceKind: InquiriumContextSourceKind
+)
+
+sealed class Metadatum {
+    class BoolValue(val value: Boolean)  : Metadatum()
+    class DoubleValue(val value: Double) : Metadatum()
+    class StringValue(val value: String) : Metadatum()
+    class NullValue()                    : Metadatum()
+}
+
+/**
+ * Generation bounds (P066 § Assistant Turn Host Capability, minimal request).
+ *
+ * Bounds for the generation. All optional; the host applies the runtime's configured
+ * defaults and caps. Closed.
+ *
+ * Sampling and length bounds passed to the selected runtime.
+ */
+data class InquiriumGenerationParameters (
+    /**
+     * Upper bound on generated tokens; the host may lower it to the profile's bounded-output
+     * cap.
+     */
+    val maxTokens: Long? = null,
+
+    /**
+     * Stop sequences.
+     */
+    val stop: List<String>? = null,
+
+    /**
+     * Sampling temperature.
+     */
+    val temperature: Double? = null,
+
+    /**
+     * Nucleus sampling mass.
+     */
+    val topP: Double? = null
+)
+
+/**
+ * Locality, trust mode, scope, denial handling and plurality (P066 § Assistant Turn Host
+ * Capability, minimal request).
+ *
+ * Per-turn policy. Closed; every field defaults to its most conservative value.
+ *
+ * Constraints the host must enforce for this turn. Every field has a safe default, so an
+ * omitted policy means local-only, strict, session-only, fail-closed, plurality preserved.
+ */
+data class InquiriumGeneratePolicy (
+    /**
+     * Where the turn may run.
+     */
+    val locality: InquiriumLocality? = null,
+
+    /**
+     * What happens when a context element may not reach the chosen model even after
+     * declassification: fail_closed aborts the turn with context-denied; drop_with_trace (the
+     * seed's 'lenient') drops the element and records the drop in the trace.
+     */
+    val onContextDenied: OnContextDenied? = null,
+
+    /**
+     * preserve surfaces several viable answers instead of forcing one; collapse asks for a
+     * single answer.
+     */
+    val plurality: Plurality? = null,
+
+    /**
+     * Which data the turn may see. assistant-session-only reads nothing beyond the inquiry
+     * transcript; granted-context additionally admits context sources the operator granted for
+     * this session.
+     */
+    val scope: Scope? = null,
+
+    /**
+     * Trust regime for runtime selection.
+     */
+    val trustMode: InquiriumTrustMode? = null
+)
+
+/**
+ * What happens when a context element may not reach the chosen model even after
+ * declassification: fail_closed aborts the turn with context-denied; drop_with_trace (the
+ * seed's 'lenient') drops the element and records the drop in the trace.
+ */
+enum class OnContextDenied {
+    DropWithTrace,
+    FailClosed
+}
+
+/**
+ * preserve surfaces several viable answers instead of forcing one; collapse asks for a
+ * single answer.
+ */
+enum class Plurality {
+    Collapse,
+    Preserve
+}
+
+/**
+ * Which data the turn may see. assistant-session-only reads nothing beyond the inquiry
+ * transcript; granted-context additionally admits context sources the operator granted for
+ * this session.
+ */
+enum class Scope {
+    AssistantSessionOnly,
+    GrantedContext
+}
+
+enum class InquiriumAssistantTurnRequestSchema {
+    InquiriumAssistantTurnRequestV1
+}
+
+/**
+ * The operator message: role and content parts (P066 § Assistant Turn Host Capability,
+ * minimal request).
+ *
+ * One message of the conversation. Closed.
+ */
+data class InquiriumTurn (
+    /**
+     * The message content as ordered parts; at least one.
+     */
+    val content: List<InquiriumContentPart>,
+
+    /**
+     * Who spoke: the operator (user) or an earlier assistant answer being replayed for context.
+     */
+    val role: Role
+)
+
+/**
+ * Who spoke: the operator (user) or an earlier assistant answer being replayed for context.
+ */
+enum class Role {
+    Assistant,
+    User
+}
+
+/**
+ * What the assistant-turn capability returns: the generate outcome for the turn, its
+ * content, its epistemic posture and the inert control proposals the host admitted. Closed:
+ * no field can carry an effect (S045 § Advise First, Effects Elsewhere). Restated from
+ * prose: orbidocs publishes no schema for this shape, so every field below is taken from a
+ * sentence of Solution 045 (S045 = diapod/orbidocs
+ * doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel.md
+ * @2240017), its capability file (CAPS =
+ * doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel-caps.edn
+ * @9c15e96) or Proposal 066 (P066 =
+ * doc/project/40-proposals/066-inquirium-assistant-channel.md @4bdae52), cited in the
+ * field's description; where the prose names a field but not its wire key, the description
+ * says the key is ours.
+ */
+data class InquiriumAssistantTurnResponse (
+    /**
+     * Inert control proposals the host admitted: a host-owned operator question or a crisis
+     * candidate, never an executed effect (S045 § Advise First, Effects Elsewhere). Key name
+     * ours; the prose names the content, not the key.
+     */
+    val controls: List<Inquirium>? = null,
+
+    /**
+     * Visible, non-authoritative epistemic posture (S045 § Assistant Turn Boundary; P066 §
+     * Decision 8.1).
+     */
+    val epistemic: InquiriumEpistemicBlock? = null,
+
+    /**
+     * True when this response is the replay of an earlier turn with the same idempotency key
+     * (P066 tracker assistant-turn-idempotency). Key name ours.
+     */
+    val idempotencyReplayed: Boolean? = null,
+
+    /**
+     * The typed outcome of the underlying generate operation; denials are first-class outcomes
+     * (P066 § Contract Sketch).
+     */
+    val outcome: InquiriumGenerateOutcome,
+
+    /**
+     * The answer content, capped before transcript persistence (S045 § Assistant Turn Boundary).
+     */
+    val output: List<InquiriumContentPart>? = null,
+
+    /**
+     * True when the host cut the output at its cap; the prose requires truncation to be
+     * explicit (P066 § Assistant Turn Host Capability). Key name ours.
+     */
+    val outputTruncated: Boolean? = null,
+
+    /**
+     * Why a turn did not complete (P066 § Contract Sketch, typed denials).
+     */
+    val reasonCode: String? = null,
+
+    /**
+     * Schema discriminator; always inquirium.assistant.turn.response.v1.
+     */
+    val schema: InquiriumAssistantTurnResponseSchema,
+
+    /**
+     * The session the turn ran in (P066 § Assistant Turn Host Capability).
+     */
+    val sessionRef: String,
+
+    /**
+     * One-way reference to the metadata-only turn trace (P066 § Decision 10).
+     */
+    val traceRef: String,
+
+    /**
+     * The turn id, preserved from the request or assigned by the host (S045 § Assistant Turn
+     * Boundary).
+     */
+    val turnID: String
+)
+
+/**
+ * A blocking, host-owned question to the operator: the named operation waits until the
+ * question is answered, times out, is cancelled or is superseded. The model may propose a
+ * question, but the widget comes only from a registered kind; the request carries
+ * widget/kind plus a payload valid for that kind and never an input schema of its own.
+ * Closed.
+ *
+ * A metadata-only signal that a turn may need crisis review, handed to the host-owned
+ * crisis layer. It is a candidate, never a verdict: it cannot declare a crisis and is not
+ * itself a notification. Closed, so no content can ride along. Restated from prose:
+ * orbidocs publishes no schema for this shape, so every field below is taken from a
+ * sentence of Solution 045 (S045 = diapod/orbidocs
+ * doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel.md
+ * @2240017), its capability file (CAPS =
+ * doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel-caps.edn
+ * @9c15e96) or Proposal 066 (P066 =
+ * doc/project/40-proposals/066-inquirium-assistant-channel.md @4bdae52), cited in the
+ * field's description; where the prose names a field but not its wire key, the description
+ * says the key is ours.
+ */
+data class Inquirium (
+    /**
+     * Labels of what the question shows and what its answer produces; the host shows it only if
+     * the labels allow it.
+     *
+     * The candidate's label: a classified candidate (S045 § Operator Questions And Escalation).
+     */
+    val classification: Classification,
+
+    /**
+     * When the host accepted the question.
+     */
+    val createdAt: OffsetDateTime? = null,
+
+    /**
+     * Safe answer the host applies if the question times out, is cancelled or is superseded.
+     * Without it those states fail closed.
+     */
+    val defaultOnTimeout: InquiriumTimeoutDefault? = null,
+
+    /**
+     * The operation this question blocks and, once answered, unblocks.
+     */
+    val operationRef: String? = null,
+
+    /**
+     * The question as shown.
+     */
+    val prompt: InquiriumQuestionPrompt? = null,
+
+    /**
+     * Who raised the question and why, labelled honestly.
+     */
+    val provenance: InquiriumQuestionProvenance? = null,
+
+    /**
+     * Stable identifier of this question; the lifecycle record and the answer refer to it.
+     */
+    val questionRef: String? = null,
+
+    /**
+     * Why the question is asked (e.g. operator-approval-required).
+     *
+     * Why it was raised, as a content-free code: the candidate stays metadata-safe (S045 §
+     * Failure Modes).
+     */
+    val reasonCode: String,
+
+    /**
+     * Who must answer. Only the operator for now.
+     */
+    val recipientClass: RecipientClass? = null,
+
+    /**
+     * Where and how the answer is submitted.
+     */
+    val response: InquiriumResponseTarget? = null,
+
+    /**
+     * Schema discriminator; always inquirium.operator-question.request.v1.
+     *
+     * Schema discriminator; always inquirium.crisis-candidate.v1.
+     */
+    val schema: ControlSchema,
+
+    /**
+     * What exactly is being decided about.
+     */
+    val subject: InquiriumQuestionSubject? = null,
+
+    /**
+     * How long the question may stay pending, as an ISO-8601 duration. When absent the host
+     * applies its configured timeout; it never waits forever.
+     */
+    val timeout: String? = null,
+
+    /**
+     * Registered question kind; selects which payload schema applies. An unregistered kind is
+     * rejected.
+     */
+    val widgetKind: InquiriumWidgetKind? = null,
+
+    /**
+     * Kind-specific payload, validated against the registered schema for widget/kind (see
+     * x-type-index). Open at this level only because the closed registered schema chosen by
+     * widget/kind applies on top; every registered payload is closed.
+     */
+    val widgetPayload: Map<String, Any?>? = null,
+
+    /**
+     * The candidate's id. Key name ours.
+     */
+    val candidateID: String? = null,
+
+    /**
+     * Whose turn it was.
+     */
+    val participantRef: String? = null,
+
+    /**
+     * When the candidate was raised.
+     */
+    val raisedAt: OffsetDateTime? = null,
+
+    /**
+     * What is asked of the host: review only. The only value is needs-host-review; "crisis is
+     * active" is unrepresentable (P066 § Decision 11: Inquirium escalates for review, never
+     * declares a crisis). Key name ours.
+     */
+    val review: Review? = null,
+
+    /**
+     * The turn that raised it (the channel projects candidates from a turn: S045 § Advise
+     * First, Effects Elsewhere).
+     */
+    val turnID: String? = null
+)
+
+sealed class Classification {
+    class EnumValue(val value: InquiriumClassificationLabel)                       : Classification()
+    class InquiriumClassificationFlowValue(val value: InquiriumClassificationFlow) : Classification()
+}
+
+/**
+ * Labels of what the question shows and what its answer produces; the host shows it only if
+ * the labels allow it.
+ *
+ * The labels of what goes into an interaction and what comes out of it. Used by operator
+ * questions to decide whether the question may be shown at all. Closed.
+ */
+data class InquiriumClassificationFlow (
+    /**
+     * Label of the data the question or operation reads or shows.
+     */
+    val input: InquiriumClassificationLabel,
+
+    /**
+     * Label of what the answer or operation produces.
+     */
+    val output: InquiriumClassificationLabel
+)
+
+/**
+ * Safe answer the host applies if the question times out, is cancelled or is superseded.
+ * Without it those states fail closed.
+ *
+ * The declared safe default. Closed.
+ *
+ * The declared safe default the host applied when the question ended without an answer.
+ * Only on timed_out, cancelled or superseded.
+ */
+data class InquiriumTimeoutDefault (
+    /**
+     * Answer applied by the host when the question ends without an operator answer.
+     */
+    val answer: InquiriumAnswerValue,
+
+    /**
+     * Reason recorded when the default is applied (e.g. timeout-fail-closed).
+     */
+    val reasonCode: String
+)
+
+/**
+ * Answer applied by the host when the question ends without an operator answer.
+ *
+ * An answer token, or a set of unique tokens for multi-choice.
+ *
+ * The answer: one token for single-choice, confirm and free-text-with-allowlist; a set of
+ * tokens for multi-choice.
+ *
+ * The accepted operator answer. Required when answered, absent otherwise.
+ *
+ * The operator's answer, validated server-side against the question's widget (S045 §
+ * Operator Questions And Escalation). Only on answer.
+ */
+sealed class InquiriumAnswerValue {
+    class StringArrayValue(val value: List<String>) : InquiriumAnswerValue()
+    class StringValue(val value: String)            : InquiriumAnswerValue()
+}
+
+/**
+ * The question as shown.
+ *
+ * The visible question. Closed.
+ */
+data class InquiriumQuestionPrompt (
+    /**
+     * Kind of prompt; always equal to widget/kind.
+     */
+    val kind: InquiriumWidgetKind,
+
+    /**
+     * The question text. Plain text, no markup, no secrets.
+     */
+    val text: String
+)
+
+/**
+ * Kind of prompt; always equal to widget/kind.
+ *
+ * The registered question kinds. Each has exactly one payload schema, owned by the core
+ * contract.
+ *
+ * Registered question kind; selects which payload schema applies. An unregistered kind is
+ * rejected.
+ */
+enum class InquiriumWidgetKind {
+    Confirm,
+    FreeTextWithAllowlist,
+    MultiChoice,
+    SingleChoice
+}
+
+/**
+ * Who raised the question and why, labelled honestly.
+ *
+ * Honest origin of the question. Closed.
+ */
+data class InquiriumQuestionProvenance (
+    /**
+     * Whether host policy raised the question or the model proposed it and the host shaped it.
+     */
+    val origin: Origin? = null,
+
+    /**
+     * Detailed reason from that stage.
+     */
+    val reasonCode: String,
+
+    /**
+     * Stage that needed the decision (e.g. runtime-selection).
+     */
+    val requestedBy: String,
+
+    /**
+     * Component that emitted the request (e.g. inquirium-core).
+     */
+    val sourceComponent: String
+)
+
+/**
+ * Whether host policy raised the question or the model proposed it and the host shaped it.
+ */
+enum class Origin {
+    HostPolicy,
+    ModelProposed
+}
+
+/**
+ * Who must answer. Only the operator for now.
+ */
+enum class RecipientClass {
+    Operator
+}
+
+/**
+ * Where and how the answer is submitted.
+ *
+ * Where the answer goes. Closed.
+ */
+data class InquiriumResponseTarget (
+    /**
+     * Key the answer must echo so a repeated submission is applied once.
+     */
+    val idempotencyKey: String,
+
+    /**
+     * Submission method.
+     */
+    val method: Method,
+
+    /**
+     * Host endpoint or capability that accepts the answer (e.g.
+     * inquirium.operator-question.respond).
+     */
+    val targetRef: String
+)
+
+/**
+ * Submission method.
+ */
+enum class Method {
+    Post
+}
+
+enum class Review {
+    NeedsHostReview
+}
+
+enum class ControlSchema {
+    InquiriumCrisisCandidateV1,
+    InquiriumOperatorQuestionRequestV1
+}
+
+/**
+ * What exactly is being decided about.
+ *
+ * References naming what the decision is about: runtime, model binding, adapter instance,
+ * lease or capability. At least one. Closed.
+ */
+data class InquiriumQuestionSubject (
+    /**
+     * Adapter instance concerned.
+     */
+    val adapterInstanceRef: String? = null,
+
+    /**
+     * Capability the answer would unblock.
+     */
+    val capabilityRef: String? = null,
+
+    /**
+     * Lease the answer would grant or use.
+     */
+    val leaseRef: String? = null,
+
+    /**
+     * Model binding concerned.
+     */
+    val modelBindingRef: String? = null,
+
+    /**
+     * Runtime concerned.
+     */
+    val runtimeRef: String? = null
+)
+
+enum class InquiriumAssistantTurnResponseSchema {
+    InquiriumAssistantTurnResponseV1
+}
+
+/**
  * Node UI preferences for the assistant affordance, per UI profile and surface. Stored
  * apart from the inquiry transcript: hiding the affordance erases no conversation and
  * deleting a conversation resets no preference. Encodes the non-engagement rules
@@ -3681,51 +4802,182 @@ data class InquiriumContextElement (
     val sourceRef: String? = null
 )
 
-/**
- * One piece of message content, selected by type: inline text, or a reference to bulk
- * content held in the object store. Shared by requests, responses and transcript facts.
- * Open at this level only as a formality: each branch is closed, and Ajv's discriminator
- * does not report evaluated properties, so unevaluatedProperties cannot be used here.
- *
- * Inline text. Closed.
- *
- * Bulk or binary content kept in the object store and pointed to by descriptor only, so
- * large payloads never travel through the fact plane. Closed.
- */
-data class InquiriumContentPart (
-    /**
-     * The text itself.
-     */
-    val text: String? = null,
-
-    /**
-     * Part discriminator.
-     */
-    val type: InquiriumContentPartType,
-
-    /**
-     * Size of the referenced content in bytes, when known.
-     */
-    val byteSize: Long? = null,
-
-    /**
-     * IANA media type of the referenced content.
-     */
-    val mediaType: String? = null,
-
-    /**
-     * Object-store reference of the content.
-     */
-    val objectRef: String? = null
-)
-
-enum class InquiriumContentPartType {
-    ObjectRef,
-    Text
-}
-
 enum class InquiriumContextElementSchema {
     InquiriumContextElementV1
+}
+
+/**
+ * An operator grant that lets one participant's session read context from one source, up to
+ * a classification ceiling, until it expires. Closed. Restated from prose: orbidocs
+ * publishes no schema for this shape, so every field below is taken from a sentence of
+ * Solution 045 (S045 = diapod/orbidocs
+ * doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel.md
+ * @2240017), its capability file (CAPS =
+ * doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel-caps.edn
+ * @9c15e96) or Proposal 066 (P066 =
+ * doc/project/40-proposals/066-inquirium-assistant-channel.md @4bdae52), cited in the
+ * field's description; where the prose names a field but not its wire key, the description
+ * says the key is ours.
+ */
+data class InquiriumContextGrantIssueRequest (
+    /**
+     * The most restrictive label an element may carry and still be admitted under this grant
+     * (S045 § Granted Context And Classification: carry classification for every admitted
+     * element; P066 tracker assistant-context-decision-tracing: effective tier). Key name ours.
+     */
+    val classificationCeiling: InquiriumClassificationLabel,
+
+    /**
+     * The operator's acknowledgement of this concrete context release to a remote model;
+     * without it a remote candidate receives nothing above public from this source (P066
+     * tracker assistant-model-egress-ack; S045 § Local Baseline, Explicit Remote Extension).
+     */
+    val egressACKRef: String? = null,
+
+    /**
+     * When the grant stops admitting context (S045 § Failure Modes: expiry checks; § Granted
+     * Context: terminal grants are archived). Key spelled like the operator question's
+     * expires/at.
+     */
+    val expiresAt: OffsetDateTime,
+
+    /**
+     * The grant's reference; context sources name it as grant/ref (P066 tracker
+     * assistant-context-source-grants).
+     */
+    val grantRef: String,
+
+    /**
+     * The participant the grant is bound to (S045 § Granted Context And Classification:
+     * participant/session/source-bound grants).
+     */
+    val participantRef: String,
+
+    /**
+     * Schema discriminator; always inquirium.context-grant.issue.request.v1.
+     */
+    val schema: InquiriumContextGrantIssueRequestSchema,
+
+    /**
+     * The session the grant is bound to (S045 § Granted Context And Classification; P066
+     * tracker assistant-context-source-grants: per source and session).
+     */
+    val sessionRef: String,
+
+    /**
+     * Which kind of source (S045 § Granted Context And Classification lists relationship,
+     * Memarium, query, messaging, artifact and dataset; query is not in the corpus enum yet,
+     * docs/interop.md).
+     */
+    val sourceKind: InquiriumContextSourceKind,
+
+    /**
+     * The one source of that kind the grant covers (S045 § Granted Context And Classification:
+     * source-bound).
+     */
+    val sourceRef: String
+)
+
+enum class InquiriumContextGrantIssueRequestSchema {
+    InquiriumContextGrantIssueRequestV1
+}
+
+/**
+ * Ends a context grant before its expiry. From the commit on, no assembled context holds
+ * anything admitted only by it. Closed. Restated from prose: orbidocs publishes no schema
+ * for this shape, so every field below is taken from a sentence of Solution 045 (S045 =
+ * diapod/orbidocs
+ * doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel.md
+ * @2240017), its capability file (CAPS =
+ * doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel-caps.edn
+ * @9c15e96) or Proposal 066 (P066 =
+ * doc/project/40-proposals/066-inquirium-assistant-channel.md @4bdae52), cited in the
+ * field's description; where the prose names a field but not its wire key, the description
+ * says the key is ours.
+ */
+data class InquiriumContextGrantRevokeRequest (
+    /**
+     * The grant to end (S045 § Granted Context And Classification).
+     */
+    val grantRef: String,
+
+    /**
+     * Why it was revoked, as a content-free code.
+     */
+    val reasonCode: String? = null,
+
+    /**
+     * Schema discriminator; always inquirium.context-grant.revoke.request.v1.
+     */
+    val schema: InquiriumContextGrantRevokeRequestSchema
+)
+
+enum class InquiriumContextGrantRevokeRequestSchema {
+    InquiriumContextGrantRevokeRequestV1
+}
+
+/**
+ * A metadata-only signal that a turn may need crisis review, handed to the host-owned
+ * crisis layer. It is a candidate, never a verdict: it cannot declare a crisis and is not
+ * itself a notification. Closed, so no content can ride along. Restated from prose:
+ * orbidocs publishes no schema for this shape, so every field below is taken from a
+ * sentence of Solution 045 (S045 = diapod/orbidocs
+ * doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel.md
+ * @2240017), its capability file (CAPS =
+ * doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel-caps.edn
+ * @9c15e96) or Proposal 066 (P066 =
+ * doc/project/40-proposals/066-inquirium-assistant-channel.md @4bdae52), cited in the
+ * field's description; where the prose names a field but not its wire key, the description
+ * says the key is ours.
+ */
+data class InquiriumCrisisCandidate (
+    /**
+     * The candidate's id. Key name ours.
+     */
+    val candidateID: String,
+
+    /**
+     * The candidate's label: a classified candidate (S045 § Operator Questions And Escalation).
+     */
+    val classification: InquiriumClassificationLabel,
+
+    /**
+     * Whose turn it was.
+     */
+    val participantRef: String,
+
+    /**
+     * When the candidate was raised.
+     */
+    val raisedAt: OffsetDateTime,
+
+    /**
+     * Why it was raised, as a content-free code: the candidate stays metadata-safe (S045 §
+     * Failure Modes).
+     */
+    val reasonCode: String,
+
+    /**
+     * What is asked of the host: review only. The only value is needs-host-review; "crisis is
+     * active" is unrepresentable (P066 § Decision 11: Inquirium escalates for review, never
+     * declares a crisis). Key name ours.
+     */
+    val review: Review,
+
+    /**
+     * Schema discriminator; always inquirium.crisis-candidate.v1.
+     */
+    val schema: InquiriumCrisisCandidateSchema,
+
+    /**
+     * The turn that raised it (the channel projects candidates from a turn: S045 § Advise
+     * First, Effects Elsewhere).
+     */
+    val turnID: String
+)
+
+enum class InquiriumCrisisCandidateSchema {
+    InquiriumCrisisCandidateV1
 }
 
 /**
@@ -3807,195 +5059,12 @@ data class InquiriumGenerateRequest (
     val turns: List<InquiriumTurn>
 )
 
-/**
- * Declarative statement of which context a turn would like. It names sources and operator
- * grants; it never reads anything itself. The host resolves each source through the
- * boundary contract that owns it and attaches a classification label to every element it
- * returns. Closed.
- *
- * Declarative request for extra context. Defaults to no sources at all; the host resolves
- * any source only through its own gates.
- */
-data class InquiriumContextAssemblyRequest (
-    /**
-     * Schema discriminator; always inquirium.context-assembly.request.v1.
-     */
-    val schema: InquiriumContextAssemblyRequestSchema,
-
-    /**
-     * Requested sources. Empty by default, which is the only value Phase 1 accepts.
-     */
-    val sources: List<InquiriumContextSource>? = null
-)
-
-enum class InquiriumContextAssemblyRequestSchema {
-    InquiriumContextAssemblyRequestV1
-}
-
-/**
- * One requested source. Needs an operator grant; artifact and dataset sources also need a
- * lease. Closed.
- */
-data class InquiriumContextSource (
-    /**
-     * Reference to the JSON-e Flow that describes what to assemble from the source; interpreted
-     * by the host only.
-     */
-    val flowRef: String? = null,
-
-    /**
-     * The operator grant that allows this source for this session or scope.
-     */
-    val grantRef: String,
-
-    /**
-     * Lease on the artifact or dataset. Required for artifact and dataset sources.
-     */
-    val leaseRef: String? = null,
-
-    /**
-     * Upper bound on elements taken from this source.
-     */
-    val maxElements: Long? = null,
-
-    /**
-     * Which gate resolves this source.
-     */
-    val sourceKind: InquiriumContextSourceKind
-)
-
-sealed class Metadatum {
-    class BoolValue(val value: Boolean)  : Metadatum()
-    class DoubleValue(val value: Double) : Metadatum()
-    class StringValue(val value: String) : Metadatum()
-    class NullValue()                    : Metadatum()
-}
-
 enum class InquiriumGenerateRequestOperation {
     Generate
 }
 
-/**
- * Sampling and length bounds passed to the selected runtime.
- *
- * Bounds for the generation. All optional; the host applies the runtime's configured
- * defaults and caps. Closed.
- */
-data class InquiriumGenerationParameters (
-    /**
-     * Upper bound on generated tokens; the host may lower it to the profile's bounded-output
-     * cap.
-     */
-    val maxTokens: Long? = null,
-
-    /**
-     * Stop sequences.
-     */
-    val stop: List<String>? = null,
-
-    /**
-     * Sampling temperature.
-     */
-    val temperature: Double? = null,
-
-    /**
-     * Nucleus sampling mass.
-     */
-    val topP: Double? = null
-)
-
-/**
- * Per-turn policy. Closed; every field defaults to its most conservative value.
- *
- * Constraints the host must enforce for this turn. Every field has a safe default, so an
- * omitted policy means local-only, strict, session-only, fail-closed, plurality preserved.
- */
-data class InquiriumGeneratePolicy (
-    /**
-     * Where the turn may run.
-     */
-    val locality: InquiriumLocality? = null,
-
-    /**
-     * What happens when a context element may not reach the chosen model even after
-     * declassification: fail_closed aborts the turn with context-denied; drop_with_trace (the
-     * seed's 'lenient') drops the element and records the drop in the trace.
-     */
-    val onContextDenied: OnContextDenied? = null,
-
-    /**
-     * preserve surfaces several viable answers instead of forcing one; collapse asks for a
-     * single answer.
-     */
-    val plurality: Plurality? = null,
-
-    /**
-     * Which data the turn may see. assistant-session-only reads nothing beyond the inquiry
-     * transcript; granted-context additionally admits context sources the operator granted for
-     * this session.
-     */
-    val scope: Scope? = null,
-
-    /**
-     * Trust regime for runtime selection.
-     */
-    val trustMode: InquiriumTrustMode? = null
-)
-
-/**
- * What happens when a context element may not reach the chosen model even after
- * declassification: fail_closed aborts the turn with context-denied; drop_with_trace (the
- * seed's 'lenient') drops the element and records the drop in the trace.
- */
-enum class OnContextDenied {
-    DropWithTrace,
-    FailClosed
-}
-
-/**
- * preserve surfaces several viable answers instead of forcing one; collapse asks for a
- * single answer.
- */
-enum class Plurality {
-    Collapse,
-    Preserve
-}
-
-/**
- * Which data the turn may see. assistant-session-only reads nothing beyond the inquiry
- * transcript; granted-context additionally admits context sources the operator granted for
- * this session.
- */
-enum class Scope {
-    AssistantSessionOnly,
-    GrantedContext
-}
-
 enum class InquiriumGenerateRequestSchema {
     InquiriumGenerateRequestV1
-}
-
-/**
- * One message of the conversation. Closed.
- */
-data class InquiriumTurn (
-    /**
-     * The message content as ordered parts; at least one.
-     */
-    val content: List<InquiriumContentPart>,
-
-    /**
-     * Who spoke: the operator (user) or an earlier assistant answer being replayed for context.
-     */
-    val role: Role
-)
-
-/**
- * Who spoke: the operator (user) or an earlier assistant answer being replayed for context.
- */
-enum class Role {
-    Assistant,
-    User
 }
 
 /**
@@ -4073,58 +5142,6 @@ data class InquiriumGenerateResponse (
      */
     val usage: InquiriumUsage? = null
 )
-
-/**
- * Frames generated output as evidence. Closed: there is no way to mark output authoritative
- * or actionable.
- *
- * How to read the output: a bounded claim, never authority. Required when completed,
- * forbidden otherwise.
- *
- * The epistemic framing returned with the answer.
- */
-data class InquiriumEpistemicBlock (
-    /**
-     * Short limitations the surface shows beside the answer.
-     */
-    val caveats: List<String>? = null,
-
-    /**
-     * Confidence the assistant states; unstated unless it has grounds to say more.
-     */
-    val confidence: Confidence? = null,
-
-    /**
-     * References to the context elements or trace records the answer relies on; empty means
-     * model-only.
-     */
-    val groundedIn: List<String>? = null,
-
-    /**
-     * advisory (a suggestion to weigh) or hypothesis (a claim to check). There is deliberately
-     * no authoritative value.
-     */
-    val stance: Stance? = null
-)
-
-/**
- * Confidence the assistant states; unstated unless it has grounds to say more.
- */
-enum class Confidence {
-    High,
-    Low,
-    Medium,
-    Unstated
-}
-
-/**
- * advisory (a suggestion to weigh) or hypothesis (a claim to check). There is deliberately
- * no authoritative value.
- */
-enum class Stance {
-    Advisory,
-    Hypothesis
-}
 
 /**
  * Where the serving runtime actually ran: local_only when nothing left the node, remote
@@ -4215,16 +5232,6 @@ enum class InquiriumInquiryFeedbackSchema {
 }
 
 /**
- * verified: checked and holds; refuted: checked and wrong; amended: partly right, corrected
- * in the note.
- */
-enum class Verdict {
-    Amended,
-    Refuted,
-    Verified
-}
-
-/**
  * Append-only transcript fact for the model's answer to one turn, with provenance and a
  * forward reference to the operational trace. The trace never points back. Closed.
  */
@@ -4285,28 +5292,6 @@ data class InquiriumInquiryResult (
      * The turn this result answers.
      */
     val turnID: String
-)
-
-/**
- * What produced the result.
- *
- * Runtime, model binding and operation that produced a result. Closed.
- */
-data class InquiriumResultProvenance (
-    /**
-     * Model binding used.
-     */
-    val modelBindingRef: String,
-
-    /**
-     * Inquirium operation id of the invocation.
-     */
-    val operationID: String,
-
-    /**
-     * Runtime that served the turn.
-     */
-    val runtimeRef: String
 )
 
 enum class InquiriumInquiryResultSchema {
@@ -4623,21 +5608,6 @@ data class InquiriumOperatorQuestionAnswer (
     val schema: InquiriumOperatorQuestionAnswerSchema
 )
 
-/**
- * The answer: one token for single-choice, confirm and free-text-with-allowlist; a set of
- * tokens for multi-choice.
- *
- * An answer token, or a set of unique tokens for multi-choice.
- *
- * Answer applied by the host when the question ends without an operator answer.
- *
- * The accepted operator answer. Required when answered, absent otherwise.
- */
-sealed class InquiriumAnswerValue {
-    class StringArrayValue(val value: List<String>) : InquiriumAnswerValue()
-    class StringValue(val value: String)            : InquiriumAnswerValue()
-}
-
 enum class InquiriumOperatorQuestionAnswerSchema {
     InquiriumOperatorQuestionAnswerV1
 }
@@ -4732,187 +5702,9 @@ data class InquiriumOperatorQuestionRequest (
     val widgetPayload: Map<String, Any?>
 )
 
-/**
- * The labels of what goes into an interaction and what comes out of it. Used by operator
- * questions to decide whether the question may be shown at all. Closed.
- *
- * Labels of what the question shows and what its answer produces; the host shows it only if
- * the labels allow it.
- */
-data class InquiriumClassificationFlow (
-    /**
-     * Label of the data the question or operation reads or shows.
-     */
-    val input: InquiriumClassificationLabel,
-
-    /**
-     * Label of what the answer or operation produces.
-     */
-    val output: InquiriumClassificationLabel
-)
-
-/**
- * Safe answer the host applies if the question times out, is cancelled or is superseded.
- * Without it those states fail closed.
- *
- * The declared safe default. Closed.
- *
- * The declared safe default the host applied when the question ended without an answer.
- * Only on timed_out, cancelled or superseded.
- */
-data class InquiriumTimeoutDefault (
-    /**
-     * Answer applied by the host when the question ends without an operator answer.
-     */
-    val answer: InquiriumAnswerValue,
-
-    /**
-     * Reason recorded when the default is applied (e.g. timeout-fail-closed).
-     */
-    val reasonCode: String
-)
-
-/**
- * The question as shown.
- *
- * The visible question. Closed.
- */
-data class InquiriumQuestionPrompt (
-    /**
-     * Kind of prompt; always equal to widget/kind.
-     */
-    val kind: InquiriumWidgetKind,
-
-    /**
-     * The question text. Plain text, no markup, no secrets.
-     */
-    val text: String
-)
-
-/**
- * Kind of prompt; always equal to widget/kind.
- *
- * The registered question kinds. Each has exactly one payload schema, owned by the core
- * contract.
- *
- * Registered question kind; selects which payload schema applies. An unregistered kind is
- * rejected.
- */
-enum class InquiriumWidgetKind {
-    Confirm,
-    FreeTextWithAllowlist,
-    MultiChoice,
-    SingleChoice
-}
-
-/**
- * Who raised the question and why, labelled honestly.
- *
- * Honest origin of the question. Closed.
- */
-data class InquiriumQuestionProvenance (
-    /**
-     * Whether host policy raised the question or the model proposed it and the host shaped it.
-     */
-    val origin: Origin? = null,
-
-    /**
-     * Detailed reason from that stage.
-     */
-    val reasonCode: String,
-
-    /**
-     * Stage that needed the decision (e.g. runtime-selection).
-     */
-    val requestedBy: String,
-
-    /**
-     * Component that emitted the request (e.g. inquirium-core).
-     */
-    val sourceComponent: String
-)
-
-/**
- * Whether host policy raised the question or the model proposed it and the host shaped it.
- */
-enum class Origin {
-    HostPolicy,
-    ModelProposed
-}
-
-/**
- * Who must answer. Only the operator for now.
- */
-enum class RecipientClass {
-    Operator
-}
-
-/**
- * Where and how the answer is submitted.
- *
- * Where the answer goes. Closed.
- */
-data class InquiriumResponseTarget (
-    /**
-     * Key the answer must echo so a repeated submission is applied once.
-     */
-    val idempotencyKey: String,
-
-    /**
-     * Submission method.
-     */
-    val method: Method,
-
-    /**
-     * Host endpoint or capability that accepts the answer (e.g.
-     * inquirium.operator-question.respond).
-     */
-    val targetRef: String
-)
-
-/**
- * Submission method.
- */
-enum class Method {
-    Post
-}
-
 enum class InquiriumOperatorQuestionRequestSchema {
     InquiriumOperatorQuestionRequestV1
 }
-
-/**
- * What exactly is being decided about.
- *
- * References naming what the decision is about: runtime, model binding, adapter instance,
- * lease or capability. At least one. Closed.
- */
-data class InquiriumQuestionSubject (
-    /**
-     * Adapter instance concerned.
-     */
-    val adapterInstanceRef: String? = null,
-
-    /**
-     * Capability the answer would unblock.
-     */
-    val capabilityRef: String? = null,
-
-    /**
-     * Lease the answer would grant or use.
-     */
-    val leaseRef: String? = null,
-
-    /**
-     * Model binding concerned.
-     */
-    val modelBindingRef: String? = null,
-
-    /**
-     * Runtime concerned.
-     */
-    val runtimeRef: String? = null
-)
 
 /**
  * Lifecycle record of an operator question, kept by the host. The question is the
@@ -4988,6 +5780,82 @@ enum class InquiriumOperatorQuestionStateState {
     Pending,
     Superseded,
     TimedOut
+}
+
+/**
+ * Asks the host to move a pending operator question to a terminal state: answer, timeout,
+ * cancel or supersede. Late and conflicting transitions are rejected and change nothing.
+ * Closed. Restated from prose: orbidocs publishes no schema for this shape, so every field
+ * below is taken from a sentence of Solution 045 (S045 = diapod/orbidocs
+ * doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel.md
+ * @2240017), its capability file (CAPS =
+ * doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel-caps.edn
+ * @9c15e96) or Proposal 066 (P066 =
+ * doc/project/40-proposals/066-inquirium-assistant-channel.md @4bdae52), cited in the
+ * field's description; where the prose names a field but not its wire key, the description
+ * says the key is ours.
+ */
+data class InquiriumOperatorQuestionTransitionRequest (
+    /**
+     * The operator's answer, validated server-side against the question's widget (S045 §
+     * Operator Questions And Escalation). Only on answer.
+     */
+    val answer: InquiriumAnswerValue? = null,
+
+    /**
+     * Who answered; must be the authenticated caller when the host knows it.
+     */
+    val answeredBy: String? = null,
+
+    /**
+     * The question's response idempotency key; repeating an identical transition changes
+     * nothing (S045 § Failure Modes: idempotency, terminal transition facts, conflict
+     * rejection).
+     */
+    val idempotencyKey: String,
+
+    /**
+     * The question to move (P066 § Decision 11).
+     */
+    val questionRef: String,
+
+    /**
+     * Why, as a content-free code (cancel and supersede).
+     */
+    val reasonCode: String? = null,
+
+    /**
+     * Schema discriminator; always inquirium.operator-question.transition.request.v1.
+     */
+    val schema: InquiriumOperatorQuestionTransitionRequestSchema,
+
+    /**
+     * The newer question that replaces this one. Only on supersede.
+     */
+    val supersededBy: String? = null,
+
+    /**
+     * Which transition: the four the capability file lists (CAPS,
+     * assistant-operator-question-escalation: answer, timeout, cancel and supersede), leading
+     * to answered, timed_out, cancelled and superseded. Key name ours.
+     */
+    val transition: Transition
+)
+
+enum class InquiriumOperatorQuestionTransitionRequestSchema {
+    InquiriumOperatorQuestionTransitionRequestV1
+}
+
+/**
+ * Which transition: the four the capability file lists (CAPS,
+ * assistant-operator-question-escalation: answer, timeout, cancel and supersede), leading
+ * to answered, timed_out, cancelled and superseded. Key name ours.
+ */
+enum class Transition {
+    Answer,
+    Cancel,
+    Supersede,
+    Timeout
 }
 
 /**
@@ -5201,6 +6069,49 @@ data class InquiriumSingleChoiceWidget (
 )
 
 /**
+ * A sanitized terminal failure of an Inquirium operation: which operation failed, and one
+ * fixed reason code. Whether anything was dispatched or left the node is recorded
+ * elsewhere, in provenance bound to the result, and is never inferred from this record.
+ * Closed. Follows the schema orbidocs publishes
+ * (doc/schemas/inquirium.terminal-outcome.v1.schema.json @2d41e01);
+ * scripts/orbidocs-schemas.ts checks that both judge our examples alike.
+ */
+data class InquiriumTerminalOutcome (
+    /**
+     * The failed operation's name: lowercase, starting with a letter, then letters, digits,
+     * dots and hyphens.
+     */
+    val operation: String,
+
+    /**
+     * Always runtime-execution-failed: the failure is sanitized to one code.
+     */
+    val reasonCode: ReasonCode,
+
+    /**
+     * Schema discriminator; always inquirium.terminal-outcome.v1.
+     */
+    val schema: InquiriumTerminalOutcomeSchema,
+
+    /**
+     * Always failed: the record exists only for terminal failures.
+     */
+    val status: InquiriumTerminalOutcomeStatus
+)
+
+enum class ReasonCode {
+    RuntimeExecutionFailed
+}
+
+enum class InquiriumTerminalOutcomeSchema {
+    InquiriumTerminalOutcomeV1
+}
+
+enum class InquiriumTerminalOutcomeStatus {
+    Failed
+}
+
+/**
  * Inline text. Closed.
  */
 data class InquiriumTextPart (
@@ -5217,6 +6128,84 @@ data class InquiriumTextPart (
 
 enum class InquiriumTextPartType {
     Text
+}
+
+/**
+ * A separate, live grant that lets one feedback fact of one participant become a training
+ * candidate. Closed. Restated from prose: orbidocs publishes no schema for this shape, so
+ * every field below is taken from a sentence of Solution 045 (S045 = diapod/orbidocs
+ * doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel.md
+ * @2240017), its capability file (CAPS =
+ * doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel-caps.edn
+ * @9c15e96) or Proposal 066 (P066 =
+ * doc/project/40-proposals/066-inquirium-assistant-channel.md @4bdae52), cited in the
+ * field's description; where the prose names a field but not its wire key, the description
+ * says the key is ours.
+ */
+data class InquiriumTrainingGrantIssueRequest (
+    /**
+     * The grant is live only until then (S045 § Feedback And Training Admission: a live grant).
+     */
+    val expiresAt: OffsetDateTime,
+
+    /**
+     * The one feedback fact the grant admits (S045 § Feedback And Training Admission; P066 §
+     * Decision 8.3).
+     */
+    val feedbackRef: String,
+
+    /**
+     * The training grant's reference (S045 § Feedback And Training Admission).
+     */
+    val grantRef: String,
+
+    /**
+     * The participant the grant is bound to (S045 § Feedback And Training Admission:
+     * participant- and feedback-bound).
+     */
+    val participantRef: String,
+
+    /**
+     * Schema discriminator; always inquirium.training-grant.issue.request.v1.
+     */
+    val schema: InquiriumTrainingGrantIssueRequestSchema
+)
+
+enum class InquiriumTrainingGrantIssueRequestSchema {
+    InquiriumTrainingGrantIssueRequestV1
+}
+
+/**
+ * Ends a training grant; the feedback fact is no longer admitted as a training candidate.
+ * Closed. Restated from prose: orbidocs publishes no schema for this shape, so every field
+ * below is taken from a sentence of Solution 045 (S045 = diapod/orbidocs
+ * doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel.md
+ * @2240017), its capability file (CAPS =
+ * doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel-caps.edn
+ * @9c15e96) or Proposal 066 (P066 =
+ * doc/project/40-proposals/066-inquirium-assistant-channel.md @4bdae52), cited in the
+ * field's description; where the prose names a field but not its wire key, the description
+ * says the key is ours.
+ */
+data class InquiriumTrainingGrantRevokeRequest (
+    /**
+     * The training grant to end (S045 § Feedback And Training Admission).
+     */
+    val grantRef: String,
+
+    /**
+     * Why it was revoked, as a content-free code.
+     */
+    val reasonCode: String? = null,
+
+    /**
+     * Schema discriminator; always inquirium.training-grant.revoke.request.v1.
+     */
+    val schema: InquiriumTrainingGrantRevokeRequestSchema
+)
+
+enum class InquiriumTrainingGrantRevokeRequestSchema {
+    InquiriumTrainingGrantRevokeRequestV1
 }
 
 /**
@@ -5963,12 +6952,8 @@ data class RunFailedPayload (
     /**
      * Terminal status, when the host states it (wopkit hosts always do).
      */
-    val status: RunFailedPayloadStatus? = null
+    val status: InquiriumTerminalOutcomeStatus? = null
 )
-
-enum class RunFailedPayloadStatus {
-    Failed
-}
 
 /**
  * Body of POST /v1/runs/{runId}:fork: a new run from a past event index of the source run.

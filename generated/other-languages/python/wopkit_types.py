@@ -8,7 +8,7 @@
 # - if/then rules (e.g. "trigger is required when supported is true") and x-runtime-rules are not represented.
 # - Date-times become datetime objects and are written back in isoformat (offset +00:00 instead of Z, microsecond precision).
 #
-# Top-level types: 184.
+# Top-level types: 195.
 
 from dataclasses import dataclass
 from typing import Optional, Any, List, Dict, Union, TypeVar, Callable, Type, cast
@@ -2252,9 +2252,20 @@ class InquiriumClassificationLabel(Enum):
     community, personal. This file also holds the ClassKeyed configuration idiom, the
     configuration dual of classified data.
     
+    Label of the turn's content; governs retention and who may read it.
+    
+    Label of the result content: at least as restrictive as the most restrictive context
+    element used (runtime rule).
+    
+    The fact's label; governs retention and readers (P066 § Decision 9, classification
+    first-class).
+    
     Label of the data the question or operation reads or shows.
     
     Label of what the answer or operation produces.
+    
+    The candidate's label: a classified candidate (S045 § Operator Questions And
+    Escalation).
     
     The element's label. Required: the host must attach one. Any path that loses it treats
     the element as personal.
@@ -2262,10 +2273,10 @@ class InquiriumClassificationLabel(Enum):
     Present on a declassified projection: the label of the original element. Must be more
     restrictive than classification (runtime rule).
     
-    Label of the result content: at least as restrictive as the most restrictive context
-    element used (runtime rule).
-    
-    Label of the turn's content; governs retention and who may read it.
+    The most restrictive label an element may carry and still be admitted under this grant
+    (S045 § Granted Context And Classification: carry classification for every admitted
+    element; P066 tracker assistant-context-decision-tracing: effective tier). Key name
+    ours.
     
     Most restrictive label the model may receive unchanged.
     
@@ -2310,6 +2321,10 @@ class InquiriumContextSourceKind(Enum):
     Which gate resolves this source.
     
     Which kind of source produced the element.
+    
+    Which kind of source (S045 § Granted Context And Classification lists relationship,
+    Memarium, query, messaging, artifact and dataset; query is not in the corpus enum yet,
+    docs/interop.md).
     """
     ARTIFACT = "artifact"
     DATASET = "dataset"
@@ -2609,6 +2624,9 @@ class InquiriumGenerateOutcome(Enum):
     element could not reach any eligible model and policy was fail_closed. policy-denied: the
     request itself was refused (missing grant, missing operator authority, scope not
     allowed). failed: a runtime or adapter error after selection.
+    
+    The typed outcome of the underlying generate operation; denials are first-class outcomes
+    (P066 § Contract Sketch).
     
     How the turn ended. completed is the only outcome with output; the others are typed
     denials or failures.
@@ -4345,6 +4363,1327 @@ class InquiriumAssistantConfig:
         return result
 
 
+class InquiriumContentPartType(Enum):
+    OBJECT_REF = "object_ref"
+    TEXT = "text"
+
+
+@dataclass
+class InquiriumContentPart:
+    """One piece of message content, selected by type: inline text, or a reference to bulk
+    content held in the object store. Shared by requests, responses and transcript facts.
+    Open at this level only as a formality: each branch is closed, and Ajv's discriminator
+    does not report evaluated properties, so unevaluatedProperties cannot be used here.
+    
+    Inline text. Closed.
+    
+    Bulk or binary content kept in the object store and pointed to by descriptor only, so
+    large payloads never travel through the fact plane. Closed.
+    """
+    type: InquiriumContentPartType
+    """Part discriminator."""
+
+    text: Optional[str] = None
+    """The text itself."""
+
+    byte_size: Optional[int] = None
+    """Size of the referenced content in bytes, when known."""
+
+    media_type: Optional[str] = None
+    """IANA media type of the referenced content."""
+
+    object_ref: Optional[str] = None
+    """Object-store reference of the content."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'InquiriumContentPart':
+        assert isinstance(obj, dict)
+        type = InquiriumContentPartType(obj.get("type"))
+        text = from_union([from_str, from_none], obj.get("text"))
+        byte_size = from_union([from_int, from_none], obj.get("byte/size"))
+        media_type = from_union([from_str, from_none], obj.get("media/type"))
+        object_ref = from_union([from_str, from_none], obj.get("object/ref"))
+        return InquiriumContentPart(type, text, byte_size, media_type, object_ref)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["type"] = to_enum(InquiriumContentPartType, self.type)
+        if self.text is not None:
+            result["text"] = from_union([from_str, from_none], self.text)
+        if self.byte_size is not None:
+            result["byte/size"] = from_union([from_int, from_none], self.byte_size)
+        if self.media_type is not None:
+            result["media/type"] = from_union([from_str, from_none], self.media_type)
+        if self.object_ref is not None:
+            result["object/ref"] = from_union([from_str, from_none], self.object_ref)
+        return result
+
+
+class Confidence(Enum):
+    """Confidence the assistant states; unstated unless it has grounds to say more."""
+
+    HIGH = "high"
+    LOW = "low"
+    MEDIUM = "medium"
+    UNSTATED = "unstated"
+
+
+class Stance(Enum):
+    """advisory (a suggestion to weigh) or hypothesis (a claim to check). There is deliberately
+    no authoritative value.
+    """
+    ADVISORY = "advisory"
+    HYPOTHESIS = "hypothesis"
+
+
+@dataclass
+class InquiriumEpistemicBlock:
+    """The epistemic framing returned with the answer.
+    
+    Frames generated output as evidence. Closed: there is no way to mark output authoritative
+    or actionable.
+    
+    Visible, non-authoritative epistemic posture (S045 § Assistant Turn Boundary; P066 §
+    Decision 8.1).
+    
+    How to read the output: a bounded claim, never authority. Required when completed,
+    forbidden otherwise.
+    """
+    caveats: Optional[List[str]] = None
+    """Short limitations the surface shows beside the answer."""
+
+    confidence: Optional[Confidence] = None
+    """Confidence the assistant states; unstated unless it has grounds to say more."""
+
+    grounded_in: Optional[List[str]] = None
+    """References to the context elements or trace records the answer relies on; empty means
+    model-only.
+    """
+    stance: Optional[Stance] = None
+    """advisory (a suggestion to weigh) or hypothesis (a claim to check). There is deliberately
+    no authoritative value.
+    """
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'InquiriumEpistemicBlock':
+        assert isinstance(obj, dict)
+        caveats = from_union([lambda x: from_list(from_str, x), from_none], obj.get("caveats"))
+        confidence = from_union([Confidence, from_none], obj.get("confidence"))
+        grounded_in = from_union([lambda x: from_list(from_str, x), from_none], obj.get("grounded_in"))
+        stance = from_union([Stance, from_none], obj.get("stance"))
+        return InquiriumEpistemicBlock(caveats, confidence, grounded_in, stance)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        if self.caveats is not None:
+            result["caveats"] = from_union([lambda x: from_list(from_str, x), from_none], self.caveats)
+        if self.confidence is not None:
+            result["confidence"] = from_union([lambda x: to_enum(Confidence, x), from_none], self.confidence)
+        if self.grounded_in is not None:
+            result["grounded_in"] = from_union([lambda x: from_list(from_str, x), from_none], self.grounded_in)
+        if self.stance is not None:
+            result["stance"] = from_union([lambda x: to_enum(Stance, x), from_none], self.stance)
+        return result
+
+
+@dataclass
+class InquiriumResultProvenance:
+    """What produced the result.
+    
+    Runtime, model binding and operation that produced a result. Closed.
+    """
+    model_binding_ref: str
+    """Model binding used."""
+
+    operation_id: str
+    """Inquirium operation id of the invocation."""
+
+    runtime_ref: str
+    """Runtime that served the turn."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'InquiriumResultProvenance':
+        assert isinstance(obj, dict)
+        model_binding_ref = from_str(obj.get("model.binding/ref"))
+        operation_id = from_str(obj.get("operation/id"))
+        runtime_ref = from_str(obj.get("runtime/ref"))
+        return InquiriumResultProvenance(model_binding_ref, operation_id, runtime_ref)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["model.binding/ref"] = from_str(self.model_binding_ref)
+        result["operation/id"] = from_str(self.operation_id)
+        result["runtime/ref"] = from_str(self.runtime_ref)
+        return result
+
+
+class BodySchema(Enum):
+    INQUIRIUM_INQUIRY_FEEDBACK_V1 = "inquirium.inquiry-feedback.v1"
+    INQUIRIUM_INQUIRY_RESULT_V1 = "inquirium.inquiry-result.v1"
+    INQUIRIUM_INQUIRY_TURN_V1 = "inquirium.inquiry-turn.v1"
+
+
+class Verdict(Enum):
+    """verified: checked and holds; refuted: checked and wrong; amended: partly right, corrected
+    in the note.
+    """
+    AMENDED = "amended"
+    REFUTED = "refuted"
+    VERIFIED = "verified"
+
+
+@dataclass
+class InquiriumInquiry:
+    """The fact itself: inquirium.inquiry-turn.v1, -result.v1 or -feedback.v1 by fact/kind (P066
+    § Decision 9, nomenclature). An excision marker has no body: the content is gone.
+    
+    Append-only transcript fact for one operator turn of an inquiry session, written through
+    the transcript store (Memarium by default). Scoped to a participant, labelled, with
+    content inline or in the object store. Closed.
+    
+    Append-only transcript fact for the model's answer to one turn, with provenance and a
+    forward reference to the operational trace. The trace never points back. Closed.
+    
+    The operator's explicit verdict on one inquiry result: verified, refuted or amended, with
+    a note. An append-only fact recorded with the session; a change of mind is a new feedback
+    fact, never an edit. Nothing learns from it silently. Closed.
+    """
+    participant_ref: str
+    """The accountable participant whose assistant history this is; the primary history scope.
+    
+    The accountable participant.
+    
+    The participant giving the verdict.
+    """
+    recorded_at: datetime
+    """When the fact was appended."""
+
+    schema: BodySchema
+    """Schema discriminator; always inquirium.inquiry-turn.v1.
+    
+    Schema discriminator; always inquirium.inquiry-result.v1.
+    
+    Schema discriminator; always inquirium.inquiry-feedback.v1.
+    """
+    session_ref: str
+    """The inquiry session the turn belongs to.
+    
+    The inquiry session.
+    
+    Session the feedback is recorded with.
+    """
+    classification: Optional[InquiriumClassificationLabel] = None
+    """Label of the turn's content; governs retention and who may read it.
+    
+    Label of the result content: at least as restrictive as the most restrictive context
+    element used (runtime rule).
+    """
+    content: Optional[List[InquiriumContentPart]] = None
+    """The operator's message as content parts; large or binary parts are object_ref parts."""
+
+    sequence: Optional[int] = None
+    """Position of the turn in the session, starting at 0."""
+
+    turn_id: Optional[str] = None
+    """Identifier of the turn; the trace record and the result fact carry the same value.
+    
+    The turn this result answers.
+    """
+    epistemic: Optional[InquiriumEpistemicBlock] = None
+    """The epistemic framing returned with the answer."""
+
+    output: Optional[List[InquiriumContentPart]] = None
+    """The answer as content parts; bulk parts live in the object store as object_ref parts."""
+
+    provenance: Optional[InquiriumResultProvenance] = None
+    """What produced the result."""
+
+    result_id: Optional[str] = None
+    """Identifier of this result fact; feedback targets it."""
+
+    trace_ref: Optional[str] = None
+    """Forward reference to the assistant-turn trace record. Joining the two requires read
+    rights on both the trace stream and the participant's space.
+    """
+    feedback_id: Optional[str] = None
+    """Identifier of this feedback fact."""
+
+    note: Optional[str] = None
+    """The operator's words. Required for amended, where it carries the correction."""
+
+    result_ref: Optional[str] = None
+    """The single inquiry result judged. Exactly one; a whole session cannot be judged at once."""
+
+    supersedes_ref: Optional[str] = None
+    """An earlier feedback fact on the same result that this one replaces in reading; the
+    earlier fact stays.
+    """
+    verdict: Optional[Verdict] = None
+    """verified: checked and holds; refuted: checked and wrong; amended: partly right, corrected
+    in the note.
+    """
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'InquiriumInquiry':
+        assert isinstance(obj, dict)
+        participant_ref = from_str(obj.get("participant/ref"))
+        recorded_at = from_datetime(obj.get("recorded/at"))
+        schema = BodySchema(obj.get("schema"))
+        session_ref = from_str(obj.get("session/ref"))
+        classification = from_union([InquiriumClassificationLabel, from_none], obj.get("classification"))
+        content = from_union([lambda x: from_list(InquiriumContentPart.from_dict, x), from_none], obj.get("content"))
+        sequence = from_union([from_int, from_none], obj.get("sequence"))
+        turn_id = from_union([from_str, from_none], obj.get("turn/id"))
+        epistemic = from_union([InquiriumEpistemicBlock.from_dict, from_none], obj.get("epistemic"))
+        output = from_union([lambda x: from_list(InquiriumContentPart.from_dict, x), from_none], obj.get("output"))
+        provenance = from_union([InquiriumResultProvenance.from_dict, from_none], obj.get("provenance"))
+        result_id = from_union([from_str, from_none], obj.get("result/id"))
+        trace_ref = from_union([from_str, from_none], obj.get("trace/ref"))
+        feedback_id = from_union([from_str, from_none], obj.get("feedback/id"))
+        note = from_union([from_str, from_none], obj.get("note"))
+        result_ref = from_union([from_str, from_none], obj.get("result/ref"))
+        supersedes_ref = from_union([from_str, from_none], obj.get("supersedes/ref"))
+        verdict = from_union([Verdict, from_none], obj.get("verdict"))
+        return InquiriumInquiry(participant_ref, recorded_at, schema, session_ref, classification, content, sequence, turn_id, epistemic, output, provenance, result_id, trace_ref, feedback_id, note, result_ref, supersedes_ref, verdict)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["participant/ref"] = from_str(self.participant_ref)
+        result["recorded/at"] = self.recorded_at.isoformat()
+        result["schema"] = to_enum(BodySchema, self.schema)
+        result["session/ref"] = from_str(self.session_ref)
+        if self.classification is not None:
+            result["classification"] = from_union([lambda x: to_enum(InquiriumClassificationLabel, x), from_none], self.classification)
+        if self.content is not None:
+            result["content"] = from_union([lambda x: from_list(lambda x: to_class(InquiriumContentPart, x), x), from_none], self.content)
+        if self.sequence is not None:
+            result["sequence"] = from_union([from_int, from_none], self.sequence)
+        if self.turn_id is not None:
+            result["turn/id"] = from_union([from_str, from_none], self.turn_id)
+        if self.epistemic is not None:
+            result["epistemic"] = from_union([lambda x: to_class(InquiriumEpistemicBlock, x), from_none], self.epistemic)
+        if self.output is not None:
+            result["output"] = from_union([lambda x: from_list(lambda x: to_class(InquiriumContentPart, x), x), from_none], self.output)
+        if self.provenance is not None:
+            result["provenance"] = from_union([lambda x: to_class(InquiriumResultProvenance, x), from_none], self.provenance)
+        if self.result_id is not None:
+            result["result/id"] = from_union([from_str, from_none], self.result_id)
+        if self.trace_ref is not None:
+            result["trace/ref"] = from_union([from_str, from_none], self.trace_ref)
+        if self.feedback_id is not None:
+            result["feedback/id"] = from_union([from_str, from_none], self.feedback_id)
+        if self.note is not None:
+            result["note"] = from_union([from_str, from_none], self.note)
+        if self.result_ref is not None:
+            result["result/ref"] = from_union([from_str, from_none], self.result_ref)
+        if self.supersedes_ref is not None:
+            result["supersedes/ref"] = from_union([from_str, from_none], self.supersedes_ref)
+        if self.verdict is not None:
+            result["verdict"] = from_union([lambda x: to_enum(Verdict, x), from_none], self.verdict)
+        return result
+
+
+class FactKind(Enum):
+    """Which fact this is: a turn or result (P066 § Decision 9), operator feedback recorded with
+    the session (P066 § Decision 8.3), or an excision marker that keeps the audit trail (S045
+    § Transcript And Session Projection; P066 calls the marker session_excised).
+    """
+    EXCISION = "excision"
+    FEEDBACK = "feedback"
+    RESULT = "result"
+    TURN = "turn"
+
+
+class InquiriumAssistantTranscriptFactSchema(Enum):
+    INQUIRIUM_ASSISTANT_TRANSCRIPT_FACT_V1 = "inquirium.assistant.transcript.fact.v1"
+
+
+@dataclass
+class InquiriumAssistantTranscriptFact:
+    """One participant-scoped transcript fact as the transcript port stores it: a turn, a
+    result, a feedback fact, or the audit-preserving marker an excision leaves behind.
+    Closed. Restated from prose: orbidocs publishes no schema for this shape, so every field
+    below is taken from a sentence of Solution 045 (S045 = diapod/orbidocs
+    doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel.md
+    @2240017), its capability file (CAPS =
+    doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel-caps.edn
+    @9c15e96) or Proposal 066 (P066 =
+    doc/project/40-proposals/066-inquirium-assistant-channel.md @4bdae52), cited in the
+    field's description; where the prose names a field but not its wire key, the description
+    says the key is ours.
+    """
+    fact_id: str
+    """The fact's id (turn/id, result/id or feedback/id of its body); unique within the
+    participant, so an idempotent replay cannot add it twice (S045 § Transcript And Session
+    Projection).
+    """
+    fact_kind: FactKind
+    """Which fact this is: a turn or result (P066 § Decision 9), operator feedback recorded with
+    the session (P066 § Decision 8.3), or an excision marker that keeps the audit trail (S045
+    § Transcript And Session Projection; P066 calls the marker session_excised).
+    """
+    participant_ref: str
+    """Whose history this is: transcript facts are participant-scoped (S045 § Transcript And
+    Session Projection; P066 § Decision 9).
+    """
+    recorded_at: datetime
+    """When the fact (or the excision) was recorded."""
+
+    schema: InquiriumAssistantTranscriptFactSchema
+    """Schema discriminator; always inquirium.assistant.transcript.fact.v1."""
+
+    session_ref: str
+    """The inquiry session (P066 tracker assistant-principal-boundary: scoped by principal and
+    session).
+    """
+    body: Optional[InquiriumInquiry] = None
+    """The fact itself: inquirium.inquiry-turn.v1, -result.v1 or -feedback.v1 by fact/kind (P066
+    § Decision 9, nomenclature). An excision marker has no body: the content is gone.
+    """
+    classification: Optional[InquiriumClassificationLabel] = None
+    """The fact's label; governs retention and readers (P066 § Decision 9, classification
+    first-class).
+    """
+    tags: Optional[List[str]] = None
+    """Search tags (S045 § Transcript And Session Projection: search, tags)."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'InquiriumAssistantTranscriptFact':
+        assert isinstance(obj, dict)
+        fact_id = from_str(obj.get("fact/id"))
+        fact_kind = FactKind(obj.get("fact/kind"))
+        participant_ref = from_str(obj.get("participant/ref"))
+        recorded_at = from_datetime(obj.get("recorded/at"))
+        schema = InquiriumAssistantTranscriptFactSchema(obj.get("schema"))
+        session_ref = from_str(obj.get("session/ref"))
+        body = from_union([InquiriumInquiry.from_dict, from_none], obj.get("body"))
+        classification = from_union([InquiriumClassificationLabel, from_none], obj.get("classification"))
+        tags = from_union([lambda x: from_list(from_str, x), from_none], obj.get("tags"))
+        return InquiriumAssistantTranscriptFact(fact_id, fact_kind, participant_ref, recorded_at, schema, session_ref, body, classification, tags)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["fact/id"] = from_str(self.fact_id)
+        result["fact/kind"] = to_enum(FactKind, self.fact_kind)
+        result["participant/ref"] = from_str(self.participant_ref)
+        result["recorded/at"] = self.recorded_at.isoformat()
+        result["schema"] = to_enum(InquiriumAssistantTranscriptFactSchema, self.schema)
+        result["session/ref"] = from_str(self.session_ref)
+        if self.body is not None:
+            result["body"] = from_union([lambda x: to_class(InquiriumInquiry, x), from_none], self.body)
+        if self.classification is not None:
+            result["classification"] = from_union([lambda x: to_enum(InquiriumClassificationLabel, x), from_none], self.classification)
+        if self.tags is not None:
+            result["tags"] = from_union([lambda x: from_list(from_str, x), from_none], self.tags)
+        return result
+
+
+class InquiriumAssistantTranscriptBundleSchema(Enum):
+    INQUIRIUM_ASSISTANT_TRANSCRIPT_BUNDLE_V1 = "inquirium.assistant.transcript.bundle.v1"
+
+
+@dataclass
+class InquiriumAssistantTranscriptBundle:
+    """A participant's transcript facts gathered for export, import or rebuild. Import is an
+    explicit operator operation, never a background merge. Closed. Restated from prose:
+    orbidocs publishes no schema for this shape, so every field below is taken from a
+    sentence of Solution 045 (S045 = diapod/orbidocs
+    doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel.md
+    @2240017), its capability file (CAPS =
+    doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel-caps.edn
+    @9c15e96) or Proposal 066 (P066 =
+    doc/project/40-proposals/066-inquirium-assistant-channel.md @4bdae52), cited in the
+    field's description; where the prose names a field but not its wire key, the description
+    says the key is ours.
+    """
+    exported_at: datetime
+    """When the bundle was made. Key name ours; S045 names export/import, not its fields."""
+
+    facts: List[InquiriumAssistantTranscriptFact]
+    """The facts, in append order, excision markers included so an import keeps the audit trail
+    (S045 § Transcript And Session Projection).
+    """
+    participant_ref: str
+    """Whose facts these are; every fact in the bundle belongs to this participant (S045 §
+    Transcript And Session Projection; P066 § Decision 9).
+    """
+    schema: InquiriumAssistantTranscriptBundleSchema
+    """Schema discriminator; always inquirium.assistant.transcript.bundle.v1."""
+
+    session_ref: Optional[str] = None
+    """When present, the bundle holds one session only."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'InquiriumAssistantTranscriptBundle':
+        assert isinstance(obj, dict)
+        exported_at = from_datetime(obj.get("exported/at"))
+        facts = from_list(InquiriumAssistantTranscriptFact.from_dict, obj.get("facts"))
+        participant_ref = from_str(obj.get("participant/ref"))
+        schema = InquiriumAssistantTranscriptBundleSchema(obj.get("schema"))
+        session_ref = from_union([from_str, from_none], obj.get("session/ref"))
+        return InquiriumAssistantTranscriptBundle(exported_at, facts, participant_ref, schema, session_ref)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["exported/at"] = self.exported_at.isoformat()
+        result["facts"] = from_list(lambda x: to_class(InquiriumAssistantTranscriptFact, x), self.facts)
+        result["participant/ref"] = from_str(self.participant_ref)
+        result["schema"] = to_enum(InquiriumAssistantTranscriptBundleSchema, self.schema)
+        if self.session_ref is not None:
+            result["session/ref"] = from_union([from_str, from_none], self.session_ref)
+        return result
+
+
+class InquiriumContextAssemblyRequestSchema(Enum):
+    INQUIRIUM_CONTEXT_ASSEMBLY_REQUEST_V1 = "inquirium.context-assembly.request.v1"
+
+
+@dataclass
+class InquiriumContextSource:
+    """One requested source. Needs an operator grant; artifact and dataset sources also need a
+    lease. Closed.
+    """
+    grant_ref: str
+    """The operator grant that allows this source for this session or scope."""
+
+    source_kind: InquiriumContextSourceKind
+    """Which gate resolves this source."""
+
+    flow_ref: Optional[str] = None
+    """Reference to the JSON-e Flow that describes what to assemble from the source; interpreted
+    by the host only.
+    """
+    lease_ref: Optional[str] = None
+    """Lease on the artifact or dataset. Required for artifact and dataset sources."""
+
+    max_elements: Optional[int] = None
+    """Upper bound on elements taken from this source."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'InquiriumContextSource':
+        assert isinstance(obj, dict)
+        grant_ref = from_str(obj.get("grant/ref"))
+        source_kind = InquiriumContextSourceKind(obj.get("source/kind"))
+        flow_ref = from_union([from_str, from_none], obj.get("flow/ref"))
+        lease_ref = from_union([from_str, from_none], obj.get("lease/ref"))
+        max_elements = from_union([from_int, from_none], obj.get("max/elements"))
+        return InquiriumContextSource(grant_ref, source_kind, flow_ref, lease_ref, max_elements)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["grant/ref"] = from_str(self.grant_ref)
+        result["source/kind"] = to_enum(InquiriumContextSourceKind, self.source_kind)
+        if self.flow_ref is not None:
+            result["flow/ref"] = from_union([from_str, from_none], self.flow_ref)
+        if self.lease_ref is not None:
+            result["lease/ref"] = from_union([from_str, from_none], self.lease_ref)
+        if self.max_elements is not None:
+            result["max/elements"] = from_union([from_int, from_none], self.max_elements)
+        return result
+
+
+@dataclass
+class InquiriumContextAssemblyRequest:
+    """Declarative context request carried by assistant and generate requests (P066 tracker
+    assistant-context-assembly); every source needs a live grant bound to this participant
+    and session (S045 § Granted Context And Classification). Key spelled as on the generate
+    request.
+    
+    Declarative statement of which context a turn would like. It names sources and operator
+    grants; it never reads anything itself. The host resolves each source through the
+    boundary contract that owns it and attaches a classification label to every element it
+    returns. Closed.
+    
+    Declarative request for extra context. Defaults to no sources at all; the host resolves
+    any source only through its own gates.
+    """
+    schema: InquiriumContextAssemblyRequestSchema
+    """Schema discriminator; always inquirium.context-assembly.request.v1."""
+
+    sources: Optional[List[InquiriumContextSource]] = None
+    """Requested sources. Empty by default, which is the only value Phase 1 accepts."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'InquiriumContextAssemblyRequest':
+        assert isinstance(obj, dict)
+        schema = InquiriumContextAssemblyRequestSchema(obj.get("schema"))
+        sources = from_union([lambda x: from_list(InquiriumContextSource.from_dict, x), from_none], obj.get("sources"))
+        return InquiriumContextAssemblyRequest(schema, sources)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["schema"] = to_enum(InquiriumContextAssemblyRequestSchema, self.schema)
+        if self.sources is not None:
+            result["sources"] = from_union([lambda x: from_list(lambda x: to_class(InquiriumContextSource, x), x), from_none], self.sources)
+        return result
+
+
+@dataclass
+class InquiriumGenerationParameters:
+    """Generation bounds (P066 § Assistant Turn Host Capability, minimal request).
+    
+    Bounds for the generation. All optional; the host applies the runtime's configured
+    defaults and caps. Closed.
+    
+    Sampling and length bounds passed to the selected runtime.
+    """
+    max_tokens: Optional[int] = None
+    """Upper bound on generated tokens; the host may lower it to the profile's bounded-output
+    cap.
+    """
+    stop: Optional[List[str]] = None
+    """Stop sequences."""
+
+    temperature: Optional[float] = None
+    """Sampling temperature."""
+
+    top_p: Optional[float] = None
+    """Nucleus sampling mass."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'InquiriumGenerationParameters':
+        assert isinstance(obj, dict)
+        max_tokens = from_union([from_int, from_none], obj.get("max_tokens"))
+        stop = from_union([lambda x: from_list(from_str, x), from_none], obj.get("stop"))
+        temperature = from_union([from_float, from_none], obj.get("temperature"))
+        top_p = from_union([from_float, from_none], obj.get("top_p"))
+        return InquiriumGenerationParameters(max_tokens, stop, temperature, top_p)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        if self.max_tokens is not None:
+            result["max_tokens"] = from_union([from_int, from_none], self.max_tokens)
+        if self.stop is not None:
+            result["stop"] = from_union([lambda x: from_list(from_str, x), from_none], self.stop)
+        if self.temperature is not None:
+            result["temperature"] = from_union([to_float, from_none], self.temperature)
+        if self.top_p is not None:
+            result["top_p"] = from_union([to_float, from_none], self.top_p)
+        return result
+
+
+class OnContextDenied(Enum):
+    """What happens when a context element may not reach the chosen model even after
+    declassification: fail_closed aborts the turn with context-denied; drop_with_trace (the
+    seed's 'lenient') drops the element and records the drop in the trace.
+    """
+    DROP_WITH_TRACE = "drop_with_trace"
+    FAIL_CLOSED = "fail_closed"
+
+
+class Plurality(Enum):
+    """preserve surfaces several viable answers instead of forcing one; collapse asks for a
+    single answer.
+    """
+    COLLAPSE = "collapse"
+    PRESERVE = "preserve"
+
+
+class Scope(Enum):
+    """Which data the turn may see. assistant-session-only reads nothing beyond the inquiry
+    transcript; granted-context additionally admits context sources the operator granted for
+    this session.
+    """
+    ASSISTANT_SESSION_ONLY = "assistant-session-only"
+    GRANTED_CONTEXT = "granted-context"
+
+
+@dataclass
+class InquiriumGeneratePolicy:
+    """Locality, trust mode, scope, denial handling and plurality (P066 § Assistant Turn Host
+    Capability, minimal request).
+    
+    Per-turn policy. Closed; every field defaults to its most conservative value.
+    
+    Constraints the host must enforce for this turn. Every field has a safe default, so an
+    omitted policy means local-only, strict, session-only, fail-closed, plurality preserved.
+    """
+    locality: Optional[InquiriumLocality] = None
+    """Where the turn may run."""
+
+    on_context_denied: Optional[OnContextDenied] = None
+    """What happens when a context element may not reach the chosen model even after
+    declassification: fail_closed aborts the turn with context-denied; drop_with_trace (the
+    seed's 'lenient') drops the element and records the drop in the trace.
+    """
+    plurality: Optional[Plurality] = None
+    """preserve surfaces several viable answers instead of forcing one; collapse asks for a
+    single answer.
+    """
+    scope: Optional[Scope] = None
+    """Which data the turn may see. assistant-session-only reads nothing beyond the inquiry
+    transcript; granted-context additionally admits context sources the operator granted for
+    this session.
+    """
+    trust_mode: Optional[InquiriumTrustMode] = None
+    """Trust regime for runtime selection."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'InquiriumGeneratePolicy':
+        assert isinstance(obj, dict)
+        locality = from_union([InquiriumLocality, from_none], obj.get("locality"))
+        on_context_denied = from_union([OnContextDenied, from_none], obj.get("on_context_denied"))
+        plurality = from_union([Plurality, from_none], obj.get("plurality"))
+        scope = from_union([Scope, from_none], obj.get("scope"))
+        trust_mode = from_union([InquiriumTrustMode, from_none], obj.get("trust_mode"))
+        return InquiriumGeneratePolicy(locality, on_context_denied, plurality, scope, trust_mode)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        if self.locality is not None:
+            result["locality"] = from_union([lambda x: to_enum(InquiriumLocality, x), from_none], self.locality)
+        if self.on_context_denied is not None:
+            result["on_context_denied"] = from_union([lambda x: to_enum(OnContextDenied, x), from_none], self.on_context_denied)
+        if self.plurality is not None:
+            result["plurality"] = from_union([lambda x: to_enum(Plurality, x), from_none], self.plurality)
+        if self.scope is not None:
+            result["scope"] = from_union([lambda x: to_enum(Scope, x), from_none], self.scope)
+        if self.trust_mode is not None:
+            result["trust_mode"] = from_union([lambda x: to_enum(InquiriumTrustMode, x), from_none], self.trust_mode)
+        return result
+
+
+class InquiriumAssistantTurnRequestSchema(Enum):
+    INQUIRIUM_ASSISTANT_TURN_REQUEST_V1 = "inquirium.assistant.turn.request.v1"
+
+
+class Role(Enum):
+    """Who spoke: the operator (user) or an earlier assistant answer being replayed for context."""
+
+    ASSISTANT = "assistant"
+    USER = "user"
+
+
+@dataclass
+class InquiriumTurn:
+    """The operator message: role and content parts (P066 § Assistant Turn Host Capability,
+    minimal request).
+    
+    One message of the conversation. Closed.
+    """
+    content: List[InquiriumContentPart]
+    """The message content as ordered parts; at least one."""
+
+    role: Role
+    """Who spoke: the operator (user) or an earlier assistant answer being replayed for context."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'InquiriumTurn':
+        assert isinstance(obj, dict)
+        content = from_list(InquiriumContentPart.from_dict, obj.get("content"))
+        role = Role(obj.get("role"))
+        return InquiriumTurn(content, role)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["content"] = from_list(lambda x: to_class(InquiriumContentPart, x), self.content)
+        result["role"] = to_enum(Role, self.role)
+        return result
+
+
+@dataclass
+class InquiriumAssistantTurnRequest:
+    """One assistant turn submitted to the assistant-turn host capability: a single operator
+    message in one inquiry session, with the generate policy it runs under. The host maps it
+    to a generate request only after assistant policy validation. Closed (P066 §
+    Implementation Tracking, inquirium-core-contract-crate: request DTOs reject unknown
+    fields). Restated from prose: orbidocs publishes no schema for this shape, so every field
+    below is taken from a sentence of Solution 045 (S045 = diapod/orbidocs
+    doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel.md
+    @2240017), its capability file (CAPS =
+    doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel-caps.edn
+    @9c15e96) or Proposal 066 (P066 =
+    doc/project/40-proposals/066-inquirium-assistant-channel.md @4bdae52), cited in the
+    field's description; where the prose names a field but not its wire key, the description
+    says the key is ours.
+    """
+    schema: InquiriumAssistantTurnRequestSchema
+    """Schema discriminator; always inquirium.assistant.turn.request.v1."""
+
+    session_ref: str
+    """The inquiry session the turn belongs to (P066 § Assistant Turn Host Capability, minimal
+    request). The transcript is filed under the host-bound principal and this session (P066
+    tracker assistant-principal-boundary).
+    """
+    turn: InquiriumTurn
+    """The operator message: role and content parts (P066 § Assistant Turn Host Capability,
+    minimal request).
+    """
+    context_assembly: Optional[InquiriumContextAssemblyRequest] = None
+    """Declarative context request carried by assistant and generate requests (P066 tracker
+    assistant-context-assembly); every source needs a live grant bound to this participant
+    and session (S045 § Granted Context And Classification). Key spelled as on the generate
+    request.
+    """
+    idempotency_key: Optional[str] = None
+    """Replay key: a second turn with the same key in the same principal and session returns the
+    first result and appends no transcript fact (P066 tracker assistant-turn-idempotency;
+    S045 § Transcript And Session Projection).
+    """
+    metadata: Optional[Dict[str, Optional[Union[float, bool, str]]]] = None
+    """Caller bookkeeping, never read as policy (P066 § Assistant Turn Host Capability, minimal
+    request). Scalar values only, as on the generate request.
+    """
+    parameters: Optional[InquiriumGenerationParameters] = None
+    """Generation bounds (P066 § Assistant Turn Host Capability, minimal request)."""
+
+    participant_ref: Optional[str] = None
+    """The participant the caller names. Kept only as non-authoritative requested metadata: the
+    host binds principal and participant scope from its authenticated context, never from
+    this field (S045 § Assistant Turn Boundary; P066 § Open Questions, item 8).
+    """
+    policy: Optional[InquiriumGeneratePolicy] = None
+    """Locality, trust mode, scope, denial handling and plurality (P066 § Assistant Turn Host
+    Capability, minimal request).
+    """
+    turn_id: Optional[str] = None
+    """Caller-chosen turn id. A valid one is preserved; when absent the host assigns one (S045 §
+    Assistant Turn Boundary; P066 § Assistant Turn Host Capability).
+    """
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'InquiriumAssistantTurnRequest':
+        assert isinstance(obj, dict)
+        schema = InquiriumAssistantTurnRequestSchema(obj.get("schema"))
+        session_ref = from_str(obj.get("session/ref"))
+        turn = InquiriumTurn.from_dict(obj.get("turn"))
+        context_assembly = from_union([InquiriumContextAssemblyRequest.from_dict, from_none], obj.get("context_assembly"))
+        idempotency_key = from_union([from_str, from_none], obj.get("idempotency/key"))
+        metadata = from_union([lambda x: from_dict(lambda x: from_union([from_float, from_bool, from_none, from_str], x), x), from_none], obj.get("metadata"))
+        parameters = from_union([InquiriumGenerationParameters.from_dict, from_none], obj.get("parameters"))
+        participant_ref = from_union([from_str, from_none], obj.get("participant/ref"))
+        policy = from_union([InquiriumGeneratePolicy.from_dict, from_none], obj.get("policy"))
+        turn_id = from_union([from_str, from_none], obj.get("turn/id"))
+        return InquiriumAssistantTurnRequest(schema, session_ref, turn, context_assembly, idempotency_key, metadata, parameters, participant_ref, policy, turn_id)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["schema"] = to_enum(InquiriumAssistantTurnRequestSchema, self.schema)
+        result["session/ref"] = from_str(self.session_ref)
+        result["turn"] = to_class(InquiriumTurn, self.turn)
+        if self.context_assembly is not None:
+            result["context_assembly"] = from_union([lambda x: to_class(InquiriumContextAssemblyRequest, x), from_none], self.context_assembly)
+        if self.idempotency_key is not None:
+            result["idempotency/key"] = from_union([from_str, from_none], self.idempotency_key)
+        if self.metadata is not None:
+            result["metadata"] = from_union([lambda x: from_dict(lambda x: from_union([to_float, from_bool, from_none, from_str], x), x), from_none], self.metadata)
+        if self.parameters is not None:
+            result["parameters"] = from_union([lambda x: to_class(InquiriumGenerationParameters, x), from_none], self.parameters)
+        if self.participant_ref is not None:
+            result["participant/ref"] = from_union([from_str, from_none], self.participant_ref)
+        if self.policy is not None:
+            result["policy"] = from_union([lambda x: to_class(InquiriumGeneratePolicy, x), from_none], self.policy)
+        if self.turn_id is not None:
+            result["turn/id"] = from_union([from_str, from_none], self.turn_id)
+        return result
+
+
+@dataclass
+class InquiriumClassificationFlow:
+    """Labels of what the question shows and what its answer produces; the host shows it only if
+    the labels allow it.
+    
+    The labels of what goes into an interaction and what comes out of it. Used by operator
+    questions to decide whether the question may be shown at all. Closed.
+    """
+    input: InquiriumClassificationLabel
+    """Label of the data the question or operation reads or shows."""
+
+    output: InquiriumClassificationLabel
+    """Label of what the answer or operation produces."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'InquiriumClassificationFlow':
+        assert isinstance(obj, dict)
+        input = InquiriumClassificationLabel(obj.get("input"))
+        output = InquiriumClassificationLabel(obj.get("output"))
+        return InquiriumClassificationFlow(input, output)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["input"] = to_enum(InquiriumClassificationLabel, self.input)
+        result["output"] = to_enum(InquiriumClassificationLabel, self.output)
+        return result
+
+
+@dataclass
+class InquiriumTimeoutDefault:
+    """Safe answer the host applies if the question times out, is cancelled or is superseded.
+    Without it those states fail closed.
+    
+    The declared safe default. Closed.
+    
+    The declared safe default the host applied when the question ended without an answer.
+    Only on timed_out, cancelled or superseded.
+    """
+    answer: Union[List[str], str]
+    """Answer applied by the host when the question ends without an operator answer."""
+
+    reason_code: str
+    """Reason recorded when the default is applied (e.g. timeout-fail-closed)."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'InquiriumTimeoutDefault':
+        assert isinstance(obj, dict)
+        answer = from_union([lambda x: from_list(from_str, x), from_str], obj.get("answer"))
+        reason_code = from_str(obj.get("reason/code"))
+        return InquiriumTimeoutDefault(answer, reason_code)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["answer"] = from_union([lambda x: from_list(from_str, x), from_str], self.answer)
+        result["reason/code"] = from_str(self.reason_code)
+        return result
+
+
+class InquiriumWidgetKind(Enum):
+    """Kind of prompt; always equal to widget/kind.
+    
+    The registered question kinds. Each has exactly one payload schema, owned by the core
+    contract.
+    
+    Registered question kind; selects which payload schema applies. An unregistered kind is
+    rejected.
+    """
+    CONFIRM = "confirm"
+    FREE_TEXT_WITH_ALLOWLIST = "free-text-with-allowlist"
+    MULTI_CHOICE = "multi-choice"
+    SINGLE_CHOICE = "single-choice"
+
+
+@dataclass
+class InquiriumQuestionPrompt:
+    """The question as shown.
+    
+    The visible question. Closed.
+    """
+    kind: InquiriumWidgetKind
+    """Kind of prompt; always equal to widget/kind."""
+
+    text: str
+    """The question text. Plain text, no markup, no secrets."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'InquiriumQuestionPrompt':
+        assert isinstance(obj, dict)
+        kind = InquiriumWidgetKind(obj.get("kind"))
+        text = from_str(obj.get("text"))
+        return InquiriumQuestionPrompt(kind, text)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["kind"] = to_enum(InquiriumWidgetKind, self.kind)
+        result["text"] = from_str(self.text)
+        return result
+
+
+class Origin(Enum):
+    """Whether host policy raised the question or the model proposed it and the host shaped it."""
+
+    HOST_POLICY = "host-policy"
+    MODEL_PROPOSED = "model-proposed"
+
+
+@dataclass
+class InquiriumQuestionProvenance:
+    """Who raised the question and why, labelled honestly.
+    
+    Honest origin of the question. Closed.
+    """
+    reason_code: str
+    """Detailed reason from that stage."""
+
+    requested_by: str
+    """Stage that needed the decision (e.g. runtime-selection)."""
+
+    source_component: str
+    """Component that emitted the request (e.g. inquirium-core)."""
+
+    origin: Optional[Origin] = None
+    """Whether host policy raised the question or the model proposed it and the host shaped it."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'InquiriumQuestionProvenance':
+        assert isinstance(obj, dict)
+        reason_code = from_str(obj.get("reason/code"))
+        requested_by = from_str(obj.get("requested/by"))
+        source_component = from_str(obj.get("source/component"))
+        origin = from_union([Origin, from_none], obj.get("origin"))
+        return InquiriumQuestionProvenance(reason_code, requested_by, source_component, origin)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["reason/code"] = from_str(self.reason_code)
+        result["requested/by"] = from_str(self.requested_by)
+        result["source/component"] = from_str(self.source_component)
+        if self.origin is not None:
+            result["origin"] = from_union([lambda x: to_enum(Origin, x), from_none], self.origin)
+        return result
+
+
+class RecipientClass(Enum):
+    """Who must answer. Only the operator for now."""
+
+    OPERATOR = "operator"
+
+
+class Method(Enum):
+    """Submission method."""
+
+    POST = "POST"
+
+
+@dataclass
+class InquiriumResponseTarget:
+    """Where and how the answer is submitted.
+    
+    Where the answer goes. Closed.
+    """
+    idempotency_key: str
+    """Key the answer must echo so a repeated submission is applied once."""
+
+    method: Method
+    """Submission method."""
+
+    target_ref: str
+    """Host endpoint or capability that accepts the answer (e.g.
+    inquirium.operator-question.respond).
+    """
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'InquiriumResponseTarget':
+        assert isinstance(obj, dict)
+        idempotency_key = from_str(obj.get("idempotency/key"))
+        method = Method(obj.get("method"))
+        target_ref = from_str(obj.get("target/ref"))
+        return InquiriumResponseTarget(idempotency_key, method, target_ref)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["idempotency/key"] = from_str(self.idempotency_key)
+        result["method"] = to_enum(Method, self.method)
+        result["target/ref"] = from_str(self.target_ref)
+        return result
+
+
+class Review(Enum):
+    NEEDS_HOST_REVIEW = "needs-host-review"
+
+
+class ControlSchema(Enum):
+    INQUIRIUM_CRISIS_CANDIDATE_V1 = "inquirium.crisis-candidate.v1"
+    INQUIRIUM_OPERATOR_QUESTION_REQUEST_V1 = "inquirium.operator-question.request.v1"
+
+
+@dataclass
+class InquiriumQuestionSubject:
+    """What exactly is being decided about.
+    
+    References naming what the decision is about: runtime, model binding, adapter instance,
+    lease or capability. At least one. Closed.
+    """
+    adapter_instance_ref: Optional[str] = None
+    """Adapter instance concerned."""
+
+    capability_ref: Optional[str] = None
+    """Capability the answer would unblock."""
+
+    lease_ref: Optional[str] = None
+    """Lease the answer would grant or use."""
+
+    model_binding_ref: Optional[str] = None
+    """Model binding concerned."""
+
+    runtime_ref: Optional[str] = None
+    """Runtime concerned."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'InquiriumQuestionSubject':
+        assert isinstance(obj, dict)
+        adapter_instance_ref = from_union([from_str, from_none], obj.get("adapter.instance/ref"))
+        capability_ref = from_union([from_str, from_none], obj.get("capability/ref"))
+        lease_ref = from_union([from_str, from_none], obj.get("lease/ref"))
+        model_binding_ref = from_union([from_str, from_none], obj.get("model.binding/ref"))
+        runtime_ref = from_union([from_str, from_none], obj.get("runtime/ref"))
+        return InquiriumQuestionSubject(adapter_instance_ref, capability_ref, lease_ref, model_binding_ref, runtime_ref)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        if self.adapter_instance_ref is not None:
+            result["adapter.instance/ref"] = from_union([from_str, from_none], self.adapter_instance_ref)
+        if self.capability_ref is not None:
+            result["capability/ref"] = from_union([from_str, from_none], self.capability_ref)
+        if self.lease_ref is not None:
+            result["lease/ref"] = from_union([from_str, from_none], self.lease_ref)
+        if self.model_binding_ref is not None:
+            result["model.binding/ref"] = from_union([from_str, from_none], self.model_binding_ref)
+        if self.runtime_ref is not None:
+            result["runtime/ref"] = from_union([from_str, from_none], self.runtime_ref)
+        return result
+
+
+@dataclass
+class Inquirium:
+    """A blocking, host-owned question to the operator: the named operation waits until the
+    question is answered, times out, is cancelled or is superseded. The model may propose a
+    question, but the widget comes only from a registered kind; the request carries
+    widget/kind plus a payload valid for that kind and never an input schema of its own.
+    Closed.
+    
+    A metadata-only signal that a turn may need crisis review, handed to the host-owned
+    crisis layer. It is a candidate, never a verdict: it cannot declare a crisis and is not
+    itself a notification. Closed, so no content can ride along. Restated from prose:
+    orbidocs publishes no schema for this shape, so every field below is taken from a
+    sentence of Solution 045 (S045 = diapod/orbidocs
+    doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel.md
+    @2240017), its capability file (CAPS =
+    doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel-caps.edn
+    @9c15e96) or Proposal 066 (P066 =
+    doc/project/40-proposals/066-inquirium-assistant-channel.md @4bdae52), cited in the
+    field's description; where the prose names a field but not its wire key, the description
+    says the key is ours.
+    """
+    classification: Union[InquiriumClassificationFlow, InquiriumClassificationLabel]
+    """Labels of what the question shows and what its answer produces; the host shows it only if
+    the labels allow it.
+    
+    The candidate's label: a classified candidate (S045 § Operator Questions And Escalation).
+    """
+    reason_code: str
+    """Why the question is asked (e.g. operator-approval-required).
+    
+    Why it was raised, as a content-free code: the candidate stays metadata-safe (S045 §
+    Failure Modes).
+    """
+    schema: ControlSchema
+    """Schema discriminator; always inquirium.operator-question.request.v1.
+    
+    Schema discriminator; always inquirium.crisis-candidate.v1.
+    """
+    created_at: Optional[datetime] = None
+    """When the host accepted the question."""
+
+    default_on_timeout: Optional[InquiriumTimeoutDefault] = None
+    """Safe answer the host applies if the question times out, is cancelled or is superseded.
+    Without it those states fail closed.
+    """
+    operation_ref: Optional[str] = None
+    """The operation this question blocks and, once answered, unblocks."""
+
+    prompt: Optional[InquiriumQuestionPrompt] = None
+    """The question as shown."""
+
+    provenance: Optional[InquiriumQuestionProvenance] = None
+    """Who raised the question and why, labelled honestly."""
+
+    question_ref: Optional[str] = None
+    """Stable identifier of this question; the lifecycle record and the answer refer to it."""
+
+    recipient_class: Optional[RecipientClass] = None
+    """Who must answer. Only the operator for now."""
+
+    response: Optional[InquiriumResponseTarget] = None
+    """Where and how the answer is submitted."""
+
+    subject: Optional[InquiriumQuestionSubject] = None
+    """What exactly is being decided about."""
+
+    timeout: Optional[str] = None
+    """How long the question may stay pending, as an ISO-8601 duration. When absent the host
+    applies its configured timeout; it never waits forever.
+    """
+    widget_kind: Optional[InquiriumWidgetKind] = None
+    """Registered question kind; selects which payload schema applies. An unregistered kind is
+    rejected.
+    """
+    widget_payload: Optional[Dict[str, Any]] = None
+    """Kind-specific payload, validated against the registered schema for widget/kind (see
+    x-type-index). Open at this level only because the closed registered schema chosen by
+    widget/kind applies on top; every registered payload is closed.
+    """
+    candidate_id: Optional[str] = None
+    """The candidate's id. Key name ours."""
+
+    participant_ref: Optional[str] = None
+    """Whose turn it was."""
+
+    raised_at: Optional[datetime] = None
+    """When the candidate was raised."""
+
+    review: Optional[Review] = None
+    """What is asked of the host: review only. The only value is needs-host-review; "crisis is
+    active" is unrepresentable (P066 § Decision 11: Inquirium escalates for review, never
+    declares a crisis). Key name ours.
+    """
+    turn_id: Optional[str] = None
+    """The turn that raised it (the channel projects candidates from a turn: S045 § Advise
+    First, Effects Elsewhere).
+    """
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'Inquirium':
+        assert isinstance(obj, dict)
+        classification = from_union([InquiriumClassificationFlow.from_dict, InquiriumClassificationLabel], obj.get("classification"))
+        reason_code = from_str(obj.get("reason/code"))
+        schema = ControlSchema(obj.get("schema"))
+        created_at = from_union([from_datetime, from_none], obj.get("created/at"))
+        default_on_timeout = from_union([InquiriumTimeoutDefault.from_dict, from_none], obj.get("default/on-timeout"))
+        operation_ref = from_union([from_str, from_none], obj.get("operation/ref"))
+        prompt = from_union([InquiriumQuestionPrompt.from_dict, from_none], obj.get("prompt"))
+        provenance = from_union([InquiriumQuestionProvenance.from_dict, from_none], obj.get("provenance"))
+        question_ref = from_union([from_str, from_none], obj.get("question/ref"))
+        recipient_class = from_union([RecipientClass, from_none], obj.get("recipient/class"))
+        response = from_union([InquiriumResponseTarget.from_dict, from_none], obj.get("response"))
+        subject = from_union([InquiriumQuestionSubject.from_dict, from_none], obj.get("subject"))
+        timeout = from_union([from_str, from_none], obj.get("timeout"))
+        widget_kind = from_union([InquiriumWidgetKind, from_none], obj.get("widget/kind"))
+        widget_payload = from_union([lambda x: from_dict(lambda x: x, x), from_none], obj.get("widget/payload"))
+        candidate_id = from_union([from_str, from_none], obj.get("candidate/id"))
+        participant_ref = from_union([from_str, from_none], obj.get("participant/ref"))
+        raised_at = from_union([from_datetime, from_none], obj.get("raised/at"))
+        review = from_union([Review, from_none], obj.get("review"))
+        turn_id = from_union([from_str, from_none], obj.get("turn/id"))
+        return Inquirium(classification, reason_code, schema, created_at, default_on_timeout, operation_ref, prompt, provenance, question_ref, recipient_class, response, subject, timeout, widget_kind, widget_payload, candidate_id, participant_ref, raised_at, review, turn_id)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["classification"] = from_union([lambda x: to_class(InquiriumClassificationFlow, x), lambda x: to_enum(InquiriumClassificationLabel, x)], self.classification)
+        result["reason/code"] = from_str(self.reason_code)
+        result["schema"] = to_enum(ControlSchema, self.schema)
+        if self.created_at is not None:
+            result["created/at"] = from_union([lambda x: x.isoformat(), from_none], self.created_at)
+        if self.default_on_timeout is not None:
+            result["default/on-timeout"] = from_union([lambda x: to_class(InquiriumTimeoutDefault, x), from_none], self.default_on_timeout)
+        if self.operation_ref is not None:
+            result["operation/ref"] = from_union([from_str, from_none], self.operation_ref)
+        if self.prompt is not None:
+            result["prompt"] = from_union([lambda x: to_class(InquiriumQuestionPrompt, x), from_none], self.prompt)
+        if self.provenance is not None:
+            result["provenance"] = from_union([lambda x: to_class(InquiriumQuestionProvenance, x), from_none], self.provenance)
+        if self.question_ref is not None:
+            result["question/ref"] = from_union([from_str, from_none], self.question_ref)
+        if self.recipient_class is not None:
+            result["recipient/class"] = from_union([lambda x: to_enum(RecipientClass, x), from_none], self.recipient_class)
+        if self.response is not None:
+            result["response"] = from_union([lambda x: to_class(InquiriumResponseTarget, x), from_none], self.response)
+        if self.subject is not None:
+            result["subject"] = from_union([lambda x: to_class(InquiriumQuestionSubject, x), from_none], self.subject)
+        if self.timeout is not None:
+            result["timeout"] = from_union([from_str, from_none], self.timeout)
+        if self.widget_kind is not None:
+            result["widget/kind"] = from_union([lambda x: to_enum(InquiriumWidgetKind, x), from_none], self.widget_kind)
+        if self.widget_payload is not None:
+            result["widget/payload"] = from_union([lambda x: from_dict(lambda x: x, x), from_none], self.widget_payload)
+        if self.candidate_id is not None:
+            result["candidate/id"] = from_union([from_str, from_none], self.candidate_id)
+        if self.participant_ref is not None:
+            result["participant/ref"] = from_union([from_str, from_none], self.participant_ref)
+        if self.raised_at is not None:
+            result["raised/at"] = from_union([lambda x: x.isoformat(), from_none], self.raised_at)
+        if self.review is not None:
+            result["review"] = from_union([lambda x: to_enum(Review, x), from_none], self.review)
+        if self.turn_id is not None:
+            result["turn/id"] = from_union([from_str, from_none], self.turn_id)
+        return result
+
+
+class InquiriumAssistantTurnResponseSchema(Enum):
+    INQUIRIUM_ASSISTANT_TURN_RESPONSE_V1 = "inquirium.assistant.turn.response.v1"
+
+
+@dataclass
+class InquiriumAssistantTurnResponse:
+    """What the assistant-turn capability returns: the generate outcome for the turn, its
+    content, its epistemic posture and the inert control proposals the host admitted. Closed:
+    no field can carry an effect (S045 § Advise First, Effects Elsewhere). Restated from
+    prose: orbidocs publishes no schema for this shape, so every field below is taken from a
+    sentence of Solution 045 (S045 = diapod/orbidocs
+    doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel.md
+    @2240017), its capability file (CAPS =
+    doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel-caps.edn
+    @9c15e96) or Proposal 066 (P066 =
+    doc/project/40-proposals/066-inquirium-assistant-channel.md @4bdae52), cited in the
+    field's description; where the prose names a field but not its wire key, the description
+    says the key is ours.
+    """
+    outcome: InquiriumGenerateOutcome
+    """The typed outcome of the underlying generate operation; denials are first-class outcomes
+    (P066 § Contract Sketch).
+    """
+    schema: InquiriumAssistantTurnResponseSchema
+    """Schema discriminator; always inquirium.assistant.turn.response.v1."""
+
+    session_ref: str
+    """The session the turn ran in (P066 § Assistant Turn Host Capability)."""
+
+    trace_ref: str
+    """One-way reference to the metadata-only turn trace (P066 § Decision 10)."""
+
+    turn_id: str
+    """The turn id, preserved from the request or assigned by the host (S045 § Assistant Turn
+    Boundary).
+    """
+    controls: Optional[List[Inquirium]] = None
+    """Inert control proposals the host admitted: a host-owned operator question or a crisis
+    candidate, never an executed effect (S045 § Advise First, Effects Elsewhere). Key name
+    ours; the prose names the content, not the key.
+    """
+    epistemic: Optional[InquiriumEpistemicBlock] = None
+    """Visible, non-authoritative epistemic posture (S045 § Assistant Turn Boundary; P066 §
+    Decision 8.1).
+    """
+    idempotency_replayed: Optional[bool] = None
+    """True when this response is the replay of an earlier turn with the same idempotency key
+    (P066 tracker assistant-turn-idempotency). Key name ours.
+    """
+    output: Optional[List[InquiriumContentPart]] = None
+    """The answer content, capped before transcript persistence (S045 § Assistant Turn Boundary)."""
+
+    output_truncated: Optional[bool] = None
+    """True when the host cut the output at its cap; the prose requires truncation to be
+    explicit (P066 § Assistant Turn Host Capability). Key name ours.
+    """
+    reason_code: Optional[str] = None
+    """Why a turn did not complete (P066 § Contract Sketch, typed denials)."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'InquiriumAssistantTurnResponse':
+        assert isinstance(obj, dict)
+        outcome = InquiriumGenerateOutcome(obj.get("outcome"))
+        schema = InquiriumAssistantTurnResponseSchema(obj.get("schema"))
+        session_ref = from_str(obj.get("session/ref"))
+        trace_ref = from_str(obj.get("trace/ref"))
+        turn_id = from_str(obj.get("turn/id"))
+        controls = from_union([lambda x: from_list(Inquirium.from_dict, x), from_none], obj.get("controls"))
+        epistemic = from_union([InquiriumEpistemicBlock.from_dict, from_none], obj.get("epistemic"))
+        idempotency_replayed = from_union([from_bool, from_none], obj.get("idempotency/replayed"))
+        output = from_union([lambda x: from_list(InquiriumContentPart.from_dict, x), from_none], obj.get("output"))
+        output_truncated = from_union([from_bool, from_none], obj.get("output/truncated"))
+        reason_code = from_union([from_str, from_none], obj.get("reason/code"))
+        return InquiriumAssistantTurnResponse(outcome, schema, session_ref, trace_ref, turn_id, controls, epistemic, idempotency_replayed, output, output_truncated, reason_code)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["outcome"] = to_enum(InquiriumGenerateOutcome, self.outcome)
+        result["schema"] = to_enum(InquiriumAssistantTurnResponseSchema, self.schema)
+        result["session/ref"] = from_str(self.session_ref)
+        result["trace/ref"] = from_str(self.trace_ref)
+        result["turn/id"] = from_str(self.turn_id)
+        if self.controls is not None:
+            result["controls"] = from_union([lambda x: from_list(lambda x: to_class(Inquirium, x), x), from_none], self.controls)
+        if self.epistemic is not None:
+            result["epistemic"] = from_union([lambda x: to_class(InquiriumEpistemicBlock, x), from_none], self.epistemic)
+        if self.idempotency_replayed is not None:
+            result["idempotency/replayed"] = from_union([from_bool, from_none], self.idempotency_replayed)
+        if self.output is not None:
+            result["output"] = from_union([lambda x: from_list(lambda x: to_class(InquiriumContentPart, x), x), from_none], self.output)
+        if self.output_truncated is not None:
+            result["output/truncated"] = from_union([from_bool, from_none], self.output_truncated)
+        if self.reason_code is not None:
+            result["reason/code"] = from_union([from_str, from_none], self.reason_code)
+        return result
+
+
 class Initiation(Enum):
     """When the assistant may open a conversation on its own. The only value is never."""
 
@@ -4814,62 +6153,6 @@ class InquiriumConfirmWidget:
         return result
 
 
-class InquiriumContentPartType(Enum):
-    OBJECT_REF = "object_ref"
-    TEXT = "text"
-
-
-@dataclass
-class InquiriumContentPart:
-    """One piece of message content, selected by type: inline text, or a reference to bulk
-    content held in the object store. Shared by requests, responses and transcript facts.
-    Open at this level only as a formality: each branch is closed, and Ajv's discriminator
-    does not report evaluated properties, so unevaluatedProperties cannot be used here.
-    
-    Inline text. Closed.
-    
-    Bulk or binary content kept in the object store and pointed to by descriptor only, so
-    large payloads never travel through the fact plane. Closed.
-    """
-    type: InquiriumContentPartType
-    """Part discriminator."""
-
-    text: Optional[str] = None
-    """The text itself."""
-
-    byte_size: Optional[int] = None
-    """Size of the referenced content in bytes, when known."""
-
-    media_type: Optional[str] = None
-    """IANA media type of the referenced content."""
-
-    object_ref: Optional[str] = None
-    """Object-store reference of the content."""
-
-    @staticmethod
-    def from_dict(obj: Any) -> 'InquiriumContentPart':
-        assert isinstance(obj, dict)
-        type = InquiriumContentPartType(obj.get("type"))
-        text = from_union([from_str, from_none], obj.get("text"))
-        byte_size = from_union([from_int, from_none], obj.get("byte/size"))
-        media_type = from_union([from_str, from_none], obj.get("media/type"))
-        object_ref = from_union([from_str, from_none], obj.get("object/ref"))
-        return InquiriumContentPart(type, text, byte_size, media_type, object_ref)
-
-    def to_dict(self) -> dict:
-        result: dict = {}
-        result["type"] = to_enum(InquiriumContentPartType, self.type)
-        if self.text is not None:
-            result["text"] = from_union([from_str, from_none], self.text)
-        if self.byte_size is not None:
-            result["byte/size"] = from_union([from_int, from_none], self.byte_size)
-        if self.media_type is not None:
-            result["media/type"] = from_union([from_str, from_none], self.media_type)
-        if self.object_ref is not None:
-            result["object/ref"] = from_union([from_str, from_none], self.object_ref)
-        return result
-
-
 class InquiriumContextElementSchema(Enum):
     INQUIRIUM_CONTEXT_ELEMENT_V1 = "inquirium.context-element.v1"
 
@@ -4953,6 +6236,211 @@ class InquiriumContextElement:
         return result
 
 
+class InquiriumContextGrantIssueRequestSchema(Enum):
+    INQUIRIUM_CONTEXT_GRANT_ISSUE_REQUEST_V1 = "inquirium.context-grant.issue.request.v1"
+
+
+@dataclass
+class InquiriumContextGrantIssueRequest:
+    """An operator grant that lets one participant's session read context from one source, up to
+    a classification ceiling, until it expires. Closed. Restated from prose: orbidocs
+    publishes no schema for this shape, so every field below is taken from a sentence of
+    Solution 045 (S045 = diapod/orbidocs
+    doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel.md
+    @2240017), its capability file (CAPS =
+    doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel-caps.edn
+    @9c15e96) or Proposal 066 (P066 =
+    doc/project/40-proposals/066-inquirium-assistant-channel.md @4bdae52), cited in the
+    field's description; where the prose names a field but not its wire key, the description
+    says the key is ours.
+    """
+    classification_ceiling: InquiriumClassificationLabel
+    """The most restrictive label an element may carry and still be admitted under this grant
+    (S045 § Granted Context And Classification: carry classification for every admitted
+    element; P066 tracker assistant-context-decision-tracing: effective tier). Key name ours.
+    """
+    expires_at: datetime
+    """When the grant stops admitting context (S045 § Failure Modes: expiry checks; § Granted
+    Context: terminal grants are archived). Key spelled like the operator question's
+    expires/at.
+    """
+    grant_ref: str
+    """The grant's reference; context sources name it as grant/ref (P066 tracker
+    assistant-context-source-grants).
+    """
+    participant_ref: str
+    """The participant the grant is bound to (S045 § Granted Context And Classification:
+    participant/session/source-bound grants).
+    """
+    schema: InquiriumContextGrantIssueRequestSchema
+    """Schema discriminator; always inquirium.context-grant.issue.request.v1."""
+
+    session_ref: str
+    """The session the grant is bound to (S045 § Granted Context And Classification; P066
+    tracker assistant-context-source-grants: per source and session).
+    """
+    source_kind: InquiriumContextSourceKind
+    """Which kind of source (S045 § Granted Context And Classification lists relationship,
+    Memarium, query, messaging, artifact and dataset; query is not in the corpus enum yet,
+    docs/interop.md).
+    """
+    source_ref: str
+    """The one source of that kind the grant covers (S045 § Granted Context And Classification:
+    source-bound).
+    """
+    egress_ack_ref: Optional[str] = None
+    """The operator's acknowledgement of this concrete context release to a remote model;
+    without it a remote candidate receives nothing above public from this source (P066
+    tracker assistant-model-egress-ack; S045 § Local Baseline, Explicit Remote Extension).
+    """
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'InquiriumContextGrantIssueRequest':
+        assert isinstance(obj, dict)
+        classification_ceiling = InquiriumClassificationLabel(obj.get("classification/ceiling"))
+        expires_at = from_datetime(obj.get("expires/at"))
+        grant_ref = from_str(obj.get("grant/ref"))
+        participant_ref = from_str(obj.get("participant/ref"))
+        schema = InquiriumContextGrantIssueRequestSchema(obj.get("schema"))
+        session_ref = from_str(obj.get("session/ref"))
+        source_kind = InquiriumContextSourceKind(obj.get("source/kind"))
+        source_ref = from_str(obj.get("source/ref"))
+        egress_ack_ref = from_union([from_str, from_none], obj.get("egress/ack/ref"))
+        return InquiriumContextGrantIssueRequest(classification_ceiling, expires_at, grant_ref, participant_ref, schema, session_ref, source_kind, source_ref, egress_ack_ref)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["classification/ceiling"] = to_enum(InquiriumClassificationLabel, self.classification_ceiling)
+        result["expires/at"] = self.expires_at.isoformat()
+        result["grant/ref"] = from_str(self.grant_ref)
+        result["participant/ref"] = from_str(self.participant_ref)
+        result["schema"] = to_enum(InquiriumContextGrantIssueRequestSchema, self.schema)
+        result["session/ref"] = from_str(self.session_ref)
+        result["source/kind"] = to_enum(InquiriumContextSourceKind, self.source_kind)
+        result["source/ref"] = from_str(self.source_ref)
+        if self.egress_ack_ref is not None:
+            result["egress/ack/ref"] = from_union([from_str, from_none], self.egress_ack_ref)
+        return result
+
+
+class InquiriumContextGrantRevokeRequestSchema(Enum):
+    INQUIRIUM_CONTEXT_GRANT_REVOKE_REQUEST_V1 = "inquirium.context-grant.revoke.request.v1"
+
+
+@dataclass
+class InquiriumContextGrantRevokeRequest:
+    """Ends a context grant before its expiry. From the commit on, no assembled context holds
+    anything admitted only by it. Closed. Restated from prose: orbidocs publishes no schema
+    for this shape, so every field below is taken from a sentence of Solution 045 (S045 =
+    diapod/orbidocs
+    doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel.md
+    @2240017), its capability file (CAPS =
+    doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel-caps.edn
+    @9c15e96) or Proposal 066 (P066 =
+    doc/project/40-proposals/066-inquirium-assistant-channel.md @4bdae52), cited in the
+    field's description; where the prose names a field but not its wire key, the description
+    says the key is ours.
+    """
+    grant_ref: str
+    """The grant to end (S045 § Granted Context And Classification)."""
+
+    schema: InquiriumContextGrantRevokeRequestSchema
+    """Schema discriminator; always inquirium.context-grant.revoke.request.v1."""
+
+    reason_code: Optional[str] = None
+    """Why it was revoked, as a content-free code."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'InquiriumContextGrantRevokeRequest':
+        assert isinstance(obj, dict)
+        grant_ref = from_str(obj.get("grant/ref"))
+        schema = InquiriumContextGrantRevokeRequestSchema(obj.get("schema"))
+        reason_code = from_union([from_str, from_none], obj.get("reason/code"))
+        return InquiriumContextGrantRevokeRequest(grant_ref, schema, reason_code)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["grant/ref"] = from_str(self.grant_ref)
+        result["schema"] = to_enum(InquiriumContextGrantRevokeRequestSchema, self.schema)
+        if self.reason_code is not None:
+            result["reason/code"] = from_union([from_str, from_none], self.reason_code)
+        return result
+
+
+class InquiriumCrisisCandidateSchema(Enum):
+    INQUIRIUM_CRISIS_CANDIDATE_V1 = "inquirium.crisis-candidate.v1"
+
+
+@dataclass
+class InquiriumCrisisCandidate:
+    """A metadata-only signal that a turn may need crisis review, handed to the host-owned
+    crisis layer. It is a candidate, never a verdict: it cannot declare a crisis and is not
+    itself a notification. Closed, so no content can ride along. Restated from prose:
+    orbidocs publishes no schema for this shape, so every field below is taken from a
+    sentence of Solution 045 (S045 = diapod/orbidocs
+    doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel.md
+    @2240017), its capability file (CAPS =
+    doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel-caps.edn
+    @9c15e96) or Proposal 066 (P066 =
+    doc/project/40-proposals/066-inquirium-assistant-channel.md @4bdae52), cited in the
+    field's description; where the prose names a field but not its wire key, the description
+    says the key is ours.
+    """
+    candidate_id: str
+    """The candidate's id. Key name ours."""
+
+    classification: InquiriumClassificationLabel
+    """The candidate's label: a classified candidate (S045 § Operator Questions And Escalation)."""
+
+    participant_ref: str
+    """Whose turn it was."""
+
+    raised_at: datetime
+    """When the candidate was raised."""
+
+    reason_code: str
+    """Why it was raised, as a content-free code: the candidate stays metadata-safe (S045 §
+    Failure Modes).
+    """
+    review: Review
+    """What is asked of the host: review only. The only value is needs-host-review; "crisis is
+    active" is unrepresentable (P066 § Decision 11: Inquirium escalates for review, never
+    declares a crisis). Key name ours.
+    """
+    schema: InquiriumCrisisCandidateSchema
+    """Schema discriminator; always inquirium.crisis-candidate.v1."""
+
+    turn_id: str
+    """The turn that raised it (the channel projects candidates from a turn: S045 § Advise
+    First, Effects Elsewhere).
+    """
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'InquiriumCrisisCandidate':
+        assert isinstance(obj, dict)
+        candidate_id = from_str(obj.get("candidate/id"))
+        classification = InquiriumClassificationLabel(obj.get("classification"))
+        participant_ref = from_str(obj.get("participant/ref"))
+        raised_at = from_datetime(obj.get("raised/at"))
+        reason_code = from_str(obj.get("reason/code"))
+        review = Review(obj.get("review"))
+        schema = InquiriumCrisisCandidateSchema(obj.get("schema"))
+        turn_id = from_str(obj.get("turn/id"))
+        return InquiriumCrisisCandidate(candidate_id, classification, participant_ref, raised_at, reason_code, review, schema, turn_id)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["candidate/id"] = from_str(self.candidate_id)
+        result["classification"] = to_enum(InquiriumClassificationLabel, self.classification)
+        result["participant/ref"] = from_str(self.participant_ref)
+        result["raised/at"] = self.raised_at.isoformat()
+        result["reason/code"] = from_str(self.reason_code)
+        result["review"] = to_enum(Review, self.review)
+        result["schema"] = to_enum(InquiriumCrisisCandidateSchema, self.schema)
+        result["turn/id"] = from_str(self.turn_id)
+        return result
+
+
 class Match(Enum):
     """How typed text is compared with the allowlist: exact, or after lowercasing and trimming."""
 
@@ -4994,242 +6482,12 @@ class InquiriumFreeTextWithAllowlistWidget:
         return result
 
 
-class InquiriumContextAssemblyRequestSchema(Enum):
-    INQUIRIUM_CONTEXT_ASSEMBLY_REQUEST_V1 = "inquirium.context-assembly.request.v1"
-
-
-@dataclass
-class InquiriumContextSource:
-    """One requested source. Needs an operator grant; artifact and dataset sources also need a
-    lease. Closed.
-    """
-    grant_ref: str
-    """The operator grant that allows this source for this session or scope."""
-
-    source_kind: InquiriumContextSourceKind
-    """Which gate resolves this source."""
-
-    flow_ref: Optional[str] = None
-    """Reference to the JSON-e Flow that describes what to assemble from the source; interpreted
-    by the host only.
-    """
-    lease_ref: Optional[str] = None
-    """Lease on the artifact or dataset. Required for artifact and dataset sources."""
-
-    max_elements: Optional[int] = None
-    """Upper bound on elements taken from this source."""
-
-    @staticmethod
-    def from_dict(obj: Any) -> 'InquiriumContextSource':
-        assert isinstance(obj, dict)
-        grant_ref = from_str(obj.get("grant/ref"))
-        source_kind = InquiriumContextSourceKind(obj.get("source/kind"))
-        flow_ref = from_union([from_str, from_none], obj.get("flow/ref"))
-        lease_ref = from_union([from_str, from_none], obj.get("lease/ref"))
-        max_elements = from_union([from_int, from_none], obj.get("max/elements"))
-        return InquiriumContextSource(grant_ref, source_kind, flow_ref, lease_ref, max_elements)
-
-    def to_dict(self) -> dict:
-        result: dict = {}
-        result["grant/ref"] = from_str(self.grant_ref)
-        result["source/kind"] = to_enum(InquiriumContextSourceKind, self.source_kind)
-        if self.flow_ref is not None:
-            result["flow/ref"] = from_union([from_str, from_none], self.flow_ref)
-        if self.lease_ref is not None:
-            result["lease/ref"] = from_union([from_str, from_none], self.lease_ref)
-        if self.max_elements is not None:
-            result["max/elements"] = from_union([from_int, from_none], self.max_elements)
-        return result
-
-
-@dataclass
-class InquiriumContextAssemblyRequest:
-    """Declarative statement of which context a turn would like. It names sources and operator
-    grants; it never reads anything itself. The host resolves each source through the
-    boundary contract that owns it and attaches a classification label to every element it
-    returns. Closed.
-    
-    Declarative request for extra context. Defaults to no sources at all; the host resolves
-    any source only through its own gates.
-    """
-    schema: InquiriumContextAssemblyRequestSchema
-    """Schema discriminator; always inquirium.context-assembly.request.v1."""
-
-    sources: Optional[List[InquiriumContextSource]] = None
-    """Requested sources. Empty by default, which is the only value Phase 1 accepts."""
-
-    @staticmethod
-    def from_dict(obj: Any) -> 'InquiriumContextAssemblyRequest':
-        assert isinstance(obj, dict)
-        schema = InquiriumContextAssemblyRequestSchema(obj.get("schema"))
-        sources = from_union([lambda x: from_list(InquiriumContextSource.from_dict, x), from_none], obj.get("sources"))
-        return InquiriumContextAssemblyRequest(schema, sources)
-
-    def to_dict(self) -> dict:
-        result: dict = {}
-        result["schema"] = to_enum(InquiriumContextAssemblyRequestSchema, self.schema)
-        if self.sources is not None:
-            result["sources"] = from_union([lambda x: from_list(lambda x: to_class(InquiriumContextSource, x), x), from_none], self.sources)
-        return result
-
-
 class InquiriumGenerateRequestOperation(Enum):
     GENERATE = "generate"
 
 
-@dataclass
-class InquiriumGenerationParameters:
-    """Sampling and length bounds passed to the selected runtime.
-    
-    Bounds for the generation. All optional; the host applies the runtime's configured
-    defaults and caps. Closed.
-    """
-    max_tokens: Optional[int] = None
-    """Upper bound on generated tokens; the host may lower it to the profile's bounded-output
-    cap.
-    """
-    stop: Optional[List[str]] = None
-    """Stop sequences."""
-
-    temperature: Optional[float] = None
-    """Sampling temperature."""
-
-    top_p: Optional[float] = None
-    """Nucleus sampling mass."""
-
-    @staticmethod
-    def from_dict(obj: Any) -> 'InquiriumGenerationParameters':
-        assert isinstance(obj, dict)
-        max_tokens = from_union([from_int, from_none], obj.get("max_tokens"))
-        stop = from_union([lambda x: from_list(from_str, x), from_none], obj.get("stop"))
-        temperature = from_union([from_float, from_none], obj.get("temperature"))
-        top_p = from_union([from_float, from_none], obj.get("top_p"))
-        return InquiriumGenerationParameters(max_tokens, stop, temperature, top_p)
-
-    def to_dict(self) -> dict:
-        result: dict = {}
-        if self.max_tokens is not None:
-            result["max_tokens"] = from_union([from_int, from_none], self.max_tokens)
-        if self.stop is not None:
-            result["stop"] = from_union([lambda x: from_list(from_str, x), from_none], self.stop)
-        if self.temperature is not None:
-            result["temperature"] = from_union([to_float, from_none], self.temperature)
-        if self.top_p is not None:
-            result["top_p"] = from_union([to_float, from_none], self.top_p)
-        return result
-
-
-class OnContextDenied(Enum):
-    """What happens when a context element may not reach the chosen model even after
-    declassification: fail_closed aborts the turn with context-denied; drop_with_trace (the
-    seed's 'lenient') drops the element and records the drop in the trace.
-    """
-    DROP_WITH_TRACE = "drop_with_trace"
-    FAIL_CLOSED = "fail_closed"
-
-
-class Plurality(Enum):
-    """preserve surfaces several viable answers instead of forcing one; collapse asks for a
-    single answer.
-    """
-    COLLAPSE = "collapse"
-    PRESERVE = "preserve"
-
-
-class Scope(Enum):
-    """Which data the turn may see. assistant-session-only reads nothing beyond the inquiry
-    transcript; granted-context additionally admits context sources the operator granted for
-    this session.
-    """
-    ASSISTANT_SESSION_ONLY = "assistant-session-only"
-    GRANTED_CONTEXT = "granted-context"
-
-
-@dataclass
-class InquiriumGeneratePolicy:
-    """Per-turn policy. Closed; every field defaults to its most conservative value.
-    
-    Constraints the host must enforce for this turn. Every field has a safe default, so an
-    omitted policy means local-only, strict, session-only, fail-closed, plurality preserved.
-    """
-    locality: Optional[InquiriumLocality] = None
-    """Where the turn may run."""
-
-    on_context_denied: Optional[OnContextDenied] = None
-    """What happens when a context element may not reach the chosen model even after
-    declassification: fail_closed aborts the turn with context-denied; drop_with_trace (the
-    seed's 'lenient') drops the element and records the drop in the trace.
-    """
-    plurality: Optional[Plurality] = None
-    """preserve surfaces several viable answers instead of forcing one; collapse asks for a
-    single answer.
-    """
-    scope: Optional[Scope] = None
-    """Which data the turn may see. assistant-session-only reads nothing beyond the inquiry
-    transcript; granted-context additionally admits context sources the operator granted for
-    this session.
-    """
-    trust_mode: Optional[InquiriumTrustMode] = None
-    """Trust regime for runtime selection."""
-
-    @staticmethod
-    def from_dict(obj: Any) -> 'InquiriumGeneratePolicy':
-        assert isinstance(obj, dict)
-        locality = from_union([InquiriumLocality, from_none], obj.get("locality"))
-        on_context_denied = from_union([OnContextDenied, from_none], obj.get("on_context_denied"))
-        plurality = from_union([Plurality, from_none], obj.get("plurality"))
-        scope = from_union([Scope, from_none], obj.get("scope"))
-        trust_mode = from_union([InquiriumTrustMode, from_none], obj.get("trust_mode"))
-        return InquiriumGeneratePolicy(locality, on_context_denied, plurality, scope, trust_mode)
-
-    def to_dict(self) -> dict:
-        result: dict = {}
-        if self.locality is not None:
-            result["locality"] = from_union([lambda x: to_enum(InquiriumLocality, x), from_none], self.locality)
-        if self.on_context_denied is not None:
-            result["on_context_denied"] = from_union([lambda x: to_enum(OnContextDenied, x), from_none], self.on_context_denied)
-        if self.plurality is not None:
-            result["plurality"] = from_union([lambda x: to_enum(Plurality, x), from_none], self.plurality)
-        if self.scope is not None:
-            result["scope"] = from_union([lambda x: to_enum(Scope, x), from_none], self.scope)
-        if self.trust_mode is not None:
-            result["trust_mode"] = from_union([lambda x: to_enum(InquiriumTrustMode, x), from_none], self.trust_mode)
-        return result
-
-
 class InquiriumGenerateRequestSchema(Enum):
     INQUIRIUM_GENERATE_REQUEST_V1 = "inquirium.generate.request.v1"
-
-
-class Role(Enum):
-    """Who spoke: the operator (user) or an earlier assistant answer being replayed for context."""
-
-    ASSISTANT = "assistant"
-    USER = "user"
-
-
-@dataclass
-class InquiriumTurn:
-    """One message of the conversation. Closed."""
-
-    content: List[InquiriumContentPart]
-    """The message content as ordered parts; at least one."""
-
-    role: Role
-    """Who spoke: the operator (user) or an earlier assistant answer being replayed for context."""
-
-    @staticmethod
-    def from_dict(obj: Any) -> 'InquiriumTurn':
-        assert isinstance(obj, dict)
-        content = from_list(InquiriumContentPart.from_dict, obj.get("content"))
-        role = Role(obj.get("role"))
-        return InquiriumTurn(content, role)
-
-    def to_dict(self) -> dict:
-        result: dict = {}
-        result["content"] = from_list(lambda x: to_class(InquiriumContentPart, x), self.content)
-        result["role"] = to_enum(Role, self.role)
-        return result
 
 
 @dataclass
@@ -5291,70 +6549,6 @@ class InquiriumGenerateRequest:
             result["parameters"] = from_union([lambda x: to_class(InquiriumGenerationParameters, x), from_none], self.parameters)
         if self.policy is not None:
             result["policy"] = from_union([lambda x: to_class(InquiriumGeneratePolicy, x), from_none], self.policy)
-        return result
-
-
-class Confidence(Enum):
-    """Confidence the assistant states; unstated unless it has grounds to say more."""
-
-    HIGH = "high"
-    LOW = "low"
-    MEDIUM = "medium"
-    UNSTATED = "unstated"
-
-
-class Stance(Enum):
-    """advisory (a suggestion to weigh) or hypothesis (a claim to check). There is deliberately
-    no authoritative value.
-    """
-    ADVISORY = "advisory"
-    HYPOTHESIS = "hypothesis"
-
-
-@dataclass
-class InquiriumEpistemicBlock:
-    """Frames generated output as evidence. Closed: there is no way to mark output authoritative
-    or actionable.
-    
-    How to read the output: a bounded claim, never authority. Required when completed,
-    forbidden otherwise.
-    
-    The epistemic framing returned with the answer.
-    """
-    caveats: Optional[List[str]] = None
-    """Short limitations the surface shows beside the answer."""
-
-    confidence: Optional[Confidence] = None
-    """Confidence the assistant states; unstated unless it has grounds to say more."""
-
-    grounded_in: Optional[List[str]] = None
-    """References to the context elements or trace records the answer relies on; empty means
-    model-only.
-    """
-    stance: Optional[Stance] = None
-    """advisory (a suggestion to weigh) or hypothesis (a claim to check). There is deliberately
-    no authoritative value.
-    """
-
-    @staticmethod
-    def from_dict(obj: Any) -> 'InquiriumEpistemicBlock':
-        assert isinstance(obj, dict)
-        caveats = from_union([lambda x: from_list(from_str, x), from_none], obj.get("caveats"))
-        confidence = from_union([Confidence, from_none], obj.get("confidence"))
-        grounded_in = from_union([lambda x: from_list(from_str, x), from_none], obj.get("grounded_in"))
-        stance = from_union([Stance, from_none], obj.get("stance"))
-        return InquiriumEpistemicBlock(caveats, confidence, grounded_in, stance)
-
-    def to_dict(self) -> dict:
-        result: dict = {}
-        if self.caveats is not None:
-            result["caveats"] = from_union([lambda x: from_list(from_str, x), from_none], self.caveats)
-        if self.confidence is not None:
-            result["confidence"] = from_union([lambda x: to_enum(Confidence, x), from_none], self.confidence)
-        if self.grounded_in is not None:
-            result["grounded_in"] = from_union([lambda x: from_list(from_str, x), from_none], self.grounded_in)
-        if self.stance is not None:
-            result["stance"] = from_union([lambda x: to_enum(Stance, x), from_none], self.stance)
         return result
 
 
@@ -5495,15 +6689,6 @@ class InquiriumInquiryFeedbackSchema(Enum):
     INQUIRIUM_INQUIRY_FEEDBACK_V1 = "inquirium.inquiry-feedback.v1"
 
 
-class Verdict(Enum):
-    """verified: checked and holds; refuted: checked and wrong; amended: partly right, corrected
-    in the note.
-    """
-    AMENDED = "amended"
-    REFUTED = "refuted"
-    VERIFIED = "verified"
-
-
 @dataclass
 class InquiriumInquiryFeedback:
     """The operator's explicit verdict on one inquiry result: verified, refuted or amended, with
@@ -5567,37 +6752,6 @@ class InquiriumInquiryFeedback:
             result["note"] = from_union([from_str, from_none], self.note)
         if self.supersedes_ref is not None:
             result["supersedes/ref"] = from_union([from_str, from_none], self.supersedes_ref)
-        return result
-
-
-@dataclass
-class InquiriumResultProvenance:
-    """What produced the result.
-    
-    Runtime, model binding and operation that produced a result. Closed.
-    """
-    model_binding_ref: str
-    """Model binding used."""
-
-    operation_id: str
-    """Inquirium operation id of the invocation."""
-
-    runtime_ref: str
-    """Runtime that served the turn."""
-
-    @staticmethod
-    def from_dict(obj: Any) -> 'InquiriumResultProvenance':
-        assert isinstance(obj, dict)
-        model_binding_ref = from_str(obj.get("model.binding/ref"))
-        operation_id = from_str(obj.get("operation/id"))
-        runtime_ref = from_str(obj.get("runtime/ref"))
-        return InquiriumResultProvenance(model_binding_ref, operation_id, runtime_ref)
-
-    def to_dict(self) -> dict:
-        result: dict = {}
-        result["model.binding/ref"] = from_str(self.model_binding_ref)
-        result["operation/id"] = from_str(self.operation_id)
-        result["runtime/ref"] = from_str(self.runtime_ref)
         return result
 
 
@@ -6088,243 +7242,8 @@ class InquiriumOperatorQuestionAnswer:
         return result
 
 
-@dataclass
-class InquiriumClassificationFlow:
-    """The labels of what goes into an interaction and what comes out of it. Used by operator
-    questions to decide whether the question may be shown at all. Closed.
-    
-    Labels of what the question shows and what its answer produces; the host shows it only if
-    the labels allow it.
-    """
-    input: InquiriumClassificationLabel
-    """Label of the data the question or operation reads or shows."""
-
-    output: InquiriumClassificationLabel
-    """Label of what the answer or operation produces."""
-
-    @staticmethod
-    def from_dict(obj: Any) -> 'InquiriumClassificationFlow':
-        assert isinstance(obj, dict)
-        input = InquiriumClassificationLabel(obj.get("input"))
-        output = InquiriumClassificationLabel(obj.get("output"))
-        return InquiriumClassificationFlow(input, output)
-
-    def to_dict(self) -> dict:
-        result: dict = {}
-        result["input"] = to_enum(InquiriumClassificationLabel, self.input)
-        result["output"] = to_enum(InquiriumClassificationLabel, self.output)
-        return result
-
-
-@dataclass
-class InquiriumTimeoutDefault:
-    """Safe answer the host applies if the question times out, is cancelled or is superseded.
-    Without it those states fail closed.
-    
-    The declared safe default. Closed.
-    
-    The declared safe default the host applied when the question ended without an answer.
-    Only on timed_out, cancelled or superseded.
-    """
-    answer: Union[List[str], str]
-    """Answer applied by the host when the question ends without an operator answer."""
-
-    reason_code: str
-    """Reason recorded when the default is applied (e.g. timeout-fail-closed)."""
-
-    @staticmethod
-    def from_dict(obj: Any) -> 'InquiriumTimeoutDefault':
-        assert isinstance(obj, dict)
-        answer = from_union([lambda x: from_list(from_str, x), from_str], obj.get("answer"))
-        reason_code = from_str(obj.get("reason/code"))
-        return InquiriumTimeoutDefault(answer, reason_code)
-
-    def to_dict(self) -> dict:
-        result: dict = {}
-        result["answer"] = from_union([lambda x: from_list(from_str, x), from_str], self.answer)
-        result["reason/code"] = from_str(self.reason_code)
-        return result
-
-
-class InquiriumWidgetKind(Enum):
-    """Kind of prompt; always equal to widget/kind.
-    
-    The registered question kinds. Each has exactly one payload schema, owned by the core
-    contract.
-    
-    Registered question kind; selects which payload schema applies. An unregistered kind is
-    rejected.
-    """
-    CONFIRM = "confirm"
-    FREE_TEXT_WITH_ALLOWLIST = "free-text-with-allowlist"
-    MULTI_CHOICE = "multi-choice"
-    SINGLE_CHOICE = "single-choice"
-
-
-@dataclass
-class InquiriumQuestionPrompt:
-    """The question as shown.
-    
-    The visible question. Closed.
-    """
-    kind: InquiriumWidgetKind
-    """Kind of prompt; always equal to widget/kind."""
-
-    text: str
-    """The question text. Plain text, no markup, no secrets."""
-
-    @staticmethod
-    def from_dict(obj: Any) -> 'InquiriumQuestionPrompt':
-        assert isinstance(obj, dict)
-        kind = InquiriumWidgetKind(obj.get("kind"))
-        text = from_str(obj.get("text"))
-        return InquiriumQuestionPrompt(kind, text)
-
-    def to_dict(self) -> dict:
-        result: dict = {}
-        result["kind"] = to_enum(InquiriumWidgetKind, self.kind)
-        result["text"] = from_str(self.text)
-        return result
-
-
-class Origin(Enum):
-    """Whether host policy raised the question or the model proposed it and the host shaped it."""
-
-    HOST_POLICY = "host-policy"
-    MODEL_PROPOSED = "model-proposed"
-
-
-@dataclass
-class InquiriumQuestionProvenance:
-    """Who raised the question and why, labelled honestly.
-    
-    Honest origin of the question. Closed.
-    """
-    reason_code: str
-    """Detailed reason from that stage."""
-
-    requested_by: str
-    """Stage that needed the decision (e.g. runtime-selection)."""
-
-    source_component: str
-    """Component that emitted the request (e.g. inquirium-core)."""
-
-    origin: Optional[Origin] = None
-    """Whether host policy raised the question or the model proposed it and the host shaped it."""
-
-    @staticmethod
-    def from_dict(obj: Any) -> 'InquiriumQuestionProvenance':
-        assert isinstance(obj, dict)
-        reason_code = from_str(obj.get("reason/code"))
-        requested_by = from_str(obj.get("requested/by"))
-        source_component = from_str(obj.get("source/component"))
-        origin = from_union([Origin, from_none], obj.get("origin"))
-        return InquiriumQuestionProvenance(reason_code, requested_by, source_component, origin)
-
-    def to_dict(self) -> dict:
-        result: dict = {}
-        result["reason/code"] = from_str(self.reason_code)
-        result["requested/by"] = from_str(self.requested_by)
-        result["source/component"] = from_str(self.source_component)
-        if self.origin is not None:
-            result["origin"] = from_union([lambda x: to_enum(Origin, x), from_none], self.origin)
-        return result
-
-
-class RecipientClass(Enum):
-    """Who must answer. Only the operator for now."""
-
-    OPERATOR = "operator"
-
-
-class Method(Enum):
-    """Submission method."""
-
-    POST = "POST"
-
-
-@dataclass
-class InquiriumResponseTarget:
-    """Where and how the answer is submitted.
-    
-    Where the answer goes. Closed.
-    """
-    idempotency_key: str
-    """Key the answer must echo so a repeated submission is applied once."""
-
-    method: Method
-    """Submission method."""
-
-    target_ref: str
-    """Host endpoint or capability that accepts the answer (e.g.
-    inquirium.operator-question.respond).
-    """
-
-    @staticmethod
-    def from_dict(obj: Any) -> 'InquiriumResponseTarget':
-        assert isinstance(obj, dict)
-        idempotency_key = from_str(obj.get("idempotency/key"))
-        method = Method(obj.get("method"))
-        target_ref = from_str(obj.get("target/ref"))
-        return InquiriumResponseTarget(idempotency_key, method, target_ref)
-
-    def to_dict(self) -> dict:
-        result: dict = {}
-        result["idempotency/key"] = from_str(self.idempotency_key)
-        result["method"] = to_enum(Method, self.method)
-        result["target/ref"] = from_str(self.target_ref)
-        return result
-
-
 class InquiriumOperatorQuestionRequestSchema(Enum):
     INQUIRIUM_OPERATOR_QUESTION_REQUEST_V1 = "inquirium.operator-question.request.v1"
-
-
-@dataclass
-class InquiriumQuestionSubject:
-    """What exactly is being decided about.
-    
-    References naming what the decision is about: runtime, model binding, adapter instance,
-    lease or capability. At least one. Closed.
-    """
-    adapter_instance_ref: Optional[str] = None
-    """Adapter instance concerned."""
-
-    capability_ref: Optional[str] = None
-    """Capability the answer would unblock."""
-
-    lease_ref: Optional[str] = None
-    """Lease the answer would grant or use."""
-
-    model_binding_ref: Optional[str] = None
-    """Model binding concerned."""
-
-    runtime_ref: Optional[str] = None
-    """Runtime concerned."""
-
-    @staticmethod
-    def from_dict(obj: Any) -> 'InquiriumQuestionSubject':
-        assert isinstance(obj, dict)
-        adapter_instance_ref = from_union([from_str, from_none], obj.get("adapter.instance/ref"))
-        capability_ref = from_union([from_str, from_none], obj.get("capability/ref"))
-        lease_ref = from_union([from_str, from_none], obj.get("lease/ref"))
-        model_binding_ref = from_union([from_str, from_none], obj.get("model.binding/ref"))
-        runtime_ref = from_union([from_str, from_none], obj.get("runtime/ref"))
-        return InquiriumQuestionSubject(adapter_instance_ref, capability_ref, lease_ref, model_binding_ref, runtime_ref)
-
-    def to_dict(self) -> dict:
-        result: dict = {}
-        if self.adapter_instance_ref is not None:
-            result["adapter.instance/ref"] = from_union([from_str, from_none], self.adapter_instance_ref)
-        if self.capability_ref is not None:
-            result["capability/ref"] = from_union([from_str, from_none], self.capability_ref)
-        if self.lease_ref is not None:
-            result["lease/ref"] = from_union([from_str, from_none], self.lease_ref)
-        if self.model_binding_ref is not None:
-            result["model.binding/ref"] = from_union([from_str, from_none], self.model_binding_ref)
-        if self.runtime_ref is not None:
-            result["runtime/ref"] = from_union([from_str, from_none], self.runtime_ref)
-        return result
 
 
 @dataclass
@@ -6513,6 +7432,94 @@ class InquiriumOperatorQuestionState:
             result["answered/by"] = from_union([from_str, from_none], self.answered_by)
         if self.default_applied is not None:
             result["default/applied"] = from_union([lambda x: to_class(InquiriumTimeoutDefault, x), from_none], self.default_applied)
+        if self.reason_code is not None:
+            result["reason/code"] = from_union([from_str, from_none], self.reason_code)
+        if self.superseded_by is not None:
+            result["superseded/by"] = from_union([from_str, from_none], self.superseded_by)
+        return result
+
+
+class InquiriumOperatorQuestionTransitionRequestSchema(Enum):
+    INQUIRIUM_OPERATOR_QUESTION_TRANSITION_REQUEST_V1 = "inquirium.operator-question.transition.request.v1"
+
+
+class Transition(Enum):
+    """Which transition: the four the capability file lists (CAPS,
+    assistant-operator-question-escalation: answer, timeout, cancel and supersede), leading
+    to answered, timed_out, cancelled and superseded. Key name ours.
+    """
+    ANSWER = "answer"
+    CANCEL = "cancel"
+    SUPERSEDE = "supersede"
+    TIMEOUT = "timeout"
+
+
+@dataclass
+class InquiriumOperatorQuestionTransitionRequest:
+    """Asks the host to move a pending operator question to a terminal state: answer, timeout,
+    cancel or supersede. Late and conflicting transitions are rejected and change nothing.
+    Closed. Restated from prose: orbidocs publishes no schema for this shape, so every field
+    below is taken from a sentence of Solution 045 (S045 = diapod/orbidocs
+    doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel.md
+    @2240017), its capability file (CAPS =
+    doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel-caps.edn
+    @9c15e96) or Proposal 066 (P066 =
+    doc/project/40-proposals/066-inquirium-assistant-channel.md @4bdae52), cited in the
+    field's description; where the prose names a field but not its wire key, the description
+    says the key is ours.
+    """
+    idempotency_key: str
+    """The question's response idempotency key; repeating an identical transition changes
+    nothing (S045 § Failure Modes: idempotency, terminal transition facts, conflict
+    rejection).
+    """
+    question_ref: str
+    """The question to move (P066 § Decision 11)."""
+
+    schema: InquiriumOperatorQuestionTransitionRequestSchema
+    """Schema discriminator; always inquirium.operator-question.transition.request.v1."""
+
+    transition: Transition
+    """Which transition: the four the capability file lists (CAPS,
+    assistant-operator-question-escalation: answer, timeout, cancel and supersede), leading
+    to answered, timed_out, cancelled and superseded. Key name ours.
+    """
+    answer: Optional[Union[List[str], str]] = None
+    """The operator's answer, validated server-side against the question's widget (S045 §
+    Operator Questions And Escalation). Only on answer.
+    """
+    answered_by: Optional[str] = None
+    """Who answered; must be the authenticated caller when the host knows it."""
+
+    reason_code: Optional[str] = None
+    """Why, as a content-free code (cancel and supersede)."""
+
+    superseded_by: Optional[str] = None
+    """The newer question that replaces this one. Only on supersede."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'InquiriumOperatorQuestionTransitionRequest':
+        assert isinstance(obj, dict)
+        idempotency_key = from_str(obj.get("idempotency/key"))
+        question_ref = from_str(obj.get("question/ref"))
+        schema = InquiriumOperatorQuestionTransitionRequestSchema(obj.get("schema"))
+        transition = Transition(obj.get("transition"))
+        answer = from_union([lambda x: from_list(from_str, x), from_str, from_none], obj.get("answer"))
+        answered_by = from_union([from_str, from_none], obj.get("answered/by"))
+        reason_code = from_union([from_str, from_none], obj.get("reason/code"))
+        superseded_by = from_union([from_str, from_none], obj.get("superseded/by"))
+        return InquiriumOperatorQuestionTransitionRequest(idempotency_key, question_ref, schema, transition, answer, answered_by, reason_code, superseded_by)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["idempotency/key"] = from_str(self.idempotency_key)
+        result["question/ref"] = from_str(self.question_ref)
+        result["schema"] = to_enum(InquiriumOperatorQuestionTransitionRequestSchema, self.schema)
+        result["transition"] = to_enum(Transition, self.transition)
+        if self.answer is not None:
+            result["answer"] = from_union([lambda x: from_list(from_str, x), from_str, from_none], self.answer)
+        if self.answered_by is not None:
+            result["answered/by"] = from_union([from_str, from_none], self.answered_by)
         if self.reason_code is not None:
             result["reason/code"] = from_union([from_str, from_none], self.reason_code)
         if self.superseded_by is not None:
@@ -6785,6 +7792,58 @@ class InquiriumSingleChoiceWidget:
         return result
 
 
+class ReasonCode(Enum):
+    RUNTIME_EXECUTION_FAILED = "runtime-execution-failed"
+
+
+class InquiriumTerminalOutcomeSchema(Enum):
+    INQUIRIUM_TERMINAL_OUTCOME_V1 = "inquirium.terminal-outcome.v1"
+
+
+class InquiriumTerminalOutcomeStatus(Enum):
+    FAILED = "failed"
+
+
+@dataclass
+class InquiriumTerminalOutcome:
+    """A sanitized terminal failure of an Inquirium operation: which operation failed, and one
+    fixed reason code. Whether anything was dispatched or left the node is recorded
+    elsewhere, in provenance bound to the result, and is never inferred from this record.
+    Closed. Follows the schema orbidocs publishes
+    (doc/schemas/inquirium.terminal-outcome.v1.schema.json @2d41e01);
+    scripts/orbidocs-schemas.ts checks that both judge our examples alike.
+    """
+    operation: str
+    """The failed operation's name: lowercase, starting with a letter, then letters, digits,
+    dots and hyphens.
+    """
+    reason_code: ReasonCode
+    """Always runtime-execution-failed: the failure is sanitized to one code."""
+
+    schema: InquiriumTerminalOutcomeSchema
+    """Schema discriminator; always inquirium.terminal-outcome.v1."""
+
+    status: InquiriumTerminalOutcomeStatus
+    """Always failed: the record exists only for terminal failures."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'InquiriumTerminalOutcome':
+        assert isinstance(obj, dict)
+        operation = from_str(obj.get("operation"))
+        reason_code = ReasonCode(obj.get("reason/code"))
+        schema = InquiriumTerminalOutcomeSchema(obj.get("schema"))
+        status = InquiriumTerminalOutcomeStatus(obj.get("status"))
+        return InquiriumTerminalOutcome(operation, reason_code, schema, status)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["operation"] = from_str(self.operation)
+        result["reason/code"] = to_enum(ReasonCode, self.reason_code)
+        result["schema"] = to_enum(InquiriumTerminalOutcomeSchema, self.schema)
+        result["status"] = to_enum(InquiriumTerminalOutcomeStatus, self.status)
+        return result
+
+
 class InquiriumTextPartType(Enum):
     TEXT = "text"
 
@@ -6810,6 +7869,103 @@ class InquiriumTextPart:
         result: dict = {}
         result["text"] = from_str(self.text)
         result["type"] = to_enum(InquiriumTextPartType, self.type)
+        return result
+
+
+class InquiriumTrainingGrantIssueRequestSchema(Enum):
+    INQUIRIUM_TRAINING_GRANT_ISSUE_REQUEST_V1 = "inquirium.training-grant.issue.request.v1"
+
+
+@dataclass
+class InquiriumTrainingGrantIssueRequest:
+    """A separate, live grant that lets one feedback fact of one participant become a training
+    candidate. Closed. Restated from prose: orbidocs publishes no schema for this shape, so
+    every field below is taken from a sentence of Solution 045 (S045 = diapod/orbidocs
+    doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel.md
+    @2240017), its capability file (CAPS =
+    doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel-caps.edn
+    @9c15e96) or Proposal 066 (P066 =
+    doc/project/40-proposals/066-inquirium-assistant-channel.md @4bdae52), cited in the
+    field's description; where the prose names a field but not its wire key, the description
+    says the key is ours.
+    """
+    expires_at: datetime
+    """The grant is live only until then (S045 § Feedback And Training Admission: a live grant)."""
+
+    feedback_ref: str
+    """The one feedback fact the grant admits (S045 § Feedback And Training Admission; P066 §
+    Decision 8.3).
+    """
+    grant_ref: str
+    """The training grant's reference (S045 § Feedback And Training Admission)."""
+
+    participant_ref: str
+    """The participant the grant is bound to (S045 § Feedback And Training Admission:
+    participant- and feedback-bound).
+    """
+    schema: InquiriumTrainingGrantIssueRequestSchema
+    """Schema discriminator; always inquirium.training-grant.issue.request.v1."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'InquiriumTrainingGrantIssueRequest':
+        assert isinstance(obj, dict)
+        expires_at = from_datetime(obj.get("expires/at"))
+        feedback_ref = from_str(obj.get("feedback/ref"))
+        grant_ref = from_str(obj.get("grant/ref"))
+        participant_ref = from_str(obj.get("participant/ref"))
+        schema = InquiriumTrainingGrantIssueRequestSchema(obj.get("schema"))
+        return InquiriumTrainingGrantIssueRequest(expires_at, feedback_ref, grant_ref, participant_ref, schema)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["expires/at"] = self.expires_at.isoformat()
+        result["feedback/ref"] = from_str(self.feedback_ref)
+        result["grant/ref"] = from_str(self.grant_ref)
+        result["participant/ref"] = from_str(self.participant_ref)
+        result["schema"] = to_enum(InquiriumTrainingGrantIssueRequestSchema, self.schema)
+        return result
+
+
+class InquiriumTrainingGrantRevokeRequestSchema(Enum):
+    INQUIRIUM_TRAINING_GRANT_REVOKE_REQUEST_V1 = "inquirium.training-grant.revoke.request.v1"
+
+
+@dataclass
+class InquiriumTrainingGrantRevokeRequest:
+    """Ends a training grant; the feedback fact is no longer admitted as a training candidate.
+    Closed. Restated from prose: orbidocs publishes no schema for this shape, so every field
+    below is taken from a sentence of Solution 045 (S045 = diapod/orbidocs
+    doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel.md
+    @2240017), its capability file (CAPS =
+    doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel-caps.edn
+    @9c15e96) or Proposal 066 (P066 =
+    doc/project/40-proposals/066-inquirium-assistant-channel.md @4bdae52), cited in the
+    field's description; where the prose names a field but not its wire key, the description
+    says the key is ours.
+    """
+    grant_ref: str
+    """The training grant to end (S045 § Feedback And Training Admission)."""
+
+    schema: InquiriumTrainingGrantRevokeRequestSchema
+    """Schema discriminator; always inquirium.training-grant.revoke.request.v1."""
+
+    reason_code: Optional[str] = None
+    """Why it was revoked, as a content-free code."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'InquiriumTrainingGrantRevokeRequest':
+        assert isinstance(obj, dict)
+        grant_ref = from_str(obj.get("grant/ref"))
+        schema = InquiriumTrainingGrantRevokeRequestSchema(obj.get("schema"))
+        reason_code = from_union([from_str, from_none], obj.get("reason/code"))
+        return InquiriumTrainingGrantRevokeRequest(grant_ref, schema, reason_code)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["grant/ref"] = from_str(self.grant_ref)
+        result["schema"] = to_enum(InquiriumTrainingGrantRevokeRequestSchema, self.schema)
+        if self.reason_code is not None:
+            result["reason/code"] = from_union([from_str, from_none], self.reason_code)
         return result
 
 
@@ -7811,10 +8967,6 @@ class RunEventsResponse:
         return result
 
 
-class RunFailedPayloadStatus(Enum):
-    FAILED = "failed"
-
-
 @dataclass
 class RunFailedPayload:
     """A run ended in failure. Open. The failure is named either by errorCode (wopkit hosts,
@@ -7832,7 +8984,7 @@ class RunFailedPayload:
     
     Machine code of the failure.
     """
-    status: Optional[RunFailedPayloadStatus] = None
+    status: Optional[InquiriumTerminalOutcomeStatus] = None
     """Terminal status, when the host states it (wopkit hosts always do)."""
 
     @staticmethod
@@ -7840,7 +8992,7 @@ class RunFailedPayload:
         assert isinstance(obj, dict)
         error = from_union([RunFailureError.from_dict, from_none], obj.get("error"))
         error_code = from_union([from_str, from_none], obj.get("errorCode"))
-        status = from_union([RunFailedPayloadStatus, from_none], obj.get("status"))
+        status = from_union([InquiriumTerminalOutcomeStatus, from_none], obj.get("status"))
         return RunFailedPayload(error, error_code, status)
 
     def to_dict(self) -> dict:
@@ -7850,7 +9002,7 @@ class RunFailedPayload:
         if self.error_code is not None:
             result["errorCode"] = from_union([from_str, from_none], self.error_code)
         if self.status is not None:
-            result["status"] = from_union([lambda x: to_enum(RunFailedPayloadStatus, x), from_none], self.status)
+            result["status"] = from_union([lambda x: to_enum(InquiriumTerminalOutcomeStatus, x), from_none], self.status)
         return result
 
 
@@ -9176,6 +10328,38 @@ def inquirium_assistant_config_to_dict(x: InquiriumAssistantConfig) -> Any:
     return to_class(InquiriumAssistantConfig, x)
 
 
+def inquirium_assistant_transcript_bundle_from_dict(s: Any) -> InquiriumAssistantTranscriptBundle:
+    return InquiriumAssistantTranscriptBundle.from_dict(s)
+
+
+def inquirium_assistant_transcript_bundle_to_dict(x: InquiriumAssistantTranscriptBundle) -> Any:
+    return to_class(InquiriumAssistantTranscriptBundle, x)
+
+
+def inquirium_assistant_transcript_fact_from_dict(s: Any) -> InquiriumAssistantTranscriptFact:
+    return InquiriumAssistantTranscriptFact.from_dict(s)
+
+
+def inquirium_assistant_transcript_fact_to_dict(x: InquiriumAssistantTranscriptFact) -> Any:
+    return to_class(InquiriumAssistantTranscriptFact, x)
+
+
+def inquirium_assistant_turn_request_from_dict(s: Any) -> InquiriumAssistantTurnRequest:
+    return InquiriumAssistantTurnRequest.from_dict(s)
+
+
+def inquirium_assistant_turn_request_to_dict(x: InquiriumAssistantTurnRequest) -> Any:
+    return to_class(InquiriumAssistantTurnRequest, x)
+
+
+def inquirium_assistant_turn_response_from_dict(s: Any) -> InquiriumAssistantTurnResponse:
+    return InquiriumAssistantTurnResponse.from_dict(s)
+
+
+def inquirium_assistant_turn_response_to_dict(x: InquiriumAssistantTurnResponse) -> Any:
+    return to_class(InquiriumAssistantTurnResponse, x)
+
+
 def inquirium_assistant_turn_trace_from_dict(s: Any) -> InquiriumAssistantTurnTrace:
     return InquiriumAssistantTurnTrace.from_dict(s)
 
@@ -9288,12 +10472,36 @@ def inquirium_context_element_to_dict(x: InquiriumContextElement) -> Any:
     return to_class(InquiriumContextElement, x)
 
 
+def inquirium_context_grant_issue_request_from_dict(s: Any) -> InquiriumContextGrantIssueRequest:
+    return InquiriumContextGrantIssueRequest.from_dict(s)
+
+
+def inquirium_context_grant_issue_request_to_dict(x: InquiriumContextGrantIssueRequest) -> Any:
+    return to_class(InquiriumContextGrantIssueRequest, x)
+
+
+def inquirium_context_grant_revoke_request_from_dict(s: Any) -> InquiriumContextGrantRevokeRequest:
+    return InquiriumContextGrantRevokeRequest.from_dict(s)
+
+
+def inquirium_context_grant_revoke_request_to_dict(x: InquiriumContextGrantRevokeRequest) -> Any:
+    return to_class(InquiriumContextGrantRevokeRequest, x)
+
+
 def inquirium_context_source_from_dict(s: Any) -> InquiriumContextSource:
     return InquiriumContextSource.from_dict(s)
 
 
 def inquirium_context_source_to_dict(x: InquiriumContextSource) -> Any:
     return to_class(InquiriumContextSource, x)
+
+
+def inquirium_crisis_candidate_from_dict(s: Any) -> InquiriumCrisisCandidate:
+    return InquiriumCrisisCandidate.from_dict(s)
+
+
+def inquirium_crisis_candidate_to_dict(x: InquiriumCrisisCandidate) -> Any:
+    return to_class(InquiriumCrisisCandidate, x)
 
 
 def inquirium_diagnostics_from_dict(s: Any) -> InquiriumDiagnostics:
@@ -9480,6 +10688,14 @@ def inquirium_operator_question_state_to_dict(x: InquiriumOperatorQuestionState)
     return to_class(InquiriumOperatorQuestionState, x)
 
 
+def inquirium_operator_question_transition_request_from_dict(s: Any) -> InquiriumOperatorQuestionTransitionRequest:
+    return InquiriumOperatorQuestionTransitionRequest.from_dict(s)
+
+
+def inquirium_operator_question_transition_request_to_dict(x: InquiriumOperatorQuestionTransitionRequest) -> Any:
+    return to_class(InquiriumOperatorQuestionTransitionRequest, x)
+
+
 def inquirium_question_prompt_from_dict(s: Any) -> InquiriumQuestionPrompt:
     return InquiriumQuestionPrompt.from_dict(s)
 
@@ -9560,6 +10776,14 @@ def inquirium_single_choice_widget_to_dict(x: InquiriumSingleChoiceWidget) -> An
     return to_class(InquiriumSingleChoiceWidget, x)
 
 
+def inquirium_terminal_outcome_from_dict(s: Any) -> InquiriumTerminalOutcome:
+    return InquiriumTerminalOutcome.from_dict(s)
+
+
+def inquirium_terminal_outcome_to_dict(x: InquiriumTerminalOutcome) -> Any:
+    return to_class(InquiriumTerminalOutcome, x)
+
+
 def inquirium_text_part_from_dict(s: Any) -> InquiriumTextPart:
     return InquiriumTextPart.from_dict(s)
 
@@ -9622,6 +10846,22 @@ def inquirium_trace_policy_from_dict(s: Any) -> InquiriumTracePolicy:
 
 def inquirium_trace_policy_to_dict(x: InquiriumTracePolicy) -> Any:
     return to_class(InquiriumTracePolicy, x)
+
+
+def inquirium_training_grant_issue_request_from_dict(s: Any) -> InquiriumTrainingGrantIssueRequest:
+    return InquiriumTrainingGrantIssueRequest.from_dict(s)
+
+
+def inquirium_training_grant_issue_request_to_dict(x: InquiriumTrainingGrantIssueRequest) -> Any:
+    return to_class(InquiriumTrainingGrantIssueRequest, x)
+
+
+def inquirium_training_grant_revoke_request_from_dict(s: Any) -> InquiriumTrainingGrantRevokeRequest:
+    return InquiriumTrainingGrantRevokeRequest.from_dict(s)
+
+
+def inquirium_training_grant_revoke_request_to_dict(x: InquiriumTrainingGrantRevokeRequest) -> Any:
+    return to_class(InquiriumTrainingGrantRevokeRequest, x)
 
 
 def inquirium_turn_from_dict(s: Any) -> InquiriumTurn:

@@ -7,7 +7,7 @@
 // - Fields a schema leaves open (additionalProperties: true) are dropped on deserialisation: extension data does not survive a round trip.
 // - if/then rules (e.g. "trigger is required when supported is true") and x-runtime-rules are not represented.
 //
-// Top-level types: 184.
+// Top-level types: 195.
 
 // Example code that deserializes and serializes the model.
 // extern crate serde;
@@ -1443,9 +1443,20 @@ pub struct InquiriumTraceDecision {
 /// community, personal. This file also holds the ClassKeyed configuration idiom, the
 /// configuration dual of classified data.
 ///
+/// Label of the turn's content; governs retention and who may read it.
+///
+/// Label of the result content: at least as restrictive as the most restrictive context
+/// element used (runtime rule).
+///
+/// The fact's label; governs retention and readers (P066 § Decision 9, classification
+/// first-class).
+///
 /// Label of the data the question or operation reads or shows.
 ///
 /// Label of what the answer or operation produces.
+///
+/// The candidate's label: a classified candidate (S045 § Operator Questions And
+/// Escalation).
 ///
 /// The element's label. Required: the host must attach one. Any path that loses it treats
 /// the element as personal.
@@ -1453,10 +1464,10 @@ pub struct InquiriumTraceDecision {
 /// Present on a declassified projection: the label of the original element. Must be more
 /// restrictive than classification (runtime rule).
 ///
-/// Label of the result content: at least as restrictive as the most restrictive context
-/// element used (runtime rule).
-///
-/// Label of the turn's content; governs retention and who may read it.
+/// The most restrictive label an element may carry and still be admitted under this grant
+/// (S045 § Granted Context And Classification: carry classification for every admitted
+/// element; P066 tracker assistant-context-decision-tracing: effective tier). Key name
+/// ours.
 ///
 /// Most restrictive label the model may receive unchanged.
 ///
@@ -1525,6 +1536,10 @@ pub enum InquiriumTraceDecisionKind {
 /// Which gate resolves this source.
 ///
 /// Which kind of source produced the element.
+///
+/// Which kind of source (S045 § Granted Context And Classification lists relationship,
+/// Memarium, query, messaging, artifact and dataset; query is not in the corpus enum yet,
+/// docs/interop.md).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum InquiriumContextSourceKind {
@@ -1708,6 +1723,9 @@ pub enum InquiriumTrustMode {
 /// element could not reach any eligible model and policy was fail_closed. policy-denied: the
 /// request itself was refused (missing grant, missing operator authority, scope not
 /// allowed). failed: a runtime or adapter error after selection.
+///
+/// The typed outcome of the underlying generate operation; denials are first-class outcomes
+/// (P066 § Contract Sketch).
 ///
 /// How the turn ended. completed is the only outcome with output; the others are typed
 /// denials or failures.
@@ -2652,6 +2670,970 @@ pub enum InquiriumVerificationRigor {
     Strict,
 }
 
+/// A participant's transcript facts gathered for export, import or rebuild. Import is an
+/// explicit operator operation, never a background merge. Closed. Restated from prose:
+/// orbidocs publishes no schema for this shape, so every field below is taken from a
+/// sentence of Solution 045 (S045 = diapod/orbidocs
+/// doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel.md
+/// @2240017), its capability file (CAPS =
+/// doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel-caps.edn
+/// @9c15e96) or Proposal 066 (P066 =
+/// doc/project/40-proposals/066-inquirium-assistant-channel.md @4bdae52), cited in the
+/// field's description; where the prose names a field but not its wire key, the description
+/// says the key is ours.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct InquiriumAssistantTranscriptBundle {
+    /// When the bundle was made. Key name ours; S045 names export/import, not its fields.
+    #[serde(rename = "exported/at")]
+    pub exported_at: String,
+
+    /// The facts, in append order, excision markers included so an import keeps the audit trail
+    /// (S045 § Transcript And Session Projection).
+    pub facts: Vec<InquiriumAssistantTranscriptFact>,
+
+    /// Whose facts these are; every fact in the bundle belongs to this participant (S045 §
+    /// Transcript And Session Projection; P066 § Decision 9).
+    #[serde(rename = "participant/ref")]
+    pub participant_ref: String,
+
+    /// Schema discriminator; always inquirium.assistant.transcript.bundle.v1.
+    pub schema: InquiriumAssistantTranscriptBundleSchema,
+
+    /// When present, the bundle holds one session only.
+    #[serde(rename = "session/ref")]
+    pub session_ref: Option<String>,
+}
+
+/// One participant-scoped transcript fact as the transcript port stores it: a turn, a
+/// result, a feedback fact, or the audit-preserving marker an excision leaves behind.
+/// Closed. Restated from prose: orbidocs publishes no schema for this shape, so every field
+/// below is taken from a sentence of Solution 045 (S045 = diapod/orbidocs
+/// doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel.md
+/// @2240017), its capability file (CAPS =
+/// doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel-caps.edn
+/// @9c15e96) or Proposal 066 (P066 =
+/// doc/project/40-proposals/066-inquirium-assistant-channel.md @4bdae52), cited in the
+/// field's description; where the prose names a field but not its wire key, the description
+/// says the key is ours.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct InquiriumAssistantTranscriptFact {
+    /// The fact itself: inquirium.inquiry-turn.v1, -result.v1 or -feedback.v1 by fact/kind (P066
+    /// § Decision 9, nomenclature). An excision marker has no body: the content is gone.
+    pub body: Option<InquiriumInquiry>,
+
+    /// The fact's label; governs retention and readers (P066 § Decision 9, classification
+    /// first-class).
+    pub classification: Option<InquiriumClassificationLabel>,
+
+    /// The fact's id (turn/id, result/id or feedback/id of its body); unique within the
+    /// participant, so an idempotent replay cannot add it twice (S045 § Transcript And Session
+    /// Projection).
+    #[serde(rename = "fact/id")]
+    pub fact_id: String,
+
+    /// Which fact this is: a turn or result (P066 § Decision 9), operator feedback recorded with
+    /// the session (P066 § Decision 8.3), or an excision marker that keeps the audit trail (S045
+    /// § Transcript And Session Projection; P066 calls the marker session_excised).
+    #[serde(rename = "fact/kind")]
+    pub fact_kind: FactKind,
+
+    /// Whose history this is: transcript facts are participant-scoped (S045 § Transcript And
+    /// Session Projection; P066 § Decision 9).
+    #[serde(rename = "participant/ref")]
+    pub participant_ref: String,
+
+    /// When the fact (or the excision) was recorded.
+    #[serde(rename = "recorded/at")]
+    pub recorded_at: String,
+
+    /// Schema discriminator; always inquirium.assistant.transcript.fact.v1.
+    pub schema: InquiriumAssistantTranscriptFactSchema,
+
+    /// The inquiry session (P066 tracker assistant-principal-boundary: scoped by principal and
+    /// session).
+    #[serde(rename = "session/ref")]
+    pub session_ref: String,
+
+    /// Search tags (S045 § Transcript And Session Projection: search, tags).
+    pub tags: Option<Vec<String>>,
+}
+
+/// The fact itself: inquirium.inquiry-turn.v1, -result.v1 or -feedback.v1 by fact/kind (P066
+/// § Decision 9, nomenclature). An excision marker has no body: the content is gone.
+///
+/// Append-only transcript fact for one operator turn of an inquiry session, written through
+/// the transcript store (Memarium by default). Scoped to a participant, labelled, with
+/// content inline or in the object store. Closed.
+///
+/// Append-only transcript fact for the model's answer to one turn, with provenance and a
+/// forward reference to the operational trace. The trace never points back. Closed.
+///
+/// The operator's explicit verdict on one inquiry result: verified, refuted or amended, with
+/// a note. An append-only fact recorded with the session; a change of mind is a new feedback
+/// fact, never an edit. Nothing learns from it silently. Closed.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct InquiriumInquiry {
+    /// Label of the turn's content; governs retention and who may read it.
+    ///
+    /// Label of the result content: at least as restrictive as the most restrictive context
+    /// element used (runtime rule).
+    pub classification: Option<InquiriumClassificationLabel>,
+
+    /// The operator's message as content parts; large or binary parts are object_ref parts.
+    pub content: Option<Vec<InquiriumContentPart>>,
+
+    /// The accountable participant whose assistant history this is; the primary history scope.
+    ///
+    /// The accountable participant.
+    ///
+    /// The participant giving the verdict.
+    #[serde(rename = "participant/ref")]
+    pub participant_ref: String,
+
+    /// When the fact was appended.
+    #[serde(rename = "recorded/at")]
+    pub recorded_at: String,
+
+    /// Schema discriminator; always inquirium.inquiry-turn.v1.
+    ///
+    /// Schema discriminator; always inquirium.inquiry-result.v1.
+    ///
+    /// Schema discriminator; always inquirium.inquiry-feedback.v1.
+    pub schema: BodySchema,
+
+    /// Position of the turn in the session, starting at 0.
+    pub sequence: Option<i64>,
+
+    /// The inquiry session the turn belongs to.
+    ///
+    /// The inquiry session.
+    ///
+    /// Session the feedback is recorded with.
+    #[serde(rename = "session/ref")]
+    pub session_ref: String,
+
+    /// Identifier of the turn; the trace record and the result fact carry the same value.
+    ///
+    /// The turn this result answers.
+    #[serde(rename = "turn/id")]
+    pub turn_id: Option<String>,
+
+    /// The epistemic framing returned with the answer.
+    pub epistemic: Option<InquiriumEpistemicBlock>,
+
+    /// The answer as content parts; bulk parts live in the object store as object_ref parts.
+    pub output: Option<Vec<InquiriumContentPart>>,
+
+    /// What produced the result.
+    pub provenance: Option<InquiriumResultProvenance>,
+
+    /// Identifier of this result fact; feedback targets it.
+    #[serde(rename = "result/id")]
+    pub result_id: Option<String>,
+
+    /// Forward reference to the assistant-turn trace record. Joining the two requires read
+    /// rights on both the trace stream and the participant's space.
+    #[serde(rename = "trace/ref")]
+    pub trace_ref: Option<String>,
+
+    /// Identifier of this feedback fact.
+    #[serde(rename = "feedback/id")]
+    pub feedback_id: Option<String>,
+
+    /// The operator's words. Required for amended, where it carries the correction.
+    pub note: Option<String>,
+
+    /// The single inquiry result judged. Exactly one; a whole session cannot be judged at once.
+    #[serde(rename = "result/ref")]
+    pub result_ref: Option<String>,
+
+    /// An earlier feedback fact on the same result that this one replaces in reading; the
+    /// earlier fact stays.
+    #[serde(rename = "supersedes/ref")]
+    pub supersedes_ref: Option<String>,
+
+    /// verified: checked and holds; refuted: checked and wrong; amended: partly right, corrected
+    /// in the note.
+    pub verdict: Option<Verdict>,
+}
+
+/// One piece of message content, selected by type: inline text, or a reference to bulk
+/// content held in the object store. Shared by requests, responses and transcript facts.
+/// Open at this level only as a formality: each branch is closed, and Ajv's discriminator
+/// does not report evaluated properties, so unevaluatedProperties cannot be used here.
+///
+/// Inline text. Closed.
+///
+/// Bulk or binary content kept in the object store and pointed to by descriptor only, so
+/// large payloads never travel through the fact plane. Closed.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct InquiriumContentPart {
+    /// The text itself.
+    pub text: Option<String>,
+
+    /// Part discriminator.
+    #[serde(rename = "type")]
+    pub inquirium_content_part_type: InquiriumContentPartType,
+
+    /// Size of the referenced content in bytes, when known.
+    #[serde(rename = "byte/size")]
+    pub byte_size: Option<i64>,
+
+    /// IANA media type of the referenced content.
+    #[serde(rename = "media/type")]
+    pub media_type: Option<String>,
+
+    /// Object-store reference of the content.
+    #[serde(rename = "object/ref")]
+    pub object_ref: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum InquiriumContentPartType {
+    #[serde(rename = "object_ref")]
+    ObjectRef,
+
+    Text,
+}
+
+/// The epistemic framing returned with the answer.
+///
+/// Frames generated output as evidence. Closed: there is no way to mark output authoritative
+/// or actionable.
+///
+/// Visible, non-authoritative epistemic posture (S045 § Assistant Turn Boundary; P066 §
+/// Decision 8.1).
+///
+/// How to read the output: a bounded claim, never authority. Required when completed,
+/// forbidden otherwise.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct InquiriumEpistemicBlock {
+    /// Short limitations the surface shows beside the answer.
+    pub caveats: Option<Vec<String>>,
+
+    /// Confidence the assistant states; unstated unless it has grounds to say more.
+    pub confidence: Option<Confidence>,
+
+    /// References to the context elements or trace records the answer relies on; empty means
+    /// model-only.
+    pub grounded_in: Option<Vec<String>>,
+
+    /// advisory (a suggestion to weigh) or hypothesis (a claim to check). There is deliberately
+    /// no authoritative value.
+    pub stance: Option<Stance>,
+}
+
+/// Confidence the assistant states; unstated unless it has grounds to say more.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Confidence {
+    High,
+
+    Low,
+
+    Medium,
+
+    Unstated,
+}
+
+/// advisory (a suggestion to weigh) or hypothesis (a claim to check). There is deliberately
+/// no authoritative value.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stance {
+    Advisory,
+
+    Hypothesis,
+}
+
+/// What produced the result.
+///
+/// Runtime, model binding and operation that produced a result. Closed.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct InquiriumResultProvenance {
+    /// Model binding used.
+    #[serde(rename = "model.binding/ref")]
+    pub model_binding_ref: String,
+
+    /// Inquirium operation id of the invocation.
+    #[serde(rename = "operation/id")]
+    pub operation_id: String,
+
+    /// Runtime that served the turn.
+    #[serde(rename = "runtime/ref")]
+    pub runtime_ref: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub enum BodySchema {
+    #[serde(rename = "inquirium.inquiry-feedback.v1")]
+    InquiriumInquiryFeedbackV1,
+
+    #[serde(rename = "inquirium.inquiry-result.v1")]
+    InquiriumInquiryResultV1,
+
+    #[serde(rename = "inquirium.inquiry-turn.v1")]
+    InquiriumInquiryTurnV1,
+}
+
+/// verified: checked and holds; refuted: checked and wrong; amended: partly right, corrected
+/// in the note.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    Amended,
+
+    Refuted,
+
+    Verified,
+}
+
+/// Which fact this is: a turn or result (P066 § Decision 9), operator feedback recorded with
+/// the session (P066 § Decision 8.3), or an excision marker that keeps the audit trail (S045
+/// § Transcript And Session Projection; P066 calls the marker session_excised).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FactKind {
+    Excision,
+
+    #[serde(rename = "result")]
+    FactKindResult,
+
+    Feedback,
+
+    Turn,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub enum InquiriumAssistantTranscriptFactSchema {
+    #[serde(rename = "inquirium.assistant.transcript.fact.v1")]
+    InquiriumAssistantTranscriptFactV1,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub enum InquiriumAssistantTranscriptBundleSchema {
+    #[serde(rename = "inquirium.assistant.transcript.bundle.v1")]
+    InquiriumAssistantTranscriptBundleV1,
+}
+
+/// One assistant turn submitted to the assistant-turn host capability: a single operator
+/// message in one inquiry session, with the generate policy it runs under. The host maps it
+/// to a generate request only after assistant policy validation. Closed (P066 §
+/// Implementation Tracking, inquirium-core-contract-crate: request DTOs reject unknown
+/// fields). Restated from prose: orbidocs publishes no schema for this shape, so every field
+/// below is taken from a sentence of Solution 045 (S045 = diapod/orbidocs
+/// doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel.md
+/// @2240017), its capability file (CAPS =
+/// doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel-caps.edn
+/// @9c15e96) or Proposal 066 (P066 =
+/// doc/project/40-proposals/066-inquirium-assistant-channel.md @4bdae52), cited in the
+/// field's description; where the prose names a field but not its wire key, the description
+/// says the key is ours.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct InquiriumAssistantTurnRequest {
+    /// Declarative context request carried by assistant and generate requests (P066 tracker
+    /// assistant-context-assembly); every source needs a live grant bound to this participant
+    /// and session (S045 § Granted Context And Classification). Key spelled as on the generate
+    /// request.
+    pub context_assembly: Option<InquiriumContextAssemblyRequest>,
+
+    /// Replay key: a second turn with the same key in the same principal and session returns the
+    /// first result and appends no transcript fact (P066 tracker assistant-turn-idempotency;
+    /// S045 § Transcript And Session Projection).
+    #[serde(rename = "idempotency/key")]
+    pub idempotency_key: Option<String>,
+
+    /// Caller bookkeeping, never read as policy (P066 § Assistant Turn Host Capability, minimal
+    /// request). Scalar values only, as on the generate request.
+    pub metadata: Option<HashMap<String, Option<Metadatum>>>,
+
+    /// Generation bounds (P066 § Assistant Turn Host Capability, minimal request).
+    pub parameters: Option<InquiriumGenerationParameters>,
+
+    /// The participant the caller names. Kept only as non-authoritative requested metadata: the
+    /// host binds principal and participant scope from its authenticated context, never from
+    /// this field (S045 § Assistant Turn Boundary; P066 § Open Questions, item 8).
+    #[serde(rename = "participant/ref")]
+    pub participant_ref: Option<String>,
+
+    /// Locality, trust mode, scope, denial handling and plurality (P066 § Assistant Turn Host
+    /// Capability, minimal request).
+    pub policy: Option<InquiriumGeneratePolicy>,
+
+    /// Schema discriminator; always inquirium.assistant.turn.request.v1.
+    pub schema: InquiriumAssistantTurnRequestSchema,
+
+    /// The inquiry session the turn belongs to (P066 § Assistant Turn Host Capability, minimal
+    /// request). The transcript is filed under the host-bound principal and this session (P066
+    /// tracker assistant-principal-boundary).
+    #[serde(rename = "session/ref")]
+    pub session_ref: String,
+
+    /// The operator message: role and content parts (P066 § Assistant Turn Host Capability,
+    /// minimal request).
+    pub turn: InquiriumTurn,
+
+    /// Caller-chosen turn id. A valid one is preserved; when absent the host assigns one (S045 §
+    /// Assistant Turn Boundary; P066 § Assistant Turn Host Capability).
+    #[serde(rename = "turn/id")]
+    pub turn_id: Option<String>,
+}
+
+/// Declarative context request carried by assistant and generate requests (P066 tracker
+/// assistant-context-assembly); every source needs a live grant bound to this participant
+/// and session (S045 § Granted Context And Classification). Key spelled as on the generate
+/// request.
+///
+/// Declarative statement of which context a turn would like. It names sources and operator
+/// grants; it never reads anything itself. The host resolves each source through the
+/// boundary contract that owns it and attaches a classification label to every element it
+/// returns. Closed.
+///
+/// Declarative request for extra context. Defaults to no sources at all; the host resolves
+/// any source only through its own gates.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct InquiriumContextAssemblyRequest {
+    /// Schema discriminator; always inquirium.context-assembly.request.v1.
+    pub schema: InquiriumContextAssemblyRequestSchema,
+
+    /// Requested sources. Empty by default, which is the only value Phase 1 accepts.
+    pub sources: Option<Vec<InquiriumContextSource>>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub enum InquiriumContextAssemblyRequestSchema {
+    #[serde(rename = "inquirium.context-assembly.request.v1")]
+    InquiriumContextAssemblyRequestV1,
+}
+
+/// One requested source. Needs an operator grant; artifact and dataset sources also need a
+/// lease. Closed.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct InquiriumContextSource {
+    /// Reference to the JSON-e Flow that describes what to assemble from the source; interpreted
+    /// by the host only.
+    #[serde(rename = "flow/ref")]
+    pub flow_ref: Option<String>,
+
+    /// The operator grant that allows this source for this session or scope.
+    #[serde(rename = "grant/ref")]
+    pub grant_ref: String,
+
+    /// Lease on the artifact or dataset. Required for artifact and dataset sources.
+    #[serde(rename = "lease/ref")]
+    pub lease_ref: Option<String>,
+
+    /// Upper bound on elements taken from this source.
+    #[serde(rename = "max/elements")]
+    pub max_elements: Option<i64>,
+
+    /// Which gate resolves this source.
+    #[serde(rename = "source/kind")]
+    pub source_kind: InquiriumContextSourceKind,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Metadatum {
+    Bool(bool),
+
+    Double(f64),
+
+    PurpleString(String),
+}
+
+/// Generation bounds (P066 § Assistant Turn Host Capability, minimal request).
+///
+/// Bounds for the generation. All optional; the host applies the runtime's configured
+/// defaults and caps. Closed.
+///
+/// Sampling and length bounds passed to the selected runtime.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct InquiriumGenerationParameters {
+    /// Upper bound on generated tokens; the host may lower it to the profile's bounded-output
+    /// cap.
+    pub max_tokens: Option<i64>,
+
+    /// Stop sequences.
+    pub stop: Option<Vec<String>>,
+
+    /// Sampling temperature.
+    pub temperature: Option<f64>,
+
+    /// Nucleus sampling mass.
+    pub top_p: Option<f64>,
+}
+
+/// Locality, trust mode, scope, denial handling and plurality (P066 § Assistant Turn Host
+/// Capability, minimal request).
+///
+/// Per-turn policy. Closed; every field defaults to its most conservative value.
+///
+/// Constraints the host must enforce for this turn. Every field has a safe default, so an
+/// omitted policy means local-only, strict, session-only, fail-closed, plurality preserved.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct InquiriumGeneratePolicy {
+    /// Where the turn may run.
+    pub locality: Option<InquiriumLocality>,
+
+    /// What happens when a context element may not reach the chosen model even after
+    /// declassification: fail_closed aborts the turn with context-denied; drop_with_trace (the
+    /// seed's 'lenient') drops the element and records the drop in the trace.
+    pub on_context_denied: Option<OnContextDenied>,
+
+    /// preserve surfaces several viable answers instead of forcing one; collapse asks for a
+    /// single answer.
+    pub plurality: Option<Plurality>,
+
+    /// Which data the turn may see. assistant-session-only reads nothing beyond the inquiry
+    /// transcript; granted-context additionally admits context sources the operator granted for
+    /// this session.
+    pub scope: Option<Scope>,
+
+    /// Trust regime for runtime selection.
+    pub trust_mode: Option<InquiriumTrustMode>,
+}
+
+/// What happens when a context element may not reach the chosen model even after
+/// declassification: fail_closed aborts the turn with context-denied; drop_with_trace (the
+/// seed's 'lenient') drops the element and records the drop in the trace.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OnContextDenied {
+    #[serde(rename = "drop_with_trace")]
+    DropWithTrace,
+
+    #[serde(rename = "fail_closed")]
+    FailClosed,
+}
+
+/// preserve surfaces several viable answers instead of forcing one; collapse asks for a
+/// single answer.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Plurality {
+    Collapse,
+
+    Preserve,
+}
+
+/// Which data the turn may see. assistant-session-only reads nothing beyond the inquiry
+/// transcript; granted-context additionally admits context sources the operator granted for
+/// this session.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Scope {
+    #[serde(rename = "assistant-session-only")]
+    AssistantSessionOnly,
+
+    #[serde(rename = "granted-context")]
+    GrantedContext,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub enum InquiriumAssistantTurnRequestSchema {
+    #[serde(rename = "inquirium.assistant.turn.request.v1")]
+    InquiriumAssistantTurnRequestV1,
+}
+
+/// The operator message: role and content parts (P066 § Assistant Turn Host Capability,
+/// minimal request).
+///
+/// One message of the conversation. Closed.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct InquiriumTurn {
+    /// The message content as ordered parts; at least one.
+    pub content: Vec<InquiriumContentPart>,
+
+    /// Who spoke: the operator (user) or an earlier assistant answer being replayed for context.
+    pub role: Role,
+}
+
+/// Who spoke: the operator (user) or an earlier assistant answer being replayed for context.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    Assistant,
+
+    User,
+}
+
+/// What the assistant-turn capability returns: the generate outcome for the turn, its
+/// content, its epistemic posture and the inert control proposals the host admitted. Closed:
+/// no field can carry an effect (S045 § Advise First, Effects Elsewhere). Restated from
+/// prose: orbidocs publishes no schema for this shape, so every field below is taken from a
+/// sentence of Solution 045 (S045 = diapod/orbidocs
+/// doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel.md
+/// @2240017), its capability file (CAPS =
+/// doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel-caps.edn
+/// @9c15e96) or Proposal 066 (P066 =
+/// doc/project/40-proposals/066-inquirium-assistant-channel.md @4bdae52), cited in the
+/// field's description; where the prose names a field but not its wire key, the description
+/// says the key is ours.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct InquiriumAssistantTurnResponse {
+    /// Inert control proposals the host admitted: a host-owned operator question or a crisis
+    /// candidate, never an executed effect (S045 § Advise First, Effects Elsewhere). Key name
+    /// ours; the prose names the content, not the key.
+    pub controls: Option<Vec<Inquirium>>,
+
+    /// Visible, non-authoritative epistemic posture (S045 § Assistant Turn Boundary; P066 §
+    /// Decision 8.1).
+    pub epistemic: Option<InquiriumEpistemicBlock>,
+
+    /// True when this response is the replay of an earlier turn with the same idempotency key
+    /// (P066 tracker assistant-turn-idempotency). Key name ours.
+    #[serde(rename = "idempotency/replayed")]
+    pub idempotency_replayed: Option<bool>,
+
+    /// The typed outcome of the underlying generate operation; denials are first-class outcomes
+    /// (P066 § Contract Sketch).
+    pub outcome: InquiriumGenerateOutcome,
+
+    /// The answer content, capped before transcript persistence (S045 § Assistant Turn Boundary).
+    pub output: Option<Vec<InquiriumContentPart>>,
+
+    /// True when the host cut the output at its cap; the prose requires truncation to be
+    /// explicit (P066 § Assistant Turn Host Capability). Key name ours.
+    #[serde(rename = "output/truncated")]
+    pub output_truncated: Option<bool>,
+
+    /// Why a turn did not complete (P066 § Contract Sketch, typed denials).
+    #[serde(rename = "reason/code")]
+    pub reason_code: Option<String>,
+
+    /// Schema discriminator; always inquirium.assistant.turn.response.v1.
+    pub schema: InquiriumAssistantTurnResponseSchema,
+
+    /// The session the turn ran in (P066 § Assistant Turn Host Capability).
+    #[serde(rename = "session/ref")]
+    pub session_ref: String,
+
+    /// One-way reference to the metadata-only turn trace (P066 § Decision 10).
+    #[serde(rename = "trace/ref")]
+    pub trace_ref: String,
+
+    /// The turn id, preserved from the request or assigned by the host (S045 § Assistant Turn
+    /// Boundary).
+    #[serde(rename = "turn/id")]
+    pub turn_id: String,
+}
+
+/// A blocking, host-owned question to the operator: the named operation waits until the
+/// question is answered, times out, is cancelled or is superseded. The model may propose a
+/// question, but the widget comes only from a registered kind; the request carries
+/// widget/kind plus a payload valid for that kind and never an input schema of its own.
+/// Closed.
+///
+/// A metadata-only signal that a turn may need crisis review, handed to the host-owned
+/// crisis layer. It is a candidate, never a verdict: it cannot declare a crisis and is not
+/// itself a notification. Closed, so no content can ride along. Restated from prose:
+/// orbidocs publishes no schema for this shape, so every field below is taken from a
+/// sentence of Solution 045 (S045 = diapod/orbidocs
+/// doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel.md
+/// @2240017), its capability file (CAPS =
+/// doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel-caps.edn
+/// @9c15e96) or Proposal 066 (P066 =
+/// doc/project/40-proposals/066-inquirium-assistant-channel.md @4bdae52), cited in the
+/// field's description; where the prose names a field but not its wire key, the description
+/// says the key is ours.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Inquirium {
+    /// Labels of what the question shows and what its answer produces; the host shows it only if
+    /// the labels allow it.
+    ///
+    /// The candidate's label: a classified candidate (S045 § Operator Questions And Escalation).
+    pub classification: Classification,
+
+    /// When the host accepted the question.
+    #[serde(rename = "created/at")]
+    pub created_at: Option<String>,
+
+    /// Safe answer the host applies if the question times out, is cancelled or is superseded.
+    /// Without it those states fail closed.
+    #[serde(rename = "default/on-timeout")]
+    pub default_on_timeout: Option<InquiriumTimeoutDefault>,
+
+    /// The operation this question blocks and, once answered, unblocks.
+    #[serde(rename = "operation/ref")]
+    pub operation_ref: Option<String>,
+
+    /// The question as shown.
+    pub prompt: Option<InquiriumQuestionPrompt>,
+
+    /// Who raised the question and why, labelled honestly.
+    pub provenance: Option<InquiriumQuestionProvenance>,
+
+    /// Stable identifier of this question; the lifecycle record and the answer refer to it.
+    #[serde(rename = "question/ref")]
+    pub question_ref: Option<String>,
+
+    /// Why the question is asked (e.g. operator-approval-required).
+    ///
+    /// Why it was raised, as a content-free code: the candidate stays metadata-safe (S045 §
+    /// Failure Modes).
+    #[serde(rename = "reason/code")]
+    pub reason_code: String,
+
+    /// Who must answer. Only the operator for now.
+    #[serde(rename = "recipient/class")]
+    pub recipient_class: Option<RecipientClass>,
+
+    /// Where and how the answer is submitted.
+    pub response: Option<InquiriumResponseTarget>,
+
+    /// Schema discriminator; always inquirium.operator-question.request.v1.
+    ///
+    /// Schema discriminator; always inquirium.crisis-candidate.v1.
+    pub schema: ControlSchema,
+
+    /// What exactly is being decided about.
+    pub subject: Option<InquiriumQuestionSubject>,
+
+    /// How long the question may stay pending, as an ISO-8601 duration. When absent the host
+    /// applies its configured timeout; it never waits forever.
+    pub timeout: Option<String>,
+
+    /// Registered question kind; selects which payload schema applies. An unregistered kind is
+    /// rejected.
+    #[serde(rename = "widget/kind")]
+    pub widget_kind: Option<InquiriumWidgetKind>,
+
+    /// Kind-specific payload, validated against the registered schema for widget/kind (see
+    /// x-type-index). Open at this level only because the closed registered schema chosen by
+    /// widget/kind applies on top; every registered payload is closed.
+    #[serde(rename = "widget/payload")]
+    pub widget_payload: Option<HashMap<String, Option<serde_json::Value>>>,
+
+    /// The candidate's id. Key name ours.
+    #[serde(rename = "candidate/id")]
+    pub candidate_id: Option<String>,
+
+    /// Whose turn it was.
+    #[serde(rename = "participant/ref")]
+    pub participant_ref: Option<String>,
+
+    /// When the candidate was raised.
+    #[serde(rename = "raised/at")]
+    pub raised_at: Option<String>,
+
+    /// What is asked of the host: review only. The only value is needs-host-review; "crisis is
+    /// active" is unrepresentable (P066 § Decision 11: Inquirium escalates for review, never
+    /// declares a crisis). Key name ours.
+    pub review: Option<Review>,
+
+    /// The turn that raised it (the channel projects candidates from a turn: S045 § Advise
+    /// First, Effects Elsewhere).
+    #[serde(rename = "turn/id")]
+    pub turn_id: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Classification {
+    Enum(InquiriumClassificationLabel),
+
+    InquiriumClassificationFlow(InquiriumClassificationFlow),
+}
+
+/// Labels of what the question shows and what its answer produces; the host shows it only if
+/// the labels allow it.
+///
+/// The labels of what goes into an interaction and what comes out of it. Used by operator
+/// questions to decide whether the question may be shown at all. Closed.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct InquiriumClassificationFlow {
+    /// Label of the data the question or operation reads or shows.
+    pub input: InquiriumClassificationLabel,
+
+    /// Label of what the answer or operation produces.
+    pub output: InquiriumClassificationLabel,
+}
+
+/// Safe answer the host applies if the question times out, is cancelled or is superseded.
+/// Without it those states fail closed.
+///
+/// The declared safe default. Closed.
+///
+/// The declared safe default the host applied when the question ended without an answer.
+/// Only on timed_out, cancelled or superseded.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct InquiriumTimeoutDefault {
+    /// Answer applied by the host when the question ends without an operator answer.
+    pub answer: InquiriumTimeoutDefaultInquiriumAnswerValue,
+
+    /// Reason recorded when the default is applied (e.g. timeout-fail-closed).
+    #[serde(rename = "reason/code")]
+    pub reason_code: String,
+}
+
+/// Answer applied by the host when the question ends without an operator answer.
+///
+/// An answer token, or a set of unique tokens for multi-choice.
+///
+/// The answer: one token for single-choice, confirm and free-text-with-allowlist; a set of
+/// tokens for multi-choice.
+///
+/// The accepted operator answer. Required when answered, absent otherwise.
+///
+/// The operator's answer, validated server-side against the question's widget (S045 §
+/// Operator Questions And Escalation). Only on answer.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum InquiriumTimeoutDefaultInquiriumAnswerValue {
+    PurpleString(String),
+
+    StringArray(Vec<String>),
+}
+
+/// The question as shown.
+///
+/// The visible question. Closed.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct InquiriumQuestionPrompt {
+    /// Kind of prompt; always equal to widget/kind.
+    pub kind: InquiriumWidgetKind,
+
+    /// The question text. Plain text, no markup, no secrets.
+    pub text: String,
+}
+
+/// Kind of prompt; always equal to widget/kind.
+///
+/// The registered question kinds. Each has exactly one payload schema, owned by the core
+/// contract.
+///
+/// Registered question kind; selects which payload schema applies. An unregistered kind is
+/// rejected.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum InquiriumWidgetKind {
+    Confirm,
+
+    #[serde(rename = "free-text-with-allowlist")]
+    FreeTextWithAllowlist,
+
+    #[serde(rename = "multi-choice")]
+    MultiChoice,
+
+    #[serde(rename = "single-choice")]
+    SingleChoice,
+}
+
+/// Who raised the question and why, labelled honestly.
+///
+/// Honest origin of the question. Closed.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct InquiriumQuestionProvenance {
+    /// Whether host policy raised the question or the model proposed it and the host shaped it.
+    pub origin: Option<Origin>,
+
+    /// Detailed reason from that stage.
+    #[serde(rename = "reason/code")]
+    pub reason_code: String,
+
+    /// Stage that needed the decision (e.g. runtime-selection).
+    #[serde(rename = "requested/by")]
+    pub requested_by: String,
+
+    /// Component that emitted the request (e.g. inquirium-core).
+    #[serde(rename = "source/component")]
+    pub source_component: String,
+}
+
+/// Whether host policy raised the question or the model proposed it and the host shaped it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Origin {
+    #[serde(rename = "host-policy")]
+    HostPolicy,
+
+    #[serde(rename = "model-proposed")]
+    ModelProposed,
+}
+
+/// Who must answer. Only the operator for now.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RecipientClass {
+    Operator,
+}
+
+/// Where and how the answer is submitted.
+///
+/// Where the answer goes. Closed.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct InquiriumResponseTarget {
+    /// Key the answer must echo so a repeated submission is applied once.
+    #[serde(rename = "idempotency/key")]
+    pub idempotency_key: String,
+
+    /// Submission method.
+    pub method: Method,
+
+    /// Host endpoint or capability that accepts the answer (e.g.
+    /// inquirium.operator-question.respond).
+    #[serde(rename = "target/ref")]
+    pub target_ref: String,
+}
+
+/// Submission method.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub enum Method {
+    #[serde(rename = "POST")]
+    Post,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Review {
+    #[serde(rename = "needs-host-review")]
+    NeedsHostReview,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub enum ControlSchema {
+    #[serde(rename = "inquirium.crisis-candidate.v1")]
+    InquiriumCrisisCandidateV1,
+
+    #[serde(rename = "inquirium.operator-question.request.v1")]
+    InquiriumOperatorQuestionRequestV1,
+}
+
+/// What exactly is being decided about.
+///
+/// References naming what the decision is about: runtime, model binding, adapter instance,
+/// lease or capability. At least one. Closed.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct InquiriumQuestionSubject {
+    /// Adapter instance concerned.
+    #[serde(rename = "adapter.instance/ref")]
+    pub adapter_instance_ref: Option<String>,
+
+    /// Capability the answer would unblock.
+    #[serde(rename = "capability/ref")]
+    pub capability_ref: Option<String>,
+
+    /// Lease the answer would grant or use.
+    #[serde(rename = "lease/ref")]
+    pub lease_ref: Option<String>,
+
+    /// Model binding concerned.
+    #[serde(rename = "model.binding/ref")]
+    pub model_binding_ref: Option<String>,
+
+    /// Runtime concerned.
+    #[serde(rename = "runtime/ref")]
+    pub runtime_ref: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub enum InquiriumAssistantTurnResponseSchema {
+    #[serde(rename = "inquirium.assistant.turn.response.v1")]
+    InquiriumAssistantTurnResponseV1,
+}
+
 /// Node UI preferences for the assistant affordance, per UI profile and surface. Stored
 /// apart from the inquiry transcript: hiding the affordance erases no conversation and
 /// deleting a conversation resets no preference. Encodes the non-engagement rules
@@ -3018,50 +4000,162 @@ pub struct InquiriumContextElement {
     pub source_ref: Option<String>,
 }
 
-/// One piece of message content, selected by type: inline text, or a reference to bulk
-/// content held in the object store. Shared by requests, responses and transcript facts.
-/// Open at this level only as a formality: each branch is closed, and Ajv's discriminator
-/// does not report evaluated properties, so unevaluatedProperties cannot be used here.
-///
-/// Inline text. Closed.
-///
-/// Bulk or binary content kept in the object store and pointed to by descriptor only, so
-/// large payloads never travel through the fact plane. Closed.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct InquiriumContentPart {
-    /// The text itself.
-    pub text: Option<String>,
-
-    /// Part discriminator.
-    #[serde(rename = "type")]
-    pub inquirium_content_part_type: InquiriumContentPartType,
-
-    /// Size of the referenced content in bytes, when known.
-    #[serde(rename = "byte/size")]
-    pub byte_size: Option<i64>,
-
-    /// IANA media type of the referenced content.
-    #[serde(rename = "media/type")]
-    pub media_type: Option<String>,
-
-    /// Object-store reference of the content.
-    #[serde(rename = "object/ref")]
-    pub object_ref: Option<String>,
-}
-
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum InquiriumContentPartType {
-    #[serde(rename = "object_ref")]
-    ObjectRef,
-
-    Text,
-}
-
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub enum InquiriumContextElementSchema {
     #[serde(rename = "inquirium.context-element.v1")]
     InquiriumContextElementV1,
+}
+
+/// An operator grant that lets one participant's session read context from one source, up to
+/// a classification ceiling, until it expires. Closed. Restated from prose: orbidocs
+/// publishes no schema for this shape, so every field below is taken from a sentence of
+/// Solution 045 (S045 = diapod/orbidocs
+/// doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel.md
+/// @2240017), its capability file (CAPS =
+/// doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel-caps.edn
+/// @9c15e96) or Proposal 066 (P066 =
+/// doc/project/40-proposals/066-inquirium-assistant-channel.md @4bdae52), cited in the
+/// field's description; where the prose names a field but not its wire key, the description
+/// says the key is ours.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct InquiriumContextGrantIssueRequest {
+    /// The most restrictive label an element may carry and still be admitted under this grant
+    /// (S045 § Granted Context And Classification: carry classification for every admitted
+    /// element; P066 tracker assistant-context-decision-tracing: effective tier). Key name ours.
+    #[serde(rename = "classification/ceiling")]
+    pub classification_ceiling: InquiriumClassificationLabel,
+
+    /// The operator's acknowledgement of this concrete context release to a remote model;
+    /// without it a remote candidate receives nothing above public from this source (P066
+    /// tracker assistant-model-egress-ack; S045 § Local Baseline, Explicit Remote Extension).
+    #[serde(rename = "egress/ack/ref")]
+    pub egress_ack_ref: Option<String>,
+
+    /// When the grant stops admitting context (S045 § Failure Modes: expiry checks; § Granted
+    /// Context: terminal grants are archived). Key spelled like the operator question's
+    /// expires/at.
+    #[serde(rename = "expires/at")]
+    pub expires_at: String,
+
+    /// The grant's reference; context sources name it as grant/ref (P066 tracker
+    /// assistant-context-source-grants).
+    #[serde(rename = "grant/ref")]
+    pub grant_ref: String,
+
+    /// The participant the grant is bound to (S045 § Granted Context And Classification:
+    /// participant/session/source-bound grants).
+    #[serde(rename = "participant/ref")]
+    pub participant_ref: String,
+
+    /// Schema discriminator; always inquirium.context-grant.issue.request.v1.
+    pub schema: InquiriumContextGrantIssueRequestSchema,
+
+    /// The session the grant is bound to (S045 § Granted Context And Classification; P066
+    /// tracker assistant-context-source-grants: per source and session).
+    #[serde(rename = "session/ref")]
+    pub session_ref: String,
+
+    /// Which kind of source (S045 § Granted Context And Classification lists relationship,
+    /// Memarium, query, messaging, artifact and dataset; query is not in the corpus enum yet,
+    /// docs/interop.md).
+    #[serde(rename = "source/kind")]
+    pub source_kind: InquiriumContextSourceKind,
+
+    /// The one source of that kind the grant covers (S045 § Granted Context And Classification:
+    /// source-bound).
+    #[serde(rename = "source/ref")]
+    pub source_ref: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub enum InquiriumContextGrantIssueRequestSchema {
+    #[serde(rename = "inquirium.context-grant.issue.request.v1")]
+    InquiriumContextGrantIssueRequestV1,
+}
+
+/// Ends a context grant before its expiry. From the commit on, no assembled context holds
+/// anything admitted only by it. Closed. Restated from prose: orbidocs publishes no schema
+/// for this shape, so every field below is taken from a sentence of Solution 045 (S045 =
+/// diapod/orbidocs
+/// doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel.md
+/// @2240017), its capability file (CAPS =
+/// doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel-caps.edn
+/// @9c15e96) or Proposal 066 (P066 =
+/// doc/project/40-proposals/066-inquirium-assistant-channel.md @4bdae52), cited in the
+/// field's description; where the prose names a field but not its wire key, the description
+/// says the key is ours.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct InquiriumContextGrantRevokeRequest {
+    /// The grant to end (S045 § Granted Context And Classification).
+    #[serde(rename = "grant/ref")]
+    pub grant_ref: String,
+
+    /// Why it was revoked, as a content-free code.
+    #[serde(rename = "reason/code")]
+    pub reason_code: Option<String>,
+
+    /// Schema discriminator; always inquirium.context-grant.revoke.request.v1.
+    pub schema: InquiriumContextGrantRevokeRequestSchema,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub enum InquiriumContextGrantRevokeRequestSchema {
+    #[serde(rename = "inquirium.context-grant.revoke.request.v1")]
+    InquiriumContextGrantRevokeRequestV1,
+}
+
+/// A metadata-only signal that a turn may need crisis review, handed to the host-owned
+/// crisis layer. It is a candidate, never a verdict: it cannot declare a crisis and is not
+/// itself a notification. Closed, so no content can ride along. Restated from prose:
+/// orbidocs publishes no schema for this shape, so every field below is taken from a
+/// sentence of Solution 045 (S045 = diapod/orbidocs
+/// doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel.md
+/// @2240017), its capability file (CAPS =
+/// doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel-caps.edn
+/// @9c15e96) or Proposal 066 (P066 =
+/// doc/project/40-proposals/066-inquirium-assistant-channel.md @4bdae52), cited in the
+/// field's description; where the prose names a field but not its wire key, the description
+/// says the key is ours.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct InquiriumCrisisCandidate {
+    /// The candidate's id. Key name ours.
+    #[serde(rename = "candidate/id")]
+    pub candidate_id: String,
+
+    /// The candidate's label: a classified candidate (S045 § Operator Questions And Escalation).
+    pub classification: InquiriumClassificationLabel,
+
+    /// Whose turn it was.
+    #[serde(rename = "participant/ref")]
+    pub participant_ref: String,
+
+    /// When the candidate was raised.
+    #[serde(rename = "raised/at")]
+    pub raised_at: String,
+
+    /// Why it was raised, as a content-free code: the candidate stays metadata-safe (S045 §
+    /// Failure Modes).
+    #[serde(rename = "reason/code")]
+    pub reason_code: String,
+
+    /// What is asked of the host: review only. The only value is needs-host-review; "crisis is
+    /// active" is unrepresentable (P066 § Decision 11: Inquirium escalates for review, never
+    /// declares a crisis). Key name ours.
+    pub review: Review,
+
+    /// Schema discriminator; always inquirium.crisis-candidate.v1.
+    pub schema: InquiriumCrisisCandidateSchema,
+
+    /// The turn that raised it (the channel projects candidates from a turn: S045 § Advise
+    /// First, Effects Elsewhere).
+    #[serde(rename = "turn/id")]
+    pub turn_id: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub enum InquiriumCrisisCandidateSchema {
+    #[serde(rename = "inquirium.crisis-candidate.v1")]
+    InquiriumCrisisCandidateV1,
 }
 
 /// Registered payload of the free-text-with-allowlist kind: the operator types an answer,
@@ -3124,176 +4218,16 @@ pub struct InquiriumGenerateRequest {
     pub turns: Vec<InquiriumTurn>,
 }
 
-/// Declarative statement of which context a turn would like. It names sources and operator
-/// grants; it never reads anything itself. The host resolves each source through the
-/// boundary contract that owns it and attaches a classification label to every element it
-/// returns. Closed.
-///
-/// Declarative request for extra context. Defaults to no sources at all; the host resolves
-/// any source only through its own gates.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct InquiriumContextAssemblyRequest {
-    /// Schema discriminator; always inquirium.context-assembly.request.v1.
-    pub schema: InquiriumContextAssemblyRequestSchema,
-
-    /// Requested sources. Empty by default, which is the only value Phase 1 accepts.
-    pub sources: Option<Vec<InquiriumContextSource>>,
-}
-
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub enum InquiriumContextAssemblyRequestSchema {
-    #[serde(rename = "inquirium.context-assembly.request.v1")]
-    InquiriumContextAssemblyRequestV1,
-}
-
-/// One requested source. Needs an operator grant; artifact and dataset sources also need a
-/// lease. Closed.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct InquiriumContextSource {
-    /// Reference to the JSON-e Flow that describes what to assemble from the source; interpreted
-    /// by the host only.
-    #[serde(rename = "flow/ref")]
-    pub flow_ref: Option<String>,
-
-    /// The operator grant that allows this source for this session or scope.
-    #[serde(rename = "grant/ref")]
-    pub grant_ref: String,
-
-    /// Lease on the artifact or dataset. Required for artifact and dataset sources.
-    #[serde(rename = "lease/ref")]
-    pub lease_ref: Option<String>,
-
-    /// Upper bound on elements taken from this source.
-    #[serde(rename = "max/elements")]
-    pub max_elements: Option<i64>,
-
-    /// Which gate resolves this source.
-    #[serde(rename = "source/kind")]
-    pub source_kind: InquiriumContextSourceKind,
-}
-
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(untagged)]
-pub enum Metadatum {
-    Bool(bool),
-
-    Double(f64),
-
-    PurpleString(String),
-}
-
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum InquiriumGenerateRequestOperation {
     Generate,
 }
 
-/// Sampling and length bounds passed to the selected runtime.
-///
-/// Bounds for the generation. All optional; the host applies the runtime's configured
-/// defaults and caps. Closed.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct InquiriumGenerationParameters {
-    /// Upper bound on generated tokens; the host may lower it to the profile's bounded-output
-    /// cap.
-    pub max_tokens: Option<i64>,
-
-    /// Stop sequences.
-    pub stop: Option<Vec<String>>,
-
-    /// Sampling temperature.
-    pub temperature: Option<f64>,
-
-    /// Nucleus sampling mass.
-    pub top_p: Option<f64>,
-}
-
-/// Per-turn policy. Closed; every field defaults to its most conservative value.
-///
-/// Constraints the host must enforce for this turn. Every field has a safe default, so an
-/// omitted policy means local-only, strict, session-only, fail-closed, plurality preserved.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct InquiriumGeneratePolicy {
-    /// Where the turn may run.
-    pub locality: Option<InquiriumLocality>,
-
-    /// What happens when a context element may not reach the chosen model even after
-    /// declassification: fail_closed aborts the turn with context-denied; drop_with_trace (the
-    /// seed's 'lenient') drops the element and records the drop in the trace.
-    pub on_context_denied: Option<OnContextDenied>,
-
-    /// preserve surfaces several viable answers instead of forcing one; collapse asks for a
-    /// single answer.
-    pub plurality: Option<Plurality>,
-
-    /// Which data the turn may see. assistant-session-only reads nothing beyond the inquiry
-    /// transcript; granted-context additionally admits context sources the operator granted for
-    /// this session.
-    pub scope: Option<Scope>,
-
-    /// Trust regime for runtime selection.
-    pub trust_mode: Option<InquiriumTrustMode>,
-}
-
-/// What happens when a context element may not reach the chosen model even after
-/// declassification: fail_closed aborts the turn with context-denied; drop_with_trace (the
-/// seed's 'lenient') drops the element and records the drop in the trace.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum OnContextDenied {
-    #[serde(rename = "drop_with_trace")]
-    DropWithTrace,
-
-    #[serde(rename = "fail_closed")]
-    FailClosed,
-}
-
-/// preserve surfaces several viable answers instead of forcing one; collapse asks for a
-/// single answer.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Plurality {
-    Collapse,
-
-    Preserve,
-}
-
-/// Which data the turn may see. assistant-session-only reads nothing beyond the inquiry
-/// transcript; granted-context additionally admits context sources the operator granted for
-/// this session.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Scope {
-    #[serde(rename = "assistant-session-only")]
-    AssistantSessionOnly,
-
-    #[serde(rename = "granted-context")]
-    GrantedContext,
-}
-
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub enum InquiriumGenerateRequestSchema {
     #[serde(rename = "inquirium.generate.request.v1")]
     InquiriumGenerateRequestV1,
-}
-
-/// One message of the conversation. Closed.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct InquiriumTurn {
-    /// The message content as ordered parts; at least one.
-    pub content: Vec<InquiriumContentPart>,
-
-    /// Who spoke: the operator (user) or an earlier assistant answer being replayed for context.
-    pub role: Role,
-}
-
-/// Who spoke: the operator (user) or an earlier assistant answer being replayed for context.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Role {
-    Assistant,
-
-    User,
 }
 
 /// Typed outcome of a generate request. A completed response carries output framed by an
@@ -3349,53 +4283,6 @@ pub struct InquiriumGenerateResponse {
 
     /// Token accounting, when the runtime reports it.
     pub usage: Option<InquiriumUsage>,
-}
-
-/// Frames generated output as evidence. Closed: there is no way to mark output authoritative
-/// or actionable.
-///
-/// How to read the output: a bounded claim, never authority. Required when completed,
-/// forbidden otherwise.
-///
-/// The epistemic framing returned with the answer.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct InquiriumEpistemicBlock {
-    /// Short limitations the surface shows beside the answer.
-    pub caveats: Option<Vec<String>>,
-
-    /// Confidence the assistant states; unstated unless it has grounds to say more.
-    pub confidence: Option<Confidence>,
-
-    /// References to the context elements or trace records the answer relies on; empty means
-    /// model-only.
-    pub grounded_in: Option<Vec<String>>,
-
-    /// advisory (a suggestion to weigh) or hypothesis (a claim to check). There is deliberately
-    /// no authoritative value.
-    pub stance: Option<Stance>,
-}
-
-/// Confidence the assistant states; unstated unless it has grounds to say more.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Confidence {
-    High,
-
-    Low,
-
-    Medium,
-
-    Unstated,
-}
-
-/// advisory (a suggestion to weigh) or hypothesis (a claim to check). There is deliberately
-/// no authoritative value.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Stance {
-    Advisory,
-
-    Hypothesis,
 }
 
 /// Where the serving runtime actually ran: local_only when nothing left the node, remote
@@ -3474,18 +4361,6 @@ pub enum InquiriumInquiryFeedbackSchema {
     InquiriumInquiryFeedbackV1,
 }
 
-/// verified: checked and holds; refuted: checked and wrong; amended: partly right, corrected
-/// in the note.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Verdict {
-    Amended,
-
-    Refuted,
-
-    Verified,
-}
-
 /// Append-only transcript fact for the model's answer to one turn, with provenance and a
 /// forward reference to the operational trace. The trace never points back. Closed.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -3530,24 +4405,6 @@ pub struct InquiriumInquiryResult {
     /// The turn this result answers.
     #[serde(rename = "turn/id")]
     pub turn_id: String,
-}
-
-/// What produced the result.
-///
-/// Runtime, model binding and operation that produced a result. Closed.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct InquiriumResultProvenance {
-    /// Model binding used.
-    #[serde(rename = "model.binding/ref")]
-    pub model_binding_ref: String,
-
-    /// Inquirium operation id of the invocation.
-    #[serde(rename = "operation/id")]
-    pub operation_id: String,
-
-    /// Runtime that served the turn.
-    #[serde(rename = "runtime/ref")]
-    pub runtime_ref: String,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -3798,7 +4655,7 @@ pub enum InquiriumObjectRefPartType {
 pub struct InquiriumOperatorQuestionAnswer {
     /// The answer: one token for single-choice, confirm and free-text-with-allowlist; a set of
     /// tokens for multi-choice.
-    pub answer: InquiriumOperatorQuestionAnswerInquiriumAnswerValue,
+    pub answer: InquiriumTimeoutDefaultInquiriumAnswerValue,
 
     /// When the operator answered.
     #[serde(rename = "answered/at")]
@@ -3819,22 +4676,6 @@ pub struct InquiriumOperatorQuestionAnswer {
 
     /// Schema discriminator; always inquirium.operator-question.answer.v1.
     pub schema: InquiriumOperatorQuestionAnswerSchema,
-}
-
-/// The answer: one token for single-choice, confirm and free-text-with-allowlist; a set of
-/// tokens for multi-choice.
-///
-/// An answer token, or a set of unique tokens for multi-choice.
-///
-/// Answer applied by the host when the question ends without an operator answer.
-///
-/// The accepted operator answer. Required when answered, absent otherwise.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(untagged)]
-pub enum InquiriumOperatorQuestionAnswerInquiriumAnswerValue {
-    PurpleString(String),
-
-    StringArray(Vec<String>),
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -3910,166 +4751,10 @@ pub struct InquiriumOperatorQuestionRequest {
     pub widget_payload: HashMap<String, Option<serde_json::Value>>,
 }
 
-/// The labels of what goes into an interaction and what comes out of it. Used by operator
-/// questions to decide whether the question may be shown at all. Closed.
-///
-/// Labels of what the question shows and what its answer produces; the host shows it only if
-/// the labels allow it.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct InquiriumClassificationFlow {
-    /// Label of the data the question or operation reads or shows.
-    pub input: InquiriumClassificationLabel,
-
-    /// Label of what the answer or operation produces.
-    pub output: InquiriumClassificationLabel,
-}
-
-/// Safe answer the host applies if the question times out, is cancelled or is superseded.
-/// Without it those states fail closed.
-///
-/// The declared safe default. Closed.
-///
-/// The declared safe default the host applied when the question ended without an answer.
-/// Only on timed_out, cancelled or superseded.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct InquiriumTimeoutDefault {
-    /// Answer applied by the host when the question ends without an operator answer.
-    pub answer: InquiriumOperatorQuestionAnswerInquiriumAnswerValue,
-
-    /// Reason recorded when the default is applied (e.g. timeout-fail-closed).
-    #[serde(rename = "reason/code")]
-    pub reason_code: String,
-}
-
-/// The question as shown.
-///
-/// The visible question. Closed.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct InquiriumQuestionPrompt {
-    /// Kind of prompt; always equal to widget/kind.
-    pub kind: InquiriumWidgetKind,
-
-    /// The question text. Plain text, no markup, no secrets.
-    pub text: String,
-}
-
-/// Kind of prompt; always equal to widget/kind.
-///
-/// The registered question kinds. Each has exactly one payload schema, owned by the core
-/// contract.
-///
-/// Registered question kind; selects which payload schema applies. An unregistered kind is
-/// rejected.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum InquiriumWidgetKind {
-    Confirm,
-
-    #[serde(rename = "free-text-with-allowlist")]
-    FreeTextWithAllowlist,
-
-    #[serde(rename = "multi-choice")]
-    MultiChoice,
-
-    #[serde(rename = "single-choice")]
-    SingleChoice,
-}
-
-/// Who raised the question and why, labelled honestly.
-///
-/// Honest origin of the question. Closed.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct InquiriumQuestionProvenance {
-    /// Whether host policy raised the question or the model proposed it and the host shaped it.
-    pub origin: Option<Origin>,
-
-    /// Detailed reason from that stage.
-    #[serde(rename = "reason/code")]
-    pub reason_code: String,
-
-    /// Stage that needed the decision (e.g. runtime-selection).
-    #[serde(rename = "requested/by")]
-    pub requested_by: String,
-
-    /// Component that emitted the request (e.g. inquirium-core).
-    #[serde(rename = "source/component")]
-    pub source_component: String,
-}
-
-/// Whether host policy raised the question or the model proposed it and the host shaped it.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Origin {
-    #[serde(rename = "host-policy")]
-    HostPolicy,
-
-    #[serde(rename = "model-proposed")]
-    ModelProposed,
-}
-
-/// Who must answer. Only the operator for now.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum RecipientClass {
-    Operator,
-}
-
-/// Where and how the answer is submitted.
-///
-/// Where the answer goes. Closed.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct InquiriumResponseTarget {
-    /// Key the answer must echo so a repeated submission is applied once.
-    #[serde(rename = "idempotency/key")]
-    pub idempotency_key: String,
-
-    /// Submission method.
-    pub method: Method,
-
-    /// Host endpoint or capability that accepts the answer (e.g.
-    /// inquirium.operator-question.respond).
-    #[serde(rename = "target/ref")]
-    pub target_ref: String,
-}
-
-/// Submission method.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub enum Method {
-    #[serde(rename = "POST")]
-    Post,
-}
-
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub enum InquiriumOperatorQuestionRequestSchema {
     #[serde(rename = "inquirium.operator-question.request.v1")]
     InquiriumOperatorQuestionRequestV1,
-}
-
-/// What exactly is being decided about.
-///
-/// References naming what the decision is about: runtime, model binding, adapter instance,
-/// lease or capability. At least one. Closed.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct InquiriumQuestionSubject {
-    /// Adapter instance concerned.
-    #[serde(rename = "adapter.instance/ref")]
-    pub adapter_instance_ref: Option<String>,
-
-    /// Capability the answer would unblock.
-    #[serde(rename = "capability/ref")]
-    pub capability_ref: Option<String>,
-
-    /// Lease the answer would grant or use.
-    #[serde(rename = "lease/ref")]
-    pub lease_ref: Option<String>,
-
-    /// Model binding concerned.
-    #[serde(rename = "model.binding/ref")]
-    pub model_binding_ref: Option<String>,
-
-    /// Runtime concerned.
-    #[serde(rename = "runtime/ref")]
-    pub runtime_ref: Option<String>,
 }
 
 /// Lifecycle record of an operator question, kept by the host. The question is the
@@ -4119,14 +4804,17 @@ pub struct InquiriumOperatorQuestionState {
     pub updated_at: String,
 }
 
-/// The answer: one token for single-choice, confirm and free-text-with-allowlist; a set of
-/// tokens for multi-choice.
+/// Answer applied by the host when the question ends without an operator answer.
 ///
 /// An answer token, or a set of unique tokens for multi-choice.
 ///
-/// Answer applied by the host when the question ends without an operator answer.
+/// The answer: one token for single-choice, confirm and free-text-with-allowlist; a set of
+/// tokens for multi-choice.
 ///
 /// The accepted operator answer. Required when answered, absent otherwise.
+///
+/// The operator's answer, validated server-side against the question's widget (S045 §
+/// Operator Questions And Escalation). Only on answer.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum InquiriumOperatorQuestionStateInquiriumAnswerValue {
@@ -4155,6 +4843,75 @@ pub enum InquiriumOperatorQuestionStateState {
 
     #[serde(rename = "timed_out")]
     TimedOut,
+}
+
+/// Asks the host to move a pending operator question to a terminal state: answer, timeout,
+/// cancel or supersede. Late and conflicting transitions are rejected and change nothing.
+/// Closed. Restated from prose: orbidocs publishes no schema for this shape, so every field
+/// below is taken from a sentence of Solution 045 (S045 = diapod/orbidocs
+/// doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel.md
+/// @2240017), its capability file (CAPS =
+/// doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel-caps.edn
+/// @9c15e96) or Proposal 066 (P066 =
+/// doc/project/40-proposals/066-inquirium-assistant-channel.md @4bdae52), cited in the
+/// field's description; where the prose names a field but not its wire key, the description
+/// says the key is ours.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct InquiriumOperatorQuestionTransitionRequest {
+    /// The operator's answer, validated server-side against the question's widget (S045 §
+    /// Operator Questions And Escalation). Only on answer.
+    pub answer: Option<InquiriumOperatorQuestionStateInquiriumAnswerValue>,
+
+    /// Who answered; must be the authenticated caller when the host knows it.
+    #[serde(rename = "answered/by")]
+    pub answered_by: Option<String>,
+
+    /// The question's response idempotency key; repeating an identical transition changes
+    /// nothing (S045 § Failure Modes: idempotency, terminal transition facts, conflict
+    /// rejection).
+    #[serde(rename = "idempotency/key")]
+    pub idempotency_key: String,
+
+    /// The question to move (P066 § Decision 11).
+    #[serde(rename = "question/ref")]
+    pub question_ref: String,
+
+    /// Why, as a content-free code (cancel and supersede).
+    #[serde(rename = "reason/code")]
+    pub reason_code: Option<String>,
+
+    /// Schema discriminator; always inquirium.operator-question.transition.request.v1.
+    pub schema: InquiriumOperatorQuestionTransitionRequestSchema,
+
+    /// The newer question that replaces this one. Only on supersede.
+    #[serde(rename = "superseded/by")]
+    pub superseded_by: Option<String>,
+
+    /// Which transition: the four the capability file lists (CAPS,
+    /// assistant-operator-question-escalation: answer, timeout, cancel and supersede), leading
+    /// to answered, timed_out, cancelled and superseded. Key name ours.
+    pub transition: Transition,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub enum InquiriumOperatorQuestionTransitionRequestSchema {
+    #[serde(rename = "inquirium.operator-question.transition.request.v1")]
+    InquiriumOperatorQuestionTransitionRequestV1,
+}
+
+/// Which transition: the four the capability file lists (CAPS,
+/// assistant-operator-question-escalation: answer, timeout, cancel and supersede), leading
+/// to answered, timed_out, cancelled and superseded. Key name ours.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Transition {
+    Answer,
+
+    Cancel,
+
+    Supersede,
+
+    Timeout,
 }
 
 /// A runtime the host may select for a turn, as the selection seam sees it after health
@@ -4328,6 +5085,48 @@ pub struct InquiriumSingleChoiceWidget {
     pub options: Vec<InquiriumChoiceOption>,
 }
 
+/// A sanitized terminal failure of an Inquirium operation: which operation failed, and one
+/// fixed reason code. Whether anything was dispatched or left the node is recorded
+/// elsewhere, in provenance bound to the result, and is never inferred from this record.
+/// Closed. Follows the schema orbidocs publishes
+/// (doc/schemas/inquirium.terminal-outcome.v1.schema.json @2d41e01);
+/// scripts/orbidocs-schemas.ts checks that both judge our examples alike.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct InquiriumTerminalOutcome {
+    /// The failed operation's name: lowercase, starting with a letter, then letters, digits,
+    /// dots and hyphens.
+    pub operation: String,
+
+    /// Always runtime-execution-failed: the failure is sanitized to one code.
+    #[serde(rename = "reason/code")]
+    pub reason_code: ReasonCode,
+
+    /// Schema discriminator; always inquirium.terminal-outcome.v1.
+    pub schema: InquiriumTerminalOutcomeSchema,
+
+    /// Always failed: the record exists only for terminal failures.
+    pub status: InquiriumTerminalOutcomeStatus,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ReasonCode {
+    #[serde(rename = "runtime-execution-failed")]
+    RuntimeExecutionFailed,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub enum InquiriumTerminalOutcomeSchema {
+    #[serde(rename = "inquirium.terminal-outcome.v1")]
+    InquiriumTerminalOutcomeV1,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum InquiriumTerminalOutcomeStatus {
+    Failed,
+}
+
 /// Inline text. Closed.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct InquiriumTextPart {
@@ -4343,6 +5142,76 @@ pub struct InquiriumTextPart {
 #[serde(rename_all = "snake_case")]
 pub enum InquiriumTextPartType {
     Text,
+}
+
+/// A separate, live grant that lets one feedback fact of one participant become a training
+/// candidate. Closed. Restated from prose: orbidocs publishes no schema for this shape, so
+/// every field below is taken from a sentence of Solution 045 (S045 = diapod/orbidocs
+/// doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel.md
+/// @2240017), its capability file (CAPS =
+/// doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel-caps.edn
+/// @9c15e96) or Proposal 066 (P066 =
+/// doc/project/40-proposals/066-inquirium-assistant-channel.md @4bdae52), cited in the
+/// field's description; where the prose names a field but not its wire key, the description
+/// says the key is ours.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct InquiriumTrainingGrantIssueRequest {
+    /// The grant is live only until then (S045 § Feedback And Training Admission: a live grant).
+    #[serde(rename = "expires/at")]
+    pub expires_at: String,
+
+    /// The one feedback fact the grant admits (S045 § Feedback And Training Admission; P066 §
+    /// Decision 8.3).
+    #[serde(rename = "feedback/ref")]
+    pub feedback_ref: String,
+
+    /// The training grant's reference (S045 § Feedback And Training Admission).
+    #[serde(rename = "grant/ref")]
+    pub grant_ref: String,
+
+    /// The participant the grant is bound to (S045 § Feedback And Training Admission:
+    /// participant- and feedback-bound).
+    #[serde(rename = "participant/ref")]
+    pub participant_ref: String,
+
+    /// Schema discriminator; always inquirium.training-grant.issue.request.v1.
+    pub schema: InquiriumTrainingGrantIssueRequestSchema,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub enum InquiriumTrainingGrantIssueRequestSchema {
+    #[serde(rename = "inquirium.training-grant.issue.request.v1")]
+    InquiriumTrainingGrantIssueRequestV1,
+}
+
+/// Ends a training grant; the feedback fact is no longer admitted as a training candidate.
+/// Closed. Restated from prose: orbidocs publishes no schema for this shape, so every field
+/// below is taken from a sentence of Solution 045 (S045 = diapod/orbidocs
+/// doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel.md
+/// @2240017), its capability file (CAPS =
+/// doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel-caps.edn
+/// @9c15e96) or Proposal 066 (P066 =
+/// doc/project/40-proposals/066-inquirium-assistant-channel.md @4bdae52), cited in the
+/// field's description; where the prose names a field but not its wire key, the description
+/// says the key is ours.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct InquiriumTrainingGrantRevokeRequest {
+    /// The training grant to end (S045 § Feedback And Training Admission).
+    #[serde(rename = "grant/ref")]
+    pub grant_ref: String,
+
+    /// Why it was revoked, as a content-free code.
+    #[serde(rename = "reason/code")]
+    pub reason_code: Option<String>,
+
+    /// Schema discriminator; always inquirium.training-grant.revoke.request.v1.
+    pub schema: InquiriumTrainingGrantRevokeRequestSchema,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub enum InquiriumTrainingGrantRevokeRequestSchema {
+    #[serde(rename = "inquirium.training-grant.revoke.request.v1")]
+    InquiriumTrainingGrantRevokeRequestV1,
 }
 
 /// The run is paused waiting for a person. Open.
@@ -4895,13 +5764,7 @@ pub struct RunFailedPayload {
     pub error_code: Option<String>,
 
     /// Terminal status, when the host states it (wopkit hosts always do).
-    pub status: Option<RunFailedPayloadStatus>,
-}
-
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum RunFailedPayloadStatus {
-    Failed,
+    pub status: Option<InquiriumTerminalOutcomeStatus>,
 }
 
 /// Body of POST /v1/runs/{runId}:fork: a new run from a past event index of the source run.

@@ -7,7 +7,7 @@
 // - Fields a schema leaves open (additionalProperties: true) are dropped on deserialisation: extension data does not survive a round trip.
 // - if/then rules (e.g. "trigger is required when supported is true") and x-runtime-rules are not represented.
 //
-// Top-level types: 184.
+// Top-level types: 195.
 
 // This file was generated from JSON Schema using quicktype, do not modify it directly.
 // To parse the JSON, add this file to your project and do:
@@ -69,6 +69,10 @@
 //   let hostSampleSeedSecret = try HostSampleSeedSecret(json)
 //   let hostSampleTraceRecord = try HostSampleTraceRecord(json)
 //   let inquiriumAssistantConfig = try InquiriumAssistantConfig(json)
+//   let inquiriumAssistantTranscriptBundle = try InquiriumAssistantTranscriptBundle(json)
+//   let inquiriumAssistantTranscriptFact = try InquiriumAssistantTranscriptFact(json)
+//   let inquiriumAssistantTurnRequest = try InquiriumAssistantTurnRequest(json)
+//   let inquiriumAssistantTurnResponse = try InquiriumAssistantTurnResponse(json)
 //   let inquiriumAssistantTurnTrace = try InquiriumAssistantTurnTrace(json)
 //   let inquiriumAssistantUIPreferences = try InquiriumAssistantUIPreferences(json)
 //   let inquiriumBaselineAssistantProfile = try InquiriumBaselineAssistantProfile(json)
@@ -83,7 +87,10 @@
 //   let inquiriumContentPart = try InquiriumContentPart(json)
 //   let inquiriumContextAssemblyRequest = try InquiriumContextAssemblyRequest(json)
 //   let inquiriumContextElement = try InquiriumContextElement(json)
+//   let inquiriumContextGrantIssueRequest = try InquiriumContextGrantIssueRequest(json)
+//   let inquiriumContextGrantRevokeRequest = try InquiriumContextGrantRevokeRequest(json)
 //   let inquiriumContextSource = try InquiriumContextSource(json)
+//   let inquiriumCrisisCandidate = try InquiriumCrisisCandidate(json)
 //   let inquiriumDiagnostics = try InquiriumDiagnostics(json)
 //   let inquiriumEgressByClass = try InquiriumEgressByClass(json)
 //   let inquiriumEpistemicBlock = try InquiriumEpistemicBlock(json)
@@ -107,6 +114,7 @@
 //   let inquiriumOperatorQuestionAnswer = try InquiriumOperatorQuestionAnswer(json)
 //   let inquiriumOperatorQuestionRequest = try InquiriumOperatorQuestionRequest(json)
 //   let inquiriumOperatorQuestionState = try InquiriumOperatorQuestionState(json)
+//   let inquiriumOperatorQuestionTransitionRequest = try InquiriumOperatorQuestionTransitionRequest(json)
 //   let inquiriumQuestionPrompt = try InquiriumQuestionPrompt(json)
 //   let inquiriumQuestionProvenance = try InquiriumQuestionProvenance(json)
 //   let inquiriumQuestionSubject = try InquiriumQuestionSubject(json)
@@ -117,6 +125,7 @@
 //   let inquiriumRuntimeCandidate = try InquiriumRuntimeCandidate(json)
 //   let inquiriumRuntimeHealth = try InquiriumRuntimeHealth(json)
 //   let inquiriumSingleChoiceWidget = try InquiriumSingleChoiceWidget(json)
+//   let inquiriumTerminalOutcome = try InquiriumTerminalOutcome(json)
 //   let inquiriumTextPart = try InquiriumTextPart(json)
 //   let inquiriumTimeoutDefault = try InquiriumTimeoutDefault(json)
 //   let inquiriumTraceDecision = try InquiriumTraceDecision(json)
@@ -125,6 +134,8 @@
 //   let inquiriumTraceLevelByClass = try InquiriumTraceLevelByClass(json)
 //   let inquiriumTraceOutputShape = try InquiriumTraceOutputShape(json)
 //   let inquiriumTracePolicy = try InquiriumTracePolicy(json)
+//   let inquiriumTrainingGrantIssueRequest = try InquiriumTrainingGrantIssueRequest(json)
+//   let inquiriumTrainingGrantRevokeRequest = try InquiriumTrainingGrantRevokeRequest(json)
 //   let inquiriumTurn = try InquiriumTurn(json)
 //   let inquiriumUsage = try InquiriumUsage(json)
 //   let inquiriumVerificationRigorByMode = try InquiriumVerificationRigorByMode(json)
@@ -3867,9 +3878,20 @@ extension InquiriumTraceDecision {
 /// community, personal. This file also holds the ClassKeyed configuration idiom, the
 /// configuration dual of classified data.
 ///
+/// Label of the turn's content; governs retention and who may read it.
+///
+/// Label of the result content: at least as restrictive as the most restrictive context
+/// element used (runtime rule).
+///
+/// The fact's label; governs retention and readers (P066 § Decision 9, classification
+/// first-class).
+///
 /// Label of the data the question or operation reads or shows.
 ///
 /// Label of what the answer or operation produces.
+///
+/// The candidate's label: a classified candidate (S045 § Operator Questions And
+/// Escalation).
 ///
 /// The element's label. Required: the host must attach one. Any path that loses it treats
 /// the element as personal.
@@ -3877,10 +3899,10 @@ extension InquiriumTraceDecision {
 /// Present on a declassified projection: the label of the original element. Must be more
 /// restrictive than classification (runtime rule).
 ///
-/// Label of the result content: at least as restrictive as the most restrictive context
-/// element used (runtime rule).
-///
-/// Label of the turn's content; governs retention and who may read it.
+/// The most restrictive label an element may carry and still be admitted under this grant
+/// (S045 § Granted Context And Classification: carry classification for every admitted
+/// element; P066 tracker assistant-context-decision-tracing: effective tier). Key name
+/// ours.
 ///
 /// Most restrictive label the model may receive unchanged.
 ///
@@ -3922,6 +3944,10 @@ enum InquiriumTraceDecisionKind: String, Codable {
 /// Which gate resolves this source.
 ///
 /// Which kind of source produced the element.
+///
+/// Which kind of source (S045 § Granted Context And Classification lists relationship,
+/// Memarium, query, messaging, artifact and dataset; query is not in the corpus enum yet,
+/// docs/interop.md).
 enum InquiriumContextSourceKind: String, Codable {
     case artifact = "artifact"
     case dataset = "dataset"
@@ -4285,6 +4311,9 @@ enum InquiriumTrustMode: String, Codable {
 /// element could not reach any eligible model and policy was fail_closed. policy-denied: the
 /// request itself was refused (missing grant, missing operator authority, scope not
 /// allowed). failed: a runtime or adapter error after selection.
+///
+/// The typed outcome of the underlying generate operation; denials are first-class outcomes
+/// (P066 § Contract Sketch).
 ///
 /// How the turn ended. completed is the only outcome with output; the others are typed
 /// denials or failures.
@@ -6777,6 +6806,1884 @@ enum InquiriumVerificationRigor: String, Codable {
     case strict = "strict"
 }
 
+/// A participant's transcript facts gathered for export, import or rebuild. Import is an
+/// explicit operator operation, never a background merge. Closed. Restated from prose:
+/// orbidocs publishes no schema for this shape, so every field below is taken from a
+/// sentence of Solution 045 (S045 = diapod/orbidocs
+/// doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel.md
+/// @2240017), its capability file (CAPS =
+/// doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel-caps.edn
+/// @9c15e96) or Proposal 066 (P066 =
+/// doc/project/40-proposals/066-inquirium-assistant-channel.md @4bdae52), cited in the
+/// field's description; where the prose names a field but not its wire key, the description
+/// says the key is ours.
+// MARK: - InquiriumAssistantTranscriptBundle
+struct InquiriumAssistantTranscriptBundle: Codable {
+    /// When the bundle was made. Key name ours; S045 names export/import, not its fields.
+    let exportedAt: Date
+    /// The facts, in append order, excision markers included so an import keeps the audit trail
+    /// (S045 § Transcript And Session Projection).
+    let facts: [InquiriumAssistantTranscriptFact]
+    /// Whose facts these are; every fact in the bundle belongs to this participant (S045 §
+    /// Transcript And Session Projection; P066 § Decision 9).
+    let participantRef: String
+    /// Schema discriminator; always inquirium.assistant.transcript.bundle.v1.
+    let schema: InquiriumAssistantTranscriptBundleSchema
+    /// When present, the bundle holds one session only.
+    let sessionRef: String?
+
+    enum CodingKeys: String, CodingKey {
+        case exportedAt = "exported/at"
+        case facts = "facts"
+        case participantRef = "participant/ref"
+        case schema = "schema"
+        case sessionRef = "session/ref"
+    }
+}
+
+// MARK: InquiriumAssistantTranscriptBundle convenience initializers and mutators
+
+extension InquiriumAssistantTranscriptBundle {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(InquiriumAssistantTranscriptBundle.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        exportedAt: Date? = nil,
+        facts: [InquiriumAssistantTranscriptFact]? = nil,
+        participantRef: String? = nil,
+        schema: InquiriumAssistantTranscriptBundleSchema? = nil,
+        sessionRef: String?? = nil
+    ) -> InquiriumAssistantTranscriptBundle {
+        return InquiriumAssistantTranscriptBundle(
+            exportedAt: exportedAt ?? self.exportedAt,
+            facts: facts ?? self.facts,
+            participantRef: participantRef ?? self.participantRef,
+            schema: schema ?? self.schema,
+            sessionRef: sessionRef ?? self.sessionRef
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// One participant-scoped transcript fact as the transcript port stores it: a turn, a
+/// result, a feedback fact, or the audit-preserving marker an excision leaves behind.
+/// Closed. Restated from prose: orbidocs publishes no schema for this shape, so every field
+/// below is taken from a sentence of Solution 045 (S045 = diapod/orbidocs
+/// doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel.md
+/// @2240017), its capability file (CAPS =
+/// doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel-caps.edn
+/// @9c15e96) or Proposal 066 (P066 =
+/// doc/project/40-proposals/066-inquirium-assistant-channel.md @4bdae52), cited in the
+/// field's description; where the prose names a field but not its wire key, the description
+/// says the key is ours.
+// MARK: - InquiriumAssistantTranscriptFact
+struct InquiriumAssistantTranscriptFact: Codable {
+    /// The fact itself: inquirium.inquiry-turn.v1, -result.v1 or -feedback.v1 by fact/kind (P066
+    /// § Decision 9, nomenclature). An excision marker has no body: the content is gone.
+    let body: InquiriumInquiry?
+    /// The fact's label; governs retention and readers (P066 § Decision 9, classification
+    /// first-class).
+    let classification: InquiriumClassificationLabel?
+    /// The fact's id (turn/id, result/id or feedback/id of its body); unique within the
+    /// participant, so an idempotent replay cannot add it twice (S045 § Transcript And Session
+    /// Projection).
+    let factID: String
+    /// Which fact this is: a turn or result (P066 § Decision 9), operator feedback recorded with
+    /// the session (P066 § Decision 8.3), or an excision marker that keeps the audit trail (S045
+    /// § Transcript And Session Projection; P066 calls the marker session_excised).
+    let factKind: FactKind
+    /// Whose history this is: transcript facts are participant-scoped (S045 § Transcript And
+    /// Session Projection; P066 § Decision 9).
+    let participantRef: String
+    /// When the fact (or the excision) was recorded.
+    let recordedAt: Date
+    /// Schema discriminator; always inquirium.assistant.transcript.fact.v1.
+    let schema: InquiriumAssistantTranscriptFactSchema
+    /// The inquiry session (P066 tracker assistant-principal-boundary: scoped by principal and
+    /// session).
+    let sessionRef: String
+    /// Search tags (S045 § Transcript And Session Projection: search, tags).
+    let tags: [String]?
+
+    enum CodingKeys: String, CodingKey {
+        case body = "body"
+        case classification = "classification"
+        case factID = "fact/id"
+        case factKind = "fact/kind"
+        case participantRef = "participant/ref"
+        case recordedAt = "recorded/at"
+        case schema = "schema"
+        case sessionRef = "session/ref"
+        case tags = "tags"
+    }
+}
+
+// MARK: InquiriumAssistantTranscriptFact convenience initializers and mutators
+
+extension InquiriumAssistantTranscriptFact {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(InquiriumAssistantTranscriptFact.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        body: InquiriumInquiry?? = nil,
+        classification: InquiriumClassificationLabel?? = nil,
+        factID: String? = nil,
+        factKind: FactKind? = nil,
+        participantRef: String? = nil,
+        recordedAt: Date? = nil,
+        schema: InquiriumAssistantTranscriptFactSchema? = nil,
+        sessionRef: String? = nil,
+        tags: [String]?? = nil
+    ) -> InquiriumAssistantTranscriptFact {
+        return InquiriumAssistantTranscriptFact(
+            body: body ?? self.body,
+            classification: classification ?? self.classification,
+            factID: factID ?? self.factID,
+            factKind: factKind ?? self.factKind,
+            participantRef: participantRef ?? self.participantRef,
+            recordedAt: recordedAt ?? self.recordedAt,
+            schema: schema ?? self.schema,
+            sessionRef: sessionRef ?? self.sessionRef,
+            tags: tags ?? self.tags
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// The fact itself: inquirium.inquiry-turn.v1, -result.v1 or -feedback.v1 by fact/kind (P066
+/// § Decision 9, nomenclature). An excision marker has no body: the content is gone.
+///
+/// Append-only transcript fact for one operator turn of an inquiry session, written through
+/// the transcript store (Memarium by default). Scoped to a participant, labelled, with
+/// content inline or in the object store. Closed.
+///
+/// Append-only transcript fact for the model's answer to one turn, with provenance and a
+/// forward reference to the operational trace. The trace never points back. Closed.
+///
+/// The operator's explicit verdict on one inquiry result: verified, refuted or amended, with
+/// a note. An append-only fact recorded with the session; a change of mind is a new feedback
+/// fact, never an edit. Nothing learns from it silently. Closed.
+// MARK: - InquiriumInquiry
+struct InquiriumInquiry: Codable {
+    /// Label of the turn's content; governs retention and who may read it.
+    ///
+    /// Label of the result content: at least as restrictive as the most restrictive context
+    /// element used (runtime rule).
+    let classification: InquiriumClassificationLabel?
+    /// The operator's message as content parts; large or binary parts are object_ref parts.
+    let content: [InquiriumContentPart]?
+    /// The accountable participant whose assistant history this is; the primary history scope.
+    ///
+    /// The accountable participant.
+    ///
+    /// The participant giving the verdict.
+    let participantRef: String
+    /// When the fact was appended.
+    let recordedAt: Date
+    /// Schema discriminator; always inquirium.inquiry-turn.v1.
+    ///
+    /// Schema discriminator; always inquirium.inquiry-result.v1.
+    ///
+    /// Schema discriminator; always inquirium.inquiry-feedback.v1.
+    let schema: BodySchema
+    /// Position of the turn in the session, starting at 0.
+    let sequence: Int?
+    /// The inquiry session the turn belongs to.
+    ///
+    /// The inquiry session.
+    ///
+    /// Session the feedback is recorded with.
+    let sessionRef: String
+    /// Identifier of the turn; the trace record and the result fact carry the same value.
+    ///
+    /// The turn this result answers.
+    let turnID: String?
+    /// The epistemic framing returned with the answer.
+    let epistemic: InquiriumEpistemicBlock?
+    /// The answer as content parts; bulk parts live in the object store as object_ref parts.
+    let output: [InquiriumContentPart]?
+    /// What produced the result.
+    let provenance: InquiriumResultProvenance?
+    /// Identifier of this result fact; feedback targets it.
+    let resultID: String?
+    /// Forward reference to the assistant-turn trace record. Joining the two requires read
+    /// rights on both the trace stream and the participant's space.
+    let traceRef: String?
+    /// Identifier of this feedback fact.
+    let feedbackID: String?
+    /// The operator's words. Required for amended, where it carries the correction.
+    let note: String?
+    /// The single inquiry result judged. Exactly one; a whole session cannot be judged at once.
+    let resultRef: String?
+    /// An earlier feedback fact on the same result that this one replaces in reading; the
+    /// earlier fact stays.
+    let supersedesRef: String?
+    /// verified: checked and holds; refuted: checked and wrong; amended: partly right, corrected
+    /// in the note.
+    let verdict: Verdict?
+
+    enum CodingKeys: String, CodingKey {
+        case classification = "classification"
+        case content = "content"
+        case participantRef = "participant/ref"
+        case recordedAt = "recorded/at"
+        case schema = "schema"
+        case sequence = "sequence"
+        case sessionRef = "session/ref"
+        case turnID = "turn/id"
+        case epistemic = "epistemic"
+        case output = "output"
+        case provenance = "provenance"
+        case resultID = "result/id"
+        case traceRef = "trace/ref"
+        case feedbackID = "feedback/id"
+        case note = "note"
+        case resultRef = "result/ref"
+        case supersedesRef = "supersedes/ref"
+        case verdict = "verdict"
+    }
+}
+
+// MARK: InquiriumInquiry convenience initializers and mutators
+
+extension InquiriumInquiry {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(InquiriumInquiry.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        classification: InquiriumClassificationLabel?? = nil,
+        content: [InquiriumContentPart]?? = nil,
+        participantRef: String? = nil,
+        recordedAt: Date? = nil,
+        schema: BodySchema? = nil,
+        sequence: Int?? = nil,
+        sessionRef: String? = nil,
+        turnID: String?? = nil,
+        epistemic: InquiriumEpistemicBlock?? = nil,
+        output: [InquiriumContentPart]?? = nil,
+        provenance: InquiriumResultProvenance?? = nil,
+        resultID: String?? = nil,
+        traceRef: String?? = nil,
+        feedbackID: String?? = nil,
+        note: String?? = nil,
+        resultRef: String?? = nil,
+        supersedesRef: String?? = nil,
+        verdict: Verdict?? = nil
+    ) -> InquiriumInquiry {
+        return InquiriumInquiry(
+            classification: classification ?? self.classification,
+            content: content ?? self.content,
+            participantRef: participantRef ?? self.participantRef,
+            recordedAt: recordedAt ?? self.recordedAt,
+            schema: schema ?? self.schema,
+            sequence: sequence ?? self.sequence,
+            sessionRef: sessionRef ?? self.sessionRef,
+            turnID: turnID ?? self.turnID,
+            epistemic: epistemic ?? self.epistemic,
+            output: output ?? self.output,
+            provenance: provenance ?? self.provenance,
+            resultID: resultID ?? self.resultID,
+            traceRef: traceRef ?? self.traceRef,
+            feedbackID: feedbackID ?? self.feedbackID,
+            note: note ?? self.note,
+            resultRef: resultRef ?? self.resultRef,
+            supersedesRef: supersedesRef ?? self.supersedesRef,
+            verdict: verdict ?? self.verdict
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// One piece of message content, selected by type: inline text, or a reference to bulk
+/// content held in the object store. Shared by requests, responses and transcript facts.
+/// Open at this level only as a formality: each branch is closed, and Ajv's discriminator
+/// does not report evaluated properties, so unevaluatedProperties cannot be used here.
+///
+/// Inline text. Closed.
+///
+/// Bulk or binary content kept in the object store and pointed to by descriptor only, so
+/// large payloads never travel through the fact plane. Closed.
+// MARK: - InquiriumContentPart
+struct InquiriumContentPart: Codable {
+    /// The text itself.
+    let text: String?
+    /// Part discriminator.
+    let type: InquiriumContentPartType
+    /// Size of the referenced content in bytes, when known.
+    let byteSize: Int?
+    /// IANA media type of the referenced content.
+    let mediaType: String?
+    /// Object-store reference of the content.
+    let objectRef: String?
+
+    enum CodingKeys: String, CodingKey {
+        case text = "text"
+        case type = "type"
+        case byteSize = "byte/size"
+        case mediaType = "media/type"
+        case objectRef = "object/ref"
+    }
+}
+
+// MARK: InquiriumContentPart convenience initializers and mutators
+
+extension InquiriumContentPart {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(InquiriumContentPart.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        text: String?? = nil,
+        type: InquiriumContentPartType? = nil,
+        byteSize: Int?? = nil,
+        mediaType: String?? = nil,
+        objectRef: String?? = nil
+    ) -> InquiriumContentPart {
+        return InquiriumContentPart(
+            text: text ?? self.text,
+            type: type ?? self.type,
+            byteSize: byteSize ?? self.byteSize,
+            mediaType: mediaType ?? self.mediaType,
+            objectRef: objectRef ?? self.objectRef
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+enum InquiriumContentPartType: String, Codable {
+    case objectRef = "object_ref"
+    case text = "text"
+}
+
+/// The epistemic framing returned with the answer.
+///
+/// Frames generated output as evidence. Closed: there is no way to mark output authoritative
+/// or actionable.
+///
+/// Visible, non-authoritative epistemic posture (S045 § Assistant Turn Boundary; P066 §
+/// Decision 8.1).
+///
+/// How to read the output: a bounded claim, never authority. Required when completed,
+/// forbidden otherwise.
+// MARK: - InquiriumEpistemicBlock
+struct InquiriumEpistemicBlock: Codable {
+    /// Short limitations the surface shows beside the answer.
+    let caveats: [String]?
+    /// Confidence the assistant states; unstated unless it has grounds to say more.
+    let confidence: Confidence?
+    /// References to the context elements or trace records the answer relies on; empty means
+    /// model-only.
+    let groundedIn: [String]?
+    /// advisory (a suggestion to weigh) or hypothesis (a claim to check). There is deliberately
+    /// no authoritative value.
+    let stance: Stance?
+
+    enum CodingKeys: String, CodingKey {
+        case caveats = "caveats"
+        case confidence = "confidence"
+        case groundedIn = "grounded_in"
+        case stance = "stance"
+    }
+}
+
+// MARK: InquiriumEpistemicBlock convenience initializers and mutators
+
+extension InquiriumEpistemicBlock {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(InquiriumEpistemicBlock.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        caveats: [String]?? = nil,
+        confidence: Confidence?? = nil,
+        groundedIn: [String]?? = nil,
+        stance: Stance?? = nil
+    ) -> InquiriumEpistemicBlock {
+        return InquiriumEpistemicBlock(
+            caveats: caveats ?? self.caveats,
+            confidence: confidence ?? self.confidence,
+            groundedIn: groundedIn ?? self.groundedIn,
+            stance: stance ?? self.stance
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// Confidence the assistant states; unstated unless it has grounds to say more.
+enum Confidence: String, Codable {
+    case high = "high"
+    case low = "low"
+    case medium = "medium"
+    case unstated = "unstated"
+}
+
+/// advisory (a suggestion to weigh) or hypothesis (a claim to check). There is deliberately
+/// no authoritative value.
+enum Stance: String, Codable {
+    case advisory = "advisory"
+    case hypothesis = "hypothesis"
+}
+
+/// What produced the result.
+///
+/// Runtime, model binding and operation that produced a result. Closed.
+// MARK: - InquiriumResultProvenance
+struct InquiriumResultProvenance: Codable {
+    /// Model binding used.
+    let modelBindingRef: String
+    /// Inquirium operation id of the invocation.
+    let operationID: String
+    /// Runtime that served the turn.
+    let runtimeRef: String
+
+    enum CodingKeys: String, CodingKey {
+        case modelBindingRef = "model.binding/ref"
+        case operationID = "operation/id"
+        case runtimeRef = "runtime/ref"
+    }
+}
+
+// MARK: InquiriumResultProvenance convenience initializers and mutators
+
+extension InquiriumResultProvenance {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(InquiriumResultProvenance.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        modelBindingRef: String? = nil,
+        operationID: String? = nil,
+        runtimeRef: String? = nil
+    ) -> InquiriumResultProvenance {
+        return InquiriumResultProvenance(
+            modelBindingRef: modelBindingRef ?? self.modelBindingRef,
+            operationID: operationID ?? self.operationID,
+            runtimeRef: runtimeRef ?? self.runtimeRef
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+enum BodySchema: String, Codable {
+    case inquiriumInquiryFeedbackV1 = "inquirium.inquiry-feedback.v1"
+    case inquiriumInquiryResultV1 = "inquirium.inquiry-result.v1"
+    case inquiriumInquiryTurnV1 = "inquirium.inquiry-turn.v1"
+}
+
+/// verified: checked and holds; refuted: checked and wrong; amended: partly right, corrected
+/// in the note.
+enum Verdict: String, Codable {
+    case amended = "amended"
+    case refuted = "refuted"
+    case verified = "verified"
+}
+
+/// Which fact this is: a turn or result (P066 § Decision 9), operator feedback recorded with
+/// the session (P066 § Decision 8.3), or an excision marker that keeps the audit trail (S045
+/// § Transcript And Session Projection; P066 calls the marker session_excised).
+enum FactKind: String, Codable {
+    case excision = "excision"
+    case feedback = "feedback"
+    case result = "result"
+    case turn = "turn"
+}
+
+enum InquiriumAssistantTranscriptFactSchema: String, Codable {
+    case inquiriumAssistantTranscriptFactV1 = "inquirium.assistant.transcript.fact.v1"
+}
+
+enum InquiriumAssistantTranscriptBundleSchema: String, Codable {
+    case inquiriumAssistantTranscriptBundleV1 = "inquirium.assistant.transcript.bundle.v1"
+}
+
+/// One assistant turn submitted to the assistant-turn host capability: a single operator
+/// message in one inquiry session, with the generate policy it runs under. The host maps it
+/// to a generate request only after assistant policy validation. Closed (P066 §
+/// Implementation Tracking, inquirium-core-contract-crate: request DTOs reject unknown
+/// fields). Restated from prose: orbidocs publishes no schema for this shape, so every field
+/// below is taken from a sentence of Solution 045 (S045 = diapod/orbidocs
+/// doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel.md
+/// @2240017), its capability file (CAPS =
+/// doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel-caps.edn
+/// @9c15e96) or Proposal 066 (P066 =
+/// doc/project/40-proposals/066-inquirium-assistant-channel.md @4bdae52), cited in the
+/// field's description; where the prose names a field but not its wire key, the description
+/// says the key is ours.
+// MARK: - InquiriumAssistantTurnRequest
+struct InquiriumAssistantTurnRequest: Codable {
+    /// Declarative context request carried by assistant and generate requests (P066 tracker
+    /// assistant-context-assembly); every source needs a live grant bound to this participant
+    /// and session (S045 § Granted Context And Classification). Key spelled as on the generate
+    /// request.
+    let contextAssembly: InquiriumContextAssemblyRequest?
+    /// Replay key: a second turn with the same key in the same principal and session returns the
+    /// first result and appends no transcript fact (P066 tracker assistant-turn-idempotency;
+    /// S045 § Transcript And Session Projection).
+    let idempotencyKey: String?
+    /// Caller bookkeeping, never read as policy (P066 § Assistant Turn Host Capability, minimal
+    /// request). Scalar values only, as on the generate request.
+    let metadata: [String: Metadatum]?
+    /// Generation bounds (P066 § Assistant Turn Host Capability, minimal request).
+    let parameters: InquiriumGenerationParameters?
+    /// The participant the caller names. Kept only as non-authoritative requested metadata: the
+    /// host binds principal and participant scope from its authenticated context, never from
+    /// this field (S045 § Assistant Turn Boundary; P066 § Open Questions, item 8).
+    let participantRef: String?
+    /// Locality, trust mode, scope, denial handling and plurality (P066 § Assistant Turn Host
+    /// Capability, minimal request).
+    let policy: InquiriumGeneratePolicy?
+    /// Schema discriminator; always inquirium.assistant.turn.request.v1.
+    let schema: InquiriumAssistantTurnRequestSchema
+    /// The inquiry session the turn belongs to (P066 § Assistant Turn Host Capability, minimal
+    /// request). The transcript is filed under the host-bound principal and this session (P066
+    /// tracker assistant-principal-boundary).
+    let sessionRef: String
+    /// The operator message: role and content parts (P066 § Assistant Turn Host Capability,
+    /// minimal request).
+    let turn: InquiriumTurn
+    /// Caller-chosen turn id. A valid one is preserved; when absent the host assigns one (S045 §
+    /// Assistant Turn Boundary; P066 § Assistant Turn Host Capability).
+    let turnID: String?
+
+    enum CodingKeys: String, CodingKey {
+        case contextAssembly = "context_assembly"
+        case idempotencyKey = "idempotency/key"
+        case metadata = "metadata"
+        case parameters = "parameters"
+        case participantRef = "participant/ref"
+        case policy = "policy"
+        case schema = "schema"
+        case sessionRef = "session/ref"
+        case turn = "turn"
+        case turnID = "turn/id"
+    }
+}
+
+// MARK: InquiriumAssistantTurnRequest convenience initializers and mutators
+
+extension InquiriumAssistantTurnRequest {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(InquiriumAssistantTurnRequest.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        contextAssembly: InquiriumContextAssemblyRequest?? = nil,
+        idempotencyKey: String?? = nil,
+        metadata: [String: Metadatum]?? = nil,
+        parameters: InquiriumGenerationParameters?? = nil,
+        participantRef: String?? = nil,
+        policy: InquiriumGeneratePolicy?? = nil,
+        schema: InquiriumAssistantTurnRequestSchema? = nil,
+        sessionRef: String? = nil,
+        turn: InquiriumTurn? = nil,
+        turnID: String?? = nil
+    ) -> InquiriumAssistantTurnRequest {
+        return InquiriumAssistantTurnRequest(
+            contextAssembly: contextAssembly ?? self.contextAssembly,
+            idempotencyKey: idempotencyKey ?? self.idempotencyKey,
+            metadata: metadata ?? self.metadata,
+            parameters: parameters ?? self.parameters,
+            participantRef: participantRef ?? self.participantRef,
+            policy: policy ?? self.policy,
+            schema: schema ?? self.schema,
+            sessionRef: sessionRef ?? self.sessionRef,
+            turn: turn ?? self.turn,
+            turnID: turnID ?? self.turnID
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// Declarative context request carried by assistant and generate requests (P066 tracker
+/// assistant-context-assembly); every source needs a live grant bound to this participant
+/// and session (S045 § Granted Context And Classification). Key spelled as on the generate
+/// request.
+///
+/// Declarative statement of which context a turn would like. It names sources and operator
+/// grants; it never reads anything itself. The host resolves each source through the
+/// boundary contract that owns it and attaches a classification label to every element it
+/// returns. Closed.
+///
+/// Declarative request for extra context. Defaults to no sources at all; the host resolves
+/// any source only through its own gates.
+// MARK: - InquiriumContextAssemblyRequest
+struct InquiriumContextAssemblyRequest: Codable {
+    /// Schema discriminator; always inquirium.context-assembly.request.v1.
+    let schema: InquiriumContextAssemblyRequestSchema
+    /// Requested sources. Empty by default, which is the only value Phase 1 accepts.
+    let sources: [InquiriumContextSource]?
+
+    enum CodingKeys: String, CodingKey {
+        case schema = "schema"
+        case sources = "sources"
+    }
+}
+
+// MARK: InquiriumContextAssemblyRequest convenience initializers and mutators
+
+extension InquiriumContextAssemblyRequest {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(InquiriumContextAssemblyRequest.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        schema: InquiriumContextAssemblyRequestSchema? = nil,
+        sources: [InquiriumContextSource]?? = nil
+    ) -> InquiriumContextAssemblyRequest {
+        return InquiriumContextAssemblyRequest(
+            schema: schema ?? self.schema,
+            sources: sources ?? self.sources
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+enum InquiriumContextAssemblyRequestSchema: String, Codable {
+    case inquiriumContextAssemblyRequestV1 = "inquirium.context-assembly.request.v1"
+}
+
+/// One requested source. Needs an operator grant; artifact and dataset sources also need a
+/// lease. Closed.
+// MARK: - InquiriumContextSource
+struct InquiriumContextSource: Codable {
+    /// Reference to the JSON-e Flow that describes what to assemble from the source; interpreted
+    /// by the host only.
+    let flowRef: String?
+    /// The operator grant that allows this source for this session or scope.
+    let grantRef: String
+    /// Lease on the artifact or dataset. Required for artifact and dataset sources.
+    let leaseRef: String?
+    /// Upper bound on elements taken from this source.
+    let maxElements: Int?
+    /// Which gate resolves this source.
+    let sourceKind: InquiriumContextSourceKind
+
+    enum CodingKeys: String, CodingKey {
+        case flowRef = "flow/ref"
+        case grantRef = "grant/ref"
+        case leaseRef = "lease/ref"
+        case maxElements = "max/elements"
+        case sourceKind = "source/kind"
+    }
+}
+
+// MARK: InquiriumContextSource convenience initializers and mutators
+
+extension InquiriumContextSource {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(InquiriumContextSource.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        flowRef: String?? = nil,
+        grantRef: String? = nil,
+        leaseRef: String?? = nil,
+        maxElements: Int?? = nil,
+        sourceKind: InquiriumContextSourceKind? = nil
+    ) -> InquiriumContextSource {
+        return InquiriumContextSource(
+            flowRef: flowRef ?? self.flowRef,
+            grantRef: grantRef ?? self.grantRef,
+            leaseRef: leaseRef ?? self.leaseRef,
+            maxElements: maxElements ?? self.maxElements,
+            sourceKind: sourceKind ?? self.sourceKind
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+enum Metadatum: Codable {
+    case bool(Bool)
+    case double(Double)
+    case string(String)
+    case null
+
+    init(from decoder: Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let x = try? container.decode(Bool.self) {
+            self = .bool(x)
+            return
+        }
+        if let x = try? container.decode(Double.self) {
+            self = .double(x)
+            return
+        }
+        if let x = try? container.decode(String.self) {
+            self = .string(x)
+            return
+        }
+        if container.decodeNil() {
+            self = .null
+            return
+        }
+        throw DecodingError.typeMismatch(Metadatum.self, DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "Wrong type for Metadatum"))
+    }
+
+    func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .bool(let x):
+            try container.encode(x)
+        case .double(let x):
+            try container.encode(x)
+        case .string(let x):
+            try container.encode(x)
+        case .null:
+            try container.encodeNil()
+        }
+    }
+}
+
+/// Generation bounds (P066 § Assistant Turn Host Capability, minimal request).
+///
+/// Bounds for the generation. All optional; the host applies the runtime's configured
+/// defaults and caps. Closed.
+///
+/// Sampling and length bounds passed to the selected runtime.
+// MARK: - InquiriumGenerationParameters
+struct InquiriumGenerationParameters: Codable {
+    /// Upper bound on generated tokens; the host may lower it to the profile's bounded-output
+    /// cap.
+    let maxTokens: Int?
+    /// Stop sequences.
+    let stop: [String]?
+    /// Sampling temperature.
+    let temperature: Double?
+    /// Nucleus sampling mass.
+    let topP: Double?
+
+    enum CodingKeys: String, CodingKey {
+        case maxTokens = "max_tokens"
+        case stop = "stop"
+        case temperature = "temperature"
+        case topP = "top_p"
+    }
+}
+
+// MARK: InquiriumGenerationParameters convenience initializers and mutators
+
+extension InquiriumGenerationParameters {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(InquiriumGenerationParameters.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        maxTokens: Int?? = nil,
+        stop: [String]?? = nil,
+        temperature: Double?? = nil,
+        topP: Double?? = nil
+    ) -> InquiriumGenerationParameters {
+        return InquiriumGenerationParameters(
+            maxTokens: maxTokens ?? self.maxTokens,
+            stop: stop ?? self.stop,
+            temperature: temperature ?? self.temperature,
+            topP: topP ?? self.topP
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// Locality, trust mode, scope, denial handling and plurality (P066 § Assistant Turn Host
+/// Capability, minimal request).
+///
+/// Per-turn policy. Closed; every field defaults to its most conservative value.
+///
+/// Constraints the host must enforce for this turn. Every field has a safe default, so an
+/// omitted policy means local-only, strict, session-only, fail-closed, plurality preserved.
+// MARK: - InquiriumGeneratePolicy
+struct InquiriumGeneratePolicy: Codable {
+    /// Where the turn may run.
+    let locality: InquiriumLocality?
+    /// What happens when a context element may not reach the chosen model even after
+    /// declassification: fail_closed aborts the turn with context-denied; drop_with_trace (the
+    /// seed's 'lenient') drops the element and records the drop in the trace.
+    let onContextDenied: OnContextDenied?
+    /// preserve surfaces several viable answers instead of forcing one; collapse asks for a
+    /// single answer.
+    let plurality: Plurality?
+    /// Which data the turn may see. assistant-session-only reads nothing beyond the inquiry
+    /// transcript; granted-context additionally admits context sources the operator granted for
+    /// this session.
+    let scope: Scope?
+    /// Trust regime for runtime selection.
+    let trustMode: InquiriumTrustMode?
+
+    enum CodingKeys: String, CodingKey {
+        case locality = "locality"
+        case onContextDenied = "on_context_denied"
+        case plurality = "plurality"
+        case scope = "scope"
+        case trustMode = "trust_mode"
+    }
+}
+
+// MARK: InquiriumGeneratePolicy convenience initializers and mutators
+
+extension InquiriumGeneratePolicy {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(InquiriumGeneratePolicy.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        locality: InquiriumLocality?? = nil,
+        onContextDenied: OnContextDenied?? = nil,
+        plurality: Plurality?? = nil,
+        scope: Scope?? = nil,
+        trustMode: InquiriumTrustMode?? = nil
+    ) -> InquiriumGeneratePolicy {
+        return InquiriumGeneratePolicy(
+            locality: locality ?? self.locality,
+            onContextDenied: onContextDenied ?? self.onContextDenied,
+            plurality: plurality ?? self.plurality,
+            scope: scope ?? self.scope,
+            trustMode: trustMode ?? self.trustMode
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// What happens when a context element may not reach the chosen model even after
+/// declassification: fail_closed aborts the turn with context-denied; drop_with_trace (the
+/// seed's 'lenient') drops the element and records the drop in the trace.
+enum OnContextDenied: String, Codable {
+    case dropWithTrace = "drop_with_trace"
+    case failClosed = "fail_closed"
+}
+
+/// preserve surfaces several viable answers instead of forcing one; collapse asks for a
+/// single answer.
+enum Plurality: String, Codable {
+    case collapse = "collapse"
+    case preserve = "preserve"
+}
+
+/// Which data the turn may see. assistant-session-only reads nothing beyond the inquiry
+/// transcript; granted-context additionally admits context sources the operator granted for
+/// this session.
+enum Scope: String, Codable {
+    case assistantSessionOnly = "assistant-session-only"
+    case grantedContext = "granted-context"
+}
+
+enum InquiriumAssistantTurnRequestSchema: String, Codable {
+    case inquiriumAssistantTurnRequestV1 = "inquirium.assistant.turn.request.v1"
+}
+
+/// The operator message: role and content parts (P066 § Assistant Turn Host Capability,
+/// minimal request).
+///
+/// One message of the conversation. Closed.
+// MARK: - InquiriumTurn
+struct InquiriumTurn: Codable {
+    /// The message content as ordered parts; at least one.
+    let content: [InquiriumContentPart]
+    /// Who spoke: the operator (user) or an earlier assistant answer being replayed for context.
+    let role: Role
+
+    enum CodingKeys: String, CodingKey {
+        case content = "content"
+        case role = "role"
+    }
+}
+
+// MARK: InquiriumTurn convenience initializers and mutators
+
+extension InquiriumTurn {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(InquiriumTurn.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        content: [InquiriumContentPart]? = nil,
+        role: Role? = nil
+    ) -> InquiriumTurn {
+        return InquiriumTurn(
+            content: content ?? self.content,
+            role: role ?? self.role
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// Who spoke: the operator (user) or an earlier assistant answer being replayed for context.
+enum Role: String, Codable {
+    case assistant = "assistant"
+    case user = "user"
+}
+
+/// What the assistant-turn capability returns: the generate outcome for the turn, its
+/// content, its epistemic posture and the inert control proposals the host admitted. Closed:
+/// no field can carry an effect (S045 § Advise First, Effects Elsewhere). Restated from
+/// prose: orbidocs publishes no schema for this shape, so every field below is taken from a
+/// sentence of Solution 045 (S045 = diapod/orbidocs
+/// doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel.md
+/// @2240017), its capability file (CAPS =
+/// doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel-caps.edn
+/// @9c15e96) or Proposal 066 (P066 =
+/// doc/project/40-proposals/066-inquirium-assistant-channel.md @4bdae52), cited in the
+/// field's description; where the prose names a field but not its wire key, the description
+/// says the key is ours.
+// MARK: - InquiriumAssistantTurnResponse
+struct InquiriumAssistantTurnResponse: Codable {
+    /// Inert control proposals the host admitted: a host-owned operator question or a crisis
+    /// candidate, never an executed effect (S045 § Advise First, Effects Elsewhere). Key name
+    /// ours; the prose names the content, not the key.
+    let controls: [Inquirium]?
+    /// Visible, non-authoritative epistemic posture (S045 § Assistant Turn Boundary; P066 §
+    /// Decision 8.1).
+    let epistemic: InquiriumEpistemicBlock?
+    /// True when this response is the replay of an earlier turn with the same idempotency key
+    /// (P066 tracker assistant-turn-idempotency). Key name ours.
+    let idempotencyReplayed: Bool?
+    /// The typed outcome of the underlying generate operation; denials are first-class outcomes
+    /// (P066 § Contract Sketch).
+    let outcome: InquiriumGenerateOutcome
+    /// The answer content, capped before transcript persistence (S045 § Assistant Turn Boundary).
+    let output: [InquiriumContentPart]?
+    /// True when the host cut the output at its cap; the prose requires truncation to be
+    /// explicit (P066 § Assistant Turn Host Capability). Key name ours.
+    let outputTruncated: Bool?
+    /// Why a turn did not complete (P066 § Contract Sketch, typed denials).
+    let reasonCode: String?
+    /// Schema discriminator; always inquirium.assistant.turn.response.v1.
+    let schema: InquiriumAssistantTurnResponseSchema
+    /// The session the turn ran in (P066 § Assistant Turn Host Capability).
+    let sessionRef: String
+    /// One-way reference to the metadata-only turn trace (P066 § Decision 10).
+    let traceRef: String
+    /// The turn id, preserved from the request or assigned by the host (S045 § Assistant Turn
+    /// Boundary).
+    let turnID: String
+
+    enum CodingKeys: String, CodingKey {
+        case controls = "controls"
+        case epistemic = "epistemic"
+        case idempotencyReplayed = "idempotency/replayed"
+        case outcome = "outcome"
+        case output = "output"
+        case outputTruncated = "output/truncated"
+        case reasonCode = "reason/code"
+        case schema = "schema"
+        case sessionRef = "session/ref"
+        case traceRef = "trace/ref"
+        case turnID = "turn/id"
+    }
+}
+
+// MARK: InquiriumAssistantTurnResponse convenience initializers and mutators
+
+extension InquiriumAssistantTurnResponse {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(InquiriumAssistantTurnResponse.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        controls: [Inquirium]?? = nil,
+        epistemic: InquiriumEpistemicBlock?? = nil,
+        idempotencyReplayed: Bool?? = nil,
+        outcome: InquiriumGenerateOutcome? = nil,
+        output: [InquiriumContentPart]?? = nil,
+        outputTruncated: Bool?? = nil,
+        reasonCode: String?? = nil,
+        schema: InquiriumAssistantTurnResponseSchema? = nil,
+        sessionRef: String? = nil,
+        traceRef: String? = nil,
+        turnID: String? = nil
+    ) -> InquiriumAssistantTurnResponse {
+        return InquiriumAssistantTurnResponse(
+            controls: controls ?? self.controls,
+            epistemic: epistemic ?? self.epistemic,
+            idempotencyReplayed: idempotencyReplayed ?? self.idempotencyReplayed,
+            outcome: outcome ?? self.outcome,
+            output: output ?? self.output,
+            outputTruncated: outputTruncated ?? self.outputTruncated,
+            reasonCode: reasonCode ?? self.reasonCode,
+            schema: schema ?? self.schema,
+            sessionRef: sessionRef ?? self.sessionRef,
+            traceRef: traceRef ?? self.traceRef,
+            turnID: turnID ?? self.turnID
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// A blocking, host-owned question to the operator: the named operation waits until the
+/// question is answered, times out, is cancelled or is superseded. The model may propose a
+/// question, but the widget comes only from a registered kind; the request carries
+/// widget/kind plus a payload valid for that kind and never an input schema of its own.
+/// Closed.
+///
+/// A metadata-only signal that a turn may need crisis review, handed to the host-owned
+/// crisis layer. It is a candidate, never a verdict: it cannot declare a crisis and is not
+/// itself a notification. Closed, so no content can ride along. Restated from prose:
+/// orbidocs publishes no schema for this shape, so every field below is taken from a
+/// sentence of Solution 045 (S045 = diapod/orbidocs
+/// doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel.md
+/// @2240017), its capability file (CAPS =
+/// doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel-caps.edn
+/// @9c15e96) or Proposal 066 (P066 =
+/// doc/project/40-proposals/066-inquirium-assistant-channel.md @4bdae52), cited in the
+/// field's description; where the prose names a field but not its wire key, the description
+/// says the key is ours.
+// MARK: - Inquirium
+struct Inquirium: Codable {
+    /// Labels of what the question shows and what its answer produces; the host shows it only if
+    /// the labels allow it.
+    ///
+    /// The candidate's label: a classified candidate (S045 § Operator Questions And Escalation).
+    let classification: Classification
+    /// When the host accepted the question.
+    let createdAt: Date?
+    /// Safe answer the host applies if the question times out, is cancelled or is superseded.
+    /// Without it those states fail closed.
+    let defaultOnTimeout: InquiriumTimeoutDefault?
+    /// The operation this question blocks and, once answered, unblocks.
+    let operationRef: String?
+    /// The question as shown.
+    let prompt: InquiriumQuestionPrompt?
+    /// Who raised the question and why, labelled honestly.
+    let provenance: InquiriumQuestionProvenance?
+    /// Stable identifier of this question; the lifecycle record and the answer refer to it.
+    let questionRef: String?
+    /// Why the question is asked (e.g. operator-approval-required).
+    ///
+    /// Why it was raised, as a content-free code: the candidate stays metadata-safe (S045 §
+    /// Failure Modes).
+    let reasonCode: String
+    /// Who must answer. Only the operator for now.
+    let recipientClass: RecipientClass?
+    /// Where and how the answer is submitted.
+    let response: InquiriumResponseTarget?
+    /// Schema discriminator; always inquirium.operator-question.request.v1.
+    ///
+    /// Schema discriminator; always inquirium.crisis-candidate.v1.
+    let schema: ControlSchema
+    /// What exactly is being decided about.
+    let subject: InquiriumQuestionSubject?
+    /// How long the question may stay pending, as an ISO-8601 duration. When absent the host
+    /// applies its configured timeout; it never waits forever.
+    let timeout: String?
+    /// Registered question kind; selects which payload schema applies. An unregistered kind is
+    /// rejected.
+    let widgetKind: InquiriumWidgetKind?
+    /// Kind-specific payload, validated against the registered schema for widget/kind (see
+    /// x-type-index). Open at this level only because the closed registered schema chosen by
+    /// widget/kind applies on top; every registered payload is closed.
+    let widgetPayload: [String: JSONAny]?
+    /// The candidate's id. Key name ours.
+    let candidateID: String?
+    /// Whose turn it was.
+    let participantRef: String?
+    /// When the candidate was raised.
+    let raisedAt: Date?
+    /// What is asked of the host: review only. The only value is needs-host-review; "crisis is
+    /// active" is unrepresentable (P066 § Decision 11: Inquirium escalates for review, never
+    /// declares a crisis). Key name ours.
+    let review: Review?
+    /// The turn that raised it (the channel projects candidates from a turn: S045 § Advise
+    /// First, Effects Elsewhere).
+    let turnID: String?
+
+    enum CodingKeys: String, CodingKey {
+        case classification = "classification"
+        case createdAt = "created/at"
+        case defaultOnTimeout = "default/on-timeout"
+        case operationRef = "operation/ref"
+        case prompt = "prompt"
+        case provenance = "provenance"
+        case questionRef = "question/ref"
+        case reasonCode = "reason/code"
+        case recipientClass = "recipient/class"
+        case response = "response"
+        case schema = "schema"
+        case subject = "subject"
+        case timeout = "timeout"
+        case widgetKind = "widget/kind"
+        case widgetPayload = "widget/payload"
+        case candidateID = "candidate/id"
+        case participantRef = "participant/ref"
+        case raisedAt = "raised/at"
+        case review = "review"
+        case turnID = "turn/id"
+    }
+}
+
+// MARK: Inquirium convenience initializers and mutators
+
+extension Inquirium {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(Inquirium.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        classification: Classification? = nil,
+        createdAt: Date?? = nil,
+        defaultOnTimeout: InquiriumTimeoutDefault?? = nil,
+        operationRef: String?? = nil,
+        prompt: InquiriumQuestionPrompt?? = nil,
+        provenance: InquiriumQuestionProvenance?? = nil,
+        questionRef: String?? = nil,
+        reasonCode: String? = nil,
+        recipientClass: RecipientClass?? = nil,
+        response: InquiriumResponseTarget?? = nil,
+        schema: ControlSchema? = nil,
+        subject: InquiriumQuestionSubject?? = nil,
+        timeout: String?? = nil,
+        widgetKind: InquiriumWidgetKind?? = nil,
+        widgetPayload: [String: JSONAny]?? = nil,
+        candidateID: String?? = nil,
+        participantRef: String?? = nil,
+        raisedAt: Date?? = nil,
+        review: Review?? = nil,
+        turnID: String?? = nil
+    ) -> Inquirium {
+        return Inquirium(
+            classification: classification ?? self.classification,
+            createdAt: createdAt ?? self.createdAt,
+            defaultOnTimeout: defaultOnTimeout ?? self.defaultOnTimeout,
+            operationRef: operationRef ?? self.operationRef,
+            prompt: prompt ?? self.prompt,
+            provenance: provenance ?? self.provenance,
+            questionRef: questionRef ?? self.questionRef,
+            reasonCode: reasonCode ?? self.reasonCode,
+            recipientClass: recipientClass ?? self.recipientClass,
+            response: response ?? self.response,
+            schema: schema ?? self.schema,
+            subject: subject ?? self.subject,
+            timeout: timeout ?? self.timeout,
+            widgetKind: widgetKind ?? self.widgetKind,
+            widgetPayload: widgetPayload ?? self.widgetPayload,
+            candidateID: candidateID ?? self.candidateID,
+            participantRef: participantRef ?? self.participantRef,
+            raisedAt: raisedAt ?? self.raisedAt,
+            review: review ?? self.review,
+            turnID: turnID ?? self.turnID
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+enum Classification: Codable {
+    case enumeration(InquiriumClassificationLabel)
+    case inquiriumClassificationFlow(InquiriumClassificationFlow)
+
+    init(from decoder: Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let x = try? container.decode(InquiriumClassificationLabel.self) {
+            self = .enumeration(x)
+            return
+        }
+        if let x = try? container.decode(InquiriumClassificationFlow.self) {
+            self = .inquiriumClassificationFlow(x)
+            return
+        }
+        throw DecodingError.typeMismatch(Classification.self, DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "Wrong type for Classification"))
+    }
+
+    func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .enumeration(let x):
+            try container.encode(x)
+        case .inquiriumClassificationFlow(let x):
+            try container.encode(x)
+        }
+    }
+}
+
+/// Labels of what the question shows and what its answer produces; the host shows it only if
+/// the labels allow it.
+///
+/// The labels of what goes into an interaction and what comes out of it. Used by operator
+/// questions to decide whether the question may be shown at all. Closed.
+// MARK: - InquiriumClassificationFlow
+struct InquiriumClassificationFlow: Codable {
+    /// Label of the data the question or operation reads or shows.
+    let input: InquiriumClassificationLabel
+    /// Label of what the answer or operation produces.
+    let output: InquiriumClassificationLabel
+
+    enum CodingKeys: String, CodingKey {
+        case input = "input"
+        case output = "output"
+    }
+}
+
+// MARK: InquiriumClassificationFlow convenience initializers and mutators
+
+extension InquiriumClassificationFlow {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(InquiriumClassificationFlow.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        input: InquiriumClassificationLabel? = nil,
+        output: InquiriumClassificationLabel? = nil
+    ) -> InquiriumClassificationFlow {
+        return InquiriumClassificationFlow(
+            input: input ?? self.input,
+            output: output ?? self.output
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// Safe answer the host applies if the question times out, is cancelled or is superseded.
+/// Without it those states fail closed.
+///
+/// The declared safe default. Closed.
+///
+/// The declared safe default the host applied when the question ended without an answer.
+/// Only on timed_out, cancelled or superseded.
+// MARK: - InquiriumTimeoutDefault
+struct InquiriumTimeoutDefault: Codable {
+    /// Answer applied by the host when the question ends without an operator answer.
+    let answer: InquiriumAnswerValue
+    /// Reason recorded when the default is applied (e.g. timeout-fail-closed).
+    let reasonCode: String
+
+    enum CodingKeys: String, CodingKey {
+        case answer = "answer"
+        case reasonCode = "reason/code"
+    }
+}
+
+// MARK: InquiriumTimeoutDefault convenience initializers and mutators
+
+extension InquiriumTimeoutDefault {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(InquiriumTimeoutDefault.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        answer: InquiriumAnswerValue? = nil,
+        reasonCode: String? = nil
+    ) -> InquiriumTimeoutDefault {
+        return InquiriumTimeoutDefault(
+            answer: answer ?? self.answer,
+            reasonCode: reasonCode ?? self.reasonCode
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// Answer applied by the host when the question ends without an operator answer.
+///
+/// An answer token, or a set of unique tokens for multi-choice.
+///
+/// The answer: one token for single-choice, confirm and free-text-with-allowlist; a set of
+/// tokens for multi-choice.
+///
+/// The accepted operator answer. Required when answered, absent otherwise.
+///
+/// The operator's answer, validated server-side against the question's widget (S045 §
+/// Operator Questions And Escalation). Only on answer.
+enum InquiriumAnswerValue: Codable {
+    case string(String)
+    case stringArray([String])
+
+    init(from decoder: Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let x = try? container.decode([String].self) {
+            self = .stringArray(x)
+            return
+        }
+        if let x = try? container.decode(String.self) {
+            self = .string(x)
+            return
+        }
+        throw DecodingError.typeMismatch(InquiriumAnswerValue.self, DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "Wrong type for InquiriumAnswerValue"))
+    }
+
+    func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .string(let x):
+            try container.encode(x)
+        case .stringArray(let x):
+            try container.encode(x)
+        }
+    }
+}
+
+/// The question as shown.
+///
+/// The visible question. Closed.
+// MARK: - InquiriumQuestionPrompt
+struct InquiriumQuestionPrompt: Codable {
+    /// Kind of prompt; always equal to widget/kind.
+    let kind: InquiriumWidgetKind
+    /// The question text. Plain text, no markup, no secrets.
+    let text: String
+
+    enum CodingKeys: String, CodingKey {
+        case kind = "kind"
+        case text = "text"
+    }
+}
+
+// MARK: InquiriumQuestionPrompt convenience initializers and mutators
+
+extension InquiriumQuestionPrompt {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(InquiriumQuestionPrompt.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        kind: InquiriumWidgetKind? = nil,
+        text: String? = nil
+    ) -> InquiriumQuestionPrompt {
+        return InquiriumQuestionPrompt(
+            kind: kind ?? self.kind,
+            text: text ?? self.text
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// Kind of prompt; always equal to widget/kind.
+///
+/// The registered question kinds. Each has exactly one payload schema, owned by the core
+/// contract.
+///
+/// Registered question kind; selects which payload schema applies. An unregistered kind is
+/// rejected.
+enum InquiriumWidgetKind: String, Codable {
+    case confirm = "confirm"
+    case freeTextWithAllowlist = "free-text-with-allowlist"
+    case multiChoice = "multi-choice"
+    case singleChoice = "single-choice"
+}
+
+/// Who raised the question and why, labelled honestly.
+///
+/// Honest origin of the question. Closed.
+// MARK: - InquiriumQuestionProvenance
+struct InquiriumQuestionProvenance: Codable {
+    /// Whether host policy raised the question or the model proposed it and the host shaped it.
+    let origin: Origin?
+    /// Detailed reason from that stage.
+    let reasonCode: String
+    /// Stage that needed the decision (e.g. runtime-selection).
+    let requestedBy: String
+    /// Component that emitted the request (e.g. inquirium-core).
+    let sourceComponent: String
+
+    enum CodingKeys: String, CodingKey {
+        case origin = "origin"
+        case reasonCode = "reason/code"
+        case requestedBy = "requested/by"
+        case sourceComponent = "source/component"
+    }
+}
+
+// MARK: InquiriumQuestionProvenance convenience initializers and mutators
+
+extension InquiriumQuestionProvenance {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(InquiriumQuestionProvenance.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        origin: Origin?? = nil,
+        reasonCode: String? = nil,
+        requestedBy: String? = nil,
+        sourceComponent: String? = nil
+    ) -> InquiriumQuestionProvenance {
+        return InquiriumQuestionProvenance(
+            origin: origin ?? self.origin,
+            reasonCode: reasonCode ?? self.reasonCode,
+            requestedBy: requestedBy ?? self.requestedBy,
+            sourceComponent: sourceComponent ?? self.sourceComponent
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// Whether host policy raised the question or the model proposed it and the host shaped it.
+enum Origin: String, Codable {
+    case hostPolicy = "host-policy"
+    case modelProposed = "model-proposed"
+}
+
+/// Who must answer. Only the operator for now.
+enum RecipientClass: String, Codable {
+    case recipientClassOperator = "operator"
+}
+
+/// Where and how the answer is submitted.
+///
+/// Where the answer goes. Closed.
+// MARK: - InquiriumResponseTarget
+struct InquiriumResponseTarget: Codable {
+    /// Key the answer must echo so a repeated submission is applied once.
+    let idempotencyKey: String
+    /// Submission method.
+    let method: Method
+    /// Host endpoint or capability that accepts the answer (e.g.
+    /// inquirium.operator-question.respond).
+    let targetRef: String
+
+    enum CodingKeys: String, CodingKey {
+        case idempotencyKey = "idempotency/key"
+        case method = "method"
+        case targetRef = "target/ref"
+    }
+}
+
+// MARK: InquiriumResponseTarget convenience initializers and mutators
+
+extension InquiriumResponseTarget {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(InquiriumResponseTarget.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        idempotencyKey: String? = nil,
+        method: Method? = nil,
+        targetRef: String? = nil
+    ) -> InquiriumResponseTarget {
+        return InquiriumResponseTarget(
+            idempotencyKey: idempotencyKey ?? self.idempotencyKey,
+            method: method ?? self.method,
+            targetRef: targetRef ?? self.targetRef
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+/// Submission method.
+enum Method: String, Codable {
+    case post = "POST"
+}
+
+enum Review: String, Codable {
+    case needsHostReview = "needs-host-review"
+}
+
+enum ControlSchema: String, Codable {
+    case inquiriumCrisisCandidateV1 = "inquirium.crisis-candidate.v1"
+    case inquiriumOperatorQuestionRequestV1 = "inquirium.operator-question.request.v1"
+}
+
+/// What exactly is being decided about.
+///
+/// References naming what the decision is about: runtime, model binding, adapter instance,
+/// lease or capability. At least one. Closed.
+// MARK: - InquiriumQuestionSubject
+struct InquiriumQuestionSubject: Codable {
+    /// Adapter instance concerned.
+    let adapterInstanceRef: String?
+    /// Capability the answer would unblock.
+    let capabilityRef: String?
+    /// Lease the answer would grant or use.
+    let leaseRef: String?
+    /// Model binding concerned.
+    let modelBindingRef: String?
+    /// Runtime concerned.
+    let runtimeRef: String?
+
+    enum CodingKeys: String, CodingKey {
+        case adapterInstanceRef = "adapter.instance/ref"
+        case capabilityRef = "capability/ref"
+        case leaseRef = "lease/ref"
+        case modelBindingRef = "model.binding/ref"
+        case runtimeRef = "runtime/ref"
+    }
+}
+
+// MARK: InquiriumQuestionSubject convenience initializers and mutators
+
+extension InquiriumQuestionSubject {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(InquiriumQuestionSubject.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        adapterInstanceRef: String?? = nil,
+        capabilityRef: String?? = nil,
+        leaseRef: String?? = nil,
+        modelBindingRef: String?? = nil,
+        runtimeRef: String?? = nil
+    ) -> InquiriumQuestionSubject {
+        return InquiriumQuestionSubject(
+            adapterInstanceRef: adapterInstanceRef ?? self.adapterInstanceRef,
+            capabilityRef: capabilityRef ?? self.capabilityRef,
+            leaseRef: leaseRef ?? self.leaseRef,
+            modelBindingRef: modelBindingRef ?? self.modelBindingRef,
+            runtimeRef: runtimeRef ?? self.runtimeRef
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+enum InquiriumAssistantTurnResponseSchema: String, Codable {
+    case inquiriumAssistantTurnResponseV1 = "inquirium.assistant.turn.response.v1"
+}
+
 /// Node UI preferences for the assistant affordance, per UI profile and surface. Stored
 /// apart from the inquiry transcript: hiding the affordance erases no conversation and
 /// deleting a conversation resets no preference. Encodes the non-engagement rules
@@ -7568,42 +9475,72 @@ extension InquiriumContextElement {
     }
 }
 
-/// One piece of message content, selected by type: inline text, or a reference to bulk
-/// content held in the object store. Shared by requests, responses and transcript facts.
-/// Open at this level only as a formality: each branch is closed, and Ajv's discriminator
-/// does not report evaluated properties, so unevaluatedProperties cannot be used here.
-///
-/// Inline text. Closed.
-///
-/// Bulk or binary content kept in the object store and pointed to by descriptor only, so
-/// large payloads never travel through the fact plane. Closed.
-// MARK: - InquiriumContentPart
-struct InquiriumContentPart: Codable {
-    /// The text itself.
-    let text: String?
-    /// Part discriminator.
-    let type: InquiriumContentPartType
-    /// Size of the referenced content in bytes, when known.
-    let byteSize: Int?
-    /// IANA media type of the referenced content.
-    let mediaType: String?
-    /// Object-store reference of the content.
-    let objectRef: String?
+enum InquiriumContextElementSchema: String, Codable {
+    case inquiriumContextElementV1 = "inquirium.context-element.v1"
+}
+
+/// An operator grant that lets one participant's session read context from one source, up to
+/// a classification ceiling, until it expires. Closed. Restated from prose: orbidocs
+/// publishes no schema for this shape, so every field below is taken from a sentence of
+/// Solution 045 (S045 = diapod/orbidocs
+/// doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel.md
+/// @2240017), its capability file (CAPS =
+/// doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel-caps.edn
+/// @9c15e96) or Proposal 066 (P066 =
+/// doc/project/40-proposals/066-inquirium-assistant-channel.md @4bdae52), cited in the
+/// field's description; where the prose names a field but not its wire key, the description
+/// says the key is ours.
+// MARK: - InquiriumContextGrantIssueRequest
+struct InquiriumContextGrantIssueRequest: Codable {
+    /// The most restrictive label an element may carry and still be admitted under this grant
+    /// (S045 § Granted Context And Classification: carry classification for every admitted
+    /// element; P066 tracker assistant-context-decision-tracing: effective tier). Key name ours.
+    let classificationCeiling: InquiriumClassificationLabel
+    /// The operator's acknowledgement of this concrete context release to a remote model;
+    /// without it a remote candidate receives nothing above public from this source (P066
+    /// tracker assistant-model-egress-ack; S045 § Local Baseline, Explicit Remote Extension).
+    let egressACKRef: String?
+    /// When the grant stops admitting context (S045 § Failure Modes: expiry checks; § Granted
+    /// Context: terminal grants are archived). Key spelled like the operator question's
+    /// expires/at.
+    let expiresAt: Date
+    /// The grant's reference; context sources name it as grant/ref (P066 tracker
+    /// assistant-context-source-grants).
+    let grantRef: String
+    /// The participant the grant is bound to (S045 § Granted Context And Classification:
+    /// participant/session/source-bound grants).
+    let participantRef: String
+    /// Schema discriminator; always inquirium.context-grant.issue.request.v1.
+    let schema: InquiriumContextGrantIssueRequestSchema
+    /// The session the grant is bound to (S045 § Granted Context And Classification; P066
+    /// tracker assistant-context-source-grants: per source and session).
+    let sessionRef: String
+    /// Which kind of source (S045 § Granted Context And Classification lists relationship,
+    /// Memarium, query, messaging, artifact and dataset; query is not in the corpus enum yet,
+    /// docs/interop.md).
+    let sourceKind: InquiriumContextSourceKind
+    /// The one source of that kind the grant covers (S045 § Granted Context And Classification:
+    /// source-bound).
+    let sourceRef: String
 
     enum CodingKeys: String, CodingKey {
-        case text = "text"
-        case type = "type"
-        case byteSize = "byte/size"
-        case mediaType = "media/type"
-        case objectRef = "object/ref"
+        case classificationCeiling = "classification/ceiling"
+        case egressACKRef = "egress/ack/ref"
+        case expiresAt = "expires/at"
+        case grantRef = "grant/ref"
+        case participantRef = "participant/ref"
+        case schema = "schema"
+        case sessionRef = "session/ref"
+        case sourceKind = "source/kind"
+        case sourceRef = "source/ref"
     }
 }
 
-// MARK: InquiriumContentPart convenience initializers and mutators
+// MARK: InquiriumContextGrantIssueRequest convenience initializers and mutators
 
-extension InquiriumContentPart {
+extension InquiriumContextGrantIssueRequest {
     init(data: Data) throws {
-        self = try newJSONDecoder().decode(InquiriumContentPart.self, from: data)
+        self = try newJSONDecoder().decode(InquiriumContextGrantIssueRequest.self, from: data)
     }
 
     init(_ json: String, using encoding: String.Encoding = .utf8) throws {
@@ -7618,18 +9555,26 @@ extension InquiriumContentPart {
     }
 
     func with(
-        text: String?? = nil,
-        type: InquiriumContentPartType? = nil,
-        byteSize: Int?? = nil,
-        mediaType: String?? = nil,
-        objectRef: String?? = nil
-    ) -> InquiriumContentPart {
-        return InquiriumContentPart(
-            text: text ?? self.text,
-            type: type ?? self.type,
-            byteSize: byteSize ?? self.byteSize,
-            mediaType: mediaType ?? self.mediaType,
-            objectRef: objectRef ?? self.objectRef
+        classificationCeiling: InquiriumClassificationLabel? = nil,
+        egressACKRef: String?? = nil,
+        expiresAt: Date? = nil,
+        grantRef: String? = nil,
+        participantRef: String? = nil,
+        schema: InquiriumContextGrantIssueRequestSchema? = nil,
+        sessionRef: String? = nil,
+        sourceKind: InquiriumContextSourceKind? = nil,
+        sourceRef: String? = nil
+    ) -> InquiriumContextGrantIssueRequest {
+        return InquiriumContextGrantIssueRequest(
+            classificationCeiling: classificationCeiling ?? self.classificationCeiling,
+            egressACKRef: egressACKRef ?? self.egressACKRef,
+            expiresAt: expiresAt ?? self.expiresAt,
+            grantRef: grantRef ?? self.grantRef,
+            participantRef: participantRef ?? self.participantRef,
+            schema: schema ?? self.schema,
+            sessionRef: sessionRef ?? self.sessionRef,
+            sourceKind: sourceKind ?? self.sourceKind,
+            sourceRef: sourceRef ?? self.sourceRef
         )
     }
 
@@ -7642,13 +9587,178 @@ extension InquiriumContentPart {
     }
 }
 
-enum InquiriumContentPartType: String, Codable {
-    case objectRef = "object_ref"
-    case text = "text"
+enum InquiriumContextGrantIssueRequestSchema: String, Codable {
+    case inquiriumContextGrantIssueRequestV1 = "inquirium.context-grant.issue.request.v1"
 }
 
-enum InquiriumContextElementSchema: String, Codable {
-    case inquiriumContextElementV1 = "inquirium.context-element.v1"
+/// Ends a context grant before its expiry. From the commit on, no assembled context holds
+/// anything admitted only by it. Closed. Restated from prose: orbidocs publishes no schema
+/// for this shape, so every field below is taken from a sentence of Solution 045 (S045 =
+/// diapod/orbidocs
+/// doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel.md
+/// @2240017), its capability file (CAPS =
+/// doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel-caps.edn
+/// @9c15e96) or Proposal 066 (P066 =
+/// doc/project/40-proposals/066-inquirium-assistant-channel.md @4bdae52), cited in the
+/// field's description; where the prose names a field but not its wire key, the description
+/// says the key is ours.
+// MARK: - InquiriumContextGrantRevokeRequest
+struct InquiriumContextGrantRevokeRequest: Codable {
+    /// The grant to end (S045 § Granted Context And Classification).
+    let grantRef: String
+    /// Why it was revoked, as a content-free code.
+    let reasonCode: String?
+    /// Schema discriminator; always inquirium.context-grant.revoke.request.v1.
+    let schema: InquiriumContextGrantRevokeRequestSchema
+
+    enum CodingKeys: String, CodingKey {
+        case grantRef = "grant/ref"
+        case reasonCode = "reason/code"
+        case schema = "schema"
+    }
+}
+
+// MARK: InquiriumContextGrantRevokeRequest convenience initializers and mutators
+
+extension InquiriumContextGrantRevokeRequest {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(InquiriumContextGrantRevokeRequest.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        grantRef: String? = nil,
+        reasonCode: String?? = nil,
+        schema: InquiriumContextGrantRevokeRequestSchema? = nil
+    ) -> InquiriumContextGrantRevokeRequest {
+        return InquiriumContextGrantRevokeRequest(
+            grantRef: grantRef ?? self.grantRef,
+            reasonCode: reasonCode ?? self.reasonCode,
+            schema: schema ?? self.schema
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+enum InquiriumContextGrantRevokeRequestSchema: String, Codable {
+    case inquiriumContextGrantRevokeRequestV1 = "inquirium.context-grant.revoke.request.v1"
+}
+
+/// A metadata-only signal that a turn may need crisis review, handed to the host-owned
+/// crisis layer. It is a candidate, never a verdict: it cannot declare a crisis and is not
+/// itself a notification. Closed, so no content can ride along. Restated from prose:
+/// orbidocs publishes no schema for this shape, so every field below is taken from a
+/// sentence of Solution 045 (S045 = diapod/orbidocs
+/// doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel.md
+/// @2240017), its capability file (CAPS =
+/// doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel-caps.edn
+/// @9c15e96) or Proposal 066 (P066 =
+/// doc/project/40-proposals/066-inquirium-assistant-channel.md @4bdae52), cited in the
+/// field's description; where the prose names a field but not its wire key, the description
+/// says the key is ours.
+// MARK: - InquiriumCrisisCandidate
+struct InquiriumCrisisCandidate: Codable {
+    /// The candidate's id. Key name ours.
+    let candidateID: String
+    /// The candidate's label: a classified candidate (S045 § Operator Questions And Escalation).
+    let classification: InquiriumClassificationLabel
+    /// Whose turn it was.
+    let participantRef: String
+    /// When the candidate was raised.
+    let raisedAt: Date
+    /// Why it was raised, as a content-free code: the candidate stays metadata-safe (S045 §
+    /// Failure Modes).
+    let reasonCode: String
+    /// What is asked of the host: review only. The only value is needs-host-review; "crisis is
+    /// active" is unrepresentable (P066 § Decision 11: Inquirium escalates for review, never
+    /// declares a crisis). Key name ours.
+    let review: Review
+    /// Schema discriminator; always inquirium.crisis-candidate.v1.
+    let schema: InquiriumCrisisCandidateSchema
+    /// The turn that raised it (the channel projects candidates from a turn: S045 § Advise
+    /// First, Effects Elsewhere).
+    let turnID: String
+
+    enum CodingKeys: String, CodingKey {
+        case candidateID = "candidate/id"
+        case classification = "classification"
+        case participantRef = "participant/ref"
+        case raisedAt = "raised/at"
+        case reasonCode = "reason/code"
+        case review = "review"
+        case schema = "schema"
+        case turnID = "turn/id"
+    }
+}
+
+// MARK: InquiriumCrisisCandidate convenience initializers and mutators
+
+extension InquiriumCrisisCandidate {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(InquiriumCrisisCandidate.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        candidateID: String? = nil,
+        classification: InquiriumClassificationLabel? = nil,
+        participantRef: String? = nil,
+        raisedAt: Date? = nil,
+        reasonCode: String? = nil,
+        review: Review? = nil,
+        schema: InquiriumCrisisCandidateSchema? = nil,
+        turnID: String? = nil
+    ) -> InquiriumCrisisCandidate {
+        return InquiriumCrisisCandidate(
+            candidateID: candidateID ?? self.candidateID,
+            classification: classification ?? self.classification,
+            participantRef: participantRef ?? self.participantRef,
+            raisedAt: raisedAt ?? self.raisedAt,
+            reasonCode: reasonCode ?? self.reasonCode,
+            review: review ?? self.review,
+            schema: schema ?? self.schema,
+            turnID: turnID ?? self.turnID
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+enum InquiriumCrisisCandidateSchema: String, Codable {
+    case inquiriumCrisisCandidateV1 = "inquirium.crisis-candidate.v1"
 }
 
 /// Registered payload of the free-text-with-allowlist kind: the operator types an answer,
@@ -7800,402 +9910,12 @@ extension InquiriumGenerateRequest {
     }
 }
 
-/// Declarative statement of which context a turn would like. It names sources and operator
-/// grants; it never reads anything itself. The host resolves each source through the
-/// boundary contract that owns it and attaches a classification label to every element it
-/// returns. Closed.
-///
-/// Declarative request for extra context. Defaults to no sources at all; the host resolves
-/// any source only through its own gates.
-// MARK: - InquiriumContextAssemblyRequest
-struct InquiriumContextAssemblyRequest: Codable {
-    /// Schema discriminator; always inquirium.context-assembly.request.v1.
-    let schema: InquiriumContextAssemblyRequestSchema
-    /// Requested sources. Empty by default, which is the only value Phase 1 accepts.
-    let sources: [InquiriumContextSource]?
-
-    enum CodingKeys: String, CodingKey {
-        case schema = "schema"
-        case sources = "sources"
-    }
-}
-
-// MARK: InquiriumContextAssemblyRequest convenience initializers and mutators
-
-extension InquiriumContextAssemblyRequest {
-    init(data: Data) throws {
-        self = try newJSONDecoder().decode(InquiriumContextAssemblyRequest.self, from: data)
-    }
-
-    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
-        guard let data = json.data(using: encoding) else {
-            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
-        }
-        try self.init(data: data)
-    }
-
-    init(fromURL url: URL) throws {
-        try self.init(data: try Data(contentsOf: url))
-    }
-
-    func with(
-        schema: InquiriumContextAssemblyRequestSchema? = nil,
-        sources: [InquiriumContextSource]?? = nil
-    ) -> InquiriumContextAssemblyRequest {
-        return InquiriumContextAssemblyRequest(
-            schema: schema ?? self.schema,
-            sources: sources ?? self.sources
-        )
-    }
-
-    func jsonData() throws -> Data {
-        return try newJSONEncoder().encode(self)
-    }
-
-    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
-        return String(data: try self.jsonData(), encoding: encoding)
-    }
-}
-
-enum InquiriumContextAssemblyRequestSchema: String, Codable {
-    case inquiriumContextAssemblyRequestV1 = "inquirium.context-assembly.request.v1"
-}
-
-/// One requested source. Needs an operator grant; artifact and dataset sources also need a
-/// lease. Closed.
-// MARK: - InquiriumContextSource
-struct InquiriumContextSource: Codable {
-    /// Reference to the JSON-e Flow that describes what to assemble from the source; interpreted
-    /// by the host only.
-    let flowRef: String?
-    /// The operator grant that allows this source for this session or scope.
-    let grantRef: String
-    /// Lease on the artifact or dataset. Required for artifact and dataset sources.
-    let leaseRef: String?
-    /// Upper bound on elements taken from this source.
-    let maxElements: Int?
-    /// Which gate resolves this source.
-    let sourceKind: InquiriumContextSourceKind
-
-    enum CodingKeys: String, CodingKey {
-        case flowRef = "flow/ref"
-        case grantRef = "grant/ref"
-        case leaseRef = "lease/ref"
-        case maxElements = "max/elements"
-        case sourceKind = "source/kind"
-    }
-}
-
-// MARK: InquiriumContextSource convenience initializers and mutators
-
-extension InquiriumContextSource {
-    init(data: Data) throws {
-        self = try newJSONDecoder().decode(InquiriumContextSource.self, from: data)
-    }
-
-    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
-        guard let data = json.data(using: encoding) else {
-            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
-        }
-        try self.init(data: data)
-    }
-
-    init(fromURL url: URL) throws {
-        try self.init(data: try Data(contentsOf: url))
-    }
-
-    func with(
-        flowRef: String?? = nil,
-        grantRef: String? = nil,
-        leaseRef: String?? = nil,
-        maxElements: Int?? = nil,
-        sourceKind: InquiriumContextSourceKind? = nil
-    ) -> InquiriumContextSource {
-        return InquiriumContextSource(
-            flowRef: flowRef ?? self.flowRef,
-            grantRef: grantRef ?? self.grantRef,
-            leaseRef: leaseRef ?? self.leaseRef,
-            maxElements: maxElements ?? self.maxElements,
-            sourceKind: sourceKind ?? self.sourceKind
-        )
-    }
-
-    func jsonData() throws -> Data {
-        return try newJSONEncoder().encode(self)
-    }
-
-    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
-        return String(data: try self.jsonData(), encoding: encoding)
-    }
-}
-
-enum Metadatum: Codable {
-    case bool(Bool)
-    case double(Double)
-    case string(String)
-    case null
-
-    init(from decoder: Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if let x = try? container.decode(Bool.self) {
-            self = .bool(x)
-            return
-        }
-        if let x = try? container.decode(Double.self) {
-            self = .double(x)
-            return
-        }
-        if let x = try? container.decode(String.self) {
-            self = .string(x)
-            return
-        }
-        if container.decodeNil() {
-            self = .null
-            return
-        }
-        throw DecodingError.typeMismatch(Metadatum.self, DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "Wrong type for Metadatum"))
-    }
-
-    func encode(to encoder: Encoder) throws {
-        var container = encoder.singleValueContainer()
-        switch self {
-        case .bool(let x):
-            try container.encode(x)
-        case .double(let x):
-            try container.encode(x)
-        case .string(let x):
-            try container.encode(x)
-        case .null:
-            try container.encodeNil()
-        }
-    }
-}
-
 enum InquiriumGenerateRequestOperation: String, Codable {
     case generate = "generate"
 }
 
-/// Sampling and length bounds passed to the selected runtime.
-///
-/// Bounds for the generation. All optional; the host applies the runtime's configured
-/// defaults and caps. Closed.
-// MARK: - InquiriumGenerationParameters
-struct InquiriumGenerationParameters: Codable {
-    /// Upper bound on generated tokens; the host may lower it to the profile's bounded-output
-    /// cap.
-    let maxTokens: Int?
-    /// Stop sequences.
-    let stop: [String]?
-    /// Sampling temperature.
-    let temperature: Double?
-    /// Nucleus sampling mass.
-    let topP: Double?
-
-    enum CodingKeys: String, CodingKey {
-        case maxTokens = "max_tokens"
-        case stop = "stop"
-        case temperature = "temperature"
-        case topP = "top_p"
-    }
-}
-
-// MARK: InquiriumGenerationParameters convenience initializers and mutators
-
-extension InquiriumGenerationParameters {
-    init(data: Data) throws {
-        self = try newJSONDecoder().decode(InquiriumGenerationParameters.self, from: data)
-    }
-
-    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
-        guard let data = json.data(using: encoding) else {
-            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
-        }
-        try self.init(data: data)
-    }
-
-    init(fromURL url: URL) throws {
-        try self.init(data: try Data(contentsOf: url))
-    }
-
-    func with(
-        maxTokens: Int?? = nil,
-        stop: [String]?? = nil,
-        temperature: Double?? = nil,
-        topP: Double?? = nil
-    ) -> InquiriumGenerationParameters {
-        return InquiriumGenerationParameters(
-            maxTokens: maxTokens ?? self.maxTokens,
-            stop: stop ?? self.stop,
-            temperature: temperature ?? self.temperature,
-            topP: topP ?? self.topP
-        )
-    }
-
-    func jsonData() throws -> Data {
-        return try newJSONEncoder().encode(self)
-    }
-
-    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
-        return String(data: try self.jsonData(), encoding: encoding)
-    }
-}
-
-/// Per-turn policy. Closed; every field defaults to its most conservative value.
-///
-/// Constraints the host must enforce for this turn. Every field has a safe default, so an
-/// omitted policy means local-only, strict, session-only, fail-closed, plurality preserved.
-// MARK: - InquiriumGeneratePolicy
-struct InquiriumGeneratePolicy: Codable {
-    /// Where the turn may run.
-    let locality: InquiriumLocality?
-    /// What happens when a context element may not reach the chosen model even after
-    /// declassification: fail_closed aborts the turn with context-denied; drop_with_trace (the
-    /// seed's 'lenient') drops the element and records the drop in the trace.
-    let onContextDenied: OnContextDenied?
-    /// preserve surfaces several viable answers instead of forcing one; collapse asks for a
-    /// single answer.
-    let plurality: Plurality?
-    /// Which data the turn may see. assistant-session-only reads nothing beyond the inquiry
-    /// transcript; granted-context additionally admits context sources the operator granted for
-    /// this session.
-    let scope: Scope?
-    /// Trust regime for runtime selection.
-    let trustMode: InquiriumTrustMode?
-
-    enum CodingKeys: String, CodingKey {
-        case locality = "locality"
-        case onContextDenied = "on_context_denied"
-        case plurality = "plurality"
-        case scope = "scope"
-        case trustMode = "trust_mode"
-    }
-}
-
-// MARK: InquiriumGeneratePolicy convenience initializers and mutators
-
-extension InquiriumGeneratePolicy {
-    init(data: Data) throws {
-        self = try newJSONDecoder().decode(InquiriumGeneratePolicy.self, from: data)
-    }
-
-    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
-        guard let data = json.data(using: encoding) else {
-            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
-        }
-        try self.init(data: data)
-    }
-
-    init(fromURL url: URL) throws {
-        try self.init(data: try Data(contentsOf: url))
-    }
-
-    func with(
-        locality: InquiriumLocality?? = nil,
-        onContextDenied: OnContextDenied?? = nil,
-        plurality: Plurality?? = nil,
-        scope: Scope?? = nil,
-        trustMode: InquiriumTrustMode?? = nil
-    ) -> InquiriumGeneratePolicy {
-        return InquiriumGeneratePolicy(
-            locality: locality ?? self.locality,
-            onContextDenied: onContextDenied ?? self.onContextDenied,
-            plurality: plurality ?? self.plurality,
-            scope: scope ?? self.scope,
-            trustMode: trustMode ?? self.trustMode
-        )
-    }
-
-    func jsonData() throws -> Data {
-        return try newJSONEncoder().encode(self)
-    }
-
-    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
-        return String(data: try self.jsonData(), encoding: encoding)
-    }
-}
-
-/// What happens when a context element may not reach the chosen model even after
-/// declassification: fail_closed aborts the turn with context-denied; drop_with_trace (the
-/// seed's 'lenient') drops the element and records the drop in the trace.
-enum OnContextDenied: String, Codable {
-    case dropWithTrace = "drop_with_trace"
-    case failClosed = "fail_closed"
-}
-
-/// preserve surfaces several viable answers instead of forcing one; collapse asks for a
-/// single answer.
-enum Plurality: String, Codable {
-    case collapse = "collapse"
-    case preserve = "preserve"
-}
-
-/// Which data the turn may see. assistant-session-only reads nothing beyond the inquiry
-/// transcript; granted-context additionally admits context sources the operator granted for
-/// this session.
-enum Scope: String, Codable {
-    case assistantSessionOnly = "assistant-session-only"
-    case grantedContext = "granted-context"
-}
-
 enum InquiriumGenerateRequestSchema: String, Codable {
     case inquiriumGenerateRequestV1 = "inquirium.generate.request.v1"
-}
-
-/// One message of the conversation. Closed.
-// MARK: - InquiriumTurn
-struct InquiriumTurn: Codable {
-    /// The message content as ordered parts; at least one.
-    let content: [InquiriumContentPart]
-    /// Who spoke: the operator (user) or an earlier assistant answer being replayed for context.
-    let role: Role
-
-    enum CodingKeys: String, CodingKey {
-        case content = "content"
-        case role = "role"
-    }
-}
-
-// MARK: InquiriumTurn convenience initializers and mutators
-
-extension InquiriumTurn {
-    init(data: Data) throws {
-        self = try newJSONDecoder().decode(InquiriumTurn.self, from: data)
-    }
-
-    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
-        guard let data = json.data(using: encoding) else {
-            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
-        }
-        try self.init(data: data)
-    }
-
-    init(fromURL url: URL) throws {
-        try self.init(data: try Data(contentsOf: url))
-    }
-
-    func with(
-        content: [InquiriumContentPart]? = nil,
-        role: Role? = nil
-    ) -> InquiriumTurn {
-        return InquiriumTurn(
-            content: content ?? self.content,
-            role: role ?? self.role
-        )
-    }
-
-    func jsonData() throws -> Data {
-        return try newJSONEncoder().encode(self)
-    }
-
-    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
-        return String(data: try self.jsonData(), encoding: encoding)
-    }
-}
-
-/// Who spoke: the operator (user) or an earlier assistant answer being replayed for context.
-enum Role: String, Codable {
-    case assistant = "assistant"
-    case user = "user"
 }
 
 /// Typed outcome of a generate request. A completed response carries output framed by an
@@ -8308,90 +10028,6 @@ extension InquiriumGenerateResponse {
     func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
         return String(data: try self.jsonData(), encoding: encoding)
     }
-}
-
-/// Frames generated output as evidence. Closed: there is no way to mark output authoritative
-/// or actionable.
-///
-/// How to read the output: a bounded claim, never authority. Required when completed,
-/// forbidden otherwise.
-///
-/// The epistemic framing returned with the answer.
-// MARK: - InquiriumEpistemicBlock
-struct InquiriumEpistemicBlock: Codable {
-    /// Short limitations the surface shows beside the answer.
-    let caveats: [String]?
-    /// Confidence the assistant states; unstated unless it has grounds to say more.
-    let confidence: Confidence?
-    /// References to the context elements or trace records the answer relies on; empty means
-    /// model-only.
-    let groundedIn: [String]?
-    /// advisory (a suggestion to weigh) or hypothesis (a claim to check). There is deliberately
-    /// no authoritative value.
-    let stance: Stance?
-
-    enum CodingKeys: String, CodingKey {
-        case caveats = "caveats"
-        case confidence = "confidence"
-        case groundedIn = "grounded_in"
-        case stance = "stance"
-    }
-}
-
-// MARK: InquiriumEpistemicBlock convenience initializers and mutators
-
-extension InquiriumEpistemicBlock {
-    init(data: Data) throws {
-        self = try newJSONDecoder().decode(InquiriumEpistemicBlock.self, from: data)
-    }
-
-    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
-        guard let data = json.data(using: encoding) else {
-            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
-        }
-        try self.init(data: data)
-    }
-
-    init(fromURL url: URL) throws {
-        try self.init(data: try Data(contentsOf: url))
-    }
-
-    func with(
-        caveats: [String]?? = nil,
-        confidence: Confidence?? = nil,
-        groundedIn: [String]?? = nil,
-        stance: Stance?? = nil
-    ) -> InquiriumEpistemicBlock {
-        return InquiriumEpistemicBlock(
-            caveats: caveats ?? self.caveats,
-            confidence: confidence ?? self.confidence,
-            groundedIn: groundedIn ?? self.groundedIn,
-            stance: stance ?? self.stance
-        )
-    }
-
-    func jsonData() throws -> Data {
-        return try newJSONEncoder().encode(self)
-    }
-
-    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
-        return String(data: try self.jsonData(), encoding: encoding)
-    }
-}
-
-/// Confidence the assistant states; unstated unless it has grounds to say more.
-enum Confidence: String, Codable {
-    case high = "high"
-    case low = "low"
-    case medium = "medium"
-    case unstated = "unstated"
-}
-
-/// advisory (a suggestion to weigh) or hypothesis (a claim to check). There is deliberately
-/// no authoritative value.
-enum Stance: String, Codable {
-    case advisory = "advisory"
-    case hypothesis = "hypothesis"
 }
 
 /// Where the serving runtime actually ran: local_only when nothing left the node, remote
@@ -8552,14 +10188,6 @@ enum InquiriumInquiryFeedbackSchema: String, Codable {
     case inquiriumInquiryFeedbackV1 = "inquirium.inquiry-feedback.v1"
 }
 
-/// verified: checked and holds; refuted: checked and wrong; amended: partly right, corrected
-/// in the note.
-enum Verdict: String, Codable {
-    case amended = "amended"
-    case refuted = "refuted"
-    case verified = "verified"
-}
-
 /// Append-only transcript fact for the model's answer to one turn, with provenance and a
 /// forward reference to the operational trace. The trace never points back. Closed.
 // MARK: - InquiriumInquiryResult
@@ -8647,64 +10275,6 @@ extension InquiriumInquiryResult {
             sessionRef: sessionRef ?? self.sessionRef,
             traceRef: traceRef ?? self.traceRef,
             turnID: turnID ?? self.turnID
-        )
-    }
-
-    func jsonData() throws -> Data {
-        return try newJSONEncoder().encode(self)
-    }
-
-    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
-        return String(data: try self.jsonData(), encoding: encoding)
-    }
-}
-
-/// What produced the result.
-///
-/// Runtime, model binding and operation that produced a result. Closed.
-// MARK: - InquiriumResultProvenance
-struct InquiriumResultProvenance: Codable {
-    /// Model binding used.
-    let modelBindingRef: String
-    /// Inquirium operation id of the invocation.
-    let operationID: String
-    /// Runtime that served the turn.
-    let runtimeRef: String
-
-    enum CodingKeys: String, CodingKey {
-        case modelBindingRef = "model.binding/ref"
-        case operationID = "operation/id"
-        case runtimeRef = "runtime/ref"
-    }
-}
-
-// MARK: InquiriumResultProvenance convenience initializers and mutators
-
-extension InquiriumResultProvenance {
-    init(data: Data) throws {
-        self = try newJSONDecoder().decode(InquiriumResultProvenance.self, from: data)
-    }
-
-    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
-        guard let data = json.data(using: encoding) else {
-            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
-        }
-        try self.init(data: data)
-    }
-
-    init(fromURL url: URL) throws {
-        try self.init(data: try Data(contentsOf: url))
-    }
-
-    func with(
-        modelBindingRef: String? = nil,
-        operationID: String? = nil,
-        runtimeRef: String? = nil
-    ) -> InquiriumResultProvenance {
-        return InquiriumResultProvenance(
-            modelBindingRef: modelBindingRef ?? self.modelBindingRef,
-            operationID: operationID ?? self.operationID,
-            runtimeRef: runtimeRef ?? self.runtimeRef
         )
     }
 
@@ -9351,42 +10921,6 @@ extension InquiriumOperatorQuestionAnswer {
     }
 }
 
-/// The answer: one token for single-choice, confirm and free-text-with-allowlist; a set of
-/// tokens for multi-choice.
-///
-/// An answer token, or a set of unique tokens for multi-choice.
-///
-/// Answer applied by the host when the question ends without an operator answer.
-///
-/// The accepted operator answer. Required when answered, absent otherwise.
-enum InquiriumAnswerValue: Codable {
-    case string(String)
-    case stringArray([String])
-
-    init(from decoder: Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if let x = try? container.decode([String].self) {
-            self = .stringArray(x)
-            return
-        }
-        if let x = try? container.decode(String.self) {
-            self = .string(x)
-            return
-        }
-        throw DecodingError.typeMismatch(InquiriumAnswerValue.self, DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "Wrong type for InquiriumAnswerValue"))
-    }
-
-    func encode(to encoder: Encoder) throws {
-        var container = encoder.singleValueContainer()
-        switch self {
-        case .string(let x):
-            try container.encode(x)
-        case .stringArray(let x):
-            try container.encode(x)
-        }
-    }
-}
-
 enum InquiriumOperatorQuestionAnswerSchema: String, Codable {
     case inquiriumOperatorQuestionAnswerV1 = "inquirium.operator-question.answer.v1"
 }
@@ -9517,394 +11051,8 @@ extension InquiriumOperatorQuestionRequest {
     }
 }
 
-/// The labels of what goes into an interaction and what comes out of it. Used by operator
-/// questions to decide whether the question may be shown at all. Closed.
-///
-/// Labels of what the question shows and what its answer produces; the host shows it only if
-/// the labels allow it.
-// MARK: - InquiriumClassificationFlow
-struct InquiriumClassificationFlow: Codable {
-    /// Label of the data the question or operation reads or shows.
-    let input: InquiriumClassificationLabel
-    /// Label of what the answer or operation produces.
-    let output: InquiriumClassificationLabel
-
-    enum CodingKeys: String, CodingKey {
-        case input = "input"
-        case output = "output"
-    }
-}
-
-// MARK: InquiriumClassificationFlow convenience initializers and mutators
-
-extension InquiriumClassificationFlow {
-    init(data: Data) throws {
-        self = try newJSONDecoder().decode(InquiriumClassificationFlow.self, from: data)
-    }
-
-    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
-        guard let data = json.data(using: encoding) else {
-            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
-        }
-        try self.init(data: data)
-    }
-
-    init(fromURL url: URL) throws {
-        try self.init(data: try Data(contentsOf: url))
-    }
-
-    func with(
-        input: InquiriumClassificationLabel? = nil,
-        output: InquiriumClassificationLabel? = nil
-    ) -> InquiriumClassificationFlow {
-        return InquiriumClassificationFlow(
-            input: input ?? self.input,
-            output: output ?? self.output
-        )
-    }
-
-    func jsonData() throws -> Data {
-        return try newJSONEncoder().encode(self)
-    }
-
-    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
-        return String(data: try self.jsonData(), encoding: encoding)
-    }
-}
-
-/// Safe answer the host applies if the question times out, is cancelled or is superseded.
-/// Without it those states fail closed.
-///
-/// The declared safe default. Closed.
-///
-/// The declared safe default the host applied when the question ended without an answer.
-/// Only on timed_out, cancelled or superseded.
-// MARK: - InquiriumTimeoutDefault
-struct InquiriumTimeoutDefault: Codable {
-    /// Answer applied by the host when the question ends without an operator answer.
-    let answer: InquiriumAnswerValue
-    /// Reason recorded when the default is applied (e.g. timeout-fail-closed).
-    let reasonCode: String
-
-    enum CodingKeys: String, CodingKey {
-        case answer = "answer"
-        case reasonCode = "reason/code"
-    }
-}
-
-// MARK: InquiriumTimeoutDefault convenience initializers and mutators
-
-extension InquiriumTimeoutDefault {
-    init(data: Data) throws {
-        self = try newJSONDecoder().decode(InquiriumTimeoutDefault.self, from: data)
-    }
-
-    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
-        guard let data = json.data(using: encoding) else {
-            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
-        }
-        try self.init(data: data)
-    }
-
-    init(fromURL url: URL) throws {
-        try self.init(data: try Data(contentsOf: url))
-    }
-
-    func with(
-        answer: InquiriumAnswerValue? = nil,
-        reasonCode: String? = nil
-    ) -> InquiriumTimeoutDefault {
-        return InquiriumTimeoutDefault(
-            answer: answer ?? self.answer,
-            reasonCode: reasonCode ?? self.reasonCode
-        )
-    }
-
-    func jsonData() throws -> Data {
-        return try newJSONEncoder().encode(self)
-    }
-
-    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
-        return String(data: try self.jsonData(), encoding: encoding)
-    }
-}
-
-/// The question as shown.
-///
-/// The visible question. Closed.
-// MARK: - InquiriumQuestionPrompt
-struct InquiriumQuestionPrompt: Codable {
-    /// Kind of prompt; always equal to widget/kind.
-    let kind: InquiriumWidgetKind
-    /// The question text. Plain text, no markup, no secrets.
-    let text: String
-
-    enum CodingKeys: String, CodingKey {
-        case kind = "kind"
-        case text = "text"
-    }
-}
-
-// MARK: InquiriumQuestionPrompt convenience initializers and mutators
-
-extension InquiriumQuestionPrompt {
-    init(data: Data) throws {
-        self = try newJSONDecoder().decode(InquiriumQuestionPrompt.self, from: data)
-    }
-
-    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
-        guard let data = json.data(using: encoding) else {
-            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
-        }
-        try self.init(data: data)
-    }
-
-    init(fromURL url: URL) throws {
-        try self.init(data: try Data(contentsOf: url))
-    }
-
-    func with(
-        kind: InquiriumWidgetKind? = nil,
-        text: String? = nil
-    ) -> InquiriumQuestionPrompt {
-        return InquiriumQuestionPrompt(
-            kind: kind ?? self.kind,
-            text: text ?? self.text
-        )
-    }
-
-    func jsonData() throws -> Data {
-        return try newJSONEncoder().encode(self)
-    }
-
-    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
-        return String(data: try self.jsonData(), encoding: encoding)
-    }
-}
-
-/// Kind of prompt; always equal to widget/kind.
-///
-/// The registered question kinds. Each has exactly one payload schema, owned by the core
-/// contract.
-///
-/// Registered question kind; selects which payload schema applies. An unregistered kind is
-/// rejected.
-enum InquiriumWidgetKind: String, Codable {
-    case confirm = "confirm"
-    case freeTextWithAllowlist = "free-text-with-allowlist"
-    case multiChoice = "multi-choice"
-    case singleChoice = "single-choice"
-}
-
-/// Who raised the question and why, labelled honestly.
-///
-/// Honest origin of the question. Closed.
-// MARK: - InquiriumQuestionProvenance
-struct InquiriumQuestionProvenance: Codable {
-    /// Whether host policy raised the question or the model proposed it and the host shaped it.
-    let origin: Origin?
-    /// Detailed reason from that stage.
-    let reasonCode: String
-    /// Stage that needed the decision (e.g. runtime-selection).
-    let requestedBy: String
-    /// Component that emitted the request (e.g. inquirium-core).
-    let sourceComponent: String
-
-    enum CodingKeys: String, CodingKey {
-        case origin = "origin"
-        case reasonCode = "reason/code"
-        case requestedBy = "requested/by"
-        case sourceComponent = "source/component"
-    }
-}
-
-// MARK: InquiriumQuestionProvenance convenience initializers and mutators
-
-extension InquiriumQuestionProvenance {
-    init(data: Data) throws {
-        self = try newJSONDecoder().decode(InquiriumQuestionProvenance.self, from: data)
-    }
-
-    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
-        guard let data = json.data(using: encoding) else {
-            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
-        }
-        try self.init(data: data)
-    }
-
-    init(fromURL url: URL) throws {
-        try self.init(data: try Data(contentsOf: url))
-    }
-
-    func with(
-        origin: Origin?? = nil,
-        reasonCode: String? = nil,
-        requestedBy: String? = nil,
-        sourceComponent: String? = nil
-    ) -> InquiriumQuestionProvenance {
-        return InquiriumQuestionProvenance(
-            origin: origin ?? self.origin,
-            reasonCode: reasonCode ?? self.reasonCode,
-            requestedBy: requestedBy ?? self.requestedBy,
-            sourceComponent: sourceComponent ?? self.sourceComponent
-        )
-    }
-
-    func jsonData() throws -> Data {
-        return try newJSONEncoder().encode(self)
-    }
-
-    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
-        return String(data: try self.jsonData(), encoding: encoding)
-    }
-}
-
-/// Whether host policy raised the question or the model proposed it and the host shaped it.
-enum Origin: String, Codable {
-    case hostPolicy = "host-policy"
-    case modelProposed = "model-proposed"
-}
-
-/// Who must answer. Only the operator for now.
-enum RecipientClass: String, Codable {
-    case recipientClassOperator = "operator"
-}
-
-/// Where and how the answer is submitted.
-///
-/// Where the answer goes. Closed.
-// MARK: - InquiriumResponseTarget
-struct InquiriumResponseTarget: Codable {
-    /// Key the answer must echo so a repeated submission is applied once.
-    let idempotencyKey: String
-    /// Submission method.
-    let method: Method
-    /// Host endpoint or capability that accepts the answer (e.g.
-    /// inquirium.operator-question.respond).
-    let targetRef: String
-
-    enum CodingKeys: String, CodingKey {
-        case idempotencyKey = "idempotency/key"
-        case method = "method"
-        case targetRef = "target/ref"
-    }
-}
-
-// MARK: InquiriumResponseTarget convenience initializers and mutators
-
-extension InquiriumResponseTarget {
-    init(data: Data) throws {
-        self = try newJSONDecoder().decode(InquiriumResponseTarget.self, from: data)
-    }
-
-    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
-        guard let data = json.data(using: encoding) else {
-            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
-        }
-        try self.init(data: data)
-    }
-
-    init(fromURL url: URL) throws {
-        try self.init(data: try Data(contentsOf: url))
-    }
-
-    func with(
-        idempotencyKey: String? = nil,
-        method: Method? = nil,
-        targetRef: String? = nil
-    ) -> InquiriumResponseTarget {
-        return InquiriumResponseTarget(
-            idempotencyKey: idempotencyKey ?? self.idempotencyKey,
-            method: method ?? self.method,
-            targetRef: targetRef ?? self.targetRef
-        )
-    }
-
-    func jsonData() throws -> Data {
-        return try newJSONEncoder().encode(self)
-    }
-
-    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
-        return String(data: try self.jsonData(), encoding: encoding)
-    }
-}
-
-/// Submission method.
-enum Method: String, Codable {
-    case post = "POST"
-}
-
 enum InquiriumOperatorQuestionRequestSchema: String, Codable {
     case inquiriumOperatorQuestionRequestV1 = "inquirium.operator-question.request.v1"
-}
-
-/// What exactly is being decided about.
-///
-/// References naming what the decision is about: runtime, model binding, adapter instance,
-/// lease or capability. At least one. Closed.
-// MARK: - InquiriumQuestionSubject
-struct InquiriumQuestionSubject: Codable {
-    /// Adapter instance concerned.
-    let adapterInstanceRef: String?
-    /// Capability the answer would unblock.
-    let capabilityRef: String?
-    /// Lease the answer would grant or use.
-    let leaseRef: String?
-    /// Model binding concerned.
-    let modelBindingRef: String?
-    /// Runtime concerned.
-    let runtimeRef: String?
-
-    enum CodingKeys: String, CodingKey {
-        case adapterInstanceRef = "adapter.instance/ref"
-        case capabilityRef = "capability/ref"
-        case leaseRef = "lease/ref"
-        case modelBindingRef = "model.binding/ref"
-        case runtimeRef = "runtime/ref"
-    }
-}
-
-// MARK: InquiriumQuestionSubject convenience initializers and mutators
-
-extension InquiriumQuestionSubject {
-    init(data: Data) throws {
-        self = try newJSONDecoder().decode(InquiriumQuestionSubject.self, from: data)
-    }
-
-    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
-        guard let data = json.data(using: encoding) else {
-            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
-        }
-        try self.init(data: data)
-    }
-
-    init(fromURL url: URL) throws {
-        try self.init(data: try Data(contentsOf: url))
-    }
-
-    func with(
-        adapterInstanceRef: String?? = nil,
-        capabilityRef: String?? = nil,
-        leaseRef: String?? = nil,
-        modelBindingRef: String?? = nil,
-        runtimeRef: String?? = nil
-    ) -> InquiriumQuestionSubject {
-        return InquiriumQuestionSubject(
-            adapterInstanceRef: adapterInstanceRef ?? self.adapterInstanceRef,
-            capabilityRef: capabilityRef ?? self.capabilityRef,
-            leaseRef: leaseRef ?? self.leaseRef,
-            modelBindingRef: modelBindingRef ?? self.modelBindingRef,
-            runtimeRef: runtimeRef ?? self.runtimeRef
-        )
-    }
-
-    func jsonData() throws -> Data {
-        return try newJSONEncoder().encode(self)
-    }
-
-    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
-        return String(data: try self.jsonData(), encoding: encoding)
-    }
 }
 
 /// Lifecycle record of an operator question, kept by the host. The question is the
@@ -10015,6 +11163,116 @@ enum InquiriumOperatorQuestionStateState: String, Codable {
     case pending = "pending"
     case superseded = "superseded"
     case timedOut = "timed_out"
+}
+
+/// Asks the host to move a pending operator question to a terminal state: answer, timeout,
+/// cancel or supersede. Late and conflicting transitions are rejected and change nothing.
+/// Closed. Restated from prose: orbidocs publishes no schema for this shape, so every field
+/// below is taken from a sentence of Solution 045 (S045 = diapod/orbidocs
+/// doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel.md
+/// @2240017), its capability file (CAPS =
+/// doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel-caps.edn
+/// @9c15e96) or Proposal 066 (P066 =
+/// doc/project/40-proposals/066-inquirium-assistant-channel.md @4bdae52), cited in the
+/// field's description; where the prose names a field but not its wire key, the description
+/// says the key is ours.
+// MARK: - InquiriumOperatorQuestionTransitionRequest
+struct InquiriumOperatorQuestionTransitionRequest: Codable {
+    /// The operator's answer, validated server-side against the question's widget (S045 §
+    /// Operator Questions And Escalation). Only on answer.
+    let answer: InquiriumAnswerValue?
+    /// Who answered; must be the authenticated caller when the host knows it.
+    let answeredBy: String?
+    /// The question's response idempotency key; repeating an identical transition changes
+    /// nothing (S045 § Failure Modes: idempotency, terminal transition facts, conflict
+    /// rejection).
+    let idempotencyKey: String
+    /// The question to move (P066 § Decision 11).
+    let questionRef: String
+    /// Why, as a content-free code (cancel and supersede).
+    let reasonCode: String?
+    /// Schema discriminator; always inquirium.operator-question.transition.request.v1.
+    let schema: InquiriumOperatorQuestionTransitionRequestSchema
+    /// The newer question that replaces this one. Only on supersede.
+    let supersededBy: String?
+    /// Which transition: the four the capability file lists (CAPS,
+    /// assistant-operator-question-escalation: answer, timeout, cancel and supersede), leading
+    /// to answered, timed_out, cancelled and superseded. Key name ours.
+    let transition: Transition
+
+    enum CodingKeys: String, CodingKey {
+        case answer = "answer"
+        case answeredBy = "answered/by"
+        case idempotencyKey = "idempotency/key"
+        case questionRef = "question/ref"
+        case reasonCode = "reason/code"
+        case schema = "schema"
+        case supersededBy = "superseded/by"
+        case transition = "transition"
+    }
+}
+
+// MARK: InquiriumOperatorQuestionTransitionRequest convenience initializers and mutators
+
+extension InquiriumOperatorQuestionTransitionRequest {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(InquiriumOperatorQuestionTransitionRequest.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        answer: InquiriumAnswerValue?? = nil,
+        answeredBy: String?? = nil,
+        idempotencyKey: String? = nil,
+        questionRef: String? = nil,
+        reasonCode: String?? = nil,
+        schema: InquiriumOperatorQuestionTransitionRequestSchema? = nil,
+        supersededBy: String?? = nil,
+        transition: Transition? = nil
+    ) -> InquiriumOperatorQuestionTransitionRequest {
+        return InquiriumOperatorQuestionTransitionRequest(
+            answer: answer ?? self.answer,
+            answeredBy: answeredBy ?? self.answeredBy,
+            idempotencyKey: idempotencyKey ?? self.idempotencyKey,
+            questionRef: questionRef ?? self.questionRef,
+            reasonCode: reasonCode ?? self.reasonCode,
+            schema: schema ?? self.schema,
+            supersededBy: supersededBy ?? self.supersededBy,
+            transition: transition ?? self.transition
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+enum InquiriumOperatorQuestionTransitionRequestSchema: String, Codable {
+    case inquiriumOperatorQuestionTransitionRequestV1 = "inquirium.operator-question.transition.request.v1"
+}
+
+/// Which transition: the four the capability file lists (CAPS,
+/// assistant-operator-question-escalation: answer, timeout, cancel and supersede), leading
+/// to answered, timed_out, cancelled and superseded. Key name ours.
+enum Transition: String, Codable {
+    case answer = "answer"
+    case cancel = "cancel"
+    case supersede = "supersede"
+    case timeout = "timeout"
 }
 
 /// A runtime the host may select for a turn, as the selection seam sees it after health
@@ -10403,6 +11661,85 @@ extension InquiriumSingleChoiceWidget {
     }
 }
 
+/// A sanitized terminal failure of an Inquirium operation: which operation failed, and one
+/// fixed reason code. Whether anything was dispatched or left the node is recorded
+/// elsewhere, in provenance bound to the result, and is never inferred from this record.
+/// Closed. Follows the schema orbidocs publishes
+/// (doc/schemas/inquirium.terminal-outcome.v1.schema.json @2d41e01);
+/// scripts/orbidocs-schemas.ts checks that both judge our examples alike.
+// MARK: - InquiriumTerminalOutcome
+struct InquiriumTerminalOutcome: Codable {
+    /// The failed operation's name: lowercase, starting with a letter, then letters, digits,
+    /// dots and hyphens.
+    let operation: String
+    /// Always runtime-execution-failed: the failure is sanitized to one code.
+    let reasonCode: ReasonCode
+    /// Schema discriminator; always inquirium.terminal-outcome.v1.
+    let schema: InquiriumTerminalOutcomeSchema
+    /// Always failed: the record exists only for terminal failures.
+    let status: InquiriumTerminalOutcomeStatus
+
+    enum CodingKeys: String, CodingKey {
+        case operation = "operation"
+        case reasonCode = "reason/code"
+        case schema = "schema"
+        case status = "status"
+    }
+}
+
+// MARK: InquiriumTerminalOutcome convenience initializers and mutators
+
+extension InquiriumTerminalOutcome {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(InquiriumTerminalOutcome.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        operation: String? = nil,
+        reasonCode: ReasonCode? = nil,
+        schema: InquiriumTerminalOutcomeSchema? = nil,
+        status: InquiriumTerminalOutcomeStatus? = nil
+    ) -> InquiriumTerminalOutcome {
+        return InquiriumTerminalOutcome(
+            operation: operation ?? self.operation,
+            reasonCode: reasonCode ?? self.reasonCode,
+            schema: schema ?? self.schema,
+            status: status ?? self.status
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+enum ReasonCode: String, Codable {
+    case runtimeExecutionFailed = "runtime-execution-failed"
+}
+
+enum InquiriumTerminalOutcomeSchema: String, Codable {
+    case inquiriumTerminalOutcomeV1 = "inquirium.terminal-outcome.v1"
+}
+
+enum InquiriumTerminalOutcomeStatus: String, Codable {
+    case failed = "failed"
+}
+
 /// Inline text. Closed.
 // MARK: - InquiriumTextPart
 struct InquiriumTextPart: Codable {
@@ -10456,6 +11793,156 @@ extension InquiriumTextPart {
 
 enum InquiriumTextPartType: String, Codable {
     case text = "text"
+}
+
+/// A separate, live grant that lets one feedback fact of one participant become a training
+/// candidate. Closed. Restated from prose: orbidocs publishes no schema for this shape, so
+/// every field below is taken from a sentence of Solution 045 (S045 = diapod/orbidocs
+/// doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel.md
+/// @2240017), its capability file (CAPS =
+/// doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel-caps.edn
+/// @9c15e96) or Proposal 066 (P066 =
+/// doc/project/40-proposals/066-inquirium-assistant-channel.md @4bdae52), cited in the
+/// field's description; where the prose names a field but not its wire key, the description
+/// says the key is ours.
+// MARK: - InquiriumTrainingGrantIssueRequest
+struct InquiriumTrainingGrantIssueRequest: Codable {
+    /// The grant is live only until then (S045 § Feedback And Training Admission: a live grant).
+    let expiresAt: Date
+    /// The one feedback fact the grant admits (S045 § Feedback And Training Admission; P066 §
+    /// Decision 8.3).
+    let feedbackRef: String
+    /// The training grant's reference (S045 § Feedback And Training Admission).
+    let grantRef: String
+    /// The participant the grant is bound to (S045 § Feedback And Training Admission:
+    /// participant- and feedback-bound).
+    let participantRef: String
+    /// Schema discriminator; always inquirium.training-grant.issue.request.v1.
+    let schema: InquiriumTrainingGrantIssueRequestSchema
+
+    enum CodingKeys: String, CodingKey {
+        case expiresAt = "expires/at"
+        case feedbackRef = "feedback/ref"
+        case grantRef = "grant/ref"
+        case participantRef = "participant/ref"
+        case schema = "schema"
+    }
+}
+
+// MARK: InquiriumTrainingGrantIssueRequest convenience initializers and mutators
+
+extension InquiriumTrainingGrantIssueRequest {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(InquiriumTrainingGrantIssueRequest.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        expiresAt: Date? = nil,
+        feedbackRef: String? = nil,
+        grantRef: String? = nil,
+        participantRef: String? = nil,
+        schema: InquiriumTrainingGrantIssueRequestSchema? = nil
+    ) -> InquiriumTrainingGrantIssueRequest {
+        return InquiriumTrainingGrantIssueRequest(
+            expiresAt: expiresAt ?? self.expiresAt,
+            feedbackRef: feedbackRef ?? self.feedbackRef,
+            grantRef: grantRef ?? self.grantRef,
+            participantRef: participantRef ?? self.participantRef,
+            schema: schema ?? self.schema
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+enum InquiriumTrainingGrantIssueRequestSchema: String, Codable {
+    case inquiriumTrainingGrantIssueRequestV1 = "inquirium.training-grant.issue.request.v1"
+}
+
+/// Ends a training grant; the feedback fact is no longer admitted as a training candidate.
+/// Closed. Restated from prose: orbidocs publishes no schema for this shape, so every field
+/// below is taken from a sentence of Solution 045 (S045 = diapod/orbidocs
+/// doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel.md
+/// @2240017), its capability file (CAPS =
+/// doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel-caps.edn
+/// @9c15e96) or Proposal 066 (P066 =
+/// doc/project/40-proposals/066-inquirium-assistant-channel.md @4bdae52), cited in the
+/// field's description; where the prose names a field but not its wire key, the description
+/// says the key is ours.
+// MARK: - InquiriumTrainingGrantRevokeRequest
+struct InquiriumTrainingGrantRevokeRequest: Codable {
+    /// The training grant to end (S045 § Feedback And Training Admission).
+    let grantRef: String
+    /// Why it was revoked, as a content-free code.
+    let reasonCode: String?
+    /// Schema discriminator; always inquirium.training-grant.revoke.request.v1.
+    let schema: InquiriumTrainingGrantRevokeRequestSchema
+
+    enum CodingKeys: String, CodingKey {
+        case grantRef = "grant/ref"
+        case reasonCode = "reason/code"
+        case schema = "schema"
+    }
+}
+
+// MARK: InquiriumTrainingGrantRevokeRequest convenience initializers and mutators
+
+extension InquiriumTrainingGrantRevokeRequest {
+    init(data: Data) throws {
+        self = try newJSONDecoder().decode(InquiriumTrainingGrantRevokeRequest.self, from: data)
+    }
+
+    init(_ json: String, using encoding: String.Encoding = .utf8) throws {
+        guard let data = json.data(using: encoding) else {
+            throw NSError(domain: "JSONDecoding", code: 0, userInfo: nil)
+        }
+        try self.init(data: data)
+    }
+
+    init(fromURL url: URL) throws {
+        try self.init(data: try Data(contentsOf: url))
+    }
+
+    func with(
+        grantRef: String? = nil,
+        reasonCode: String?? = nil,
+        schema: InquiriumTrainingGrantRevokeRequestSchema? = nil
+    ) -> InquiriumTrainingGrantRevokeRequest {
+        return InquiriumTrainingGrantRevokeRequest(
+            grantRef: grantRef ?? self.grantRef,
+            reasonCode: reasonCode ?? self.reasonCode,
+            schema: schema ?? self.schema
+        )
+    }
+
+    func jsonData() throws -> Data {
+        return try newJSONEncoder().encode(self)
+    }
+
+    func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
+        return String(data: try self.jsonData(), encoding: encoding)
+    }
+}
+
+enum InquiriumTrainingGrantRevokeRequestSchema: String, Codable {
+    case inquiriumTrainingGrantRevokeRequestV1 = "inquirium.training-grant.revoke.request.v1"
 }
 
 /// The run is paused waiting for a person. Open.
@@ -12085,7 +13572,7 @@ struct RunFailedPayload: Codable {
     /// Machine code of the failure.
     let errorCode: String?
     /// Terminal status, when the host states it (wopkit hosts always do).
-    let status: RunFailedPayloadStatus?
+    let status: InquiriumTerminalOutcomeStatus?
 
     enum CodingKeys: String, CodingKey {
         case error = "error"
@@ -12115,7 +13602,7 @@ extension RunFailedPayload {
     func with(
         error: RunFailureError?? = nil,
         errorCode: String?? = nil,
-        status: RunFailedPayloadStatus?? = nil
+        status: InquiriumTerminalOutcomeStatus?? = nil
     ) -> RunFailedPayload {
         return RunFailedPayload(
             error: error ?? self.error,
@@ -12131,10 +13618,6 @@ extension RunFailedPayload {
     func jsonString(encoding: String.Encoding = .utf8) throws -> String? {
         return String(data: try self.jsonData(), encoding: encoding)
     }
-}
-
-enum RunFailedPayloadStatus: String, Codable {
-    case failed = "failed"
 }
 
 /// Body of POST /v1/runs/{runId}:fork: a new run from a past event index of the source run.

@@ -8,7 +8,7 @@
 // - if/then rules (e.g. "trigger is required when supported is true") and x-runtime-rules are not represented.
 // - Optional scalar fields use pointers with omitempty; absent optional arrays and objects are written back as null (post-processing keeps empty [] and {} instead of dropping them).
 //
-// Top-level types: 184.
+// Top-level types: 195.
 
 // Code generated from JSON Schema using quicktype. DO NOT EDIT.
 // To parse and unparse this JSON data, add this code to your project and do:
@@ -184,6 +184,18 @@
 //    inquiriumAssistantConfig, err := UnmarshalInquiriumAssistantConfig(bytes)
 //    bytes, err = inquiriumAssistantConfig.Marshal()
 //
+//    inquiriumAssistantTranscriptBundle, err := UnmarshalInquiriumAssistantTranscriptBundle(bytes)
+//    bytes, err = inquiriumAssistantTranscriptBundle.Marshal()
+//
+//    inquiriumAssistantTranscriptFact, err := UnmarshalInquiriumAssistantTranscriptFact(bytes)
+//    bytes, err = inquiriumAssistantTranscriptFact.Marshal()
+//
+//    inquiriumAssistantTurnRequest, err := UnmarshalInquiriumAssistantTurnRequest(bytes)
+//    bytes, err = inquiriumAssistantTurnRequest.Marshal()
+//
+//    inquiriumAssistantTurnResponse, err := UnmarshalInquiriumAssistantTurnResponse(bytes)
+//    bytes, err = inquiriumAssistantTurnResponse.Marshal()
+//
 //    inquiriumAssistantTurnTrace, err := UnmarshalInquiriumAssistantTurnTrace(bytes)
 //    bytes, err = inquiriumAssistantTurnTrace.Marshal()
 //
@@ -226,8 +238,17 @@
 //    inquiriumContextElement, err := UnmarshalInquiriumContextElement(bytes)
 //    bytes, err = inquiriumContextElement.Marshal()
 //
+//    inquiriumContextGrantIssueRequest, err := UnmarshalInquiriumContextGrantIssueRequest(bytes)
+//    bytes, err = inquiriumContextGrantIssueRequest.Marshal()
+//
+//    inquiriumContextGrantRevokeRequest, err := UnmarshalInquiriumContextGrantRevokeRequest(bytes)
+//    bytes, err = inquiriumContextGrantRevokeRequest.Marshal()
+//
 //    inquiriumContextSource, err := UnmarshalInquiriumContextSource(bytes)
 //    bytes, err = inquiriumContextSource.Marshal()
+//
+//    inquiriumCrisisCandidate, err := UnmarshalInquiriumCrisisCandidate(bytes)
+//    bytes, err = inquiriumCrisisCandidate.Marshal()
 //
 //    inquiriumDiagnostics, err := UnmarshalInquiriumDiagnostics(bytes)
 //    bytes, err = inquiriumDiagnostics.Marshal()
@@ -298,6 +319,9 @@
 //    inquiriumOperatorQuestionState, err := UnmarshalInquiriumOperatorQuestionState(bytes)
 //    bytes, err = inquiriumOperatorQuestionState.Marshal()
 //
+//    inquiriumOperatorQuestionTransitionRequest, err := UnmarshalInquiriumOperatorQuestionTransitionRequest(bytes)
+//    bytes, err = inquiriumOperatorQuestionTransitionRequest.Marshal()
+//
 //    inquiriumQuestionPrompt, err := UnmarshalInquiriumQuestionPrompt(bytes)
 //    bytes, err = inquiriumQuestionPrompt.Marshal()
 //
@@ -328,6 +352,9 @@
 //    inquiriumSingleChoiceWidget, err := UnmarshalInquiriumSingleChoiceWidget(bytes)
 //    bytes, err = inquiriumSingleChoiceWidget.Marshal()
 //
+//    inquiriumTerminalOutcome, err := UnmarshalInquiriumTerminalOutcome(bytes)
+//    bytes, err = inquiriumTerminalOutcome.Marshal()
+//
 //    inquiriumTextPart, err := UnmarshalInquiriumTextPart(bytes)
 //    bytes, err = inquiriumTextPart.Marshal()
 //
@@ -351,6 +378,12 @@
 //
 //    inquiriumTracePolicy, err := UnmarshalInquiriumTracePolicy(bytes)
 //    bytes, err = inquiriumTracePolicy.Marshal()
+//
+//    inquiriumTrainingGrantIssueRequest, err := UnmarshalInquiriumTrainingGrantIssueRequest(bytes)
+//    bytes, err = inquiriumTrainingGrantIssueRequest.Marshal()
+//
+//    inquiriumTrainingGrantRevokeRequest, err := UnmarshalInquiriumTrainingGrantRevokeRequest(bytes)
+//    bytes, err = inquiriumTrainingGrantRevokeRequest.Marshal()
 //
 //    inquiriumTurn, err := UnmarshalInquiriumTurn(bytes)
 //    bytes, err = inquiriumTurn.Marshal()
@@ -1143,6 +1176,46 @@ func (r *InquiriumAssistantConfig) Marshal() ([]byte, error) {
 	return json.Marshal(r)
 }
 
+func UnmarshalInquiriumAssistantTranscriptBundle(data []byte) (InquiriumAssistantTranscriptBundle, error) {
+	var r InquiriumAssistantTranscriptBundle
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *InquiriumAssistantTranscriptBundle) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
+func UnmarshalInquiriumAssistantTranscriptFact(data []byte) (InquiriumAssistantTranscriptFact, error) {
+	var r InquiriumAssistantTranscriptFact
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *InquiriumAssistantTranscriptFact) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
+func UnmarshalInquiriumAssistantTurnRequest(data []byte) (InquiriumAssistantTurnRequest, error) {
+	var r InquiriumAssistantTurnRequest
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *InquiriumAssistantTurnRequest) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
+func UnmarshalInquiriumAssistantTurnResponse(data []byte) (InquiriumAssistantTurnResponse, error) {
+	var r InquiriumAssistantTurnResponse
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *InquiriumAssistantTurnResponse) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
 func UnmarshalInquiriumAssistantTurnTrace(data []byte) (InquiriumAssistantTurnTrace, error) {
 	var r InquiriumAssistantTurnTrace
 	err := json.Unmarshal(data, &r)
@@ -1283,6 +1356,26 @@ func (r *InquiriumContextElement) Marshal() ([]byte, error) {
 	return json.Marshal(r)
 }
 
+func UnmarshalInquiriumContextGrantIssueRequest(data []byte) (InquiriumContextGrantIssueRequest, error) {
+	var r InquiriumContextGrantIssueRequest
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *InquiriumContextGrantIssueRequest) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
+func UnmarshalInquiriumContextGrantRevokeRequest(data []byte) (InquiriumContextGrantRevokeRequest, error) {
+	var r InquiriumContextGrantRevokeRequest
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *InquiriumContextGrantRevokeRequest) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
 func UnmarshalInquiriumContextSource(data []byte) (InquiriumContextSource, error) {
 	var r InquiriumContextSource
 	err := json.Unmarshal(data, &r)
@@ -1290,6 +1383,16 @@ func UnmarshalInquiriumContextSource(data []byte) (InquiriumContextSource, error
 }
 
 func (r *InquiriumContextSource) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
+func UnmarshalInquiriumCrisisCandidate(data []byte) (InquiriumCrisisCandidate, error) {
+	var r InquiriumCrisisCandidate
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *InquiriumCrisisCandidate) Marshal() ([]byte, error) {
 	return json.Marshal(r)
 }
 
@@ -1523,6 +1626,16 @@ func (r *InquiriumOperatorQuestionState) Marshal() ([]byte, error) {
 	return json.Marshal(r)
 }
 
+func UnmarshalInquiriumOperatorQuestionTransitionRequest(data []byte) (InquiriumOperatorQuestionTransitionRequest, error) {
+	var r InquiriumOperatorQuestionTransitionRequest
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *InquiriumOperatorQuestionTransitionRequest) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
 func UnmarshalInquiriumQuestionPrompt(data []byte) (InquiriumQuestionPrompt, error) {
 	var r InquiriumQuestionPrompt
 	err := json.Unmarshal(data, &r)
@@ -1623,6 +1736,16 @@ func (r *InquiriumSingleChoiceWidget) Marshal() ([]byte, error) {
 	return json.Marshal(r)
 }
 
+func UnmarshalInquiriumTerminalOutcome(data []byte) (InquiriumTerminalOutcome, error) {
+	var r InquiriumTerminalOutcome
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *InquiriumTerminalOutcome) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
 func UnmarshalInquiriumTextPart(data []byte) (InquiriumTextPart, error) {
 	var r InquiriumTextPart
 	err := json.Unmarshal(data, &r)
@@ -1700,6 +1823,26 @@ func UnmarshalInquiriumTracePolicy(data []byte) (InquiriumTracePolicy, error) {
 }
 
 func (r *InquiriumTracePolicy) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
+func UnmarshalInquiriumTrainingGrantIssueRequest(data []byte) (InquiriumTrainingGrantIssueRequest, error) {
+	var r InquiriumTrainingGrantIssueRequest
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *InquiriumTrainingGrantIssueRequest) Marshal() ([]byte, error) {
+	return json.Marshal(r)
+}
+
+func UnmarshalInquiriumTrainingGrantRevokeRequest(data []byte) (InquiriumTrainingGrantRevokeRequest, error) {
+	var r InquiriumTrainingGrantRevokeRequest
+	err := json.Unmarshal(data, &r)
+	return r, err
+}
+
+func (r *InquiriumTrainingGrantRevokeRequest) Marshal() ([]byte, error) {
 	return json.Marshal(r)
 }
 
@@ -3968,6 +4111,540 @@ type InquiriumVerificationRigorByModeByMode struct {
 	Support                                     *InquiriumVerificationRigor `json:"support,omitempty"`
 }
 
+// A participant's transcript facts gathered for export, import or rebuild. Import is an
+// explicit operator operation, never a background merge. Closed. Restated from prose:
+// orbidocs publishes no schema for this shape, so every field below is taken from a
+// sentence of Solution 045 (S045 = diapod/orbidocs
+// doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel.md
+// @2240017), its capability file (CAPS =
+// doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel-caps.edn
+// @9c15e96) or Proposal 066 (P066 =
+// doc/project/40-proposals/066-inquirium-assistant-channel.md @4bdae52), cited in the
+// field's description; where the prose names a field but not its wire key, the description
+// says the key is ours.
+type InquiriumAssistantTranscriptBundle struct {
+	// When the bundle was made. Key name ours; S045 names export/import, not its fields.                                               
+	ExportedAt                                                                                 time.Time                                `json:"exported/at"`
+	// The facts, in append order, excision markers included so an import keeps the audit trail                                         
+	// (S045 § Transcript And Session Projection).                                                                                      
+	Facts                                                                                      []InquiriumAssistantTranscriptFact       `json:"facts"`
+	// Whose facts these are; every fact in the bundle belongs to this participant (S045 §                                              
+	// Transcript And Session Projection; P066 § Decision 9).                                                                           
+	ParticipantRef                                                                             string                                   `json:"participant/ref"`
+	// Schema discriminator; always inquirium.assistant.transcript.bundle.v1.                                                           
+	Schema                                                                                     InquiriumAssistantTranscriptBundleSchema `json:"schema"`
+	// When present, the bundle holds one session only.                                                                                 
+	SessionRef                                                                                 *string                                  `json:"session/ref,omitempty"`
+}
+
+// One participant-scoped transcript fact as the transcript port stores it: a turn, a
+// result, a feedback fact, or the audit-preserving marker an excision leaves behind.
+// Closed. Restated from prose: orbidocs publishes no schema for this shape, so every field
+// below is taken from a sentence of Solution 045 (S045 = diapod/orbidocs
+// doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel.md
+// @2240017), its capability file (CAPS =
+// doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel-caps.edn
+// @9c15e96) or Proposal 066 (P066 =
+// doc/project/40-proposals/066-inquirium-assistant-channel.md @4bdae52), cited in the
+// field's description; where the prose names a field but not its wire key, the description
+// says the key is ours.
+type InquiriumAssistantTranscriptFact struct {
+	// The fact itself: inquirium.inquiry-turn.v1, -result.v1 or -feedback.v1 by fact/kind (P066                                       
+	// § Decision 9, nomenclature). An excision marker has no body: the content is gone.                                               
+	Body                                                                                        *InquiriumInquiry                      `json:"body,omitempty"`
+	// The fact's label; governs retention and readers (P066 § Decision 9, classification                                              
+	// first-class).                                                                                                                   
+	Classification                                                                              *InquiriumClassificationLabel          `json:"classification,omitempty"`
+	// The fact's id (turn/id, result/id or feedback/id of its body); unique within the                                                
+	// participant, so an idempotent replay cannot add it twice (S045 § Transcript And Session                                         
+	// Projection).                                                                                                                    
+	FactID                                                                                      string                                 `json:"fact/id"`
+	// Which fact this is: a turn or result (P066 § Decision 9), operator feedback recorded with                                       
+	// the session (P066 § Decision 8.3), or an excision marker that keeps the audit trail (S045                                       
+	// § Transcript And Session Projection; P066 calls the marker session_excised).                                                    
+	FactKind                                                                                    FactKind                               `json:"fact/kind"`
+	// Whose history this is: transcript facts are participant-scoped (S045 § Transcript And                                           
+	// Session Projection; P066 § Decision 9).                                                                                         
+	ParticipantRef                                                                              string                                 `json:"participant/ref"`
+	// When the fact (or the excision) was recorded.                                                                                   
+	RecordedAt                                                                                  time.Time                              `json:"recorded/at"`
+	// Schema discriminator; always inquirium.assistant.transcript.fact.v1.                                                            
+	Schema                                                                                      InquiriumAssistantTranscriptFactSchema `json:"schema"`
+	// The inquiry session (P066 tracker assistant-principal-boundary: scoped by principal and                                         
+	// session).                                                                                                                       
+	SessionRef                                                                                  string                                 `json:"session/ref"`
+	// Search tags (S045 § Transcript And Session Projection: search, tags).                                                           
+	Tags                                                                                        []string                               `json:"tags"`
+}
+
+// The fact itself: inquirium.inquiry-turn.v1, -result.v1 or -feedback.v1 by fact/kind (P066
+// § Decision 9, nomenclature). An excision marker has no body: the content is gone.
+//
+// Append-only transcript fact for one operator turn of an inquiry session, written through
+// the transcript store (Memarium by default). Scoped to a participant, labelled, with
+// content inline or in the object store. Closed.
+//
+// Append-only transcript fact for the model's answer to one turn, with provenance and a
+// forward reference to the operational trace. The trace never points back. Closed.
+//
+// The operator's explicit verdict on one inquiry result: verified, refuted or amended, with
+// a note. An append-only fact recorded with the session; a change of mind is a new feedback
+// fact, never an edit. Nothing learns from it silently. Closed.
+type InquiriumInquiry struct {
+	// Label of the turn's content; governs retention and who may read it.                                                    
+	//                                                                                                                        
+	// Label of the result content: at least as restrictive as the most restrictive context                                   
+	// element used (runtime rule).                                                                                           
+	Classification                                                                              *InquiriumClassificationLabel `json:"classification,omitempty"`
+	// The operator's message as content parts; large or binary parts are object_ref parts.                                   
+	Content                                                                                     []InquiriumContentPart        `json:"content"`
+	// The accountable participant whose assistant history this is; the primary history scope.                                
+	//                                                                                                                        
+	// The accountable participant.                                                                                           
+	//                                                                                                                        
+	// The participant giving the verdict.                                                                                    
+	ParticipantRef                                                                              string                        `json:"participant/ref"`
+	// When the fact was appended.                                                                                            
+	RecordedAt                                                                                  time.Time                     `json:"recorded/at"`
+	// Schema discriminator; always inquirium.inquiry-turn.v1.                                                                
+	//                                                                                                                        
+	// Schema discriminator; always inquirium.inquiry-result.v1.                                                              
+	//                                                                                                                        
+	// Schema discriminator; always inquirium.inquiry-feedback.v1.                                                            
+	Schema                                                                                      BodySchema                    `json:"schema"`
+	// Position of the turn in the session, starting at 0.                                                                    
+	Sequence                                                                                    *int64                        `json:"sequence,omitempty"`
+	// The inquiry session the turn belongs to.                                                                               
+	//                                                                                                                        
+	// The inquiry session.                                                                                                   
+	//                                                                                                                        
+	// Session the feedback is recorded with.                                                                                 
+	SessionRef                                                                                  string                        `json:"session/ref"`
+	// Identifier of the turn; the trace record and the result fact carry the same value.                                     
+	//                                                                                                                        
+	// The turn this result answers.                                                                                          
+	TurnID                                                                                      *string                       `json:"turn/id,omitempty"`
+	// The epistemic framing returned with the answer.                                                                        
+	Epistemic                                                                                   *InquiriumEpistemicBlock      `json:"epistemic,omitempty"`
+	// The answer as content parts; bulk parts live in the object store as object_ref parts.                                  
+	Output                                                                                      []InquiriumContentPart        `json:"output"`
+	// What produced the result.                                                                                              
+	Provenance                                                                                  *InquiriumResultProvenance    `json:"provenance,omitempty"`
+	// Identifier of this result fact; feedback targets it.                                                                   
+	ResultID                                                                                    *string                       `json:"result/id,omitempty"`
+	// Forward reference to the assistant-turn trace record. Joining the two requires read                                    
+	// rights on both the trace stream and the participant's space.                                                           
+	TraceRef                                                                                    *string                       `json:"trace/ref,omitempty"`
+	// Identifier of this feedback fact.                                                                                      
+	FeedbackID                                                                                  *string                       `json:"feedback/id,omitempty"`
+	// The operator's words. Required for amended, where it carries the correction.                                           
+	Note                                                                                        *string                       `json:"note,omitempty"`
+	// The single inquiry result judged. Exactly one; a whole session cannot be judged at once.                               
+	ResultRef                                                                                   *string                       `json:"result/ref,omitempty"`
+	// An earlier feedback fact on the same result that this one replaces in reading; the                                     
+	// earlier fact stays.                                                                                                    
+	SupersedesRef                                                                               *string                       `json:"supersedes/ref,omitempty"`
+	// verified: checked and holds; refuted: checked and wrong; amended: partly right, corrected                              
+	// in the note.                                                                                                           
+	Verdict                                                                                     *Verdict                      `json:"verdict,omitempty"`
+}
+
+// One piece of message content, selected by type: inline text, or a reference to bulk
+// content held in the object store. Shared by requests, responses and transcript facts.
+// Open at this level only as a formality: each branch is closed, and Ajv's discriminator
+// does not report evaluated properties, so unevaluatedProperties cannot be used here.
+//
+// Inline text. Closed.
+//
+// Bulk or binary content kept in the object store and pointed to by descriptor only, so
+// large payloads never travel through the fact plane. Closed.
+type InquiriumContentPart struct {
+	// The text itself.                                                             
+	Text                                                   *string                  `json:"text,omitempty"`
+	// Part discriminator.                                                          
+	Type                                                   InquiriumContentPartType `json:"type"`
+	// Size of the referenced content in bytes, when known.                         
+	ByteSize                                               *int64                   `json:"byte/size,omitempty"`
+	// IANA media type of the referenced content.                                   
+	MediaType                                              *string                  `json:"media/type,omitempty"`
+	// Object-store reference of the content.                                       
+	ObjectRef                                              *string                  `json:"object/ref,omitempty"`
+}
+
+// The epistemic framing returned with the answer.
+//
+// Frames generated output as evidence. Closed: there is no way to mark output authoritative
+// or actionable.
+//
+// Visible, non-authoritative epistemic posture (S045 § Assistant Turn Boundary; P066 §
+// Decision 8.1).
+//
+// How to read the output: a bounded claim, never authority. Required when completed,
+// forbidden otherwise.
+type InquiriumEpistemicBlock struct {
+	// Short limitations the surface shows beside the answer.                                              
+	Caveats                                                                                    []string    `json:"caveats"`
+	// Confidence the assistant states; unstated unless it has grounds to say more.                        
+	Confidence                                                                                 *Confidence `json:"confidence,omitempty"`
+	// References to the context elements or trace records the answer relies on; empty means               
+	// model-only.                                                                                         
+	GroundedIn                                                                                 []string    `json:"grounded_in"`
+	// advisory (a suggestion to weigh) or hypothesis (a claim to check). There is deliberately            
+	// no authoritative value.                                                                             
+	Stance                                                                                     *Stance     `json:"stance,omitempty"`
+}
+
+// What produced the result.
+//
+// Runtime, model binding and operation that produced a result. Closed.
+type InquiriumResultProvenance struct {
+	// Model binding used.                             
+	ModelBindingRef                             string `json:"model.binding/ref"`
+	// Inquirium operation id of the invocation.       
+	OperationID                                 string `json:"operation/id"`
+	// Runtime that served the turn.                   
+	RuntimeRef                                  string `json:"runtime/ref"`
+}
+
+// One assistant turn submitted to the assistant-turn host capability: a single operator
+// message in one inquiry session, with the generate policy it runs under. The host maps it
+// to a generate request only after assistant policy validation. Closed (P066 §
+// Implementation Tracking, inquirium-core-contract-crate: request DTOs reject unknown
+// fields). Restated from prose: orbidocs publishes no schema for this shape, so every field
+// below is taken from a sentence of Solution 045 (S045 = diapod/orbidocs
+// doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel.md
+// @2240017), its capability file (CAPS =
+// doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel-caps.edn
+// @9c15e96) or Proposal 066 (P066 =
+// doc/project/40-proposals/066-inquirium-assistant-channel.md @4bdae52), cited in the
+// field's description; where the prose names a field but not its wire key, the description
+// says the key is ours.
+type InquiriumAssistantTurnRequest struct {
+	// Declarative context request carried by assistant and generate requests (P066 tracker                                         
+	// assistant-context-assembly); every source needs a live grant bound to this participant                                       
+	// and session (S045 § Granted Context And Classification). Key spelled as on the generate                                      
+	// request.                                                                                                                     
+	ContextAssembly                                                                             *InquiriumContextAssemblyRequest    `json:"context_assembly,omitempty"`
+	// Replay key: a second turn with the same key in the same principal and session returns the                                    
+	// first result and appends no transcript fact (P066 tracker assistant-turn-idempotency;                                        
+	// S045 § Transcript And Session Projection).                                                                                   
+	IdempotencyKey                                                                              *string                             `json:"idempotency/key,omitempty"`
+	// Caller bookkeeping, never read as policy (P066 § Assistant Turn Host Capability, minimal                                     
+	// request). Scalar values only, as on the generate request.                                                                    
+	Metadata                                                                                    map[string]*Metadatum               `json:"metadata"`
+	// Generation bounds (P066 § Assistant Turn Host Capability, minimal request).                                                  
+	Parameters                                                                                  *InquiriumGenerationParameters      `json:"parameters,omitempty"`
+	// The participant the caller names. Kept only as non-authoritative requested metadata: the                                     
+	// host binds principal and participant scope from its authenticated context, never from                                        
+	// this field (S045 § Assistant Turn Boundary; P066 § Open Questions, item 8).                                                  
+	ParticipantRef                                                                              *string                             `json:"participant/ref,omitempty"`
+	// Locality, trust mode, scope, denial handling and plurality (P066 § Assistant Turn Host                                       
+	// Capability, minimal request).                                                                                                
+	Policy                                                                                      *InquiriumGeneratePolicy            `json:"policy,omitempty"`
+	// Schema discriminator; always inquirium.assistant.turn.request.v1.                                                            
+	Schema                                                                                      InquiriumAssistantTurnRequestSchema `json:"schema"`
+	// The inquiry session the turn belongs to (P066 § Assistant Turn Host Capability, minimal                                      
+	// request). The transcript is filed under the host-bound principal and this session (P066                                      
+	// tracker assistant-principal-boundary).                                                                                       
+	SessionRef                                                                                  string                              `json:"session/ref"`
+	// The operator message: role and content parts (P066 § Assistant Turn Host Capability,                                         
+	// minimal request).                                                                                                            
+	Turn                                                                                        InquiriumTurn                       `json:"turn"`
+	// Caller-chosen turn id. A valid one is preserved; when absent the host assigns one (S045 §                                    
+	// Assistant Turn Boundary; P066 § Assistant Turn Host Capability).                                                             
+	TurnID                                                                                      *string                             `json:"turn/id,omitempty"`
+}
+
+// Declarative context request carried by assistant and generate requests (P066 tracker
+// assistant-context-assembly); every source needs a live grant bound to this participant
+// and session (S045 § Granted Context And Classification). Key spelled as on the generate
+// request.
+//
+// Declarative statement of which context a turn would like. It names sources and operator
+// grants; it never reads anything itself. The host resolves each source through the
+// boundary contract that owns it and attaches a classification label to every element it
+// returns. Closed.
+//
+// Declarative request for extra context. Defaults to no sources at all; the host resolves
+// any source only through its own gates.
+type InquiriumContextAssemblyRequest struct {
+	// Schema discriminator; always inquirium.context-assembly.request.v1.                                                
+	Schema                                                                          InquiriumContextAssemblyRequestSchema `json:"schema"`
+	// Requested sources. Empty by default, which is the only value Phase 1 accepts.                                      
+	Sources                                                                         []InquiriumContextSource              `json:"sources"`
+}
+
+// One requested source. Needs an operator grant; artifact and dataset sources also need a
+// lease. Closed.
+type InquiriumContextSource struct {
+	// Reference to the JSON-e Flow that describes what to assemble from the source; interpreted                           
+	// by the host only.                                                                                                   
+	FlowRef                                                                                     *string                    `json:"flow/ref,omitempty"`
+	// The operator grant that allows this source for this session or scope.                                               
+	GrantRef                                                                                    string                     `json:"grant/ref"`
+	// Lease on the artifact or dataset. Required for artifact and dataset sources.                                        
+	LeaseRef                                                                                    *string                    `json:"lease/ref,omitempty"`
+	// Upper bound on elements taken from this source.                                                                     
+	MaxElements                                                                                 *int64                     `json:"max/elements,omitempty"`
+	// Which gate resolves this source.                                                                                    
+	SourceKind                                                                                  InquiriumContextSourceKind `json:"source/kind"`
+}
+
+// Generation bounds (P066 § Assistant Turn Host Capability, minimal request).
+//
+// Bounds for the generation. All optional; the host applies the runtime's configured
+// defaults and caps. Closed.
+//
+// Sampling and length bounds passed to the selected runtime.
+type InquiriumGenerationParameters struct {
+	// Upper bound on generated tokens; the host may lower it to the profile's bounded-output         
+	// cap.                                                                                           
+	MaxTokens                                                                                *int64   `json:"max_tokens,omitempty"`
+	// Stop sequences.                                                                                
+	Stop                                                                                     []string `json:"stop"`
+	// Sampling temperature.                                                                          
+	Temperature                                                                              *float64 `json:"temperature,omitempty"`
+	// Nucleus sampling mass.                                                                         
+	TopP                                                                                     *float64 `json:"top_p,omitempty"`
+}
+
+// Locality, trust mode, scope, denial handling and plurality (P066 § Assistant Turn Host
+// Capability, minimal request).
+//
+// Per-turn policy. Closed; every field defaults to its most conservative value.
+//
+// Constraints the host must enforce for this turn. Every field has a safe default, so an
+// omitted policy means local-only, strict, session-only, fail-closed, plurality preserved.
+type InquiriumGeneratePolicy struct {
+	// Where the turn may run.                                                                                     
+	Locality                                                                                   *InquiriumLocality  `json:"locality,omitempty"`
+	// What happens when a context element may not reach the chosen model even after                               
+	// declassification: fail_closed aborts the turn with context-denied; drop_with_trace (the                     
+	// seed's 'lenient') drops the element and records the drop in the trace.                                      
+	OnContextDenied                                                                            *OnContextDenied    `json:"on_context_denied,omitempty"`
+	// preserve surfaces several viable answers instead of forcing one; collapse asks for a                        
+	// single answer.                                                                                              
+	Plurality                                                                                  *Plurality          `json:"plurality,omitempty"`
+	// Which data the turn may see. assistant-session-only reads nothing beyond the inquiry                        
+	// transcript; granted-context additionally admits context sources the operator granted for                    
+	// this session.                                                                                               
+	Scope                                                                                      *Scope              `json:"scope,omitempty"`
+	// Trust regime for runtime selection.                                                                         
+	TrustMode                                                                                  *InquiriumTrustMode `json:"trust_mode,omitempty"`
+}
+
+// The operator message: role and content parts (P066 § Assistant Turn Host Capability,
+// minimal request).
+//
+// One message of the conversation. Closed.
+type InquiriumTurn struct {
+	// The message content as ordered parts; at least one.                                                             
+	Content                                                                                     []InquiriumContentPart `json:"content"`
+	// Who spoke: the operator (user) or an earlier assistant answer being replayed for context.                       
+	Role                                                                                        Role                   `json:"role"`
+}
+
+// What the assistant-turn capability returns: the generate outcome for the turn, its
+// content, its epistemic posture and the inert control proposals the host admitted. Closed:
+// no field can carry an effect (S045 § Advise First, Effects Elsewhere). Restated from
+// prose: orbidocs publishes no schema for this shape, so every field below is taken from a
+// sentence of Solution 045 (S045 = diapod/orbidocs
+// doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel.md
+// @2240017), its capability file (CAPS =
+// doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel-caps.edn
+// @9c15e96) or Proposal 066 (P066 =
+// doc/project/40-proposals/066-inquirium-assistant-channel.md @4bdae52), cited in the
+// field's description; where the prose names a field but not its wire key, the description
+// says the key is ours.
+type InquiriumAssistantTurnResponse struct {
+	// Inert control proposals the host admitted: a host-owned operator question or a crisis                                          
+	// candidate, never an executed effect (S045 § Advise First, Effects Elsewhere). Key name                                         
+	// ours; the prose names the content, not the key.                                                                                
+	Controls                                                                                     []Inquirium                          `json:"controls"`
+	// Visible, non-authoritative epistemic posture (S045 § Assistant Turn Boundary; P066 §                                           
+	// Decision 8.1).                                                                                                                 
+	Epistemic                                                                                    *InquiriumEpistemicBlock             `json:"epistemic,omitempty"`
+	// True when this response is the replay of an earlier turn with the same idempotency key                                         
+	// (P066 tracker assistant-turn-idempotency). Key name ours.                                                                      
+	IdempotencyReplayed                                                                          *bool                                `json:"idempotency/replayed,omitempty"`
+	// The typed outcome of the underlying generate operation; denials are first-class outcomes                                       
+	// (P066 § Contract Sketch).                                                                                                      
+	Outcome                                                                                      InquiriumGenerateOutcome             `json:"outcome"`
+	// The answer content, capped before transcript persistence (S045 § Assistant Turn Boundary).                                     
+	Output                                                                                       []InquiriumContentPart               `json:"output"`
+	// True when the host cut the output at its cap; the prose requires truncation to be                                              
+	// explicit (P066 § Assistant Turn Host Capability). Key name ours.                                                               
+	OutputTruncated                                                                              *bool                                `json:"output/truncated,omitempty"`
+	// Why a turn did not complete (P066 § Contract Sketch, typed denials).                                                           
+	ReasonCode                                                                                   *string                              `json:"reason/code,omitempty"`
+	// Schema discriminator; always inquirium.assistant.turn.response.v1.                                                             
+	Schema                                                                                       InquiriumAssistantTurnResponseSchema `json:"schema"`
+	// The session the turn ran in (P066 § Assistant Turn Host Capability).                                                           
+	SessionRef                                                                                   string                               `json:"session/ref"`
+	// One-way reference to the metadata-only turn trace (P066 § Decision 10).                                                        
+	TraceRef                                                                                     string                               `json:"trace/ref"`
+	// The turn id, preserved from the request or assigned by the host (S045 § Assistant Turn                                         
+	// Boundary).                                                                                                                     
+	TurnID                                                                                       string                               `json:"turn/id"`
+}
+
+// A blocking, host-owned question to the operator: the named operation waits until the
+// question is answered, times out, is cancelled or is superseded. The model may propose a
+// question, but the widget comes only from a registered kind; the request carries
+// widget/kind plus a payload valid for that kind and never an input schema of its own.
+// Closed.
+//
+// A metadata-only signal that a turn may need crisis review, handed to the host-owned
+// crisis layer. It is a candidate, never a verdict: it cannot declare a crisis and is not
+// itself a notification. Closed, so no content can ride along. Restated from prose:
+// orbidocs publishes no schema for this shape, so every field below is taken from a
+// sentence of Solution 045 (S045 = diapod/orbidocs
+// doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel.md
+// @2240017), its capability file (CAPS =
+// doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel-caps.edn
+// @9c15e96) or Proposal 066 (P066 =
+// doc/project/40-proposals/066-inquirium-assistant-channel.md @4bdae52), cited in the
+// field's description; where the prose names a field but not its wire key, the description
+// says the key is ours.
+type Inquirium struct {
+	// Labels of what the question shows and what its answer produces; the host shows it only if                             
+	// the labels allow it.                                                                                                  
+	//                                                                                                                       
+	// The candidate's label: a classified candidate (S045 § Operator Questions And Escalation).                             
+	Classification                                                                              *Classification              `json:"classification"`
+	// When the host accepted the question.                                                                                  
+	CreatedAt                                                                                   *time.Time                   `json:"created/at,omitempty"`
+	// Safe answer the host applies if the question times out, is cancelled or is superseded.                                
+	// Without it those states fail closed.                                                                                  
+	DefaultOnTimeout                                                                            *InquiriumTimeoutDefault     `json:"default/on-timeout,omitempty"`
+	// The operation this question blocks and, once answered, unblocks.                                                      
+	OperationRef                                                                                *string                      `json:"operation/ref,omitempty"`
+	// The question as shown.                                                                                                
+	Prompt                                                                                      *InquiriumQuestionPrompt     `json:"prompt,omitempty"`
+	// Who raised the question and why, labelled honestly.                                                                   
+	Provenance                                                                                  *InquiriumQuestionProvenance `json:"provenance,omitempty"`
+	// Stable identifier of this question; the lifecycle record and the answer refer to it.                                  
+	QuestionRef                                                                                 *string                      `json:"question/ref,omitempty"`
+	// Why the question is asked (e.g. operator-approval-required).                                                          
+	//                                                                                                                       
+	// Why it was raised, as a content-free code: the candidate stays metadata-safe (S045 §                                  
+	// Failure Modes).                                                                                                       
+	ReasonCode                                                                                  string                       `json:"reason/code"`
+	// Who must answer. Only the operator for now.                                                                           
+	RecipientClass                                                                              *RecipientClass              `json:"recipient/class,omitempty"`
+	// Where and how the answer is submitted.                                                                                
+	Response                                                                                    *InquiriumResponseTarget     `json:"response,omitempty"`
+	// Schema discriminator; always inquirium.operator-question.request.v1.                                                  
+	//                                                                                                                       
+	// Schema discriminator; always inquirium.crisis-candidate.v1.                                                           
+	Schema                                                                                      ControlSchema                `json:"schema"`
+	// What exactly is being decided about.                                                                                  
+	Subject                                                                                     *InquiriumQuestionSubject    `json:"subject,omitempty"`
+	// How long the question may stay pending, as an ISO-8601 duration. When absent the host                                 
+	// applies its configured timeout; it never waits forever.                                                               
+	Timeout                                                                                     *string                      `json:"timeout,omitempty"`
+	// Registered question kind; selects which payload schema applies. An unregistered kind is                               
+	// rejected.                                                                                                             
+	WidgetKind                                                                                  *InquiriumWidgetKind         `json:"widget/kind,omitempty"`
+	// Kind-specific payload, validated against the registered schema for widget/kind (see                                   
+	// x-type-index). Open at this level only because the closed registered schema chosen by                                 
+	// widget/kind applies on top; every registered payload is closed.                                                       
+	WidgetPayload                                                                               map[string]interface{}       `json:"widget/payload"`
+	// The candidate's id. Key name ours.                                                                                    
+	CandidateID                                                                                 *string                      `json:"candidate/id,omitempty"`
+	// Whose turn it was.                                                                                                    
+	ParticipantRef                                                                              *string                      `json:"participant/ref,omitempty"`
+	// When the candidate was raised.                                                                                        
+	RaisedAt                                                                                    *time.Time                   `json:"raised/at,omitempty"`
+	// What is asked of the host: review only. The only value is needs-host-review; "crisis is                               
+	// active" is unrepresentable (P066 § Decision 11: Inquirium escalates for review, never                                 
+	// declares a crisis). Key name ours.                                                                                    
+	Review                                                                                      *Review                      `json:"review,omitempty"`
+	// The turn that raised it (the channel projects candidates from a turn: S045 § Advise                                   
+	// First, Effects Elsewhere).                                                                                            
+	TurnID                                                                                      *string                      `json:"turn/id,omitempty"`
+}
+
+// Labels of what the question shows and what its answer produces; the host shows it only if
+// the labels allow it.
+//
+// The labels of what goes into an interaction and what comes out of it. Used by operator
+// questions to decide whether the question may be shown at all. Closed.
+type InquiriumClassificationFlow struct {
+	// Label of the data the question or operation reads or shows.                             
+	Input                                                         InquiriumClassificationLabel `json:"input"`
+	// Label of what the answer or operation produces.                                         
+	Output                                                        InquiriumClassificationLabel `json:"output"`
+}
+
+// Safe answer the host applies if the question times out, is cancelled or is superseded.
+// Without it those states fail closed.
+//
+// The declared safe default. Closed.
+//
+// The declared safe default the host applied when the question ended without an answer.
+// Only on timed_out, cancelled or superseded.
+type InquiriumTimeoutDefault struct {
+	// Answer applied by the host when the question ends without an operator answer.                      
+	Answer                                                                          *InquiriumAnswerValue `json:"answer"`
+	// Reason recorded when the default is applied (e.g. timeout-fail-closed).                            
+	ReasonCode                                                                      string                `json:"reason/code"`
+}
+
+// The question as shown.
+//
+// The visible question. Closed.
+type InquiriumQuestionPrompt struct {
+	// Kind of prompt; always equal to widget/kind.                             
+	Kind                                                    InquiriumWidgetKind `json:"kind"`
+	// The question text. Plain text, no markup, no secrets.                    
+	Text                                                    string              `json:"text"`
+}
+
+// Who raised the question and why, labelled honestly.
+//
+// Honest origin of the question. Closed.
+type InquiriumQuestionProvenance struct {
+	// Whether host policy raised the question or the model proposed it and the host shaped it.        
+	Origin                                                                                     *Origin `json:"origin,omitempty"`
+	// Detailed reason from that stage.                                                                
+	ReasonCode                                                                                 string  `json:"reason/code"`
+	// Stage that needed the decision (e.g. runtime-selection).                                        
+	RequestedBy                                                                                string  `json:"requested/by"`
+	// Component that emitted the request (e.g. inquirium-core).                                       
+	SourceComponent                                                                            string  `json:"source/component"`
+}
+
+// Where and how the answer is submitted.
+//
+// Where the answer goes. Closed.
+type InquiriumResponseTarget struct {
+	// Key the answer must echo so a repeated submission is applied once.       
+	IdempotencyKey                                                       string `json:"idempotency/key"`
+	// Submission method.                                                       
+	Method                                                               Method `json:"method"`
+	// Host endpoint or capability that accepts the answer (e.g.                
+	// inquirium.operator-question.respond).                                    
+	TargetRef                                                            string `json:"target/ref"`
+}
+
+// What exactly is being decided about.
+//
+// References naming what the decision is about: runtime, model binding, adapter instance,
+// lease or capability. At least one. Closed.
+type InquiriumQuestionSubject struct {
+	// Adapter instance concerned.                 
+	AdapterInstanceRef                     *string `json:"adapter.instance/ref,omitempty"`
+	// Capability the answer would unblock.        
+	CapabilityRef                          *string `json:"capability/ref,omitempty"`
+	// Lease the answer would grant or use.        
+	LeaseRef                               *string `json:"lease/ref,omitempty"`
+	// Model binding concerned.                    
+	ModelBindingRef                        *string `json:"model.binding/ref,omitempty"`
+	// Runtime concerned.                          
+	RuntimeRef                             *string `json:"runtime/ref,omitempty"`
+}
+
 // Node UI preferences for the assistant affordance, per UI profile and surface. Stored
 // apart from the inquiry transcript: hiding the affordance erases no conversation and
 // deleting a conversation resets no preference. Encodes the non-engagement rules
@@ -4078,15 +4755,15 @@ type InquiriumBaselineConformanceReport struct {
 
 // One check of the suite. Closed.
 type InquiriumConformanceCheck struct {
-	// Identifier of the check (e.g. no-remote-fallback).                       
-	CheckID                                                             string  `json:"check/id"`
-	// Profile clause it tests, as a JSON pointer into the profile (e.g.        
-	// /guarantees/no_remote_fallback).                                         
-	Clause                                                              string  `json:"clause"`
-	// Why it failed.                                                           
-	DetailCode                                                          *string `json:"detail/code,omitempty"`
-	// pass or fail.                                                            
-	Result                                                              Result  `json:"result"`
+	// Identifier of the check (e.g. no-remote-fallback).                          
+	CheckID                                                             string     `json:"check/id"`
+	// Profile clause it tests, as a JSON pointer into the profile (e.g.           
+	// /guarantees/no_remote_fallback).                                            
+	Clause                                                              string     `json:"clause"`
+	// Why it failed.                                                              
+	DetailCode                                                          *string    `json:"detail/code,omitempty"`
+	// pass or fail.                                                               
+	Result                                                              ResultEnum `json:"result"`
 }
 
 // Egress permission by label.
@@ -4159,26 +4836,103 @@ type InquiriumContextElement struct {
 	SourceRef                                                                                  *string                       `json:"source/ref,omitempty"`
 }
 
-// One piece of message content, selected by type: inline text, or a reference to bulk
-// content held in the object store. Shared by requests, responses and transcript facts.
-// Open at this level only as a formality: each branch is closed, and Ajv's discriminator
-// does not report evaluated properties, so unevaluatedProperties cannot be used here.
-//
-// Inline text. Closed.
-//
-// Bulk or binary content kept in the object store and pointed to by descriptor only, so
-// large payloads never travel through the fact plane. Closed.
-type InquiriumContentPart struct {
-	// The text itself.                                                             
-	Text                                                   *string                  `json:"text,omitempty"`
-	// Part discriminator.                                                          
-	Type                                                   InquiriumContentPartType `json:"type"`
-	// Size of the referenced content in bytes, when known.                         
-	ByteSize                                               *int64                   `json:"byte/size,omitempty"`
-	// IANA media type of the referenced content.                                   
-	MediaType                                              *string                  `json:"media/type,omitempty"`
-	// Object-store reference of the content.                                       
-	ObjectRef                                              *string                  `json:"object/ref,omitempty"`
+// An operator grant that lets one participant's session read context from one source, up to
+// a classification ceiling, until it expires. Closed. Restated from prose: orbidocs
+// publishes no schema for this shape, so every field below is taken from a sentence of
+// Solution 045 (S045 = diapod/orbidocs
+// doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel.md
+// @2240017), its capability file (CAPS =
+// doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel-caps.edn
+// @9c15e96) or Proposal 066 (P066 =
+// doc/project/40-proposals/066-inquirium-assistant-channel.md @4bdae52), cited in the
+// field's description; where the prose names a field but not its wire key, the description
+// says the key is ours.
+type InquiriumContextGrantIssueRequest struct {
+	// The most restrictive label an element may carry and still be admitted under this grant                                           
+	// (S045 § Granted Context And Classification: carry classification for every admitted                                              
+	// element; P066 tracker assistant-context-decision-tracing: effective tier). Key name ours.                                        
+	ClassificationCeiling                                                                       InquiriumClassificationLabel            `json:"classification/ceiling"`
+	// The operator's acknowledgement of this concrete context release to a remote model;                                               
+	// without it a remote candidate receives nothing above public from this source (P066                                               
+	// tracker assistant-model-egress-ack; S045 § Local Baseline, Explicit Remote Extension).                                           
+	EgressACKRef                                                                                *string                                 `json:"egress/ack/ref,omitempty"`
+	// When the grant stops admitting context (S045 § Failure Modes: expiry checks; § Granted                                           
+	// Context: terminal grants are archived). Key spelled like the operator question's                                                 
+	// expires/at.                                                                                                                      
+	ExpiresAt                                                                                   time.Time                               `json:"expires/at"`
+	// The grant's reference; context sources name it as grant/ref (P066 tracker                                                        
+	// assistant-context-source-grants).                                                                                                
+	GrantRef                                                                                    string                                  `json:"grant/ref"`
+	// The participant the grant is bound to (S045 § Granted Context And Classification:                                                
+	// participant/session/source-bound grants).                                                                                        
+	ParticipantRef                                                                              string                                  `json:"participant/ref"`
+	// Schema discriminator; always inquirium.context-grant.issue.request.v1.                                                           
+	Schema                                                                                      InquiriumContextGrantIssueRequestSchema `json:"schema"`
+	// The session the grant is bound to (S045 § Granted Context And Classification; P066                                               
+	// tracker assistant-context-source-grants: per source and session).                                                                
+	SessionRef                                                                                  string                                  `json:"session/ref"`
+	// Which kind of source (S045 § Granted Context And Classification lists relationship,                                              
+	// Memarium, query, messaging, artifact and dataset; query is not in the corpus enum yet,                                           
+	// docs/interop.md).                                                                                                                
+	SourceKind                                                                                  InquiriumContextSourceKind              `json:"source/kind"`
+	// The one source of that kind the grant covers (S045 § Granted Context And Classification:                                         
+	// source-bound).                                                                                                                   
+	SourceRef                                                                                   string                                  `json:"source/ref"`
+}
+
+// Ends a context grant before its expiry. From the commit on, no assembled context holds
+// anything admitted only by it. Closed. Restated from prose: orbidocs publishes no schema
+// for this shape, so every field below is taken from a sentence of Solution 045 (S045 =
+// diapod/orbidocs
+// doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel.md
+// @2240017), its capability file (CAPS =
+// doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel-caps.edn
+// @9c15e96) or Proposal 066 (P066 =
+// doc/project/40-proposals/066-inquirium-assistant-channel.md @4bdae52), cited in the
+// field's description; where the prose names a field but not its wire key, the description
+// says the key is ours.
+type InquiriumContextGrantRevokeRequest struct {
+	// The grant to end (S045 § Granted Context And Classification).                                                   
+	GrantRef                                                                  string                                   `json:"grant/ref"`
+	// Why it was revoked, as a content-free code.                                                                     
+	ReasonCode                                                                *string                                  `json:"reason/code,omitempty"`
+	// Schema discriminator; always inquirium.context-grant.revoke.request.v1.                                         
+	Schema                                                                    InquiriumContextGrantRevokeRequestSchema `json:"schema"`
+}
+
+// A metadata-only signal that a turn may need crisis review, handed to the host-owned
+// crisis layer. It is a candidate, never a verdict: it cannot declare a crisis and is not
+// itself a notification. Closed, so no content can ride along. Restated from prose:
+// orbidocs publishes no schema for this shape, so every field below is taken from a
+// sentence of Solution 045 (S045 = diapod/orbidocs
+// doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel.md
+// @2240017), its capability file (CAPS =
+// doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel-caps.edn
+// @9c15e96) or Proposal 066 (P066 =
+// doc/project/40-proposals/066-inquirium-assistant-channel.md @4bdae52), cited in the
+// field's description; where the prose names a field but not its wire key, the description
+// says the key is ours.
+type InquiriumCrisisCandidate struct {
+	// The candidate's id. Key name ours.                                                                                      
+	CandidateID                                                                                 string                         `json:"candidate/id"`
+	// The candidate's label: a classified candidate (S045 § Operator Questions And Escalation).                               
+	Classification                                                                              InquiriumClassificationLabel   `json:"classification"`
+	// Whose turn it was.                                                                                                      
+	ParticipantRef                                                                              string                         `json:"participant/ref"`
+	// When the candidate was raised.                                                                                          
+	RaisedAt                                                                                    time.Time                      `json:"raised/at"`
+	// Why it was raised, as a content-free code: the candidate stays metadata-safe (S045 §                                    
+	// Failure Modes).                                                                                                         
+	ReasonCode                                                                                  string                         `json:"reason/code"`
+	// What is asked of the host: review only. The only value is needs-host-review; "crisis is                                 
+	// active" is unrepresentable (P066 § Decision 11: Inquirium escalates for review, never                                   
+	// declares a crisis). Key name ours.                                                                                      
+	Review                                                                                      Review                         `json:"review"`
+	// Schema discriminator; always inquirium.crisis-candidate.v1.                                                             
+	Schema                                                                                      InquiriumCrisisCandidateSchema `json:"schema"`
+	// The turn that raised it (the channel projects candidates from a turn: S045 § Advise                                     
+	// First, Effects Elsewhere).                                                                                              
+	TurnID                                                                                      string                         `json:"turn/id"`
 }
 
 // Registered payload of the free-text-with-allowlist kind: the operator types an answer,
@@ -4220,82 +4974,6 @@ type InquiriumGenerateRequest struct {
 	Turns                                                                                      []InquiriumTurn                   `json:"turns"`
 }
 
-// Declarative statement of which context a turn would like. It names sources and operator
-// grants; it never reads anything itself. The host resolves each source through the
-// boundary contract that owns it and attaches a classification label to every element it
-// returns. Closed.
-//
-// Declarative request for extra context. Defaults to no sources at all; the host resolves
-// any source only through its own gates.
-type InquiriumContextAssemblyRequest struct {
-	// Schema discriminator; always inquirium.context-assembly.request.v1.                                                
-	Schema                                                                          InquiriumContextAssemblyRequestSchema `json:"schema"`
-	// Requested sources. Empty by default, which is the only value Phase 1 accepts.                                      
-	Sources                                                                         []InquiriumContextSource              `json:"sources"`
-}
-
-// One requested source. Needs an operator grant; artifact and dataset sources also need a
-// lease. Closed.
-type InquiriumContextSource struct {
-	// Reference to the JSON-e Flow that describes what to assemble from the source; interpreted                           
-	// by the host only.                                                                                                   
-	FlowRef                                                                                     *string                    `json:"flow/ref,omitempty"`
-	// The operator grant that allows this source for this session or scope.                                               
-	GrantRef                                                                                    string                     `json:"grant/ref"`
-	// Lease on the artifact or dataset. Required for artifact and dataset sources.                                        
-	LeaseRef                                                                                    *string                    `json:"lease/ref,omitempty"`
-	// Upper bound on elements taken from this source.                                                                     
-	MaxElements                                                                                 *int64                     `json:"max/elements,omitempty"`
-	// Which gate resolves this source.                                                                                    
-	SourceKind                                                                                  InquiriumContextSourceKind `json:"source/kind"`
-}
-
-// Sampling and length bounds passed to the selected runtime.
-//
-// Bounds for the generation. All optional; the host applies the runtime's configured
-// defaults and caps. Closed.
-type InquiriumGenerationParameters struct {
-	// Upper bound on generated tokens; the host may lower it to the profile's bounded-output         
-	// cap.                                                                                           
-	MaxTokens                                                                                *int64   `json:"max_tokens,omitempty"`
-	// Stop sequences.                                                                                
-	Stop                                                                                     []string `json:"stop"`
-	// Sampling temperature.                                                                          
-	Temperature                                                                              *float64 `json:"temperature,omitempty"`
-	// Nucleus sampling mass.                                                                         
-	TopP                                                                                     *float64 `json:"top_p,omitempty"`
-}
-
-// Per-turn policy. Closed; every field defaults to its most conservative value.
-//
-// Constraints the host must enforce for this turn. Every field has a safe default, so an
-// omitted policy means local-only, strict, session-only, fail-closed, plurality preserved.
-type InquiriumGeneratePolicy struct {
-	// Where the turn may run.                                                                                     
-	Locality                                                                                   *InquiriumLocality  `json:"locality,omitempty"`
-	// What happens when a context element may not reach the chosen model even after                               
-	// declassification: fail_closed aborts the turn with context-denied; drop_with_trace (the                     
-	// seed's 'lenient') drops the element and records the drop in the trace.                                      
-	OnContextDenied                                                                            *OnContextDenied    `json:"on_context_denied,omitempty"`
-	// preserve surfaces several viable answers instead of forcing one; collapse asks for a                        
-	// single answer.                                                                                              
-	Plurality                                                                                  *Plurality          `json:"plurality,omitempty"`
-	// Which data the turn may see. assistant-session-only reads nothing beyond the inquiry                        
-	// transcript; granted-context additionally admits context sources the operator granted for                    
-	// this session.                                                                                               
-	Scope                                                                                      *Scope              `json:"scope,omitempty"`
-	// Trust regime for runtime selection.                                                                         
-	TrustMode                                                                                  *InquiriumTrustMode `json:"trust_mode,omitempty"`
-}
-
-// One message of the conversation. Closed.
-type InquiriumTurn struct {
-	// The message content as ordered parts; at least one.                                                             
-	Content                                                                                     []InquiriumContentPart `json:"content"`
-	// Who spoke: the operator (user) or an earlier assistant answer being replayed for context.                       
-	Role                                                                                        Role                   `json:"role"`
-}
-
 // Typed outcome of a generate request. A completed response carries output framed by an
 // epistemic block; a denial or failure carries a reason code and no output. Closed on
 // purpose: there is no effects field (effects belong to a separate, later act contract) and
@@ -4333,26 +5011,6 @@ type InquiriumGenerateResponse struct {
 	TraceRef                                                                                   string                            `json:"trace/ref"`
 	// Token accounting, when the runtime reports it.                                                                            
 	Usage                                                                                      *InquiriumUsage                   `json:"usage,omitempty"`
-}
-
-// Frames generated output as evidence. Closed: there is no way to mark output authoritative
-// or actionable.
-//
-// How to read the output: a bounded claim, never authority. Required when completed,
-// forbidden otherwise.
-//
-// The epistemic framing returned with the answer.
-type InquiriumEpistemicBlock struct {
-	// Short limitations the surface shows beside the answer.                                              
-	Caveats                                                                                    []string    `json:"caveats"`
-	// Confidence the assistant states; unstated unless it has grounds to say more.                        
-	Confidence                                                                                 *Confidence `json:"confidence,omitempty"`
-	// References to the context elements or trace records the answer relies on; empty means               
-	// model-only.                                                                                         
-	GroundedIn                                                                                 []string    `json:"grounded_in"`
-	// advisory (a suggestion to weigh) or hypothesis (a claim to check). There is deliberately            
-	// no authoritative value.                                                                             
-	Stance                                                                                     *Stance     `json:"stance,omitempty"`
 }
 
 // Token accounting, when the runtime reports it.
@@ -4418,18 +5076,6 @@ type InquiriumInquiryResult struct {
 	TraceRef                                                                                string                       `json:"trace/ref"`
 	// The turn this result answers.                                                                                     
 	TurnID                                                                                  string                       `json:"turn/id"`
-}
-
-// What produced the result.
-//
-// Runtime, model binding and operation that produced a result. Closed.
-type InquiriumResultProvenance struct {
-	// Model binding used.                             
-	ModelBindingRef                             string `json:"model.binding/ref"`
-	// Inquirium operation id of the invocation.       
-	OperationID                                 string `json:"operation/id"`
-	// Runtime that served the turn.                   
-	RuntimeRef                                  string `json:"runtime/ref"`
 }
 
 // Append-only transcript fact for one operator turn of an inquiry session, written through
@@ -4622,86 +5268,6 @@ type InquiriumOperatorQuestionRequest struct {
 	WidgetPayload                                                                               map[string]interface{}                 `json:"widget/payload"`
 }
 
-// The labels of what goes into an interaction and what comes out of it. Used by operator
-// questions to decide whether the question may be shown at all. Closed.
-//
-// Labels of what the question shows and what its answer produces; the host shows it only if
-// the labels allow it.
-type InquiriumClassificationFlow struct {
-	// Label of the data the question or operation reads or shows.                             
-	Input                                                         InquiriumClassificationLabel `json:"input"`
-	// Label of what the answer or operation produces.                                         
-	Output                                                        InquiriumClassificationLabel `json:"output"`
-}
-
-// Safe answer the host applies if the question times out, is cancelled or is superseded.
-// Without it those states fail closed.
-//
-// The declared safe default. Closed.
-//
-// The declared safe default the host applied when the question ended without an answer.
-// Only on timed_out, cancelled or superseded.
-type InquiriumTimeoutDefault struct {
-	// Answer applied by the host when the question ends without an operator answer.                      
-	Answer                                                                          *InquiriumAnswerValue `json:"answer"`
-	// Reason recorded when the default is applied (e.g. timeout-fail-closed).                            
-	ReasonCode                                                                      string                `json:"reason/code"`
-}
-
-// The question as shown.
-//
-// The visible question. Closed.
-type InquiriumQuestionPrompt struct {
-	// Kind of prompt; always equal to widget/kind.                             
-	Kind                                                    InquiriumWidgetKind `json:"kind"`
-	// The question text. Plain text, no markup, no secrets.                    
-	Text                                                    string              `json:"text"`
-}
-
-// Who raised the question and why, labelled honestly.
-//
-// Honest origin of the question. Closed.
-type InquiriumQuestionProvenance struct {
-	// Whether host policy raised the question or the model proposed it and the host shaped it.        
-	Origin                                                                                     *Origin `json:"origin,omitempty"`
-	// Detailed reason from that stage.                                                                
-	ReasonCode                                                                                 string  `json:"reason/code"`
-	// Stage that needed the decision (e.g. runtime-selection).                                        
-	RequestedBy                                                                                string  `json:"requested/by"`
-	// Component that emitted the request (e.g. inquirium-core).                                       
-	SourceComponent                                                                            string  `json:"source/component"`
-}
-
-// Where and how the answer is submitted.
-//
-// Where the answer goes. Closed.
-type InquiriumResponseTarget struct {
-	// Key the answer must echo so a repeated submission is applied once.       
-	IdempotencyKey                                                       string `json:"idempotency/key"`
-	// Submission method.                                                       
-	Method                                                               Method `json:"method"`
-	// Host endpoint or capability that accepts the answer (e.g.                
-	// inquirium.operator-question.respond).                                    
-	TargetRef                                                            string `json:"target/ref"`
-}
-
-// What exactly is being decided about.
-//
-// References naming what the decision is about: runtime, model binding, adapter instance,
-// lease or capability. At least one. Closed.
-type InquiriumQuestionSubject struct {
-	// Adapter instance concerned.                 
-	AdapterInstanceRef                     *string `json:"adapter.instance/ref,omitempty"`
-	// Capability the answer would unblock.        
-	CapabilityRef                          *string `json:"capability/ref,omitempty"`
-	// Lease the answer would grant or use.        
-	LeaseRef                               *string `json:"lease/ref,omitempty"`
-	// Model binding concerned.                    
-	ModelBindingRef                        *string `json:"model.binding/ref,omitempty"`
-	// Runtime concerned.                          
-	RuntimeRef                             *string `json:"runtime/ref,omitempty"`
-}
-
 // Lifecycle record of an operator question, kept by the host. The question is the
 // authoritative blocker; notifications only point at it. answered carries the answer; the
 // other terminal states carry none and fail closed unless the request declared a safe
@@ -4730,6 +5296,41 @@ type InquiriumOperatorQuestionState struct {
 	SupersededBy                                                                                *string                              `json:"superseded/by,omitempty"`
 	// When the record entered its current state.                                                                                    
 	UpdatedAt                                                                                   time.Time                            `json:"updated/at"`
+}
+
+// Asks the host to move a pending operator question to a terminal state: answer, timeout,
+// cancel or supersede. Late and conflicting transitions are rejected and change nothing.
+// Closed. Restated from prose: orbidocs publishes no schema for this shape, so every field
+// below is taken from a sentence of Solution 045 (S045 = diapod/orbidocs
+// doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel.md
+// @2240017), its capability file (CAPS =
+// doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel-caps.edn
+// @9c15e96) or Proposal 066 (P066 =
+// doc/project/40-proposals/066-inquirium-assistant-channel.md @4bdae52), cited in the
+// field's description; where the prose names a field but not its wire key, the description
+// says the key is ours.
+type InquiriumOperatorQuestionTransitionRequest struct {
+	// The operator's answer, validated server-side against the question's widget (S045 §                                                      
+	// Operator Questions And Escalation). Only on answer.                                                                                     
+	Answer                                                                                    *InquiriumAnswerValue                            `json:"answer"`
+	// Who answered; must be the authenticated caller when the host knows it.                                                                  
+	AnsweredBy                                                                                *string                                          `json:"answered/by,omitempty"`
+	// The question's response idempotency key; repeating an identical transition changes                                                      
+	// nothing (S045 § Failure Modes: idempotency, terminal transition facts, conflict                                                         
+	// rejection).                                                                                                                             
+	IdempotencyKey                                                                            string                                           `json:"idempotency/key"`
+	// The question to move (P066 § Decision 11).                                                                                              
+	QuestionRef                                                                               string                                           `json:"question/ref"`
+	// Why, as a content-free code (cancel and supersede).                                                                                     
+	ReasonCode                                                                                *string                                          `json:"reason/code,omitempty"`
+	// Schema discriminator; always inquirium.operator-question.transition.request.v1.                                                         
+	Schema                                                                                    InquiriumOperatorQuestionTransitionRequestSchema `json:"schema"`
+	// The newer question that replaces this one. Only on supersede.                                                                           
+	SupersededBy                                                                              *string                                          `json:"superseded/by,omitempty"`
+	// Which transition: the four the capability file lists (CAPS,                                                                             
+	// assistant-operator-question-escalation: answer, timeout, cancel and supersede), leading                                                 
+	// to answered, timed_out, cancelled and superseded. Key name ours.                                                                        
+	Transition                                                                                Transition                                       `json:"transition"`
 }
 
 // A runtime the host may select for a turn, as the selection seam sees it after health
@@ -4825,12 +5426,74 @@ type InquiriumSingleChoiceWidget struct {
 	Options                                                                                 []InquiriumChoiceOption `json:"options"`
 }
 
+// A sanitized terminal failure of an Inquirium operation: which operation failed, and one
+// fixed reason code. Whether anything was dispatched or left the node is recorded
+// elsewhere, in provenance bound to the result, and is never inferred from this record.
+// Closed. Follows the schema orbidocs publishes
+// (doc/schemas/inquirium.terminal-outcome.v1.schema.json @2d41e01);
+// scripts/orbidocs-schemas.ts checks that both judge our examples alike.
+type InquiriumTerminalOutcome struct {
+	// The failed operation's name: lowercase, starting with a letter, then letters, digits,                               
+	// dots and hyphens.                                                                                                   
+	Operation                                                                               string                         `json:"operation"`
+	// Always runtime-execution-failed: the failure is sanitized to one code.                                              
+	ReasonCode                                                                              ReasonCode                     `json:"reason/code"`
+	// Schema discriminator; always inquirium.terminal-outcome.v1.                                                         
+	Schema                                                                                  InquiriumTerminalOutcomeSchema `json:"schema"`
+	// Always failed: the record exists only for terminal failures.                                                        
+	Status                                                                                  InquiriumTerminalOutcomeStatus `json:"status"`
+}
+
 // Inline text. Closed.
 type InquiriumTextPart struct {
 	// The text itself.                         
 	Text                  string                `json:"text"`
 	// Part discriminator.                      
 	Type                  InquiriumTextPartType `json:"type"`
+}
+
+// A separate, live grant that lets one feedback fact of one participant become a training
+// candidate. Closed. Restated from prose: orbidocs publishes no schema for this shape, so
+// every field below is taken from a sentence of Solution 045 (S045 = diapod/orbidocs
+// doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel.md
+// @2240017), its capability file (CAPS =
+// doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel-caps.edn
+// @9c15e96) or Proposal 066 (P066 =
+// doc/project/40-proposals/066-inquirium-assistant-channel.md @4bdae52), cited in the
+// field's description; where the prose names a field but not its wire key, the description
+// says the key is ours.
+type InquiriumTrainingGrantIssueRequest struct {
+	// The grant is live only until then (S045 § Feedback And Training Admission: a live grant).                                         
+	ExpiresAt                                                                                   time.Time                                `json:"expires/at"`
+	// The one feedback fact the grant admits (S045 § Feedback And Training Admission; P066 §                                            
+	// Decision 8.3).                                                                                                                    
+	FeedbackRef                                                                                 string                                   `json:"feedback/ref"`
+	// The training grant's reference (S045 § Feedback And Training Admission).                                                          
+	GrantRef                                                                                    string                                   `json:"grant/ref"`
+	// The participant the grant is bound to (S045 § Feedback And Training Admission:                                                    
+	// participant- and feedback-bound).                                                                                                 
+	ParticipantRef                                                                              string                                   `json:"participant/ref"`
+	// Schema discriminator; always inquirium.training-grant.issue.request.v1.                                                           
+	Schema                                                                                      InquiriumTrainingGrantIssueRequestSchema `json:"schema"`
+}
+
+// Ends a training grant; the feedback fact is no longer admitted as a training candidate.
+// Closed. Restated from prose: orbidocs publishes no schema for this shape, so every field
+// below is taken from a sentence of Solution 045 (S045 = diapod/orbidocs
+// doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel.md
+// @2240017), its capability file (CAPS =
+// doc/project/60-solutions/045-inquirium-assistant-channel/045-inquirium-assistant-channel-caps.edn
+// @9c15e96) or Proposal 066 (P066 =
+// doc/project/40-proposals/066-inquirium-assistant-channel.md @4bdae52), cited in the
+// field's description; where the prose names a field but not its wire key, the description
+// says the key is ours.
+type InquiriumTrainingGrantRevokeRequest struct {
+	// The training grant to end (S045 § Feedback And Training Admission).                                               
+	GrantRef                                                                   string                                    `json:"grant/ref"`
+	// Why it was revoked, as a content-free code.                                                                       
+	ReasonCode                                                                 *string                                   `json:"reason/code,omitempty"`
+	// Schema discriminator; always inquirium.training-grant.revoke.request.v1.                                          
+	Schema                                                                     InquiriumTrainingGrantRevokeRequestSchema `json:"schema"`
 }
 
 // The run is paused waiting for a person. Open.
@@ -5200,17 +5863,17 @@ type RunEvent struct {
 // which also send status) or by an error object {code, message} (upstream hosts); at least
 // one of the two is present.
 type RunFailedPayload struct {
-	// The failure as upstream hosts report it: a machine code and a message, never entry                        
-	// content.                                                                                                  
-	//                                                                                                           
-	// The failure as upstream hosts report it.                                                                  
-	Error                                                                                *RunFailureError        `json:"error,omitempty"`
-	// Machine code of the failure (an ErrorCode or host code).                                                  
-	//                                                                                                           
-	// Machine code of the failure.                                                                              
-	ErrorCode                                                                            *string                 `json:"errorCode,omitempty"`
-	// Terminal status, when the host states it (wopkit hosts always do).                                        
-	Status                                                                               *RunFailedPayloadStatus `json:"status,omitempty"`
+	// The failure as upstream hosts report it: a machine code and a message, never entry                                
+	// content.                                                                                                          
+	//                                                                                                                   
+	// The failure as upstream hosts report it.                                                                          
+	Error                                                                                *RunFailureError                `json:"error,omitempty"`
+	// Machine code of the failure (an ErrorCode or host code).                                                          
+	//                                                                                                                   
+	// Machine code of the failure.                                                                                      
+	ErrorCode                                                                            *string                         `json:"errorCode,omitempty"`
+	// Terminal status, when the host states it (wopkit hosts always do).                                                
+	Status                                                                               *InquiriumTerminalOutcomeStatus `json:"status,omitempty"`
 }
 
 // Body of POST /v1/runs/{runId}:fork: a new run from a past event index of the source run.
@@ -5552,11 +6215,11 @@ const (
 type ApprovalReceivedPayloadAction string
 
 const (
-	EditAccept   ApprovalReceivedPayloadAction = "edit-accept"
-	PurpleAccept ApprovalReceivedPayloadAction = "accept"
-	PurpleReject ApprovalReceivedPayloadAction = "reject"
-	Refine       ApprovalReceivedPayloadAction = "refine"
-	Timeout      ApprovalReceivedPayloadAction = "timeout"
+	ActionTimeout ApprovalReceivedPayloadAction = "timeout"
+	EditAccept    ApprovalReceivedPayloadAction = "edit-accept"
+	PurpleAccept  ApprovalReceivedPayloadAction = "accept"
+	PurpleReject  ApprovalReceivedPayloadAction = "reject"
+	Refine        ApprovalReceivedPayloadAction = "refine"
 )
 
 // A fire-condition kind.
@@ -5761,9 +6424,20 @@ const (
 // community, personal. This file also holds the ClassKeyed configuration idiom, the
 // configuration dual of classified data.
 //
+// Label of the turn's content; governs retention and who may read it.
+//
+// Label of the result content: at least as restrictive as the most restrictive context
+// element used (runtime rule).
+//
+// The fact's label; governs retention and readers (P066 § Decision 9, classification
+// first-class).
+//
 // Label of the data the question or operation reads or shows.
 //
 // Label of what the answer or operation produces.
+//
+// The candidate's label: a classified candidate (S045 § Operator Questions And
+// Escalation).
 //
 // The element's label. Required: the host must attach one. Any path that loses it treats
 // the element as personal.
@@ -5771,10 +6445,10 @@ const (
 // Present on a declassified projection: the label of the original element. Must be more
 // restrictive than classification (runtime rule).
 //
-// Label of the result content: at least as restrictive as the most restrictive context
-// element used (runtime rule).
-//
-// Label of the turn's content; governs retention and who may read it.
+// The most restrictive label an element may carry and still be admitted under this grant
+// (S045 § Granted Context And Classification: carry classification for every admitted
+// element; P066 tracker assistant-context-decision-tracing: effective tier). Key name
+// ours.
 //
 // Most restrictive label the model may receive unchanged.
 //
@@ -5822,6 +6496,10 @@ const (
 // Which gate resolves this source.
 //
 // Which kind of source produced the element.
+//
+// Which kind of source (S045 § Granted Context And Classification lists relationship,
+// Memarium, query, messaging, artifact and dataset; query is not in the corpus enum yet,
+// docs/interop.md).
 type InquiriumContextSourceKind string
 
 const (
@@ -5895,6 +6573,9 @@ const (
 // element could not reach any eligible model and policy was fail_closed. policy-denied: the
 // request itself was refused (missing grant, missing operator authority, scope not
 // allowed). failed: a runtime or adapter error after selection.
+//
+// The typed outcome of the underlying generate operation; denials are first-class outcomes
+// (P066 § Contract Sketch).
 //
 // How the turn ended. completed is the only outcome with output; the others are typed
 // denials or failures.
@@ -6028,6 +6709,180 @@ const (
 	Standard                         InquiriumVerificationRigor = "standard"
 )
 
+type InquiriumContentPartType string
+
+const (
+	PurpleObjectRef InquiriumContentPartType = "object_ref"
+	PurpleText      InquiriumContentPartType = "text"
+)
+
+// Confidence the assistant states; unstated unless it has grounds to say more.
+type Confidence string
+
+const (
+	High     Confidence = "high"
+	Low      Confidence = "low"
+	Medium   Confidence = "medium"
+	Unstated Confidence = "unstated"
+)
+
+// advisory (a suggestion to weigh) or hypothesis (a claim to check). There is deliberately
+// no authoritative value.
+type Stance string
+
+const (
+	Hypothesis     Stance = "hypothesis"
+	StanceAdvisory Stance = "advisory"
+)
+
+type BodySchema string
+
+const (
+	PurpleInquiriumInquiryFeedbackV1 BodySchema = "inquirium.inquiry-feedback.v1"
+	PurpleInquiriumInquiryResultV1   BodySchema = "inquirium.inquiry-result.v1"
+	PurpleInquiriumInquiryTurnV1     BodySchema = "inquirium.inquiry-turn.v1"
+)
+
+// verified: checked and holds; refuted: checked and wrong; amended: partly right, corrected
+// in the note.
+type Verdict string
+
+const (
+	Refuted        Verdict = "refuted"
+	VerdictAmended Verdict = "amended"
+	Verified       Verdict = "verified"
+)
+
+// Which fact this is: a turn or result (P066 § Decision 9), operator feedback recorded with
+// the session (P066 § Decision 8.3), or an excision marker that keeps the audit trail (S045
+// § Transcript And Session Projection; P066 calls the marker session_excised).
+type FactKind string
+
+const (
+	Excision FactKind = "excision"
+	Feedback FactKind = "feedback"
+	Result   FactKind = "result"
+	Turn     FactKind = "turn"
+)
+
+type InquiriumAssistantTranscriptFactSchema string
+
+const (
+	InquiriumAssistantTranscriptFactV1 InquiriumAssistantTranscriptFactSchema = "inquirium.assistant.transcript.fact.v1"
+)
+
+type InquiriumAssistantTranscriptBundleSchema string
+
+const (
+	InquiriumAssistantTranscriptBundleV1 InquiriumAssistantTranscriptBundleSchema = "inquirium.assistant.transcript.bundle.v1"
+)
+
+type InquiriumContextAssemblyRequestSchema string
+
+const (
+	InquiriumContextAssemblyRequestV1 InquiriumContextAssemblyRequestSchema = "inquirium.context-assembly.request.v1"
+)
+
+// What happens when a context element may not reach the chosen model even after
+// declassification: fail_closed aborts the turn with context-denied; drop_with_trace (the
+// seed's 'lenient') drops the element and records the drop in the trace.
+type OnContextDenied string
+
+const (
+	DropWithTrace OnContextDenied = "drop_with_trace"
+	FailClosed    OnContextDenied = "fail_closed"
+)
+
+// preserve surfaces several viable answers instead of forcing one; collapse asks for a
+// single answer.
+type Plurality string
+
+const (
+	Collapse Plurality = "collapse"
+	Preserve Plurality = "preserve"
+)
+
+// Which data the turn may see. assistant-session-only reads nothing beyond the inquiry
+// transcript; granted-context additionally admits context sources the operator granted for
+// this session.
+type Scope string
+
+const (
+	AssistantSessionOnly Scope = "assistant-session-only"
+	GrantedContext       Scope = "granted-context"
+)
+
+type InquiriumAssistantTurnRequestSchema string
+
+const (
+	InquiriumAssistantTurnRequestV1 InquiriumAssistantTurnRequestSchema = "inquirium.assistant.turn.request.v1"
+)
+
+// Who spoke: the operator (user) or an earlier assistant answer being replayed for context.
+type Role string
+
+const (
+	Assistant Role = "assistant"
+	User      Role = "user"
+)
+
+// Kind of prompt; always equal to widget/kind.
+//
+// The registered question kinds. Each has exactly one payload schema, owned by the core
+// contract.
+//
+// Registered question kind; selects which payload schema applies. An unregistered kind is
+// rejected.
+type InquiriumWidgetKind string
+
+const (
+	InquiriumWidgetKindConfirm               InquiriumWidgetKind = "confirm"
+	InquiriumWidgetKindFreeTextWithAllowlist InquiriumWidgetKind = "free-text-with-allowlist"
+	InquiriumWidgetKindMultiChoice           InquiriumWidgetKind = "multi-choice"
+	InquiriumWidgetKindSingleChoice          InquiriumWidgetKind = "single-choice"
+)
+
+// Whether host policy raised the question or the model proposed it and the host shaped it.
+type Origin string
+
+const (
+	OriginHostPolicy    Origin = "host-policy"
+	OriginModelProposed Origin = "model-proposed"
+)
+
+// Who must answer. Only the operator for now.
+type RecipientClass string
+
+const (
+	Operator RecipientClass = "operator"
+)
+
+// Submission method.
+type Method string
+
+const (
+	Post Method = "POST"
+)
+
+type Review string
+
+const (
+	NeedsHostReview Review = "needs-host-review"
+)
+
+type ControlSchema string
+
+const (
+	PurpleInquiriumCrisisCandidateV1         ControlSchema = "inquirium.crisis-candidate.v1"
+	PurpleInquiriumOperatorQuestionRequestV1 ControlSchema = "inquirium.operator-question.request.v1"
+)
+
+type InquiriumAssistantTurnResponseSchema string
+
+const (
+	InquiriumAssistantTurnResponseV1 InquiriumAssistantTurnResponseSchema = "inquirium.assistant.turn.response.v1"
+)
+
 // When the assistant may open a conversation on its own. The only value is never.
 type Initiation string
 
@@ -6089,11 +6944,11 @@ const (
 )
 
 // pass or fail.
-type Result string
+type ResultEnum string
 
 const (
-	Fail Result = "fail"
-	Pass Result = "pass"
+	Fail ResultEnum = "fail"
+	Pass ResultEnum = "pass"
 )
 
 type InquiriumBaselineConformanceReportSchema string
@@ -6111,17 +6966,28 @@ const (
 	Stale InquiriumBaselineConformanceReportStatus = "stale"
 )
 
-type InquiriumContentPartType string
-
-const (
-	PurpleObjectRef InquiriumContentPartType = "object_ref"
-	PurpleText      InquiriumContentPartType = "text"
-)
-
 type InquiriumContextElementSchema string
 
 const (
 	InquiriumContextElementV1 InquiriumContextElementSchema = "inquirium.context-element.v1"
+)
+
+type InquiriumContextGrantIssueRequestSchema string
+
+const (
+	InquiriumContextGrantIssueRequestV1 InquiriumContextGrantIssueRequestSchema = "inquirium.context-grant.issue.request.v1"
+)
+
+type InquiriumContextGrantRevokeRequestSchema string
+
+const (
+	InquiriumContextGrantRevokeRequestV1 InquiriumContextGrantRevokeRequestSchema = "inquirium.context-grant.revoke.request.v1"
+)
+
+type InquiriumCrisisCandidateSchema string
+
+const (
+	FluffyInquiriumCrisisCandidateV1 InquiriumCrisisCandidateSchema = "inquirium.crisis-candidate.v1"
 )
 
 // How typed text is compared with the allowlist: exact, or after lowercasing and trimming.
@@ -6132,78 +6998,16 @@ const (
 	Exact           Match = "exact"
 )
 
-type InquiriumContextAssemblyRequestSchema string
-
-const (
-	InquiriumContextAssemblyRequestV1 InquiriumContextAssemblyRequestSchema = "inquirium.context-assembly.request.v1"
-)
-
 type InquiriumGenerateRequestOperation string
 
 const (
 	FluffyGenerate InquiriumGenerateRequestOperation = "generate"
 )
 
-// What happens when a context element may not reach the chosen model even after
-// declassification: fail_closed aborts the turn with context-denied; drop_with_trace (the
-// seed's 'lenient') drops the element and records the drop in the trace.
-type OnContextDenied string
-
-const (
-	DropWithTrace OnContextDenied = "drop_with_trace"
-	FailClosed    OnContextDenied = "fail_closed"
-)
-
-// preserve surfaces several viable answers instead of forcing one; collapse asks for a
-// single answer.
-type Plurality string
-
-const (
-	Collapse Plurality = "collapse"
-	Preserve Plurality = "preserve"
-)
-
-// Which data the turn may see. assistant-session-only reads nothing beyond the inquiry
-// transcript; granted-context additionally admits context sources the operator granted for
-// this session.
-type Scope string
-
-const (
-	AssistantSessionOnly Scope = "assistant-session-only"
-	GrantedContext       Scope = "granted-context"
-)
-
 type InquiriumGenerateRequestSchema string
 
 const (
 	InquiriumGenerateRequestV1 InquiriumGenerateRequestSchema = "inquirium.generate.request.v1"
-)
-
-// Who spoke: the operator (user) or an earlier assistant answer being replayed for context.
-type Role string
-
-const (
-	Assistant Role = "assistant"
-	User      Role = "user"
-)
-
-// Confidence the assistant states; unstated unless it has grounds to say more.
-type Confidence string
-
-const (
-	High     Confidence = "high"
-	Low      Confidence = "low"
-	Medium   Confidence = "medium"
-	Unstated Confidence = "unstated"
-)
-
-// advisory (a suggestion to weigh) or hypothesis (a claim to check). There is deliberately
-// no authoritative value.
-type Stance string
-
-const (
-	Hypothesis     Stance = "hypothesis"
-	StanceAdvisory Stance = "advisory"
 )
 
 // Where the serving runtime actually ran: local_only when nothing left the node, remote
@@ -6224,29 +7028,19 @@ const (
 type InquiriumInquiryFeedbackSchema string
 
 const (
-	InquiriumInquiryFeedbackV1 InquiriumInquiryFeedbackSchema = "inquirium.inquiry-feedback.v1"
-)
-
-// verified: checked and holds; refuted: checked and wrong; amended: partly right, corrected
-// in the note.
-type Verdict string
-
-const (
-	Refuted        Verdict = "refuted"
-	VerdictAmended Verdict = "amended"
-	Verified       Verdict = "verified"
+	FluffyInquiriumInquiryFeedbackV1 InquiriumInquiryFeedbackSchema = "inquirium.inquiry-feedback.v1"
 )
 
 type InquiriumInquiryResultSchema string
 
 const (
-	InquiriumInquiryResultV1 InquiriumInquiryResultSchema = "inquirium.inquiry-result.v1"
+	FluffyInquiriumInquiryResultV1 InquiriumInquiryResultSchema = "inquirium.inquiry-result.v1"
 )
 
 type InquiriumInquiryTurnSchema string
 
 const (
-	InquiriumInquiryTurnV1 InquiriumInquiryTurnSchema = "inquirium.inquiry-turn.v1"
+	FluffyInquiriumInquiryTurnV1 InquiriumInquiryTurnSchema = "inquirium.inquiry-turn.v1"
 )
 
 // Projection of widget/payload: the id of the registered widget schema the host renders
@@ -6290,48 +7084,10 @@ const (
 	InquiriumOperatorQuestionAnswerV1 InquiriumOperatorQuestionAnswerSchema = "inquirium.operator-question.answer.v1"
 )
 
-// Kind of prompt; always equal to widget/kind.
-//
-// The registered question kinds. Each has exactly one payload schema, owned by the core
-// contract.
-//
-// Registered question kind; selects which payload schema applies. An unregistered kind is
-// rejected.
-type InquiriumWidgetKind string
-
-const (
-	InquiriumWidgetKindConfirm               InquiriumWidgetKind = "confirm"
-	InquiriumWidgetKindFreeTextWithAllowlist InquiriumWidgetKind = "free-text-with-allowlist"
-	InquiriumWidgetKindMultiChoice           InquiriumWidgetKind = "multi-choice"
-	InquiriumWidgetKindSingleChoice          InquiriumWidgetKind = "single-choice"
-)
-
-// Whether host policy raised the question or the model proposed it and the host shaped it.
-type Origin string
-
-const (
-	OriginHostPolicy    Origin = "host-policy"
-	OriginModelProposed Origin = "model-proposed"
-)
-
-// Who must answer. Only the operator for now.
-type RecipientClass string
-
-const (
-	Operator RecipientClass = "operator"
-)
-
-// Submission method.
-type Method string
-
-const (
-	Post Method = "POST"
-)
-
 type InquiriumOperatorQuestionRequestSchema string
 
 const (
-	InquiriumOperatorQuestionRequestV1 InquiriumOperatorQuestionRequestSchema = "inquirium.operator-question.request.v1"
+	FluffyInquiriumOperatorQuestionRequestV1 InquiriumOperatorQuestionRequestSchema = "inquirium.operator-question.request.v1"
 )
 
 type InquiriumOperatorQuestionStateSchema string
@@ -6349,6 +7105,24 @@ const (
 	FluffyPending    InquiriumOperatorQuestionStateState = "pending"
 	FluffySuperseded InquiriumOperatorQuestionStateState = "superseded"
 	TimedOut         InquiriumOperatorQuestionStateState = "timed_out"
+)
+
+type InquiriumOperatorQuestionTransitionRequestSchema string
+
+const (
+	InquiriumOperatorQuestionTransitionRequestV1 InquiriumOperatorQuestionTransitionRequestSchema = "inquirium.operator-question.transition.request.v1"
+)
+
+// Which transition: the four the capability file lists (CAPS,
+// assistant-operator-question-escalation: answer, timeout, cancel and supersede), leading
+// to answered, timed_out, cancelled and superseded. Key name ours.
+type Transition string
+
+const (
+	Answer            Transition = "answer"
+	Cancel            Transition = "cancel"
+	Supersede         Transition = "supersede"
+	TransitionTimeout Transition = "timeout"
 )
 
 type InquiriumModelAcceptanceSchema string
@@ -6386,10 +7160,40 @@ const (
 	InquiriumRuntimeCandidateV1 InquiriumRuntimeCandidateSchema = "inquirium.runtime-candidate.v1"
 )
 
+type ReasonCode string
+
+const (
+	RuntimeExecutionFailed ReasonCode = "runtime-execution-failed"
+)
+
+type InquiriumTerminalOutcomeSchema string
+
+const (
+	InquiriumTerminalOutcomeV1 InquiriumTerminalOutcomeSchema = "inquirium.terminal-outcome.v1"
+)
+
+type InquiriumTerminalOutcomeStatus string
+
+const (
+	FluffyFailed InquiriumTerminalOutcomeStatus = "failed"
+)
+
 type InquiriumTextPartType string
 
 const (
 	FluffyText InquiriumTextPartType = "text"
+)
+
+type InquiriumTrainingGrantIssueRequestSchema string
+
+const (
+	InquiriumTrainingGrantIssueRequestV1 InquiriumTrainingGrantIssueRequestSchema = "inquirium.training-grant.issue.request.v1"
+)
+
+type InquiriumTrainingGrantRevokeRequestSchema string
+
+const (
+	InquiriumTrainingGrantRevokeRequestV1 InquiriumTrainingGrantRevokeRequestSchema = "inquirium.training-grant.revoke.request.v1"
 )
 
 // approved: proceed as decided; amended: proceed with a changed decision; rejected: do not
@@ -6436,12 +7240,6 @@ type RunCompletedPayloadStatus string
 
 const (
 	StatusCompleted RunCompletedPayloadStatus = "completed"
-)
-
-type RunFailedPayloadStatus string
-
-const (
-	FluffyFailed RunFailedPayloadStatus = "failed"
 )
 
 // Where the new run stands.
@@ -6510,14 +7308,40 @@ func (x *Metadatum) MarshalJSON() ([]byte, error) {
 	return marshalUnion(nil, x.Double, x.Bool, x.String, false, nil, false, nil, false, nil, false, nil, true)
 }
 
-// The answer: one token for single-choice, confirm and free-text-with-allowlist; a set of
-// tokens for multi-choice.
+type Classification struct {
+	Enum                        *InquiriumClassificationLabel
+	InquiriumClassificationFlow *InquiriumClassificationFlow
+}
+
+func (x *Classification) UnmarshalJSON(data []byte) error {
+	x.InquiriumClassificationFlow = nil
+	x.Enum = nil
+	var c InquiriumClassificationFlow
+	object, err := unmarshalUnion(data, nil, nil, nil, nil, false, nil, true, &c, false, nil, true, &x.Enum, false)
+	if err != nil {
+		return err
+	}
+	if object {
+		x.InquiriumClassificationFlow = &c
+	}
+	return nil
+}
+
+func (x *Classification) MarshalJSON() ([]byte, error) {
+	return marshalUnion(nil, nil, nil, nil, false, nil, x.InquiriumClassificationFlow != nil, x.InquiriumClassificationFlow, false, nil, x.Enum != nil, x.Enum, false)
+}
+
+// Answer applied by the host when the question ends without an operator answer.
 //
 // An answer token, or a set of unique tokens for multi-choice.
 //
-// Answer applied by the host when the question ends without an operator answer.
+// The answer: one token for single-choice, confirm and free-text-with-allowlist; a set of
+// tokens for multi-choice.
 //
 // The accepted operator answer. Required when answered, absent otherwise.
+//
+// The operator's answer, validated server-side against the question's widget (S045 §
+// Operator Questions And Escalation). Only on answer.
 type InquiriumAnswerValue struct {
 	String      *string
 	StringArray []string

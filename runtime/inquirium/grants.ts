@@ -1,0 +1,173 @@
+/**
+ * Context and training grants (Solution 045 § Granted Context And Classification, § Feedback And Training
+ * Admission): durable operator grants, issued and revoked by their request DTOs, kept append-only in the store's
+ * document log — an issue record per grant and, once revoked, a revocation record beside it, so a terminal grant
+ * stays archived and never admits again.
+ *
+ * A context grant is bound to one participant, one session and one source, admits elements up to its
+ * classification ceiling until it expires, and lets protected context reach a remote model only with an egress
+ * acknowledgement. A training grant is bound to one participant and one feedback fact, and is live until it expires.
+ * `admitContext` and `admitTraining` are the single decisions; nothing else reads a grant to admit something.
+ *
+ * Writes are planned into the caller's `Plan` (the caller commits); reads go through the storage port each time,
+ * so a revocation committed by any host is seen by every later read on every host.
+ */
+import type { InquiriumContextGrantIssueRequest } from '../../generated/ts/inquirium.context-grant.issue.request.v1.ts';
+import type { InquiriumContextGrantRevokeRequest } from '../../generated/ts/inquirium.context-grant.revoke.request.v1.ts';
+import type { InquiriumTrainingGrantIssueRequest } from '../../generated/ts/inquirium.training-grant.issue.request.v1.ts';
+import type { InquiriumTrainingGrantRevokeRequest } from '../../generated/ts/inquirium.training-grant.revoke.request.v1.ts';
+import type { InquiriumContextElement } from '../../generated/ts/inquirium.context-element.v1.ts';
+import type { Clock } from '../shared/clock.ts';
+import { validationFailures, WopkitError, type WireAnswer } from '../shared/errors.ts';
+import { assertDto, type DtoId } from './dto.ts';
+import { classificationAxis } from './lattice.ts';
+import type { JsonDoc, StoragePort } from '../storage/port.ts';
+import type { Plan } from '../storage/plan.ts';
+import { docByItem } from '../storage/reads/records.ts';
+
+export type ContextGrant = InquiriumContextGrantIssueRequest;
+export type TrainingGrant = InquiriumTrainingGrantIssueRequest;
+
+/** The grant kinds as data: the DTO that issues each and the one that revokes it. */
+export const GRANT_KINDS = {
+  context: { issue: 'inquirium.context-grant.issue.request.v1', revoke: 'inquirium.context-grant.revoke.request.v1' },
+  training: { issue: 'inquirium.training-grant.issue.request.v1', revoke: 'inquirium.training-grant.revoke.request.v1' },
+} as const satisfies Record<string, { issue: DtoId; revoke: DtoId }>;
+export type GrantKind = keyof typeof GRANT_KINDS;
+interface IssueOf { context: ContextGrant; training: TrainingGrant }
+interface RevokeOf { context: InquiriumContextGrantRevokeRequest; training: InquiriumTrainingGrantRevokeRequest }
+
+/** The store's document log the grants live in. */
+export const GRANT_LOG = 'inquirium-grants';
+
+export type GrantErrorCode = 'grant-exists' | 'grant-unknown' | 'grant-already-expired';
+
+function grantWire(code: GrantErrorCode): WireAnswer {
+  if (code === 'grant-already-expired') return { error: 'validation_failed', message: 'the grant expires before it is issued', details: { failures: validationFailures([{ instancePath: '/expires~1at', message: 'must be later than now' }]) } };
+  return { error: code === 'grant-unknown' ? 'not_found' : 'conflict', message: `grant refused: ${code}` };
+}
+
+export class GrantError extends WopkitError<GrantErrorCode> {
+  constructor(code: GrantErrorCode, message: string) {
+    super(code, message, grantWire(code));
+  }
+}
+
+/** A grant as read: the issue request, when it was issued, and its revocation if any. */
+export interface GrantView<K extends GrantKind> {
+  readonly kind: K;
+  readonly grant: IssueOf[K];
+  readonly issuedMs: number;
+  readonly revoked?: { readonly atMs: number; readonly reason?: string };
+}
+
+interface IssueDoc { readonly grant: JsonDoc; readonly issuedMs: number }
+interface RevokeDoc { readonly atMs: number; readonly reason?: string }
+
+/** The grants of one tenant. */
+export class Grants {
+  constructor(private readonly port: StoragePort, private readonly clock: Clock, readonly tenant = 'local') {}
+
+  forTenant(tenant: string): Grants {
+    return tenant === this.tenant ? this : new Grants(this.port, this.clock, tenant);
+  }
+
+  #key(kind: GrantKind, part: 'issued' | 'revoked'): string {
+    return `${this.tenant}\u001f${kind}\u001f${part}`;
+  }
+
+  /** Validate an issue request and plan its record; refused when the ref is taken or the grant is already expired. */
+  async planIssue<K extends GrantKind>(plan: Plan, kind: K, request: unknown): Promise<IssueOf[K]> {
+    const grant = assertDto<IssueOf[K]>(GRANT_KINDS[kind].issue, request);
+    const now = this.clock.now();
+    if (Date.parse(grant['expires/at']) <= now) throw new GrantError('grant-already-expired', 'the grant expires before it is issued');
+    if ((await this.get(kind, grant['grant/ref'])) !== undefined) throw new GrantError('grant-exists', 'a grant with this ref exists');
+    // The log's unique (key, item) index refuses a concurrent issue of the same ref that this read missed.
+    plan.add('doc.append', { log: GRANT_LOG, tenant: this.tenant, key: this.#key(kind, 'issued'), item: grant['grant/ref'], atMs: now, doc: { grant: structuredClone(grant) as unknown as JsonDoc, issuedMs: now } satisfies IssueDoc as unknown as JsonDoc });
+    return grant;
+  }
+
+  /**
+   * Validate a revoke request and plan the revocation; `false` (nothing planned) when the grant is already revoked.
+   * Refused when the grant is unknown.
+   */
+  async planRevoke<K extends GrantKind>(plan: Plan, kind: K, request: unknown): Promise<boolean> {
+    const req = assertDto<RevokeOf[K]>(GRANT_KINDS[kind].revoke, request);
+    const view = await this.get(kind, req['grant/ref']);
+    if (view === undefined) throw new GrantError('grant-unknown', 'no such grant');
+    if (view.revoked !== undefined) return false;
+    const now = this.clock.now();
+    const doc: RevokeDoc = { atMs: now, ...(req['reason/code'] !== undefined ? { reason: req['reason/code'] } : {}) };
+    plan.add('doc.append', { log: GRANT_LOG, tenant: this.tenant, key: this.#key(kind, 'revoked'), item: req['grant/ref'], atMs: now, doc: doc as unknown as JsonDoc });
+    return true;
+  }
+
+  /** The grant as the store holds it now (issue and revocation, two indexed reads), or undefined. */
+  async get<K extends GrantKind>(kind: K, grantRef: string): Promise<GrantView<K> | undefined> {
+    const issued = await docByItem(this.port.reads, { log: GRANT_LOG, key: this.#key(kind, 'issued'), item: grantRef });
+    if (issued === undefined) return undefined;
+    const revoked = await docByItem(this.port.reads, { log: GRANT_LOG, key: this.#key(kind, 'revoked'), item: grantRef });
+    const doc = issued.doc as unknown as IssueDoc;
+    return { kind, grant: doc.grant as unknown as IssueOf[K], issuedMs: doc.issuedMs, ...(revoked !== undefined ? { revoked: revoked.doc as unknown as RevokeDoc } : {}) };
+  }
+}
+
+/** Why a grant did not admit something (content-free codes, traced per element). */
+export type GrantRefusal =
+  | 'grant-missing' | 'grant-unknown' | 'grant-revoked' | 'grant-expired' | 'grant-participant-mismatch' | 'grant-session-mismatch'
+  | 'grant-source-mismatch' | 'above-grant-ceiling' | 'egress-not-acknowledged' | 'grant-feedback-mismatch';
+export type Admission = { readonly admit: true } | { readonly admit: false; readonly reason: GrantRefusal };
+
+/** Who is using a grant, when, and whether the model the context would reach is remote. */
+export interface GrantUse {
+  readonly participant: string;
+  readonly session: string;
+  readonly nowMs: number;
+  /** The context goes to a remote model: protected elements then need the grant's egress acknowledgement. */
+  readonly remote?: boolean;
+}
+
+const refuse = (reason: GrantRefusal): Admission => ({ admit: false, reason });
+const ADMIT: Admission = { admit: true };
+
+/** The checks every use of a grant shares: it exists, is not revoked, has not expired, and is the participant's. */
+function live(view: GrantView<GrantKind> | undefined, participant: string, nowMs: number): Admission {
+  if (view === undefined) return refuse('grant-unknown');
+  if (view.revoked !== undefined) return refuse('grant-revoked');
+  if (!(nowMs < Date.parse(view.grant['expires/at']))) return refuse('grant-expired');
+  if (view.grant['participant/ref'] !== participant) return refuse('grant-participant-mismatch');
+  return ADMIT;
+}
+
+/** Whether a context grant lets this participant's session read from a source (before any element is seen). */
+export function admitSource(view: GrantView<'context'> | undefined, source: { readonly 'source/kind': string }, use: GrantUse): Admission {
+  const base = live(view, use.participant, use.nowMs);
+  if (!base.admit) return base;
+  if (view!.grant['session/ref'] !== use.session) return refuse('grant-session-mismatch');
+  if (view!.grant['source/kind'] !== source['source/kind']) return refuse('grant-source-mismatch');
+  return ADMIT;
+}
+
+/**
+ * Whether a context grant admits one element: the source checks, the element's source is the grant's source, its
+ * label (unknown ⇒ most restrictive) is at most the ceiling, and protected content going to a remote model has
+ * the egress acknowledgement.
+ */
+export function admitContext(view: GrantView<'context'> | undefined, element: Pick<InquiriumContextElement, 'source/kind' | 'source/ref' | 'classification' | 'grant/ref'>, use: GrantUse): Admission {
+  if (element['grant/ref'] === undefined) return refuse('grant-missing');
+  if (view !== undefined && element['grant/ref'] !== view.grant['grant/ref']) return refuse('grant-unknown');
+  const source = admitSource(view, element, use);
+  if (!source.admit) return source;
+  const g = view!.grant;
+  if (element['source/ref'] !== g['source/ref']) return refuse('grant-source-mismatch');
+  if (classificationAxis.rank(element.classification) > classificationAxis.rank(g['classification/ceiling'])) return refuse('above-grant-ceiling');
+  if (use.remote === true && classificationAxis.rank(element.classification) > 0 && g['egress/ack/ref'] === undefined) return refuse('egress-not-acknowledged');
+  return ADMIT;
+}
+
+/** Whether a training grant admits this participant's feedback fact as a training candidate now. */
+export function admitTraining(view: GrantView<'training'> | undefined, use: { readonly participant: string; readonly feedbackRef: string; readonly nowMs: number }): Admission {
+  const base = live(view, use.participant, use.nowMs);
+  if (!base.admit) return base;
+  return view!.grant['feedback/ref'] === use.feedbackRef ? ADMIT : refuse('grant-feedback-mismatch');
+}

@@ -1,0 +1,112 @@
+/**
+ * The operator-question transition request (Solution 045 § Operator Questions And Escalation; schema
+ * inquirium.operator-question.transition.request.v1): one entry point that moves a pending question to answered,
+ * timed_out, cancelled or superseded, and rejects what Orbiplex's MVP rejects — a late transition and a conflicting
+ * one — with a specific code, changing nothing.
+ *
+ *   late      the question's deadline passed before the transition arrived: the timeout (and its declared default)
+ *             is applied as any read would apply it, then the transition is refused (`question-transition-late`);
+ *   conflict  another transition ended the question first (on this host or another sharing the store): refused
+ *             (`question-transition-conflict`); an identical repeat is not a conflict and returns the stored state;
+ *   not due   a `timeout` before the deadline is refused (`question-transition-not-due`).
+ *
+ * The lifecycle itself (QUESTION_LIFECYCLE), the answer validation and the store's stale-read refusal stay in
+ * `OperatorQuestions`; this module decides what a request means and names its refusals.
+ */
+import type { InquiriumOperatorQuestionTransitionRequest } from '../../generated/ts/inquirium.operator-question.transition.request.v1.ts';
+import type { InquiriumOperatorQuestionState } from '../../generated/ts/inquirium.operator-question.state.v1.ts';
+import { WopkitError } from '../shared/errors.ts';
+import { assertDto } from './dto.ts';
+import { OperatorQuestions, QuestionError, type Answerer } from './operator-questions.ts';
+import type { QuestionState } from './question-lifecycle.ts';
+import type { StoragePort } from '../storage/port.ts';
+import { questionGet } from '../storage/reads/work.ts';
+
+export type TransitionRequest = InquiriumOperatorQuestionTransitionRequest;
+export type TransitionKind = TransitionRequest['transition'];
+type StateDto = InquiriumOperatorQuestionState;
+
+export type QuestionTransitionErrorCode = 'question-transition-late' | 'question-transition-conflict' | 'question-transition-not-due';
+
+/** A refused transition: 409 `conflict`, naming the state the question is in (nothing was changed by the refusal). */
+export class QuestionTransitionError extends WopkitError<QuestionTransitionErrorCode> {
+  constructor(code: QuestionTransitionErrorCode, readonly state: QuestionState) {
+    super(code, `${code}: the question is ${state}`, { error: 'conflict', message: `transition refused: ${code}`, details: { code, state } });
+  }
+}
+
+/** The terminal state each transition leads to. */
+export const TRANSITION_TARGET: Readonly<Record<TransitionKind, QuestionState>> = {
+  answer: 'answered',
+  timeout: 'timed_out',
+  cancel: 'cancelled',
+  supersede: 'superseded',
+};
+
+const sameAnswer = (a: unknown, b: unknown): boolean => JSON.stringify(Array.isArray(a) ? [...a].sort() : a) === JSON.stringify(Array.isArray(b) ? [...b].sort() : b);
+
+/** Whether the stored terminal state is what this request would have produced (an identical repeat). */
+function isRepeat(req: TransitionRequest, s: StateDto): boolean {
+  if (s.state !== TRANSITION_TARGET[req.transition]) return false;
+  if (req.transition === 'answer') return sameAnswer(req.answer, s.answer);
+  if (req.transition === 'supersede') return req['superseded/by'] === s['superseded/by'];
+  return true;
+}
+
+/**
+ * Applies transition requests to one tenant's questions. `questions` decides and records each move; `port` is read
+ * for the question's idempotency key (a request must echo it, whatever the transition).
+ */
+export class QuestionTransitions {
+  constructor(private readonly port: StoragePort, private readonly questions: OperatorQuestions) {}
+
+  /** The view of `tenant`'s questions. */
+  forTenant(tenant: string): QuestionTransitions {
+    return tenant === this.questions.tenant ? this : new QuestionTransitions(this.port, this.questions.forTenant(tenant));
+  }
+
+  /** Apply one transition request; the question's new state DTO, or a refusal that changed nothing. */
+  async apply(request: unknown, by: Answerer = {}): Promise<StateDto> {
+    const req = assertDto<TransitionRequest>('inquirium.operator-question.transition.request.v1', request);
+    const ref = req['question/ref'];
+    // Reading the state applies a timeout that is due: a late transition finds the question timed out.
+    const before = (await this.questions.state(ref)) as unknown as StateDto;
+    await this.#checkKey(ref, req['idempotency/key']);
+    if (before.state !== 'pending') return this.#refuseOrRepeat(req, before);
+    if (req.transition === 'timeout') throw new QuestionTransitionError('question-transition-not-due', before.state);
+    try {
+      return (await this.#move(req, by)) as unknown as StateDto;
+    } catch (err) {
+      // Lost a race: someone else ended the question between our read and our write (the store refused the stale
+      // write and OperatorQuestions decided again from a fresh read).
+      if (!(err instanceof QuestionError) || err.code !== 'question-terminal') throw err;
+      return this.#refuseOrRepeat(req, (await this.questions.state(ref)) as unknown as StateDto);
+    }
+  }
+
+  #move(req: TransitionRequest, by: Answerer): Promise<Record<string, unknown>> {
+    const ref = req['question/ref'];
+    switch (req.transition) {
+      case 'answer':
+        return this.questions.answer({ schema: 'inquirium.operator-question.answer.v1', 'question/ref': ref, 'idempotency/key': req['idempotency/key'], answer: req.answer!, ...(req['answered/by'] !== undefined ? { 'answered/by': req['answered/by'] } : {}) }, by);
+      case 'cancel':
+        return this.questions.cancel(ref, req['reason/code']);
+      case 'supersede':
+        return this.questions.supersede(ref, req['superseded/by']!);
+      case 'timeout':
+        throw new QuestionTransitionError('question-transition-not-due', 'pending');
+    }
+  }
+
+  #refuseOrRepeat(req: TransitionRequest, s: StateDto): StateDto {
+    if (isRepeat(req, s)) return s;
+    // A question that timed out was ended by its deadline, before this request: the request is late.
+    throw new QuestionTransitionError(s.state === 'timed_out' ? 'question-transition-late' : 'question-transition-conflict', s.state);
+  }
+
+  async #checkKey(ref: string, key: string): Promise<void> {
+    const row = await questionGet(this.port.reads, { tenant: this.questions.tenant, ref });
+    const want = ((row?.doc as { request?: { response?: { 'idempotency/key'?: unknown } } } | undefined)?.request?.response ?? {})['idempotency/key'];
+    if (key !== want) throw new QuestionError('idempotency-key-mismatch', 'the idempotency key does not match the question');
+  }
+}
