@@ -112,6 +112,8 @@ const COMMANDS: readonly CommandSpec[] = [
       'example target (memory-entry, capabilities--HostInfo), a validator name (validateMemoryEntry), a schema file',
       '(memory-entry.schema.json) or a $id, optionally with #/$defs/<Name>. A file "-" reads one instance from',
       'standard input. Run events are checked through validateRunEvent (envelope, then the payload of a known type).',
+      'As in check-examples, a top-level "$schema" names the schema for editors and is not validated, and an invalid',
+      'example (examples/<target>/invalid/*.json) is validated by its "instance": both commands agree on every example.',
       'With --profile upstream (type Capabilities), a discovery document is also checked against the MUSTs upstream',
       'OpenWOP\'s conformance suite asserts that need no running host (generator/upstream-profile.ts).',
     ],
@@ -328,7 +330,11 @@ function isEntryPoint(): boolean {
   }
 }
 
-if (isEntryPoint()) {
+/**
+ * Run the CLI as the process: the compile cache, one line and exit 2 for whatever escapes, the exit code of `main`.
+ * The bin (bin.ts, after its Node version check) calls this; so does this module when it is started directly.
+ */
+export function runAsEntryPoint(argv: readonly string[] = process.argv.slice(2)): void {
   // Node keeps the compiled code of the modules loaded from here on (the commands load theirs on demand), keyed by
   // their contents: a fresh process starts some 100 ms sooner. A cache that cannot be used only costs that time.
   enableCompileCache?.();
@@ -339,5 +345,7 @@ if (isEntryPoint()) {
   };
   process.on('uncaughtException', last);
   process.on('unhandledRejection', last);
-  main(process.argv.slice(2)).then((code) => (process.exitCode = code), last);
+  main(argv).then((code) => (process.exitCode = code), last);
 }
+
+if (isEntryPoint()) runAsEntryPoint();

@@ -10,6 +10,8 @@ import { parseJson, readJsonFile } from '../json.ts';
 import { GENERATED, isSchemaFileName, schemaStem, titleOfValidatorName } from '../naming.ts';
 import { UsageError, type Invocation, type Io } from './common.ts';
 import { NEEDS_A_HOST, upstreamDiscoveryFailures } from '../upstream-profile.ts';
+import { validatedPart } from '../example-instance.ts';
+import type { Json } from '../json-value.ts';
 
 /** The type `--profile upstream` applies to: the discovery document. */
 const UPSTREAM_PROFILE_TYPE = 'Capabilities';
@@ -98,7 +100,8 @@ export async function validate(p: Invocation, io: Io): Promise<number> {
     const file = arg === STDIN ? STDIN_NAME : arg;
     let data: unknown;
     try {
-      data = readInstance(arg, io);
+      // What check-examples validates of the same file: an invalid example's instance, never the editor $schema.
+      data = validatedPart(readInstance(arg, io) as Json, arg);
     } catch (e) {
       // An unreadable or malformed file is an I/O error (exit 2), but the other files are still validated.
       if (!(e instanceof CorpusError)) throw e;
