@@ -85,9 +85,10 @@ const COMMANDS: readonly CommandSpec[] = [
     details: [
       'Check the corpus rules; each finding names its file, line, JSON pointer and rule. A file that does not load',
       '(malformed JSON) is one finding and the other files are still checked. --fix repairs the findings it can',
-      '(example-schema: the $schema an example names for editors), editing only those files, only there.',
+      '(example-schema: the $schema an example names for editors; id-base: a schema\'s $id), editing only those files,',
+      'only there; what it writes is what lint asks for, so the rules it repairs are clean afterwards.',
     ],
-    options: [{ flag: '--fix', help: 'repair what can be repaired (example-schema), then report what is left' }],
+    options: [{ flag: '--fix', help: 'repair what can be repaired (example-schema, id-base), then report what is left' }],
     exit: ['clean', 'findings'],
     takesArgs: false,
     moreFormats: [{ format: 'sarif', help: 'SARIF 2.1.0 (code-scanning upload, editors): rules with their docs, results with file, line and pointer' }],
