@@ -1,6 +1,6 @@
 #!/usr/bin/env -S npx tsx
 /**
- * `wopkit` — the generator CLI. Subcommands: gen [--check | --watch [--all]], lint, check-examples,
+ * `wopkit` — the generator CLI. Subcommands: init [dir], gen [--check | --watch [--all]], lint, check-examples,
  * validate <type> <file…|->, compat [--base <git-ref|dir>]; each has --help, and the CLI has --version. Every subcommand
  * takes --format text|json (lint also sarif, compat also markdown), --root <dir> and --progress. Exit 0 clean,
  * 1 findings, 2 usage or I/O error. Errors are printed as one clear message naming file and pointer, never as a stack
@@ -57,6 +57,25 @@ const FORMATS: readonly Format[] = ['text', 'json', 'sarif', 'markdown'];
 const EXIT_2 = 'usage or I/O error: bad flag or argument, unreadable or malformed file, a corpus the command cannot process, a missing package';
 
 const COMMANDS: readonly CommandSpec[] = [
+  {
+    name: 'init',
+    args: '[dir]',
+    summary: 'start a corpus: settings, one schema, its examples and a compat baseline',
+    details: [
+      'Scaffold a corpus in <dir> (relative to --root; default: --root itself) that lint, check-examples, gen --all,',
+      'validate and compat accept as created: the settings in package.json ("wopkit": $id base, families and majors,',
+      'output names; added to an existing package.json), schemas/<family>/v1/note.schema.json with a valid and an',
+      'invalid example of each kind, a README line, and the compat baseline of version 0.1.0. Refuses a folder that',
+      'already holds schemas/ or settings. docs/generator.md ("Corpus settings") lists the settings.',
+    ],
+    options: [
+      { flag: '--family', arg: '<name>', help: 'the family (folder under schemas/; default: the folder name in kebab-case)' },
+      { flag: '--id-base', arg: '<url>', help: 'the $id base, ending with "/" (default: https://example.org/<family>/schemas/)' },
+    ],
+    exit: ['the corpus was written', '(not used)'],
+    takesArgs: true,
+    run: async (p, io) => (await import('./commands/init.ts')).init(p, io),
+  },
   {
     name: 'gen',
     args: '',
