@@ -66,7 +66,11 @@ export function init(p: Invocation, io: Io): number {
     return m;
   })() : { name, version: FIRST_VERSION, private: true, type: 'module' };
   const settings = { idBase, families: { [family]: [FIRST_MAJOR] }, output: { name } };
-  parseCorpusConfig(settings); // the settings init writes are settings the commands accept (an --id-base, for one)
+  try {
+    parseCorpusConfig(settings); // the settings init writes are settings the commands accept (an --id-base, for one)
+  } catch (e) {
+    throw e instanceof CorpusError ? new UsageError(`--id-base: ${e.message}`) : e;
+  }
 
   const folder = { family, major: FIRST_MAJOR };
   const fileName = `${STEM}.schema.json`;
