@@ -11,6 +11,7 @@ import { GENERATED, isSchemaFileName, schemaStem, titleOfValidatorName } from '.
 import { UsageError, type Invocation, type Io } from './common.ts';
 import { NEEDS_A_HOST, upstreamDiscoveryFailures } from '../upstream-profile.ts';
 import { validatedPart } from '../example-instance.ts';
+import { corpusConfig } from '../corpus-config.ts';
 import type { Json } from '../json-value.ts';
 
 /** The type `--profile upstream` applies to: the discovery document. */
@@ -55,8 +56,12 @@ const PACKAGED: Readonly<Record<string, string>> = {
  * (it has `schemas/` or generated validators), else the copy that came with this CLI.
  */
 function generatedPaths(root: string): (rel: string) => string {
-  // A corpus checkout (it has schemas/) validates with its own generated modules, or says to generate them.
-  if (existsSync(join(root, GENERATED.validators)) || existsSync(join(root, 'schemas'))) return (rel) => join(root, rel);
+  // A corpus checkout (it has schemas/) validates with its own generated modules, or says to generate them; its
+  // settings are read as every command reads them (a malformed setting is the same one message everywhere).
+  if (existsSync(join(root, GENERATED.validators)) || existsSync(join(root, 'schemas'))) {
+    corpusConfig(root);
+    return (rel) => join(root, rel);
+  }
   if (import.meta.url.endsWith('.ts')) return (rel) => fileURLToPath(new URL(`../../${rel}`, import.meta.url));
   return (rel) => fileURLToPath(import.meta.resolve(PACKAGED[rel] ?? rel));
 }
