@@ -33,8 +33,8 @@ function directoriesUnder(root: string): string[] {
 /**
  * One `fs.watch` per directory under a root (Node's recursive watch on Linux watches files by inode and goes deaf to a
  * file replaced by a rename). Any event whose name is not a relevant file may be a folder that came or went: the set
- * of watched directories is synced with the tree, and `onChange` is called too (a new folder's files, written before
- * its watch was in place, are read by the run it causes).
+ * of watched directories is synced with the tree, and when it changed `onChange` is called (a new folder's files,
+ * written before its watch was in place, are read by the run it causes); an editor temporary causes no run.
  */
 export class DirectoryWatch {
   private readonly watchers = new Map<string, FSWatcher>();
@@ -56,24 +56,27 @@ export class DirectoryWatch {
     return [...this.watchers.keys()].sort();
   }
 
-  /** Watch every directory of the tree, and no directory that is gone. */
-  sync(): void {
-    if (this.closed) return;
+  /** Watch every directory of the tree, and no directory that is gone; whether any came or went. */
+  sync(): boolean {
+    if (this.closed) return false;
     const now = new Set(existsSync(this.root) ? directoriesUnder(this.root) : []);
+    let changed = false;
     for (const [dir, w] of this.watchers)
       if (!now.has(dir)) {
         w.close();
         this.watchers.delete(dir);
+        changed = true;
       }
-    for (const dir of now) if (!this.watchers.has(dir)) this.add(dir);
+    for (const dir of now) if (!this.watchers.has(dir)) changed = this.add(dir) || changed;
+    return changed;
   }
 
-  private add(dir: string): void {
+  private add(dir: string): boolean {
     let w: FSWatcher;
     try {
       w = watch(dir, (_event, name) => this.event(name === null ? null : String(name)));
     } catch {
-      return; // gone before it could be watched: the event that removed it syncs again
+      return false; // gone before it could be watched: the event that removed it syncs again
     }
     // A watched directory removed (or its watch failing) is not the loop's failure: sync with the tree and run.
     w.on('error', () => {
@@ -82,20 +85,21 @@ export class DirectoryWatch {
       this.event(null);
     });
     this.watchers.set(dir, w);
+    return true;
   }
 
   private event(name: string | null): void {
     if (this.closed) return;
-    if (name === null || !isRelevant(name)) {
-      try {
-        this.sync();
-      } catch (e) {
-        this.onError(e);
-      }
-      // Only a name that could be a folder (no extension) or an unknown name needs a run; editor temporaries do not.
-      if (name !== null && /\.[^./\\]*$|~$/.test(name)) return;
+    if (name !== null && isRelevant(name)) return this.onChange();
+    // Not a corpus file: an editor temporary (no run), or a folder that came or went (a run: files written into a
+    // new folder before its watch was in place, or gone with a removed one, are read by it).
+    let changed = name === null;
+    try {
+      changed = this.sync() || changed;
+    } catch (e) {
+      this.onError(e);
     }
-    this.onChange();
+    if (changed) this.onChange();
   }
 
   close(): void {

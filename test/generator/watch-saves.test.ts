@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, unlinkSync, w
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Watcher } from '../../generator/watch/watcher.ts';
+import { DirectoryWatch, Watcher } from '../../generator/watch/watcher.ts';
 import type { RunReport } from '../../generator/watch/session.ts';
 import { run } from './helpers.ts';
 
@@ -97,15 +97,16 @@ describe('watch sees every save', () => {
     expect(JSON.parse(check.out)).toMatchObject({ ok: true, stale: [], missing: [], extra: [] });
   }, 120_000);
 
-  it('a folder created while watching: a new schema and its example folders are picked up', async () => {
+  it('a folder created while watching (named with dots, its file written at once): a new schema and its example are picked up', async () => {
     const dir = join(root, 'schemas/notes/v1');
     const memo = JSON.parse(readFileSync(schema(), 'utf8')) as Record<string, unknown>;
-    memo['$id'] = String(memo['$id']).replace('note.schema.json', 'memo.schema.json');
+    memo['$id'] = String(memo['$id']).replace('note.schema.json', 'notes.memo.v1.schema.json');
     memo['title'] = 'Memo';
-    writeFileSync(join(dir, 'memo.schema.json'), JSON.stringify(memo, null, 2));
-    mkdirSync(join(dir, 'examples/memo/valid'), { recursive: true });
-    writeFileSync(join(dir, 'examples/memo/valid/one.json'), JSON.stringify({ $schema: memo['$id'], id: 'm-1', text: 'folder-marker' }));
-    const siteData = join(root, 'generated/site-data/notes/memo.json');
+    writeFileSync(join(dir, 'notes.memo.v1.schema.json'), JSON.stringify(memo, null, 2));
+    await sleep(200); // the schema's run first: the example folder comes later, as an author would add it
+    mkdirSync(join(dir, 'examples/notes.memo.v1/valid'), { recursive: true });
+    writeFileSync(join(dir, 'examples/notes.memo.v1/valid/one.json'), JSON.stringify({ $schema: memo['$id'], id: 'm-1', text: 'folder-marker' }));
+    const siteData = join(root, 'generated/site-data/notes/notes.memo.v1.json');
     const deadline = Date.now() + 10_000;
     let seen = false;
     while (!seen && Date.now() < deadline) {
@@ -119,4 +120,36 @@ describe('watch sees every save', () => {
     expect(seen).toBe(true);
     expect(watcher.session.root).toBe(root);
   }, 30_000);
+});
+
+describe('DirectoryWatch', () => {
+  it('watches every folder as they come and go; an editor temporary causes no change, a removed folder does', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'dir-watch-'));
+    let changes = 0;
+    const w = new DirectoryWatch(root, () => changes++, (e) => {
+      throw e;
+    });
+    try {
+      mkdirSync(join(root, 'a/b'), { recursive: true });
+      await sleep(100);
+      expect(w.directories).toEqual([root, join(root, 'a'), join(root, 'a/b')]);
+      const before = changes;
+      writeFileSync(join(root, 'a/b/4913'), '');
+      unlinkSync(join(root, 'a/b/4913'));
+      writeFileSync(join(root, 'a/b/.x.json.swp'), '');
+      await sleep(100);
+      expect(changes).toBe(before);
+      writeFileSync(join(root, 'a/b/x.json'), '{}');
+      await sleep(100);
+      expect(changes).toBeGreaterThan(before);
+      const afterFile = changes;
+      rmSync(join(root, 'a'), { recursive: true });
+      await sleep(100);
+      expect(changes).toBeGreaterThan(afterFile);
+      expect(w.directories).toEqual([root]);
+    } finally {
+      w.close();
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
 });
