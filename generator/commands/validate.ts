@@ -82,8 +82,11 @@ export async function validate(p: Invocation, io: Io): Promise<number> {
   const name = titleOfValidatorName(typeName);
   // A schema file (name or path) names its root type: `memory-entry.schema.json` → target `memory-entry`.
   const fileTarget = isSchemaFileName(typeName) ? schemaStem(typeName) : undefined;
+  // A validator name of a lower-case title (`validateorderLine`, where the type-name setting allows one) names it too.
+  const lowerTitle = typeName.startsWith('validate') ? index[typeName.slice('validate'.length)] : undefined;
   const entry =
     index[name] ??
+    lowerTitle ??
     Object.values(index).find((e) => e.target === typeName || e.id === typeName || (fileTarget !== undefined && e.target === fileTarget));
   if (!entry) {
     const lower = typeName.toLowerCase();

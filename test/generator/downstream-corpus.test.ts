@@ -86,6 +86,9 @@ describe('a downstream corpus, from init to watch', () => {
         expect(JSON.parse(r.out).results.map((x: { valid: boolean }) => x.valid), `${type} ${kind}`).toEqual(files.map(() => kind === 'valid'));
       }
 
+    // A lower-case title's validator name names it too.
+    expect((await run(['validate', 'validateorderLine', join(folder, 'examples/order-line/valid/one.json'), '--root', root])).code).toBe(0);
+
     // A short gen --watch: one edit is regenerated, then it stops.
     const lines: string[] = [];
     const stop = new AbortController();
