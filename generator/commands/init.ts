@@ -10,7 +10,7 @@ import { basename, join, relative, resolve } from 'node:path';
 import { CorpusError } from '../errors.ts';
 import { isObject, readJsonFile } from '../json.ts';
 import { FAMILY, SETTINGS_FILE, SETTINGS_KEY, parseCorpusConfig } from '../corpus-config.ts';
-import { SCHEMAS_DIR, exampleSchemaRef, examplePath, schemaId, schemaPath } from '../naming.ts';
+import { SCHEMAS_DIR, SCHEMA_SUFFIX, exampleSchemaRef, examplePath, schemaId, schemaPath } from '../naming.ts';
 import { writeSnapshot } from '../compat/baseline.ts';
 import { UsageError, type Invocation, type Io } from './common.ts';
 
@@ -73,7 +73,7 @@ export function init(p: Invocation, io: Io): number {
   }
 
   const folder = { family, major: FIRST_MAJOR };
-  const fileName = `${STEM}.schema.json`;
+  const fileName = `${STEM}${SCHEMA_SUFFIX}`;
   const id = schemaId(idBase, folder, fileName);
   const ref = exampleSchemaRef(id, '');
   const files: [string, string][] = [
@@ -85,7 +85,7 @@ export function init(p: Invocation, io: Io): number {
     [examplePath(folder, STEM, 'invalid', 'extra-member.json'), json({ description: 'A note is closed: a member it does not declare is refused.', expect: { instancePath: '', keyword: 'additionalProperties' }, instance: { $schema: ref, id: 'n-4', text: 'x', colour: 'red' } })],
   ];
   if (!existsSync(join(root, 'README.md')))
-    files.push(['README.md', `# ${name}\n\nJSON Schemas under \`${SCHEMAS_DIR}/${family}/${FIRST_MAJOR}/\` (\`$id\` base ${idBase}), with valid and invalid examples; \`generated/\` is produced from them by the generator's \`gen\` command.\n`]);
+    files.push(['README.md', `# ${name}\n\nJSON Schemas under \`${SCHEMAS_DIR}/${family}/${FIRST_MAJOR}/\` (\`$id\` base ${idBase}), with valid and invalid examples; the generator's \`gen\` command produces types, validators and more from them.\n`]);
   for (const [path, text] of files) {
     mkdirSync(join(root, path, '..'), { recursive: true });
     writeFileSync(join(root, path), text);
