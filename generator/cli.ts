@@ -1,6 +1,6 @@
 #!/usr/bin/env -S npx tsx
 /**
- * `wopkit` — the generator CLI. Subcommands: gen [--check | --watch [--all]], lint, check-examples,
+ * `wopkit` — the generator CLI. Subcommands: init [dir], gen [--check | --watch [--all]], lint, check-examples,
  * validate <type> <file…|->, compat [--base <git-ref|dir>]; each has --help, and the CLI has --version. Every subcommand
  * takes --format text|json (lint also sarif, compat also markdown), --root <dir> and --progress. Exit 0 clean,
  * 1 findings, 2 usage or I/O error. Errors are printed as one clear message naming file and pointer, never as a stack
@@ -58,6 +58,25 @@ const EXIT_2 = 'usage or I/O error: bad flag or argument, unreadable or malforme
 
 const COMMANDS: readonly CommandSpec[] = [
   {
+    name: 'init',
+    args: '[dir]',
+    summary: 'start a corpus: settings, one schema, its examples and a compat baseline',
+    details: [
+      'Scaffold a corpus in <dir> (relative to --root; default: --root itself) that lint, check-examples, gen --all,',
+      'validate and compat accept as created: the settings in package.json ("wopkit": $id base, families and majors,',
+      'output names; added to an existing package.json), schemas/<family>/v1/note.schema.json with a valid and an',
+      'invalid example of each kind, a README line, and the compat baseline of version 0.1.0. Refuses a folder that',
+      'already holds schemas/ or settings. docs/generator.md ("Corpus settings") lists the settings.',
+    ],
+    options: [
+      { flag: '--family', arg: '<name>', help: 'the family (folder under schemas/; default: the folder name in kebab-case)' },
+      { flag: '--id-base', arg: '<url>', help: 'the $id base, ending with "/" (default: https://example.org/<family>/schemas/)' },
+    ],
+    exit: ['the corpus was written', '(not used)'],
+    takesArgs: true,
+    run: async (p, io) => (await import('./commands/init.ts')).init(p, io),
+  },
+  {
     name: 'gen',
     args: '',
     summary: 'write generated/ (with --check: compare only; exit 1 when out of date)',
@@ -85,9 +104,10 @@ const COMMANDS: readonly CommandSpec[] = [
     details: [
       'Check the corpus rules; each finding names its file, line, JSON pointer and rule. A file that does not load',
       '(malformed JSON) is one finding and the other files are still checked. --fix repairs the findings it can',
-      '(example-schema: the $schema an example names for editors), editing only those files, only there.',
+      '(example-schema: the $schema an example names for editors; id-base: a schema\'s $id), editing only those files,',
+      'only there; what it writes is what lint asks for, so the rules it repairs are clean afterwards.',
     ],
-    options: [{ flag: '--fix', help: 'repair what can be repaired (example-schema), then report what is left' }],
+    options: [{ flag: '--fix', help: 'repair what can be repaired (example-schema, id-base), then report what is left' }],
     exit: ['clean', 'findings'],
     takesArgs: false,
     moreFormats: [{ format: 'sarif', help: 'SARIF 2.1.0 (code-scanning upload, editors): rules with their docs, results with file, line and pointer' }],
@@ -112,6 +132,8 @@ const COMMANDS: readonly CommandSpec[] = [
       'example target (memory-entry, capabilities--HostInfo), a validator name (validateMemoryEntry), a schema file',
       '(memory-entry.schema.json) or a $id, optionally with #/$defs/<Name>. A file "-" reads one instance from',
       'standard input. Run events are checked through validateRunEvent (envelope, then the payload of a known type).',
+      'As in check-examples, a top-level "$schema" names the schema for editors and is not validated, and an invalid',
+      'example (examples/<target>/invalid/*.json) is validated by its "instance": both commands agree on every example.',
       'With --profile upstream (type Capabilities), a discovery document is also checked against the MUSTs upstream',
       'OpenWOP\'s conformance suite asserts that need no running host (generator/upstream-profile.ts).',
     ],
@@ -328,7 +350,11 @@ function isEntryPoint(): boolean {
   }
 }
 
-if (isEntryPoint()) {
+/**
+ * Run the CLI as the process: the compile cache, one line and exit 2 for whatever escapes, the exit code of `main`.
+ * The bin (bin.ts, after its Node version check) calls this; so does this module when it is started directly.
+ */
+export function runAsEntryPoint(argv: readonly string[] = process.argv.slice(2)): void {
   // Node keeps the compiled code of the modules loaded from here on (the commands load theirs on demand), keyed by
   // their contents: a fresh process starts some 100 ms sooner. A cache that cannot be used only costs that time.
   enableCompileCache?.();
@@ -339,5 +365,7 @@ if (isEntryPoint()) {
   };
   process.on('uncaughtException', last);
   process.on('unhandledRejection', last);
-  main(process.argv.slice(2)).then((code) => (process.exitCode = code), last);
+  main(argv).then((code) => (process.exitCode = code), last);
 }
+
+if (isEntryPoint()) runAsEntryPoint();

@@ -1,5 +1,5 @@
 /**
- * The fix of lint rule example-schema (`wopkit lint --fix`): give an example's object the `$schema` editors read, as
+ * The fixes of lint rules example-schema and id-base (`wopkit lint --fix`): give an example's object the `$schema` editors read, as
  * its first member, editing the text in place so that the rest of the file keeps its bytes (its indentation, its key
  * order, its line breaks). A wrong `$schema` has its value replaced where it stands. Files that need nothing are not
  * touched.
@@ -26,10 +26,18 @@ const valueAfterKey = (text: string, keyAt: number): number => skipSpace(text, s
  * `text` (well-formed JSON) with `"$schema": ref` in the object at `objectPointer` (`''`: the document; `'/instance'`:
  * an invalid example's instance). Unchanged when it already says so; undefined when there is no object there.
  */
-export function withExampleSchema(text: string, objectPointer: '' | '/instance', ref: string): string | undefined {
+export const withExampleSchema = (text: string, objectPointer: '' | '/instance', ref: string): string | undefined => withStringMember(text, objectPointer, '$schema', ref);
+
+/**
+ * `text` (well-formed JSON) with the member `key` (a key that needs no JSON-pointer escaping) set to the string
+ * `value` in the object at `objectPointer`: replaced where it stands, else inserted as the first member in the file's
+ * own style. Unchanged when it already says so; undefined when there is no object there. (lint --fix: example-schema
+ * and id-base.)
+ */
+export function withStringMember(text: string, objectPointer: string, key: string, value: string): string | undefined {
   const offsets = pointerOffsets(text);
-  const literal = JSON.stringify(ref);
-  const existing = offsets.get(`${objectPointer}/$schema`);
+  const literal = JSON.stringify(value);
+  const existing = offsets.get(`${objectPointer}/${key}`);
   if (existing !== undefined) {
     const from = valueAfterKey(text, existing);
     const to = text[from] === '"' ? stringEnd(text, from) : from + (/^[^,}\]\s]+/.exec(text.slice(from))?.[0].length ?? 0);
@@ -40,8 +48,8 @@ export function withExampleSchema(text: string, objectPointer: '' | '/instance',
   const open = objectPointer === '' ? at : valueAfterKey(text, at);
   if (text[open] !== '{') return undefined;
   const first = skipSpace(text, open + 1);
-  if (text[first] === '}') return `${text.slice(0, open)}{ "$schema": ${literal} }${text.slice(first + 1)}`;
+  if (text[first] === '}') return `${text.slice(0, open)}{ ${JSON.stringify(key)}: ${literal} }${text.slice(first + 1)}`;
   const gap = text.slice(open + 1, first); // what separates `{` from the first member, and so each member from the next
   const colon = text.slice(stringEnd(text, first), valueAfterKey(text, first)); // the first member's `: ` style
-  return `${text.slice(0, open + 1)}${gap}"$schema"${colon}${literal},${gap}${text.slice(first)}`;
+  return `${text.slice(0, open + 1)}${gap}${JSON.stringify(key)}${colon}${literal},${gap}${text.slice(first)}`;
 }

@@ -8,7 +8,7 @@
 import { readdirSync, existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Example, Json, LoadProblem, LoadedCorpus, SchemaFile } from './model.ts';
-import { CorpusError } from './errors.ts';
+import { CorpusError, escapePointer } from './errors.ts';
 import { isObject, readJsonText } from './json.ts';
 import { DRAFT_2020_12, createAjv } from './ajv.ts';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
@@ -16,7 +16,7 @@ import { EXAMPLES_DIR, SCHEMAS_DIR, examplePath, idBaseOf, isSchemaFileName, par
 import { metaSchemaMessages } from './meta-messages.ts';
 import { MAJOR, SETTINGS_FILE, SETTINGS_KEY, corpusConfig, type CorpusConfig } from './corpus-config.ts';
 import { withoutEditorSchema } from './example-instance.ts';
-import { escapePointer } from './errors.ts';
+import { byCodeUnits } from './order.ts';
 
 /** The sorted names in a directory; none when it does not exist or is no directory (one system call, not three). */
 function listDir(dir: string): string[] {
@@ -40,19 +40,20 @@ const isDir = (dir: string, name: string): boolean => {
 };
 
 /**
- * The folders to load, in order: those the settings name (each must exist), else every family folder under `schemas/`
- * and every `v<N>` folder in it.
+ * The folders to load: those the settings name (each must exist), else every family folder under `schemas/` and every
+ * `v<N>` folder in it. Families in code-unit order whatever the settings' key order (the corpus order does not depend
+ * on how the settings are written), each family's majors in the settings' order.
  */
-export function corpusFolders(schemasDir: string, config: CorpusConfig): SchemaFolder[] {
+export function corpusFolders(schemasDir: string, config: CorpusConfig, skipMissing = false): SchemaFolder[] {
   if (config.families === undefined)
     return listDir(schemasDir)
       .filter((family) => isDir(schemasDir, family))
       .flatMap((family) => listDir(join(schemasDir, family)).filter((major) => MAJOR.test(major) && isDir(join(schemasDir, family), major)).map((major) => ({ family, major })));
-  return Object.entries(config.families).flatMap(([family, majors]) =>
-    majors.map((major, i) => {
-      if (!isDir(join(schemasDir, family), major))
-        throw new CorpusError(`the settings name ${SCHEMAS_DIR}/${family}/${major}/, which is not a directory`, SETTINGS_FILE, `/${SETTINGS_KEY}/families/${escapePointer(family)}/${i}`);
-      return { family, major };
+  return Object.entries(config.families).sort(([a], [b]) => byCodeUnits(a, b)).flatMap(([family, majors]) =>
+    majors.flatMap((major, i) => {
+      if (isDir(join(schemasDir, family), major)) return [{ family, major }];
+      if (skipMissing) return [];
+      throw new CorpusError(`the settings name ${SCHEMAS_DIR}/${family}/${major}/, which is not a directory`, SETTINGS_FILE, `/${SETTINGS_KEY}/families/${escapePointer(family)}/${i}`);
     }),
   );
 }
@@ -94,6 +95,8 @@ export interface LoadOptions {
   readonly keepGoing?: boolean;
   /** The corpus settings (default: read from the package.json at the root). */
   readonly config?: CorpusConfig;
+  /** A folder the settings name that does not exist is left out instead of refused (a baseline older than a major). */
+  readonly skipMissingFolders?: boolean;
 }
 
 /** Load the corpus under `<root>/schemas`. */
@@ -114,7 +117,7 @@ export function loadCorpus(rootDir: string, options: LoadOptions = {}): LoadedCo
       problems.push({ file: e.file, pointer: e.pointer, message: e.message, ...(e.position ? { position: e.position } : {}) });
     }
   };
-  for (const folder of corpusFolders(schemasDir, config)) {
+  for (const folder of corpusFolders(schemasDir, config, options.skipMissingFolders)) {
     const { family, major } = folder;
     const dir = join(schemasDir, family, major);
     /** Stems whose schema file could not be loaded: their examples cannot be checked and are left out silently. */

@@ -34,8 +34,8 @@ export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const DIST = join(ROOT, 'dist');
 /** The staging tree tsc compiles into (removed once the packages are assembled). */
 const STAGING = join(DIST, '.tsc');
-/** The CLI, relative to the staging tree and to its package. */
-export const CLI = 'generator/cli.js';
+/** The CLI's bin (its Node version check, which then loads generator/cli.js), relative to the staging tree and to its package. */
+export const CLI = 'generator/bin.js';
 const VALIDATORS = 'generated/validators/validators.js';
 const GENERATED_VALIDATORS = 'generated/validators';
 const PACKAGE_DOCUMENTS = ['LICENSE', 'NOTICE', 'CHANGELOG.md'];

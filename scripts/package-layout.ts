@@ -99,7 +99,7 @@ export const PACKAGES: readonly PackageLayout[] = [
     },
     dependencies: [VALIDATORS_PACKAGE, 'ajv', 'ajv-formats', 'fastify'],
     optionalPeers: ['pg', 'json-schema-to-typescript', 'quicktype-core'],
-    bin: { wopkit: 'generator/cli.js' },
+    bin: { wopkit: 'generator/bin.js' },
     node: '24',
     readme: 'README.md',
   },

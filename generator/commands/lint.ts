@@ -8,9 +8,9 @@ import { loadCorpus } from '../load.ts';
 import { resolveCorpus } from '../resolve.ts';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { LINT_RULES, checkExamples as checkCorpusExamples, exampleSchemaOf, lintCorpus, type Finding } from '../lint.ts';
+import { LINT_RULES, checkExamples as checkCorpusExamples, exampleSchemaOf, expectedId, lintCorpus, type Finding } from '../lint.ts';
 import type { Resolved } from '../resolve.ts';
-import { withExampleSchema } from '../fix-example-schema.ts';
+import { withExampleSchema, withStringMember } from '../fix-example-schema.ts';
 import { toSarif } from '../sarif.ts';
 import { cliVersion } from '../version.ts';
 import { printFindings, type Invocation, type Io } from './common.ts';
@@ -37,26 +37,41 @@ const FIXES: Readonly<Record<string, (r: Resolved, findings: readonly Finding[])
     }
     return out;
   },
+  'id-base': (r, findings) => {
+    const out = new Map<string, string>();
+    for (const f of findings) {
+      const file = r.corpus.schemas.find((s) => s.path === f.file);
+      const want = file && expectedId(r.corpus, file);
+      if (file?.text === undefined || want === undefined) continue;
+      const next = withStringMember(file.text, '', '$id', want);
+      if (next !== undefined && next !== file.text) out.set(file.path, next);
+    }
+    return out;
+  },
 };
 
-/** Apply every fix to its rule's findings; returns the repository paths written. */
-function fix(root: string, r: Resolved, findings: readonly Finding[]): string[] {
+/** Apply every fix to its rule's findings; returns the repository paths written and the rules that wrote them. */
+function fix(root: string, r: Resolved, findings: readonly Finding[]): { written: string[]; rules: string[] } {
   const written: string[] = [];
-  for (const [rule, fixRule] of Object.entries(FIXES))
-    for (const [path, text] of fixRule(r, findings.filter((f) => f.rule === rule))) {
+  const rules: string[] = [];
+  for (const [rule, fixRule] of Object.entries(FIXES)) {
+    const files = fixRule(r, findings.filter((f) => f.rule === rule));
+    if (files.size) rules.push(rule);
+    for (const [path, text] of files) {
       writeFileSync(join(root, path), text);
       written.push(path);
     }
-  return written.sort();
+  }
+  return { written: written.sort(), rules };
 }
 
 export const lint = (p: Invocation, io: Io): number => withProgress(p, io, ({ step }) => {
   const load = () => step('load and resolve', () => resolveCorpus(loadCorpus(p.root, { keepGoing: true })));
   let resolved = load();
   let findings = step('check the rules', () => lintCorpus(resolved));
-  const fixed = p.flags.has('--fix') ? step('fix', () => fix(p.root, resolved, findings)) : [];
+  const { written: fixed, rules: fixedRules } = p.flags.has('--fix') ? step('fix', () => fix(p.root, resolved, findings)) : { written: [], rules: [] };
   if (fixed.length) {
-    if (p.format === 'text') io.out(`lint: fixed ${fixed.length} file${fixed.length === 1 ? '' : 's'} (${Object.keys(FIXES).join(', ')}): ${fixed.join(', ')}`);
+    if (p.format === 'text') io.out(`lint: fixed ${fixed.length} file${fixed.length === 1 ? '' : 's'} (${fixedRules.join(', ')}): ${fixed.join(', ')}`);
     resolved = load();
     findings = step('check the rules again', () => lintCorpus(resolved));
   }

@@ -10,6 +10,9 @@ import { parseJson, readJsonFile } from '../json.ts';
 import { GENERATED, isSchemaFileName, schemaStem, titleOfValidatorName } from '../naming.ts';
 import { UsageError, type Invocation, type Io } from './common.ts';
 import { NEEDS_A_HOST, upstreamDiscoveryFailures } from '../upstream-profile.ts';
+import { validatedPart } from '../example-instance.ts';
+import { corpusConfig } from '../corpus-config.ts';
+import type { Json } from '../json-value.ts';
 
 /** The type `--profile upstream` applies to: the discovery document. */
 const UPSTREAM_PROFILE_TYPE = 'Capabilities';
@@ -53,8 +56,12 @@ const PACKAGED: Readonly<Record<string, string>> = {
  * (it has `schemas/` or generated validators), else the copy that came with this CLI.
  */
 function generatedPaths(root: string): (rel: string) => string {
-  // A corpus checkout (it has schemas/) validates with its own generated modules, or says to generate them.
-  if (existsSync(join(root, GENERATED.validators)) || existsSync(join(root, 'schemas'))) return (rel) => join(root, rel);
+  // A corpus checkout (it has schemas/) validates with its own generated modules, or says to generate them; its
+  // settings are read as every command reads them (a malformed setting is the same one message everywhere).
+  if (existsSync(join(root, GENERATED.validators)) || existsSync(join(root, 'schemas'))) {
+    corpusConfig(root);
+    return (rel) => join(root, rel);
+  }
   if (import.meta.url.endsWith('.ts')) return (rel) => fileURLToPath(new URL(`../../${rel}`, import.meta.url));
   return (rel) => fileURLToPath(import.meta.resolve(PACKAGED[rel] ?? rel));
 }
@@ -75,8 +82,11 @@ export async function validate(p: Invocation, io: Io): Promise<number> {
   const name = titleOfValidatorName(typeName);
   // A schema file (name or path) names its root type: `memory-entry.schema.json` → target `memory-entry`.
   const fileTarget = isSchemaFileName(typeName) ? schemaStem(typeName) : undefined;
+  // A validator name of a lower-case title (`validateorderLine`, where the type-name setting allows one) names it too.
+  const lowerTitle = typeName.startsWith('validate') ? index[typeName.slice('validate'.length)] : undefined;
   const entry =
     index[name] ??
+    lowerTitle ??
     Object.values(index).find((e) => e.target === typeName || e.id === typeName || (fileTarget !== undefined && e.target === fileTarget));
   if (!entry) {
     const lower = typeName.toLowerCase();
@@ -98,7 +108,8 @@ export async function validate(p: Invocation, io: Io): Promise<number> {
     const file = arg === STDIN ? STDIN_NAME : arg;
     let data: unknown;
     try {
-      data = readInstance(arg, io);
+      // What check-examples validates of the same file: an invalid example's instance, never the editor $schema.
+      data = validatedPart(readInstance(arg, io) as Json, arg);
     } catch (e) {
       // An unreadable or malformed file is an I/O error (exit 2), but the other files are still validated.
       if (!(e instanceof CorpusError)) throw e;

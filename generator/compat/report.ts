@@ -106,8 +106,9 @@ export const summarize = (changes: readonly CompatChange[]): CompatSummary => ({
 export function compatReport(root: string, baseSpec?: string): CompatReport {
   const baseline = resolveBaseline(root, baseSpec);
   try {
-    const base = resolveCorpus(loadCorpus(baseline.dir));
+    // Both sides with the corpus's settings (its families and majors, its $id base); a major the baseline did not have yet is absent there.
     const cur = resolveCorpus(loadCorpus(root));
+    const base = resolveCorpus(loadCorpus(baseline.dir, { config: cur.corpus.config, skipMissingFolders: true }));
     const changes = compareCorpora(base, cur, { rfcs: readRfcs(root), changelog: readChangelog(root), ...(baseline.version ? { baseVersion: baseline.version } : {}) });
     return { base: { label: baseline.label, ...(baseline.version ? { version: baseline.version } : {}) }, changes, summary: summarize(changes) };
   } finally {

@@ -94,4 +94,32 @@ describe('wopkit lint --fix', () => {
       cleanup();
     }
   });
+
+  it('never writes what lint refuses: ids off the base and examples naming any $schema are clean after one --fix (one base from the settings)', async () => {
+    const { root, cleanup } = scratchFixture();
+    try {
+      writeFileSync(join(root, 'package.json'), JSON.stringify({ name: 'acme', wopkit: { idBase: 'https://acme.example/s/' } }));
+      const dir = join(root, 'schemas/demo/v1');
+      // Every $id is off the base the settings name (fix must write the one id-base asks for, not the one the schema had).
+      for (const n of readdirSync(dir).filter((f) => f.endsWith('.schema.json'))) {
+        const p = join(dir, n);
+        writeFileSync(p, readFileSync(p, 'utf8').replace('https://wopkit.dev/schemas/demo/v1/', 'https://old.example/demo/v1/'));
+      }
+      // One example names a wrong target's $id, one none.
+      const full = join(dir, 'examples/config/valid/full.json');
+      writeFileSync(full, readFileSync(full, 'utf8').replace(/"\$schema": "[^"]*"/, '"$schema": "https://wopkit.dev/schemas/demo/v1/shared.schema.json"'));
+      const settings = join(dir, 'examples/shared--Settings/valid', readdirSync(join(dir, 'examples/shared--Settings/valid'))[0]!);
+      writeFileSync(settings, readFileSync(settings, 'utf8').replace(/\s*"\$schema": "[^"]*",?/, ''));
+      const before = JSON.parse((await run(['lint', '--root', root, '--format', 'json'])).out).findings as { rule: string }[];
+      expect(new Set(before.map((f) => f.rule))).toEqual(new Set(['id-base', 'example-schema']));
+      const fixed = await run(['lint', '--fix', '--root', root]);
+      expect(fixed.out).toMatch(/^lint: fixed \d+ files \(example-schema, id-base\): /);
+      const after = await run(['lint', '--root', root, '--format', 'json']);
+      expect(JSON.parse(after.out).findings).toEqual([]);
+      expect(after.code).toBe(0);
+      expect((await run(['check-examples', '--root', root])).code).toBe(0);
+    } finally {
+      cleanup();
+    }
+  });
 });
