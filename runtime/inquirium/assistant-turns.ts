@@ -24,9 +24,7 @@ import { assembleContext, type ContextElement, type ContextResolver } from './co
 import { OUTPUT_TRUNCATED_CAVEAT, type GeneratePipeline } from './generate.ts';
 import type { Grants } from './grants.ts';
 import type { Classification } from './lattice.ts';
-import type { JsonDoc, StoragePort } from '../storage/port.ts';
-import type { Plan } from '../storage/plan.ts';
-import { docByItem } from '../storage/reads/records.ts';
+import type { JsonDoc, Reads, Tx } from '../storage/index.ts';
 import type { InquiryTranscriptStore } from './storage/transcript.ts';
 
 export type TurnRequest = InquiriumAssistantTurnRequest;
@@ -56,7 +54,6 @@ export interface AssistantTurnOptions {
   readonly pipeline: Pick<GeneratePipeline, 'generate'>;
   /** The transcript the pipeline writes (read back when a concurrent keyed turn recorded the facts first). */
   readonly transcript: InquiryTranscriptStore;
-  readonly port: StoragePort;
   readonly clock: Clock;
   readonly ids: IdSource;
   readonly outputCapBytes?: number;
@@ -73,13 +70,13 @@ export class AssistantTurns {
   }
 
   /** Run one turn for the authenticated `principal`; writes beyond the pipeline's own go into `plan`. */
-  async turn(plan: Plan, request: unknown, principal: TurnPrincipal, label: { readonly turnClassification?: Classification } = {}): Promise<TurnResponse> {
+  async turn(tx: Tx, request: unknown, principal: TurnPrincipal, label: { readonly turnClassification?: Classification } = {}): Promise<TurnResponse> {
     const req = assertDto<TurnRequest>('inquirium.assistant.turn.request.v1', request);
     const participant = principal.participant;
     const session = req['session/ref'];
     const key = req['idempotency/key'];
     if (key !== undefined) {
-      const seen = await docByItem(this.o.port.reads, { log: TURN_REPLAY_LOG, key: this.#replayKey(participant, session), item: key });
+      const seen = await tx.read.docByItem({ log: TURN_REPLAY_LOG, key: this.#replayKey(participant, session), item: key });
       if (seen !== undefined) return { ...(seen.doc as unknown as TurnResponse), 'idempotency/replayed': true };
     }
     // Without a caller turn id, a keyed turn's id is derived from (principal, session, key): two concurrent turns with
@@ -130,7 +127,7 @@ export class AssistantTurns {
       'idempotency/replayed': false,
       'output/truncated': generated.epistemic?.caveats?.includes(OUTPUT_TRUNCATED_CAVEAT) === true,
     });
-    if (key !== undefined) plan.add('doc.append', { log: TURN_REPLAY_LOG, key: this.#replayKey(participant, session), item: key, atMs: this.o.clock.now(), doc: response as unknown as JsonDoc });
+    if (key !== undefined) tx.add('doc.append', { log: TURN_REPLAY_LOG, key: this.#replayKey(participant, session), item: key, atMs: this.o.clock.now(), doc: response as unknown as JsonDoc });
     return response;
   }
 

@@ -12,9 +12,7 @@ import type { InquiriumCrisisCandidate } from '../../generated/ts/inquirium.cris
 import { toIso, type Clock, type IdSource } from '../shared/clock.ts';
 import { assertDto } from './dto.ts';
 import { normaliseClassification } from './lattice.ts';
-import type { JsonDoc, StoragePort } from '../storage/port.ts';
-import type { Plan } from '../storage/plan.ts';
-import { docsPage } from '../storage/reads/records.ts';
+import type { JsonDoc, Reads, Tx } from '../storage/index.ts';
 
 export type CrisisCandidate = InquiriumCrisisCandidate;
 
@@ -31,7 +29,7 @@ export interface CandidateSignal {
 }
 
 /** Build, validate and plan one candidate; the candidate as planned. */
-export function raiseCrisisCandidate(plan: Plan, signal: CandidateSignal, deps: { readonly clock: Clock; readonly ids: IdSource; readonly tenant?: string }): CrisisCandidate {
+export function raiseCrisisCandidate(tx: Tx, signal: CandidateSignal, deps: { readonly clock: Clock; readonly ids: IdSource; readonly tenant?: string }): CrisisCandidate {
   const now = deps.clock.now();
   const candidate = assertDto<CrisisCandidate>('inquirium.crisis-candidate.v1', {
     schema: 'inquirium.crisis-candidate.v1',
@@ -43,11 +41,11 @@ export function raiseCrisisCandidate(plan: Plan, signal: CandidateSignal, deps: 
     review: 'needs-host-review',
     'raised/at': toIso(now),
   });
-  plan.add('doc.append', { log: CRISIS_CANDIDATE_LOG, tenant: deps.tenant ?? 'local', key: deps.tenant ?? 'local', item: candidate['candidate/id'], atMs: now, doc: candidate as unknown as JsonDoc });
+  tx.add('doc.append', { log: CRISIS_CANDIDATE_LOG, tenant: deps.tenant ?? 'local', key: deps.tenant ?? 'local', item: candidate['candidate/id'], atMs: now, doc: candidate as unknown as JsonDoc });
   return candidate;
 }
 
 /** A tenant's candidates awaiting the host crisis layer, oldest first, at most `limit`. */
-export async function crisisCandidates(port: StoragePort, a: { readonly tenant?: string; readonly limit: number }): Promise<CrisisCandidate[]> {
-  return (await docsPage(port.reads, { log: CRISIS_CANDIDATE_LOG, key: a.tenant ?? 'local', fromPos: 0, limit: a.limit })).map((d) => d.doc as unknown as CrisisCandidate);
+export async function crisisCandidates(read: Reads, a: { readonly tenant?: string; readonly limit: number }): Promise<CrisisCandidate[]> {
+  return (await read.docsPage({ log: CRISIS_CANDIDATE_LOG, key: a.tenant ?? 'local', fromPos: 0, limit: a.limit })).map((d) => d.doc as unknown as CrisisCandidate);
 }

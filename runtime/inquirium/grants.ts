@@ -21,9 +21,7 @@ import type { Clock } from '../shared/clock.ts';
 import { validationFailures, WopkitError, type WireAnswer } from '../shared/errors.ts';
 import { assertDto, type DtoId } from './dto.ts';
 import { classificationAxis } from './lattice.ts';
-import type { JsonDoc, StoragePort } from '../storage/port.ts';
-import type { Plan } from '../storage/plan.ts';
-import { docByItem } from '../storage/reads/records.ts';
+import type { JsonDoc, Reads, Tx } from '../storage/index.ts';
 
 export type ContextGrant = InquiriumContextGrantIssueRequest;
 export type TrainingGrant = InquiriumTrainingGrantIssueRequest;
@@ -66,10 +64,10 @@ interface RevokeDoc { readonly atMs: number; readonly reason?: string }
 
 /** The grants of one tenant. */
 export class Grants {
-  constructor(private readonly port: StoragePort, private readonly clock: Clock, readonly tenant = 'local') {}
+  constructor(private readonly read: Reads, private readonly clock: Clock, readonly tenant = 'local') {}
 
   forTenant(tenant: string): Grants {
-    return tenant === this.tenant ? this : new Grants(this.port, this.clock, tenant);
+    return tenant === this.tenant ? this : new Grants(this.read, this.clock, tenant);
   }
 
   #key(kind: GrantKind, part: 'issued' | 'revoked'): string {
@@ -77,13 +75,13 @@ export class Grants {
   }
 
   /** Validate an issue request and plan its record; refused when the ref is taken or the grant is already expired. */
-  async planIssue<K extends GrantKind>(plan: Plan, kind: K, request: unknown): Promise<IssueOf[K]> {
+  async planIssue<K extends GrantKind>(tx: Tx, kind: K, request: unknown): Promise<IssueOf[K]> {
     const grant = assertDto<IssueOf[K]>(GRANT_KINDS[kind].issue, request);
     const now = this.clock.now();
     if (Date.parse(grant['expires/at']) <= now) throw new GrantError('grant-already-expired', 'the grant expires before it is issued');
     if ((await this.get(kind, grant['grant/ref'])) !== undefined) throw new GrantError('grant-exists', 'a grant with this ref exists');
     // The log's unique (key, item) index refuses a concurrent issue of the same ref that this read missed.
-    plan.add('doc.append', { log: GRANT_LOG, tenant: this.tenant, key: this.#key(kind, 'issued'), item: grant['grant/ref'], atMs: now, doc: { grant: structuredClone(grant) as unknown as JsonDoc, issuedMs: now } satisfies IssueDoc as unknown as JsonDoc });
+    tx.add('doc.append', { log: GRANT_LOG, tenant: this.tenant, key: this.#key(kind, 'issued'), item: grant['grant/ref'], atMs: now, doc: { grant: structuredClone(grant) as unknown as JsonDoc, issuedMs: now } satisfies IssueDoc as unknown as JsonDoc });
     return grant;
   }
 
@@ -91,22 +89,22 @@ export class Grants {
    * Validate a revoke request and plan the revocation; `false` (nothing planned) when the grant is already revoked.
    * Refused when the grant is unknown.
    */
-  async planRevoke<K extends GrantKind>(plan: Plan, kind: K, request: unknown): Promise<boolean> {
+  async planRevoke<K extends GrantKind>(tx: Tx, kind: K, request: unknown): Promise<boolean> {
     const req = assertDto<RevokeOf[K]>(GRANT_KINDS[kind].revoke, request);
     const view = await this.get(kind, req['grant/ref']);
     if (view === undefined) throw new GrantError('grant-unknown', 'no such grant');
     if (view.revoked !== undefined) return false;
     const now = this.clock.now();
     const doc: RevokeDoc = { atMs: now, ...(req['reason/code'] !== undefined ? { reason: req['reason/code'] } : {}) };
-    plan.add('doc.append', { log: GRANT_LOG, tenant: this.tenant, key: this.#key(kind, 'revoked'), item: req['grant/ref'], atMs: now, doc: doc as unknown as JsonDoc });
+    tx.add('doc.append', { log: GRANT_LOG, tenant: this.tenant, key: this.#key(kind, 'revoked'), item: req['grant/ref'], atMs: now, doc: doc as unknown as JsonDoc });
     return true;
   }
 
   /** The grant as the store holds it now (issue and revocation, two indexed reads), or undefined. */
   async get<K extends GrantKind>(kind: K, grantRef: string): Promise<GrantView<K> | undefined> {
-    const issued = await docByItem(this.port.reads, { log: GRANT_LOG, key: this.#key(kind, 'issued'), item: grantRef });
+    const issued = await this.read.docByItem({ log: GRANT_LOG, key: this.#key(kind, 'issued'), item: grantRef });
     if (issued === undefined) return undefined;
-    const revoked = await docByItem(this.port.reads, { log: GRANT_LOG, key: this.#key(kind, 'revoked'), item: grantRef });
+    const revoked = await this.read.docByItem({ log: GRANT_LOG, key: this.#key(kind, 'revoked'), item: grantRef });
     const doc = issued.doc as unknown as IssueDoc;
     return { kind, grant: doc.grant as unknown as IssueOf[K], issuedMs: doc.issuedMs, ...(revoked !== undefined ? { revoked: revoked.doc as unknown as RevokeDoc } : {}) };
   }

@@ -19,8 +19,7 @@ import { WopkitError } from '../shared/errors.ts';
 import { assertDto } from './dto.ts';
 import { OperatorQuestions, QuestionError, type Answerer } from './operator-questions.ts';
 import type { QuestionState } from './question-lifecycle.ts';
-import type { StoragePort } from '../storage/port.ts';
-import { questionGet } from '../storage/reads/work.ts';
+import type { Reads } from '../storage/index.ts';
 
 export type TransitionRequest = InquiriumOperatorQuestionTransitionRequest;
 export type TransitionKind = TransitionRequest['transition'];
@@ -58,11 +57,11 @@ function isRepeat(req: TransitionRequest, s: StateDto): boolean {
  * for the question's idempotency key (a request must echo it, whatever the transition).
  */
 export class QuestionTransitions {
-  constructor(private readonly port: StoragePort, private readonly questions: OperatorQuestions) {}
+  constructor(private readonly read: Reads, private readonly questions: OperatorQuestions) {}
 
   /** The view of `tenant`'s questions. */
   forTenant(tenant: string): QuestionTransitions {
-    return tenant === this.questions.tenant ? this : new QuestionTransitions(this.port, this.questions.forTenant(tenant));
+    return tenant === this.questions.tenant ? this : new QuestionTransitions(this.read, this.questions.forTenant(tenant));
   }
 
   /** Apply one transition request; the question's new state DTO, or a refusal that changed nothing. */
@@ -105,7 +104,7 @@ export class QuestionTransitions {
   }
 
   async #checkKey(ref: string, key: string): Promise<void> {
-    const row = await questionGet(this.port.reads, { tenant: this.questions.tenant, ref });
+    const row = await this.read.questionGet({ tenant: this.questions.tenant, ref });
     const want = ((row?.doc as { request?: { response?: { 'idempotency/key'?: unknown } } } | undefined)?.request?.response ?? {})['idempotency/key'];
     if (key !== want) throw new QuestionError('idempotency-key-mismatch', 'the idempotency key does not match the question');
   }

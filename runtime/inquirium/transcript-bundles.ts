@@ -10,7 +10,7 @@ import type { InquiriumAssistantTranscriptFact } from '../../generated/ts/inquir
 import { toIso } from '../shared/clock.ts';
 import { validationFailures, WopkitError } from '../shared/errors.ts';
 import { assertDto } from './dto.ts';
-import type { Plan } from '../storage/plan.ts';
+import type { Tx } from '../storage/index.ts';
 import type { InquiryTranscriptStore, TranscriptFact } from './storage/transcript.ts';
 
 export type TranscriptFactDto = InquiriumAssistantTranscriptFact;
@@ -66,7 +66,7 @@ export async function exportBundle(store: InquiryTranscriptStore, a: { readonly 
  * Import a bundle into the authenticated participant's transcript: every fact must be theirs (and the bundle's
  * session's, when it names one), or nothing is planned. Facts already held, or excised, are skipped. The counts.
  */
-export async function importBundle(plan: Plan, store: InquiryTranscriptStore, bundle: unknown, participant: string): Promise<{ readonly imported: number; readonly skipped: number }> {
+export async function importBundle(tx: Tx, store: InquiryTranscriptStore, bundle: unknown, participant: string): Promise<{ readonly imported: number; readonly skipped: number }> {
   const b = assertDto<TranscriptBundle>('inquirium.assistant.transcript.bundle.v1', bundle);
   b.facts.forEach((f, i) => {
     if (f['participant/ref'] !== participant || b['participant/ref'] !== participant) throw new BundleError(i, 'participant/ref');
@@ -83,7 +83,7 @@ export async function importBundle(plan: Plan, store: InquiryTranscriptStore, bu
     }
     held.add(fact.id);
     try {
-      await store.append(fact, plan);
+      await store.append(fact, tx);
       imported++;
     } catch (err) {
       // The id is taken by an excised fact: an import never brings excised content back.

@@ -6,9 +6,10 @@ import { Grants } from '../../../runtime/inquirium/grants.ts';
 import { BundleError, exportBundle, importBundle } from '../../../runtime/inquirium/transcript-bundles.ts';
 import { ManualClock, SequentialIds, toIso } from '../../../runtime/shared/clock.ts';
 import { openMemoryStore } from '../../../runtime/storage/memory/index.ts';
-import { Plan } from '../../../runtime/storage/plan.ts';
 import { StoreTranscript } from '../../../runtime/inquirium/storage/transcript.ts';
 import { inquirium, OTHER_PARTICIPANT, PARTICIPANT, recordingRuntime } from './helpers.ts';
+import { commitDetached, detachedTx } from '../../../runtime/storage/unit-of-work.ts';
+import { readsOf, unitsOf } from '../../../runtime/storage/index.ts';
 
 const turnRequest = (text: string, extra: Record<string, unknown> = {}) => ({
   schema: 'inquirium.assistant.turn.request.v1', 'session/ref': 'session:local', turn: { role: 'user', content: [{ type: 'text', text }] }, ...extra,
@@ -18,8 +19,8 @@ async function setup(answer: (text: string) => string = () => 'an answer') {
   const clock = new ManualClock(0);
   const echo = recordingRuntime('echo', 'http_local', (r) => answer(JSON.stringify(r)));
   const rt = await inquirium({ port, clock, runtimes: [echo] });
-  const turns = new AssistantTurns({ pipeline: rt, transcript: rt.transcript, port, clock, ids: new SequentialIds(), grants: new Grants(port, clock), resolver: { resolve: async (_s, g) => [{ schema: 'inquirium.context-element.v1', 'element/id': 'n1', 'source/kind': 'memarium', 'source/ref': g['source/ref'], classification: 'public', content: [{ type: 'text', text: 'GRANTED-NOTE' }], 'grant/ref': g['grant/ref'] }] } });
-  const run = async (req: unknown, who = PARTICIPANT) => { const plan = new Plan(); const out = await turns.turn(plan, req, { participant: who }); await plan.commit(port); return out; };
+  const turns = new AssistantTurns({ pipeline: rt, transcript: rt.transcript, clock, ids: new SequentialIds(), grants: new Grants(readsOf(port), clock), resolver: { resolve: async (_s, g) => [{ schema: 'inquirium.context-element.v1', 'element/id': 'n1', 'source/kind': 'memarium', 'source/ref': g['source/ref'], classification: 'public', content: [{ type: 'text', text: 'GRANTED-NOTE' }], 'grant/ref': g['grant/ref'] }] } });
+  const run = async (req: unknown, who = PARTICIPANT) => { const plan = detachedTx(port); const out = await turns.turn(plan, req, { participant: who }); await commitDetached(plan, port); return out; };
   return { port, clock, rt, echo, turns, run };
 }
 
@@ -50,7 +51,7 @@ describe('assistant turns', () => {
 
   it('two turns with one key at once record one set of transcript facts; the other answers with what was recorded', async () => {
     const { rt, port, turns } = await setup();
-    const go = async () => { const plan = new Plan(); const out = await turns.turn(plan, turnRequest('hello', { 'idempotency/key': 'ui:race' }), { participant: PARTICIPANT }); await plan.commit(port); return out; };
+    const go = async () => { const plan = detachedTx(port); const out = await turns.turn(plan, turnRequest('hello', { 'idempotency/key': 'ui:race' }), { participant: PARTICIPANT }); await commitDetached(plan, port); return out; };
     const [x, y] = await Promise.all([go(), go()]);
     expect(await rt.transcript.query({ participant: PARTICIPANT })).toHaveLength(2);
     expect([x['idempotency/replayed'], y['idempotency/replayed']].sort()).toEqual([false, true]);
@@ -70,10 +71,10 @@ describe('assistant turns', () => {
 
   it('assemble granted context only under a live grant for this participant and session', async () => {
     const { port, clock, echo, run } = await setup();
-    const grants = new Grants(port, clock);
-    const plan = new Plan();
+    const grants = new Grants(readsOf(port), clock);
+    const plan = detachedTx(port);
     await grants.planIssue(plan, 'context', { schema: 'inquirium.context-grant.issue.request.v1', 'grant/ref': 'grant/n', 'participant/ref': PARTICIPANT, 'session/ref': 'session:local', 'source/kind': 'memarium', 'source/ref': 'memarium:notes', 'classification/ceiling': 'public', 'expires/at': toIso(60_000) });
-    await plan.commit(port);
+    await commitDetached(plan, port);
     const granted = { policy: { scope: 'granted-context', trust_mode: 'classification_gated' }, context_assembly: { schema: 'inquirium.context-assembly.request.v1', sources: [{ 'source/kind': 'memarium', 'grant/ref': 'grant/n' }] } };
     await run(turnRequest('with notes', granted));
     expect(JSON.stringify(echo.calls.at(-1))).toContain('GRANTED-NOTE');
@@ -97,8 +98,8 @@ describe('transcript facts and bundles', () => {
     expect(bundle.facts.map((f) => f['fact/kind'])).toEqual(['turn', 'result', 'turn', 'result']);
     for (const f of bundle.facts) expect(checkDto('inquirium.assistant.transcript.fact.v1', f)).toEqual([]);
     const port = await openMemoryStore();
-    const target = new StoreTranscript(port, () => 0);
-    const into = async (b: unknown, who = PARTICIPANT) => { const plan = new Plan(); const out = await importBundle(plan, target, b, who); await plan.commit(port); return out; };
+    const target = new StoreTranscript(unitsOf(port), () => 0);
+    const into = async (b: unknown, who = PARTICIPANT) => { const plan = detachedTx(port); const out = await importBundle(plan, target, b, who); await commitDetached(plan, port); return out; };
     expect(await into(bundle)).toEqual({ imported: 4, skipped: 0 });
     expect((await target.query({ participant: PARTICIPANT })).map((f) => f.id)).toEqual(bundle.facts.map((f) => f['fact/id']));
     expect(await into(bundle)).toEqual({ imported: 0, skipped: 4 });
@@ -110,10 +111,11 @@ describe('transcript facts and bundles', () => {
   it('refuse a bundle holding another participant\'s fact, planning nothing', async () => {
     const { rt, clock } = await withTurns();
     const bundle = await exportBundle(rt.transcript, { participant: PARTICIPANT, nowMs: clock.now() });
-    const plan = new Plan();
-    await expect(importBundle(plan, new StoreTranscript(await openMemoryStore(), () => 0), bundle, OTHER_PARTICIPANT)).rejects.toBeInstanceOf(BundleError);
+    const scratch = await openMemoryStore();
+    const plan = detachedTx(scratch);
+    await expect(importBundle(plan, new StoreTranscript(unitsOf(scratch), () => 0), bundle, OTHER_PARTICIPANT)).rejects.toBeInstanceOf(BundleError);
     const mixed = { ...bundle, facts: [bundle.facts[0]!, { ...bundle.facts[1]!, 'participant/ref': OTHER_PARTICIPANT }] };
-    await expect(importBundle(plan, new StoreTranscript(await openMemoryStore(), () => 0), mixed, PARTICIPANT)).rejects.toMatchObject({ code: 'bundle-foreign-fact', status: 400 });
+    await expect(importBundle(plan, new StoreTranscript(unitsOf(scratch), () => 0), mixed, PARTICIPANT)).rejects.toMatchObject({ code: 'bundle-foreign-fact', status: 400 });
     expect(plan.size).toBe(0);
   });
 });

@@ -5,9 +5,10 @@ import { assembleContext, ContextDeniedError, type ContextElement, type ContextR
 import { CLASSIFICATIONS, classificationAxis } from '../../../runtime/inquirium/lattice.ts';
 import { ManualClock, toIso } from '../../../runtime/shared/clock.ts';
 import { openMemoryStore } from '../../../runtime/storage/memory/index.ts';
-import { Plan } from '../../../runtime/storage/plan.ts';
 import type { StoragePort } from '../../../runtime/storage/port.ts';
 import { BACKENDS, type TwoHosts } from './two-hosts.ts';
+import { readsOf, unitOfWork, type Tx } from '../../../runtime/storage/index.ts';
+import { detachedTx } from '../../../runtime/storage/unit-of-work.ts';
 
 const P = 'participant:did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK';
 const OTHER = 'participant:did:key:z6MkOther1111111111111111111111111111111111111';
@@ -17,7 +18,7 @@ const contextGrant = (over: Partial<ContextGrant> = {}, now = 0): ContextGrant =
   'source/kind': 'memarium', 'source/ref': 'memarium:notes', 'classification/ceiling': 'community', 'expires/at': toIso(now + HOUR), ...over,
 });
 const revoke = (ref: string) => ({ schema: 'inquirium.context-grant.revoke.request.v1', 'grant/ref': ref, 'reason/code': 'operator-revoked' });
-const commit = async (port: StoragePort, f: (plan: Plan) => Promise<unknown>) => { const plan = new Plan(); const out = await f(plan); await plan.commit(port); return out; };
+const commit = (port: StoragePort, f: (tx: Tx) => Promise<unknown>) => unitOfWork(port, f);
 const element = (sourceRef: string, grantRef: string, id: string, classification: string): ContextElement => ({
   schema: 'inquirium.context-element.v1', 'element/id': id, 'source/kind': 'memarium', 'source/ref': sourceRef, classification: classification as ContextElement['classification'], content: [{ type: 'text', text: `fact ${id}` }], 'grant/ref': grantRef,
 });
@@ -31,13 +32,13 @@ describe('context and training grants', () => {
   it('issues and revokes through a plan; an existing ref, an unknown ref and an already-expired grant are refused', async () => {
     const port = await openMemoryStore();
     const clock = new ManualClock(1_000);
-    const grants = new Grants(port, clock);
+    const grants = new Grants(readsOf(port), clock);
     await commit(port, (p) => grants.planIssue(p, 'context', contextGrant({}, 1_000)));
-    await expect(grants.planIssue(new Plan(), 'context', contextGrant({}, 1_000))).rejects.toMatchObject({ code: 'grant-exists', status: 409 });
-    await expect(grants.planIssue(new Plan(), 'context', contextGrant({ 'grant/ref': 'grant/b', 'expires/at': toIso(1_000) }))).rejects.toMatchObject({ code: 'grant-already-expired', status: 400 });
-    await expect(grants.planRevoke(new Plan(), 'context', revoke('grant/none'))).rejects.toBeInstanceOf(GrantError);
+    await expect(grants.planIssue(detachedTx(port), 'context', contextGrant({}, 1_000))).rejects.toMatchObject({ code: 'grant-exists', status: 409 });
+    await expect(grants.planIssue(detachedTx(port), 'context', contextGrant({ 'grant/ref': 'grant/b', 'expires/at': toIso(1_000) }))).rejects.toMatchObject({ code: 'grant-already-expired', status: 400 });
+    await expect(grants.planRevoke(detachedTx(port), 'context', revoke('grant/none'))).rejects.toBeInstanceOf(GrantError);
     expect(await commit(port, (p) => grants.planRevoke(p, 'context', revoke('grant/ctx/notes')))).toBe(true);
-    const again = new Plan();
+    const again = detachedTx(port);
     expect(await grants.planRevoke(again, 'context', revoke('grant/ctx/notes'))).toBe(false);
     expect(again.size).toBe(0);
     expect((await grants.get('context', 'grant/ctx/notes'))?.revoked?.reason).toBe('operator-revoked');
@@ -67,7 +68,7 @@ describe('context and training grants', () => {
   it('a training grant is separate: live, and bound to its participant and its one feedback fact', async () => {
     const port = await openMemoryStore();
     const clock = new ManualClock(0);
-    const grants = new Grants(port, clock);
+    const grants = new Grants(readsOf(port), clock);
     const t = { schema: 'inquirium.training-grant.issue.request.v1', 'grant/ref': 'grant/train/1', 'participant/ref': P, 'feedback/ref': 'feedback:1', 'expires/at': toIso(HOUR) };
     await commit(port, (p) => grants.planIssue(p, 'training', t));
     // A context grant of the same ref is another grant: the kinds do not share records.
@@ -87,7 +88,7 @@ describe('context and training grants', () => {
       fc.asyncProperty(fc.constantFrom(...CLASSIFICATIONS), fc.integer({ min: 1, max: 10 * HOUR }), fc.array(fc.record({ cls: label, at: fc.integer({ min: 0, max: 12 * HOUR }) }), { minLength: 1, maxLength: 8 }), fc.boolean(), async (ceiling, ttl, uses, failClosed) => {
         const port = await openMemoryStore();
         const clock = new ManualClock(0);
-        const grants = new Grants(port, clock);
+        const grants = new Grants(readsOf(port), clock);
         await commit(port, (p) => grants.planIssue(p, 'context', contextGrant({ 'classification/ceiling': ceiling, 'expires/at': toIso(ttl) })));
         for (const [i, u] of uses.entries()) {
           const el = element('memarium:notes', 'grant/ctx/notes', `e${i}`, u.cls);
@@ -119,7 +120,7 @@ for (const backend of BACKENDS) {
         fc.asyncProperty(fc.array(fc.record({ revoked: fc.boolean(), cls: fc.array(fc.constantFrom(...CLASSIFICATIONS), { minLength: 1, maxLength: 3 }) }), { minLength: 1, maxLength: 5 }), async (sources) => {
           const tenant = `t${++run}`;
           const clock = new ManualClock(0);
-          const [a, b] = [new Grants(hosts.a, clock, tenant), new Grants(hosts.b, clock, tenant)];
+          const [a, b] = [new Grants(readsOf(hosts.a), clock, tenant), new Grants(readsOf(hosts.b), clock, tenant)];
           const facts = new Map<string, ContextElement[]>();
           for (const [i, s] of sources.entries()) {
             const ref = `grant/ctx/${i}`;

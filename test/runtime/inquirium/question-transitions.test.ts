@@ -5,6 +5,7 @@ import { QuestionTransitions, QuestionTransitionError, TRANSITION_TARGET, type T
 import { ManualClock } from '../../../runtime/shared/clock.ts';
 import { question } from './questions.ts';
 import { BACKENDS, type TwoHosts } from './two-hosts.ts';
+import { readsOf, unitsOf } from '../../../runtime/storage/index.ts';
 
 const policy = { displayCeiling: 'community' as const, secrets: [] };
 const KEY = question().response['idempotency/key'];
@@ -30,8 +31,8 @@ for (const backend of BACKENDS) {
     const clock = new ManualClock();
     beforeAll(async () => { hosts = await backend.open('qtransition'); });
     afterAll(() => hosts?.done());
-    const both = () => [new OperatorQuestions(hosts.a, clock, policy), new OperatorQuestions(hosts.b, clock, policy)] as const;
-    const transitions = (q: OperatorQuestions, port: 'a' | 'b') => new QuestionTransitions(hosts[port], q);
+    const both = () => [new OperatorQuestions(unitsOf(hosts.a), clock, policy), new OperatorQuestions(unitsOf(hosts.b), clock, policy)] as const;
+    const transitions = (q: OperatorQuestions, port: 'a' | 'b') => new QuestionTransitions(readsOf(hosts[port]), q);
 
     it('moves a pending question by each transition; a timeout before the deadline is refused as not due', async () => {
       const [qa] = both();
