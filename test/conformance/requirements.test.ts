@@ -15,6 +15,7 @@ import { SCENARIOS } from '../../conformance/scenarios/index.ts';
 import { HttpClient } from '../../conformance/client.ts';
 import { configFrom } from '../../conformance/config.ts';
 import upstream from '../../conformance/requirements/upstream-ids.json' with { type: 'json' };
+import yaml from 'js-yaml';
 
 const ROWS = [...REQUIREMENTS.values()];
 const rfcFiles = readdirSync('RFCs').filter((f) => f.endsWith('.md')).map((f) => `RFCs/${f}`);
@@ -122,6 +123,30 @@ describe('requirement tables', () => {
     expect(musts.length).toBeGreaterThan(unwitnessed.length);
     for (const r of unwitnessed) expect(r.rationale ?? r.gap, r.id).toBeTruthy();
     expect(WITNESS_CLASSES).toHaveLength(6);
+  });
+});
+
+describe('the proposed openwop-memory floor (RFCs/WK-0001-openwop-memory-floor.md)', () => {
+  const front = yaml.load(readFileSync('RFCs/WK-0001-openwop-memory-floor.md', 'utf8').split(/^---$/m)[1]!) as { status: string; floor: { profile: string; scenarios: string[]; requirementIds: string[] } };
+  it('is a Draft whose floor names exactly the rows the table marks as floor rows', () => {
+    expect(front.status).toBe('Draft');
+    expect(front.floor.profile).toBe('openwop-memory');
+    expect([...front.floor.requirementIds].sort()).toEqual(ROWS.filter((r) => r.floor?.includes('openwop-memory')).map((r) => r.id).sort());
+  });
+  it('every floor requirement is a MUST witnessed by every floor scenario, through a class that needs no seam', () => {
+    const scenarioIds = new Set(SCENARIOS.map((s) => s.id));
+    for (const sid of front.floor.scenarios) expect(scenarioIds.has(sid), sid).toBe(true);
+    for (const id of front.floor.requirementIds) {
+      const row = REQUIREMENTS.get(id);
+      expect(row, id).toBeDefined();
+      expect(['MUST', 'MUST NOT']).toContain(row!.force);
+      expect(['witnessable-unaided', 'witnessable-gated', 'claims-check', 'negative-existence']).toContain(row!.witness);
+      for (const sid of front.floor.scenarios) expect(row!.scenarios, id).toContain(sid);
+    }
+  });
+  it('its body table lists the same ids as its front matter', () => {
+    const body = readFileSync('RFCs/WK-0001-openwop-memory-floor.md', 'utf8').split('## The floor, per requirement')[1]!.split('\n## ')[0]!;
+    expect([...body.matchAll(/^\| `(openwop\.requirement\.[^`]+)`/gm)].map((m) => m[1]).sort()).toEqual([...front.floor.requirementIds].sort());
   });
 });
 
