@@ -47,11 +47,12 @@ describe('built site', () => {
   });
   browserIt('RFC index shows coloured status badges and filters by status', async () => {
     const page = await open('/rfcs/', 'rfc-index');
-    expect(await page.locator('.rfc-index tbody tr').count()).toBe(5);
+    // The five restatements and the project's own draft (WK-0001, the proposed memory floor).
+    expect(await page.locator('.rfc-index tbody tr').count()).toBe(6);
     expect(await page.locator('.status-badge[data-status="Accepted"]').count()).toBe(4);
-    expect(await page.locator('.status-badge[data-status="Draft"]').count()).toBe(1);
+    expect(await page.locator('.status-badge[data-status="Draft"]').count()).toBe(2);
     await page.locator('.rfc-filter button[data-filter="Draft"]').click();
-    expect(await page.locator('.rfc-index tbody tr:not([hidden])').count()).toBe(1);
+    expect(await page.locator('.rfc-index tbody tr:not([hidden])').count()).toBe(2);
     await page.close();
   });
   browserIt('an RFC page shows its status history, rules and tracker', async () => {
