@@ -9,8 +9,8 @@ import { runScenario, type Discovery, type Scenario, type ScenarioResult } from 
 import { SCENARIOS } from './scenarios/index.ts';
 
 export const SUITE_NAME = 'wopkit-conformance';
-/** 0.4.0: every assertion names a requirement id; results carry `requirements` keyed by id. */
-export const SUITE_VERSION = '0.4.0';
+/** The package version (test/package/versions.test.ts). Results carry `requirements` keyed by id since issue 39. */
+export const SUITE_VERSION = '0.3.0';
 
 export interface SuiteResults {
   readonly suite: { readonly name: string; readonly version: string };

@@ -1,6 +1,6 @@
 /**
  * The site's requirement page model (site/src/lib/requirements-model.ts): rows keyed by requirement id from the
- * tables, per-host cells from results files (not reported for files older than suite 0.4.0), rule links, and the
+ * tables, per-host cells from results files (not reported for files written before requirement ids), rule links, and the
  * count of MUSTs without a witness.
  */
 import { describe, expect, it } from 'vitest';
@@ -33,12 +33,12 @@ describe('requirement page model', () => {
     for (const r of rows) expect(r.href === undefined, r.id).toBe(r.rule === undefined);
   });
 
-  it('fills a host cell from the results keyed by id, and says not reported for a file older than suite 0.4.0', () => {
+  it('fills a host cell from the results keyed by id, and says not reported for a file written before requirement ids', () => {
     const scenario = ROWS.find((r) => r.scenarios.length > 0)!;
     const results = requirementResults([{ id: scenario.scenarios[0]!, title: 't', rfc: '-', profile: 'p', outcome: 'pass', assertions: 2, failures: [], durationMs: 1, requirements: [{ id: scenario.id, assertions: 2, failures: [] }] }]);
     const files: RequirementResultsFile[] = [
-      { file: 'b.latest.json', host: { name: 'b-host' }, suite: { name: 'wopkit-conformance', version: '0.4.0' }, finishedAt: '2026-12-07T00:00:00Z', requirements: results },
-      { file: 'a.latest.json', host: { name: 'a-host' }, suite: { name: 'wopkit-conformance', version: '0.3.0' }, finishedAt: '2026-12-01T00:00:00Z' },
+      { file: 'b.latest.json', host: { name: 'b-host' }, suite: { name: 'wopkit-conformance', version: '0.3.0' }, finishedAt: '2026-12-07T00:00:00Z', requirements: results },
+      { file: 'a.latest.json', host: { name: 'a-host' }, suite: { name: 'wopkit-conformance', version: '0.2.0' }, finishedAt: '2026-12-01T00:00:00Z' },
       { file: 'u.latest.json', host: { name: 'upstream-run' }, suite: { name: 'openwop', version: '2', kind: 'openwop-upstream' }, finishedAt: '2026-12-01T00:00:00Z' },
     ];
     const v = requirementsView(REQUIREMENT_TABLES, files);

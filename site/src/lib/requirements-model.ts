@@ -1,12 +1,12 @@
 /**
  * The requirement page's model: the rows of the requirement tables (conformance/requirements/*.json), grouped by
- * namespace, each with its outcome on every host whose latest results file reports requirements (suite 0.4.0 and
- * later), and the counts the page leads with — above all how many MUSTs have no witness. Pure: the page feeds it
- * the tables and the latest results files, the tests feed it fixtures.
+ * namespace, each with its outcome on every host whose latest results file reports requirements (files written
+ * before requirement ids have none), and the counts the page leads with — above all how many MUSTs have no
+ * witness. Pure: the page feeds it the tables and the latest results files, the tests feed it fixtures.
  */
 import type { Namespace, Requirement, RequirementTable, WitnessClass } from '../../../conformance/requirements.ts';
 import type { RequirementResult } from '../../../conformance/requirement-results.ts';
-import { rfcSlug } from './rfc-status';
+import { rfcSlug } from './rfc-status.ts';
 
 export const NAMESPACE_TITLES: Record<Namespace, string> = {
   openwop: 'OpenWOP memory slice (proposed ids, openwop.requirement.proposed.*)',
@@ -15,7 +15,7 @@ export const NAMESPACE_TITLES: Record<Namespace, string> = {
 
 export const WITNESS_ORDER: readonly WitnessClass[] = ['witnessable-unaided', 'witnessable-gated', 'seam-gated', 'claims-check', 'negative-existence', 'unwitnessable'];
 
-/** A results file as the page reads it: host name, file name and (from suite 0.4.0) the per-requirement results. */
+/** A results file as the page reads it: host name, file name and (when the suite wrote them) the per-requirement results. */
 export interface RequirementResultsFile {
   file: string;
   host: { name: string };
@@ -36,7 +36,7 @@ export interface RowView extends Requirement {
 }
 
 export interface RequirementsView {
-  /** Hosts with a latest wopkit results file, sorted; `reports` is false for files older than suite 0.4.0. */
+  /** Hosts with a latest wopkit results file, sorted; `reports` is false for files written before requirement ids. */
   hosts: { name: string; file: string; suiteVersion: string; reports: boolean }[];
   groups: { namespace: Namespace; title: string; rows: RowView[] }[];
   counts: { rows: number; musts: number; mustsWithoutWitness: number; byWitness: Record<WitnessClass, number>; floor: number };

@@ -5,7 +5,7 @@
 import openwop from '../../../conformance/requirements/openwop-memory.json';
 import inquirium from '../../../conformance/requirements/inquirium.json';
 import type { RequirementTable } from '../../../conformance/requirements.ts';
-import { requirementsView, type RequirementResultsFile } from './requirements-model';
+import { requirementsView, type RequirementResultsFile } from './requirements-model.ts';
 
 const files = import.meta.glob<RequirementResultsFile>('../../../conformance/results/*.latest.json', { eager: true, import: 'default' });
 const latest = Object.entries(files).map(([path, r]) => ({ ...r, file: path.split('/').pop()! }));
