@@ -117,6 +117,29 @@ describe('requirement tables', () => {
     expect(SCENARIOS.filter((s) => !ROWS.some((r) => r.scenarios.includes(s.id))).map((s) => s.id)).toEqual([]);
   });
 
+  it('every id a scenario file names exists and lists the scenario it is named in (also branches a run does not reach)', () => {
+    const problems: string[] = [];
+    const named = new Set<string>();
+    for (const f of readdirSync('conformance/scenarios').filter((n) => n.endsWith('.ts'))) {
+      const text = readFileSync(`conformance/scenarios/${f}`, 'utf8');
+      // Each scenario object starts at its `id: '…'`; the ids named until the next one belong to it.
+      const starts = [...text.matchAll(/^\s{4}id: '([a-z0-9-]+)',$/gm)];
+      for (const [i, m] of starts.entries()) {
+        const block = text.slice(m.index, i + 1 < starts.length ? starts[i + 1]!.index : text.length);
+        for (const [, id] of block.matchAll(/'((?:openwop\.requirement|orbiplex\.inquirium)\.[a-z0-9.-]+)'/g)) {
+          named.add(id!);
+          const row = REQUIREMENTS.get(id!);
+          if (row === undefined) problems.push(`${f} ${m[1]}: ${id} is not a row`);
+          else if (!row.scenarios.includes(m[1]!)) problems.push(`${f} ${m[1]}: the row ${id} does not list it`);
+        }
+      }
+      if (starts.length === 0 && /t\.req\(/.test(text)) problems.push(`${f}: names requirements outside a scenario`);
+    }
+    expect(problems).toEqual([]);
+    // Every row that claims a witness is named by a scenario file.
+    expect(ROWS.filter((r) => r.scenarios.length > 0 && !named.has(r.id)).map((r) => r.id)).toEqual([]);
+  });
+
   it('counts the MUSTs without a witness (the number the site shows)', () => {
     const musts = ROWS.filter((r) => r.force === 'MUST' || r.force === 'MUST NOT');
     const unwitnessed = musts.filter(isUnwitnessedMust);
