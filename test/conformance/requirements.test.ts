@@ -15,6 +15,7 @@ import { SCENARIOS } from '../../conformance/scenarios/index.ts';
 import { HttpClient } from '../../conformance/client.ts';
 import { configFrom } from '../../conformance/config.ts';
 import upstream from '../../conformance/requirements/upstream-ids.json' with { type: 'json' };
+import { ROUTES } from '../../runtime/host/seam-catalogue.ts';
 import yaml from 'js-yaml';
 
 const ROWS = [...REQUIREMENTS.values()];
@@ -138,6 +139,29 @@ describe('requirement tables', () => {
     expect(problems).toEqual([]);
     // Every row that claims a witness is named by a scenario file.
     expect(ROWS.filter((r) => r.scenarios.length > 0 && !named.has(r.id)).map((r) => r.id)).toEqual([]);
+  });
+
+  it('witness classes match what the witnessing scenarios call: a witnessable row has a scenario that needs no seam, a seam-gated row has none', () => {
+    // The routes each scenario object calls, plus those its file's helpers (before the first object) call.
+    const routesOf = new Map<string, Set<string>>();
+    for (const f of readdirSync('conformance/scenarios').filter((n) => n.endsWith('.ts'))) {
+      const text = readFileSync(`conformance/scenarios/${f}`, 'utf8');
+      const starts = [...text.matchAll(/^\s{4}id: '([a-z0-9-]+)',$/gm)];
+      const helpers = [...text.slice(0, starts[0]?.index ?? text.length).matchAll(/ROUTES\.(\w+)/g)].map((x) => x[1]!);
+      for (const [i, m] of starts.entries()) {
+        const block = text.slice(m.index, i + 1 < starts.length ? starts[i + 1]!.index : text.length);
+        routesOf.set(m[1]!, new Set([...helpers, ...[...block.matchAll(/ROUTES\.(\w+)/g)].map((x) => x[1]!)]));
+      }
+    }
+    const kind = (r: string) => (ROUTES as Record<string, { kind: string }>)[r]?.kind;
+    expect([...routesOf.values()].flatMap((rs) => [...rs].filter((r) => kind(r) === undefined))).toEqual([]);
+    const usesSeam = (sid: string) => [...(routesOf.get(sid) ?? [])].some((r) => kind(r) !== 'protocol');
+    const problems: string[] = [];
+    for (const r of ROWS.filter((x) => x.scenarios.length > 0)) {
+      if ((r.witness === 'witnessable-gated' || r.witness === 'witnessable-unaided') && r.scenarios.every(usesSeam)) problems.push(`${r.id} is ${r.witness} but every witness uses a seam`);
+      if (r.witness === 'seam-gated' && !r.scenarios.every(usesSeam)) problems.push(`${r.id} is seam-gated but ${r.scenarios.filter((x) => !usesSeam(x)).join(', ')} needs no seam`);
+    }
+    expect(problems).toEqual([]);
   });
 
   it('counts the MUSTs without a witness (the number the site shows)', () => {
