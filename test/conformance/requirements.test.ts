@@ -62,6 +62,18 @@ describe('requirement tables', () => {
     expect(problems).toEqual([]);
   });
 
+  it('binding words live only in rules: every heading of a Normative rules section is a rule id, and no capitalised MUST, SHALL or REQUIRED stands outside one', () => {
+    const problems: string[] = [];
+    for (const file of rfcFiles) {
+      const text = readFileSync(file, 'utf8').split(/^---$/m).slice(2).join('---');
+      const section = /^## Normative rules[ \t]*$([\s\S]*?)(?=^## |(?![\s\S]))/m.exec(text)?.[1] ?? '';
+      for (const [, head] of section.matchAll(/^#{3,6} (.+)$/gm)) if (!/^[A-Z0-9][A-Za-z0-9.-]*$/.test(head!.trim())) problems.push(`${file}: heading "${head}" in Normative rules is not a rule id`);
+      const outside = text.replace(section, '');
+      for (const [w] of outside.matchAll(/\b(MUST|SHALL|REQUIRED)\b/g)) problems.push(`${file}: ${w} outside the Normative rules section`);
+    }
+    expect(problems).toEqual([]);
+  });
+
   it('a rule whose text changed since its row was reviewed fails until the row is reviewed (a new MUST cannot hide in an old rule)', () => {
     const stale = ROWS.filter((x) => x.rule !== undefined).flatMap((row) => {
       const rule = rulesByFile.get(row.section.document)?.find((r) => r.rule === row.rule);
