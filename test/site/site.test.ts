@@ -16,6 +16,7 @@ import type { ApiIndex } from '../../site/src/lib/api-links.ts';
 import type { SchemaDoc, SiteIndex } from '../../generator/site-data-format.ts';
 import { toolchain } from '../support/toolchains.ts';
 import { DIST, PAGE_EXCESS_WIDTH, useBuiltSite } from './serve.ts';
+import { REQUIREMENTS, isUnwitnessedMust } from '../../conformance/requirements.ts';
 
 const SHOTS = 'test-results/screenshots';
 /** The browser checks need Chromium; the link check does not. */
@@ -102,6 +103,17 @@ describe('built site', () => {
     // One column per back-end's results file: the three stores side by side.
     const heads = await page.locator('table.interop thead th').allTextContents();
     for (const store of ['in-memory', 'SQLite', 'PostgreSQL']) expect(heads.some((h) => h.includes(`(${store})`)), store).toBe(true);
+    await page.close();
+  });
+  browserIt('the requirements page lists every requirement id with its witness class and leads with the MUSTs that have no witness', async () => {
+    const page = await open('/interop/requirements/', 'requirements');
+    const rows = [...REQUIREMENTS.values()];
+    expect(await page.locator('tr[data-requirement]').count()).toBe(rows.length);
+    const musts = rows.filter((r) => r.force === 'MUST' || r.force === 'MUST NOT');
+    expect(await page.locator('#no-witness strong').textContent()).toBe(`${musts.filter(isUnwitnessedMust).length} of ${musts.length}`);
+    expect(await page.locator('tr[data-no-witness="true"]').count()).toBe(musts.filter(isUnwitnessedMust).length);
+    const rule = page.locator('tr[data-requirement="openwop.requirement.proposed.0068.d2-idempotent-pass"] th a');
+    expect(await rule.getAttribute('href')).toBe('/rfcs/0068/#r0068-d2');
     await page.close();
   });
   browserIt('the other-languages page lists every target and its known limitations', async () => {

@@ -9,8 +9,14 @@ import type { RequirementResult } from '../../../conformance/requirement-results
 import { rfcSlug } from './rfc-status.ts';
 
 export const NAMESPACE_TITLES: Record<Namespace, string> = {
-  openwop: 'OpenWOP memory slice (proposed ids, openwop.requirement.proposed.*)',
-  inquirium: 'Inquirium, Orbiplex Proposal 066 (this project only, never in an OpenWOP bundle)',
+  openwop: 'OpenWOP memory slice',
+  inquirium: 'Inquirium (P066)',
+};
+
+/** What a namespace's ids are and where they may go, in one sentence under its heading. */
+export const NAMESPACE_NOTES: Record<Namespace, string> = {
+  openwop: 'Proposed ids under openwop.requirement.proposed., a segment upstream does not use, so none reuses or shadows an id upstream mints.',
+  inquirium: 'Ids under orbiplex.inquirium.: this project’s results only, never an OpenWOP bundle.',
 };
 
 export const WITNESS_ORDER: readonly WitnessClass[] = ['witnessable-unaided', 'witnessable-gated', 'seam-gated', 'claims-check', 'negative-existence', 'unwitnessable'];
@@ -38,7 +44,7 @@ export interface RowView extends Requirement {
 export interface RequirementsView {
   /** Hosts with a latest wopkit results file, sorted; `reports` is false for files written before requirement ids. */
   hosts: { name: string; file: string; suiteVersion: string; reports: boolean }[];
-  groups: { namespace: Namespace; title: string; rows: RowView[] }[];
+  groups: { namespace: Namespace; title: string; note: string; rows: RowView[] }[];
   counts: { rows: number; musts: number; mustsWithoutWitness: number; byWitness: Record<WitnessClass, number>; floor: number };
 }
 
@@ -62,6 +68,7 @@ export function requirementsView(tables: readonly RequirementTable[], latest: re
   const groups = tables.map((t) => ({
     namespace: t.namespace,
     title: NAMESPACE_TITLES[t.namespace],
+    note: NAMESPACE_NOTES[t.namespace],
     rows: t.requirements.map((r): RowView => {
       const n = rfcNumberOf(r.section.document);
       return { ...r, ...(n !== undefined ? { href: `/rfcs/${rfcSlug(n)}/${r.section.anchor ? `#${r.section.anchor}` : ''}` } : {}), noWitness: isMust(r) && r.scenarios.length === 0, cells: cellsOf(r.id) };
