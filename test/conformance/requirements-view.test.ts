@@ -49,3 +49,13 @@ describe('requirement page model', () => {
     expect(unwitnessed.cells[1]!.outcome).toBe('unwitnessed');
   });
 });
+
+describe('rule inserts on the RFC pages', () => {
+  it('own-text places a block before the first sub-heading; section after the sub-sections', async () => {
+    const { appendToSection } = await import('../../site/src/lib/section-insert.ts');
+    const html = '<h3 id="am-cti1">AM-CTI1</h3><p>a</p><h4 id="am-cti1-1">AM-CTI1-1</h4><p>b</p><h3 id="am-sr1">AM-SR1</h3>';
+    expect(appendToSection(html, 'am-cti1', '<X/>', 'own-text')).toBe(html.replace('<h4', '<X/><h4'));
+    expect(appendToSection(html, 'am-cti1', '<X/>')).toBe(html.replace('<h3 id="am-sr1"', '<X/><h3 id="am-sr1"'));
+    expect(appendToSection(html, 'am-sr1', '<X/>', 'own-text')).toBe(`${html}<X/>`);
+  });
+});

@@ -64,6 +64,9 @@ describe('built site', () => {
     const page2 = await open('/rfcs/0068/', 'rfc-0068');
     expect(await page2.locator('.rfc-history li').count()).toBe(3);
     expect(await page2.locator('#r0068-d2').count()).toBe(1);
+    // Every rule shows its requirement id (conformance/requirements/), linked to the requirements page.
+    expect(await page2.locator('.rule-requirement').count()).toBe([...REQUIREMENTS.values()].filter((r) => r.section.document === 'RFCs/0068-memory-consolidation-and-commitments.md').length);
+    expect(await page2.locator('.rule-requirement a').first().getAttribute('href')).toMatch(/^\/interop\/requirements\/#openwop\.requirement\.proposed\.0068\./);
     await page.close();
     await page2.close();
   });
