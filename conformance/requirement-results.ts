@@ -12,8 +12,10 @@
 import type { Outcome, ScenarioResult, SkipClass } from './scenario.ts';
 import { REQUIREMENTS, type Force, type Namespace, type TableRequirement, type WitnessClass } from './requirements.ts';
 
+/** A requirement's outcome on one host; `unwitnessed`: its row names no scenario. */
 export type RequirementOutcome = Outcome | 'unwitnessed';
 
+/** One requirement's result on one host, keyed by its id (result.schema.json#/properties/requirements). */
 export interface RequirementResult {
   readonly id: string;
   readonly namespace: Namespace;
@@ -28,6 +30,7 @@ export interface RequirementResult {
   readonly failures: readonly string[];
 }
 
+/** How many requirements of a run ended in each outcome. */
 export interface RequirementSummary {
   readonly pass: number;
   readonly fail: number;
@@ -72,6 +75,7 @@ export function requirementResults(scenarios: readonly ScenarioResult[], rows: I
   return [...rows].map((row) => fold(row, scenarios));
 }
 
+/** The counts of a run's requirement results per outcome. */
 export function summariseRequirements(results: readonly RequirementResult[]): RequirementSummary {
   const count = (o: RequirementOutcome) => results.filter((r) => r.outcome === o).length;
   return { pass: count('pass'), fail: count('fail'), skip: count('skip'), unwitnessed: count('unwitnessed') };

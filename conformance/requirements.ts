@@ -7,9 +7,12 @@
 import openwopTable from './requirements/openwop-memory.json' with { type: 'json' };
 import inquiriumTable from './requirements/inquirium.json' with { type: 'json' };
 
+/** Upstream's closed set of witness classes: how a requirement can be observed, from unaided to not at all. */
 export const WITNESS_CLASSES = ['witnessable-unaided', 'witnessable-gated', 'seam-gated', 'claims-check', 'negative-existence', 'unwitnessable'] as const;
 export type WitnessClass = (typeof WITNESS_CLASSES)[number];
+/** The strongest normative force of a rule's text; `informative` rules bind nobody. */
 export type Force = 'MUST' | 'MUST NOT' | 'SHOULD' | 'MAY' | 'informative';
+/** `openwop`: ids a bundle may carry (proposals); `inquirium`: P066 rows, this project's results only. */
 export type Namespace = 'openwop' | 'inquirium';
 
 /** One row of a requirement table (requirements.schema.json#/$defs/Requirement). */
