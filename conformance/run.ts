@@ -4,10 +4,12 @@
 import { ROUTES, urlOf, validatorOf } from '../runtime/host/seam-catalogue.ts';
 import { HttpClient } from './client.ts';
 import type { SuiteConfig } from './config.ts';
+import { requirementResults, summariseRequirements, type RequirementResult, type RequirementSummary } from './requirement-results.ts';
 import { runScenario, type Discovery, type Scenario, type ScenarioResult } from './scenario.ts';
 import { SCENARIOS } from './scenarios/index.ts';
 
 export const SUITE_NAME = 'wopkit-conformance';
+/** The package version (test/package/versions.test.ts). Results carry `requirements` keyed by id since issue 39. */
 export const SUITE_VERSION = '0.3.0';
 
 export interface SuiteResults {
@@ -19,6 +21,9 @@ export interface SuiteResults {
   readonly optedOutProfiles: readonly string[];
   readonly summary: { readonly pass: number; readonly fail: number; readonly skip: number };
   readonly scenarios: readonly ScenarioResult[];
+  /** One result per row of conformance/requirements/, keyed by requirement id. */
+  readonly requirements: readonly RequirementResult[];
+  readonly requirementSummary: RequirementSummary;
 }
 
 export class DiscoveryError extends Error {}
@@ -44,6 +49,7 @@ export async function runSuite(config: SuiteConfig, scenarios: readonly Scenario
     results.push(discoveryInvalid && s.profile === 'schema' ? { ...r, outcome: 'fail', reason: `discovery document invalid: ${discoveryInvalid[0]}`, failures: [...r.failures, ...discoveryInvalid] } : r);
   }
   const host = (discovery.host ?? {}) as { name?: string; version?: string };
+  const requirements = requirementResults(results);
   return {
     suite: { name: SUITE_NAME, version: SUITE_VERSION },
     host: { name: host.name ?? new URL(config.baseUrl).host, version: host.version ?? 'unknown', baseUrl: config.baseUrl },
@@ -57,6 +63,8 @@ export async function runSuite(config: SuiteConfig, scenarios: readonly Scenario
       skip: results.filter((r) => r.outcome === 'skip').length,
     },
     scenarios: results,
+    requirements,
+    requirementSummary: summariseRequirements(requirements),
   };
 }
 
@@ -67,6 +75,9 @@ export function formatSummary(r: SuiteResults): string {
   for (const s of r.scenarios) {
     lines.push(`  ${icon[s.outcome]} ${s.id}${s.skipClass ? ` (${s.skipClass})` : ''} — ${s.assertions} assertions, ${s.durationMs} ms${s.reason ? `\n       ${s.reason}` : ''}`);
   }
+  for (const q of r.requirements.filter((x) => x.outcome === 'fail')) lines.push(`  FAIL requirement ${q.id} — ${q.reason ?? ''}`);
+  const q = r.requirementSummary;
+  lines.push(`requirements: ${q.pass} passed, ${q.fail} failed, ${q.skip} skipped, ${q.unwitnessed} without a witness`);
   lines.push(`${r.summary.pass} passed, ${r.summary.fail} failed, ${r.summary.skip} skipped`);
   return lines.join('\n');
 }

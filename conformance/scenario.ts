@@ -3,8 +3,13 @@
  * advertise the behaviour), skipped (the host opted out of the profile), blocked (the scenario could not assert
  * anything: a missing seam outside strict mode, or no assertion made). A scenario never passes vacuously: zero
  * assertions is `blocked`. In strict mode an unadvertised behaviour or a missing seam is a failure.
+ *
+ * Every assertion names its requirement: `t.req(id)` (an id of conformance/requirements/, whose row lists this
+ * scenario) opens a section, and every check until the next `t.req` counts under that id. An assertion made before
+ * any `t.req`, or under an id whose row does not list the scenario, fails the scenario as a suite bug.
  */
 import { targetOf, validatorOf, type CatalogueRoute, type TargetValues } from '../runtime/host/seam-catalogue.ts';
+import { REQUIREMENTS } from './requirements.ts';
 import type { HttpClient, HttpResult, SchemaValidator } from './client.ts';
 import type { SuiteConfig } from './config.ts';
 
@@ -22,6 +27,16 @@ export interface ScenarioResult {
   readonly assertions: number;
   readonly failures: readonly string[];
   readonly durationMs: number;
+  /** The assertions per requirement id, in the order the scenario opened them. */
+  readonly requirements: readonly RequirementTally[];
+}
+
+/** What one scenario asserted under one requirement id. `stoppedHere`: the scenario ended abnormally in this section. */
+export interface RequirementTally {
+  readonly id: string;
+  readonly assertions: number;
+  readonly failures: readonly string[];
+  readonly stoppedHere?: true;
 }
 
 export type Discovery = Record<string, unknown>;
@@ -44,16 +59,59 @@ class SkipSignal extends Error {
 }
 class SeamMissing extends Error {}
 
+/** Message prefix of an assertion the suite itself got wrong (no requirement id, or an id the table does not give this scenario). */
+export const SUITE_BUG = 'suite bug:';
+
 export class ScenarioContext {
   assertions = 0;
   readonly failures: string[] = [];
-  constructor(readonly client: HttpClient, readonly discovery: Discovery, readonly config: SuiteConfig) {}
+  private readonly tallies = new Map<string, { assertions: number; failures: string[] }>();
+  private current: string | undefined;
+  constructor(readonly client: HttpClient, readonly discovery: Discovery, readonly config: SuiteConfig, readonly scenarioId = '') {}
 
-  /** Record one assertion. */
+  /**
+   * Open the section of one requirement: every assertion until the next `req` counts under `id`. The id must be a
+   * row of conformance/requirements/ that lists this scenario among its witnesses.
+   */
+  req(id: string): this {
+    const row = REQUIREMENTS.get(id);
+    if (row === undefined) this.failures.push(`${SUITE_BUG} requirement ${id} is not in conformance/requirements/`);
+    else if (!row.scenarios.includes(this.scenarioId)) this.failures.push(`${SUITE_BUG} requirement ${id} does not list scenario ${this.scenarioId} as a witness`);
+    this.current = id;
+    if (!this.tallies.has(id)) this.tallies.set(id, { assertions: 0, failures: [] });
+    return this;
+  }
+
+  /** The requirement whose section is open (undefined before the first `req`). */
+  get requirement(): string | undefined {
+    return this.current;
+  }
+
+  /** Record one assertion under the open requirement. */
   check(ok: boolean, message: string): boolean {
     this.assertions++;
-    if (!ok) this.failures.push(message);
+    const tally = this.current === undefined ? undefined : this.tallies.get(this.current);
+    if (tally === undefined) {
+      this.failures.push(`${SUITE_BUG} assertion without a requirement id: ${message}`);
+      return ok;
+    }
+    tally.assertions++;
+    if (!ok) {
+      this.failures.push(message);
+      tally.failures.push(message);
+    }
     return ok;
+  }
+
+  /**
+   * The per-requirement tallies. `stop` marks the open section when the scenario ended abnormally (a skip, a missing
+   * seam, an error): that section was not completed, so it cannot pass; `stop.failure` also fails it.
+   */
+  requirementTallies(stop?: { readonly failure?: string }): RequirementTally[] {
+    return [...this.tallies].map(([id, t]) => {
+      if (stop === undefined || id !== this.current) return { id, assertions: t.assertions, failures: t.failures };
+      return { id, assertions: t.assertions, failures: stop.failure === undefined ? t.failures : [...t.failures, stop.failure], stoppedHere: true as const };
+    });
   }
   equal(actual: unknown, expected: unknown, message: string): boolean {
     return this.check(JSON.stringify(actual) === JSON.stringify(expected), `${message}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`.slice(0, 600));
@@ -91,7 +149,7 @@ export const get = (o: unknown, path: string): unknown => path.split('.').reduce
 export async function runScenario(s: Scenario, client: HttpClient, discovery: Discovery, config: SuiteConfig): Promise<ScenarioResult> {
   const started = performance.now();
   const base = { id: s.id, title: s.title, rfc: s.rfc, profile: s.profile };
-  const done = (r: Omit<ScenarioResult, 'id' | 'title' | 'rfc' | 'profile' | 'durationMs'>): ScenarioResult => ({ ...base, ...r, durationMs: Math.round(performance.now() - started) });
+  const done = (r: Omit<ScenarioResult, 'id' | 'title' | 'rfc' | 'profile' | 'durationMs' | 'requirements'>, requirements: readonly RequirementTally[] = []): ScenarioResult => ({ ...base, ...r, durationMs: Math.round(performance.now() - started), requirements });
   if (config.optedOut.has(s.profile)) return done({ outcome: 'skip', skipClass: 'skipped', reason: `host opted out of profile ${s.profile}`, assertions: 0, failures: [] });
   const gateReason = s.gate?.(discovery);
   if (gateReason !== undefined) {
@@ -99,19 +157,21 @@ export async function runScenario(s: Scenario, client: HttpClient, discovery: Di
       ? done({ outcome: 'fail', reason: `strict mode: ${gateReason}`, assertions: 0, failures: [gateReason] })
       : done({ outcome: 'skip', skipClass: 'inapplicable', reason: gateReason, assertions: 0, failures: [] });
   }
-  const t = new ScenarioContext(client, discovery, config);
+  const t = new ScenarioContext(client, discovery, config, s.id);
   try {
     await s.run(t);
   } catch (e) {
-    if (e instanceof SkipSignal) return done({ outcome: 'skip', skipClass: e.skipClass, reason: e.reason, assertions: t.assertions, failures: t.failures });
+    if (e instanceof SkipSignal) return done({ outcome: 'skip', skipClass: e.skipClass, reason: e.reason, assertions: t.assertions, failures: t.failures }, t.requirementTallies({}));
     if (e instanceof SeamMissing) {
       return config.strict
-        ? done({ outcome: 'fail', reason: `strict mode: ${e.message}`, assertions: t.assertions, failures: [...t.failures, e.message] })
-        : done({ outcome: 'skip', skipClass: 'blocked', reason: e.message, assertions: t.assertions, failures: t.failures });
+        ? done({ outcome: 'fail', reason: `strict mode: ${e.message}`, assertions: t.assertions, failures: [...t.failures, e.message] }, t.requirementTallies({ failure: `strict mode: ${e.message}` }))
+        : done({ outcome: 'skip', skipClass: 'blocked', reason: e.message, assertions: t.assertions, failures: t.failures }, t.requirementTallies({}));
     }
-    return done({ outcome: 'fail', reason: `scenario error: ${(e as Error).message}`.slice(0, 500), assertions: t.assertions, failures: [...t.failures, String((e as Error).message)] });
+    const message = String((e as Error).message);
+    return done({ outcome: 'fail', reason: `scenario error: ${message}`.slice(0, 500), assertions: t.assertions, failures: [...t.failures, message] }, t.requirementTallies({ failure: `scenario error: ${message}`.slice(0, 500) }));
   }
-  if (t.failures.length > 0) return done({ outcome: 'fail', reason: t.failures[0]!, assertions: t.assertions, failures: t.failures });
-  if (t.assertions === 0) return done({ outcome: 'skip', skipClass: 'blocked', reason: 'the scenario asserted nothing', assertions: 0, failures: [] });
-  return done({ outcome: 'pass', assertions: t.assertions, failures: [] });
+  const tallies = t.requirementTallies();
+  if (t.failures.length > 0) return done({ outcome: 'fail', reason: t.failures[0]!, assertions: t.assertions, failures: t.failures }, tallies);
+  if (t.assertions === 0) return done({ outcome: 'skip', skipClass: 'blocked', reason: 'the scenario asserted nothing', assertions: 0, failures: [] }, tallies);
+  return done({ outcome: 'pass', assertions: t.assertions, failures: [] }, tallies);
 }

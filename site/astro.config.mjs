@@ -69,6 +69,7 @@ export default defineConfig({
         { label: 'Widget gallery', link: '/widgets/' },
         { label: 'Diagrams', link: '/diagrams/' },
         { label: 'Interop matrix', link: '/interop/' },
+        { label: 'Requirements', link: '/interop/requirements/' },
         { label: 'Benchmarks', link: '/benchmarks/' },
         { label: 'Schema changelog', link: '/changelog/' },
         ...(hasOtherLanguages ? [{ label: 'Other languages', link: '/other-languages/' }] : []),

@@ -1,5 +1,5 @@
 /** RFC 0012: compaction event emitted (output readable), SR-1 carry-forward, provenance tag; RFC 0062 scheduled distillation. */
-import { validateMemoryCompactedPayload } from '../../generated/validators/validators.js';
+import { validateCompactionCapability, validateMemoryCompactedPayload } from '../../generated/validators/validators.js';
 import { ROUTES } from '../../runtime/host/seam-catalogue.ts';
 import { get, type Scenario } from '../scenario.ts';
 import * as gate from './gates.ts';
@@ -15,13 +15,19 @@ export const compactionScenarios: Scenario[] = [
     profile: 'compaction',
     gate: gate.compaction,
     async run(t) {
+      t.req('openwop.requirement.proposed.0012.a1-advertisement');
+      const advert = get(t.discovery, 'memory.compaction');
+      t.check(validateCompactionCapability(advert), 'the memory.compaction advertisement does not match CompactionCapability (supported true needs a trigger)');
+      t.req('openwop.requirement.proposed.0012.b1-compacted-event');
       const { tenant, memoryRef } = freshScope();
       const seeded = await t.call<{ entries: { id: string }[] }>(ROUTES.memorySeed, { body: { memoryRef, entries: [1, 2, 3].map((i) => ({ content: `Note ${i}: the customer prefers email.` })) } });
       const ids = seeded.body.entries.map((e) => e.id);
       const r = await t.call<Compacted>(ROUTES.memoryCompact, { body: { memoryRef, sourceIds: ids } });
       t.check(validateMemoryCompactedPayload(r.body.event), 'the memory.compacted payload does not match its schema');
       t.equal(r.body.event.sourceCount, 3, 'sourceCount');
+      t.req('openwop.requirement.proposed.0012.b2-source-ids-exhaustive');
       t.equal([...(r.body.event.sourceIds ?? [])].sort(), [...ids].sort(), 'sourceIds (exhaustive)');
+      t.req('openwop.requirement.proposed.0012.b1-compacted-event');
       const events = await t.call<{ events: { type: string; payload: Record<string, unknown> }[] }>(ROUTES.runEvents, { params: { runId: r.body.compactionRunId } });
       t.check(events.body.events.some((e) => e.type === 'memory.compacted' && e.payload.outputId === r.body.event.outputId), 'no memory.compacted event in the log');
       const out = await t.call<{ content: string }>(ROUTES.memoryEntry, { query: { tenant, memoryRef, id: r.body.event.outputId } });
@@ -36,7 +42,8 @@ export const compactionScenarios: Scenario[] = [
     profile: 'compaction',
     gate: gate.compaction,
     async run(t) {
-      const { tenant, memoryRef } = freshScope();
+      t.req('openwop.requirement.proposed.0012.d1-sr1-carry-forward');
+      const { memoryRef } = freshScope();
       const secret = `sk-carry-${unique()}-secret`;
       const seeded = await t.call<{ entries: { id: string; content: string }[] }>(ROUTES.memorySeed, { body: {
         memoryRef,
@@ -57,6 +64,7 @@ export const compactionScenarios: Scenario[] = [
     profile: 'compaction',
     gate: gate.compaction,
     async run(t) {
+      t.req('openwop.requirement.proposed.0012.c1-provenance-tag');
       const { tenant, memoryRef } = freshScope();
       await t.call(ROUTES.memorySeed, { body: { memoryRef, entries: [{ content: 'A.' }, { content: 'B.' }] } });
       const r = await t.call<Compacted>(ROUTES.memoryCompact, { body: { memoryRef } });
@@ -74,6 +82,7 @@ export const compactionScenarios: Scenario[] = [
     profile: 'compaction',
     gate: gate.compaction,
     async run(t) {
+      t.req('openwop.requirement.proposed.0012.d1-sr1-carry-forward');
       // An upstream-style opaque ref: the host keeps it inside the caller's tenant.
       const memoryRef = `mem_tenant:default_agent:conformance-markers-${unique()}_longTerm`;
       const stamp = unique();
@@ -98,6 +107,7 @@ export const compactionScenarios: Scenario[] = [
     profile: 'distillation',
     gate: gate.scheduledDistillation,
     async run(t) {
+      t.req('openwop.requirement.proposed.agent-memory.scheduled-distillation');
       const { tenant, memoryRef } = freshScope();
       await t.call(ROUTES.memorySeed, { body: { memoryRef, entries: [{ content: 'Ticket 1 resolved: password reset.', tier: 'transactional' }, { content: 'Ticket 2 resolved: refund issued.', tier: 'transactional' }] } });
       // A minute in the past: the first instant is due whatever small clock skew the host has.
@@ -112,9 +122,11 @@ export const compactionScenarios: Scenario[] = [
       const o = first.body.lastOutcome;
       if (!t.check(o?.kind === 'distilled', `the due instant did not distil (lastOutcome ${JSON.stringify(o)?.slice(0, 200)})`) || o?.event === undefined) return;
       t.equal(o.instant, firstAt, 'the run covers the first instant');
+      t.req('openwop.requirement.proposed.0012.b4-distillation-reuses-event');
       t.equal(o.event.trigger, 'host-managed', 'a scheduled distillation is host-managed');
       t.equal(o.event.memoryRef, memoryRef, 'the run distils its own scope');
       t.equal(o.event.sourceCount, 2, 'both transactional entries are sources');
+      t.req('openwop.requirement.proposed.agent-memory.scheduled-distillation');
       const advertised = Number(get(t.discovery, 'memory.distillation.maxTokenBudget'));
       t.equal(o.event.distillation?.tokenBudget, advertised, 'the requested budget is clamped to the advertised maxTokenBudget');
       t.check((o.event.distillation?.tokensUsed ?? Infinity) <= (o.event.distillation?.tokenBudget ?? 0), 'tokensUsed exceeds the budget');

@@ -32,6 +32,7 @@ export const discoveryScenarios: Scenario[] = [
     rfc: 'upstream capabilities.md §2–§4, RFC 0003, RFC 0073, rest-endpoints.md (GET /v1/openapi.json)',
     profile: 'discovery',
     async run(t) {
+      t.req('openwop.requirement.proposed.core.discovery-public-documents');
       const doc = await publicDocument(t, ROUTES.discovery, 'the discovery document');
       if (doc !== undefined && doc.capabilities !== undefined) {
         const mirror = doc.capabilities as Record<string, unknown>;

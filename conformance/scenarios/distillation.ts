@@ -25,6 +25,7 @@ export const distillationScenarios: Scenario[] = [
     profile: 'distillation',
     gate: gate.distillation,
     async run(t) {
+      t.req('openwop.requirement.proposed.agent-memory.scheduled-distillation');
       const { tenant, memoryRef } = freshScope();
       await t.call(ROUTES.memorySeed, { body: { memoryRef, entries: TICKETS.map((content) => ({ content, tier: 'transactional' })) } });
       const r = await t.call<Distilled>(ROUTES.memoryDistill, { body: { memoryRef, tokenBudget: 2000, indexEmitted: true } });

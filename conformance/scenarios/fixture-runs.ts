@@ -34,24 +34,30 @@ export const fixtureRunScenarios: Scenario[] = [
     profile: 'agent-memory',
     gate: gate.both(gate.longTerm, gate.fixtures(...MEMORY_FIXTURES)),
     async run(t) {
+      t.req('openwop.requirement.proposed.core.run-lifecycle');
       const [roundtrip, redaction, ttl, cti] = await Promise.all(MEMORY_FIXTURES.map((f) => runFixture(t, f)));
       const readback = roundtrip!.variables['memoryReadback'];
+      t.req('openwop.requirement.proposed.agent-memory.adapter-read-interface');
       t.equal(roundtrip!.status, 'completed', 'round-trip run status');
       t.check(validateMemoryEntry(readback), 'round-trip memoryReadback is not a MemoryEntry');
 
+      t.req('openwop.requirement.proposed.agent-memory.sr1-secret-redaction');
       t.equal(redaction!.status, 'completed', `SR-1 run status (error ${redaction!.error?.code ?? 'none'})`);
       t.check(/\[REDACTED:[^\]]+\]/.test(String((redaction!.variables['memoryReadback'] as Entry | undefined)?.content)), 'SR-1 read-back carries no [REDACTED:<secretId>] marker');
 
+      t.req('openwop.requirement.proposed.agent-memory.ttl-expired-never-surfaces');
       t.equal(ttl!.status, 'completed', `TTL run status (error ${ttl!.error?.code ?? 'none'})`);
       const listed = entries(ttl!.variables['memoryList']);
       t.check(listed.some((e) => e.id === ttl!.variables['freshId']), 'the live entry is not listed (an empty list proves nothing)');
       t.check(!listed.some((e) => e.id === ttl!.variables['expiredId']), 'an expired entry is listed');
       t.check(listed.every((e) => e.expiresAt === undefined || Date.parse(e.expiresAt) > Date.now()), 'a listed entry is past its expiresAt');
 
+      t.req('openwop.requirement.proposed.agent-memory.cti1-cross-tenant-isolation');
       t.equal(cti!.status, 'completed', `CTI-1 run status (error ${cti!.error?.code ?? 'none'})`);
       t.check(entries(cti!.variables['ownerProbe']).some((e) => e.id === cti!.variables['ownerEntryId']), "the owner control does not hold the run's own entry");
       t.equal(cti!.variables['crossTenantProbe'], [], "another tenant's ref read as the run's tenant");
 
+      t.req('openwop.requirement.proposed.core.run-lifecycle');
       const unknown = await t.call(ROUTES.runStart, { body: { workflowId: 'conformance-no-such-fixture' } }, { seam: false, refusal: true });
       t.equal(unknown.status, 404, 'a workflow the host does not have');
     },
@@ -63,11 +69,13 @@ export const fixtureRunScenarios: Scenario[] = [
     profile: 'multi-agent',
     gate: gate.both(gate.executionModelV2, gate.fixtures(ESCALATION_FIXTURE)),
     async run(t) {
+      t.req('openwop.requirement.proposed.0039.a1-confidence-floor');
       const run = await runFixture(t, ESCALATION_FIXTURE);
       t.check(run.status.startsWith('waiting-'), `the run is ${run.status}, not suspended on its interrupt`);
       await sleep(150);
       const again = await t.call<Snapshot>(ROUTES.runRead, { params: { runId: run.runId } });
       t.equal(again.body.status, run.status, 'status while the interrupt is unanswered');
+      t.req('openwop.requirement.proposed.0039.a3-event-before-interrupt');
       const { body } = await t.call<{ events: Ev[] }>(ROUTES.runEvents, { params: { runId: run.runId } });
       const escalated = body.events.filter((e) => e.type === 'core.workflowChain.confidence-escalated');
       t.equal(escalated.length, 1, 'confidence-escalated events');
@@ -85,6 +93,7 @@ export const fixtureRunScenarios: Scenario[] = [
     profile: 'multi-agent',
     gate: gate.both(gate.executionModelV2, gate.fixtures(ESCALATION_FIXTURE), gate.interruptResolve),
     async run(t) {
+      t.req('openwop.requirement.proposed.0039.a3-event-before-interrupt');
       const runs = await Promise.all([0, 1, 2, 3].map(() => runFixture(t, ESCALATION_FIXTURE)));
       const [contested, approved, amended, rejected] = runs as [Snapshot, Snapshot, Snapshot, Snapshot];
       // An answer names the node the run waits on (upstream: POST /v1/runs/{runId}/interrupts/{nodeId}).
@@ -97,6 +106,7 @@ export const fixtureRunScenarios: Scenario[] = [
       const resolvedOf = (events: Ev[]) => events.filter((e) => e.type === 'interrupt.resolved');
       const dispatchedOf = (events: Ev[]) => events.filter((e) => e.type === 'worker.dispatched');
 
+      t.req('openwop.requirement.proposed.core.interrupt-approval');
       const wrong = await answer(contested, `${open(contested)}-not-waiting`, { action: 'approve' }, true);
       t.equal([wrong.status, (wrong.body as { error?: string }).error], [404, 'interrupt_not_found'], 'answering a node the run does not wait on');
 

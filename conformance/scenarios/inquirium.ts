@@ -14,15 +14,18 @@ export const inquiriumScenarios: Scenario[] = [
     profile: 'inquirium',
     gate: gate.inquiriumGenerate,
     async run(t) {
+      t.req('orbiplex.inquirium.p066.d2-inquirium-owns-invocation');
       const canary = `PROMPT-CANARY-${unique()}`;
       const r = await t.call<Record<string, any>>(ROUTES.inquiriumGenerate, { body: request(`Help me think this through ${canary}`) });
       t.equal(r.body.outcome, 'completed', 'outcome');
-      t.equal(r.body.locality, 'local_only', 'locality');
-      t.check(['advisory', 'hypothesis'].includes(r.body.epistemic?.stance), 'stance is advisory or hypothesis');
-      t.check(typeof r.body['trace/ref'] === 'string', 'trace/ref');
+      t.req('orbiplex.inquirium.p066.d3-advise-only-local-only').equal(r.body.locality, 'local_only', 'locality');
+      t.req('orbiplex.inquirium.p066.d8-1-bounded-claim').check(['advisory', 'hypothesis'].includes(r.body.epistemic?.stance), 'stance is advisory or hypothesis');
+      t.req('orbiplex.inquirium.p066.d10-assistant-turn-trace').check(typeof r.body['trace/ref'] === 'string', 'trace/ref');
+      t.req('orbiplex.inquirium.p066.d3-advise-only-local-only');
       const remote = await t.call<Record<string, any>>(ROUTES.generateRemoteOnly, { body: request('hello') });
       t.equal(remote.body.outcome, 'handler-unavailable', 'with only a remote runtime the outcome is handler-unavailable');
       t.check(remote.body.output === undefined, 'no output without a local runtime');
+      t.req('orbiplex.inquirium.p066.d10-assistant-turn-trace');
       const traces = await t.call<{ records: { body: Record<string, unknown> }[] }>(ROUTES.traces, { query: { traceRef: r.body['trace/ref'] } });
       t.equal(traces.body.records.length, 1, 'one trace record for the turn');
       const text = JSON.stringify(traces.body.records);
@@ -39,6 +42,7 @@ export const inquiriumScenarios: Scenario[] = [
     profile: 'inquirium',
     gate: gate.inquiriumQuestions,
     async run(t) {
+      t.req('orbiplex.inquirium.p066.d11-3-host-shapes-widget');
       const op = unique();
       const ref = `question/inquirium/${op}/remote-runtime-approval`;
       const key = `inquirium:${op}:remote-runtime-approval`;
@@ -52,10 +56,13 @@ export const inquiriumScenarios: Scenario[] = [
       };
       const raw = await t.call(ROUTES.questionPropose, { body: { ...q, 'question/ref': `${ref}-raw`, 'widget.input/schema': { type: 'string' } } }, { refusal: true });
       t.equal(raw.status, 400, 'a question carrying a raw input schema is refused');
+      t.req('orbiplex.inquirium.p066.d11-5-question-lifecycle');
       const created = await t.call<{ state: string }>(ROUTES.questionPropose, { body: q });
       t.equal(created.body.state, 'pending', 'a new question is pending');
+      t.req('orbiplex.inquirium.p066.d11-4-registered-widget-kinds');
       const bad = await t.call(ROUTES.inquiriumRespond, { body: { schema: 'inquirium.operator-question.answer.v1', 'question/ref': ref, 'idempotency/key': key, answer: 'maybe' } }, { refusal: true });
       t.check(bad.status >= 400 && bad.status < 500, 'an answer outside the allow-list is refused');
+      t.req('orbiplex.inquirium.p066.d11-5-question-lifecycle');
       const still = await t.call<{ state: string }>(ROUTES.questionRead, { query: { ref } });
       t.equal(still.body.state, 'pending', 'a refused answer leaves the question pending');
       const answer = { schema: 'inquirium.operator-question.answer.v1', 'question/ref': ref, 'idempotency/key': key, answer: 'yes' };

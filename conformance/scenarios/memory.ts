@@ -13,6 +13,7 @@ export const memoryScenarios: Scenario[] = [
     profile: 'agent-memory',
     gate: gate.longTerm,
     async run(t) {
+      t.req('openwop.requirement.proposed.agent-memory.cti1-cross-tenant-isolation');
       const tb = `tenant-b-${unique()}`;
       const refB = `mem://${tb}/agent-1`;
       const seeded = await t.call<{ entries: { id: string }[] }>(ROUTES.memorySeed, { body: { memoryRef: refB, entries: [{ content: 'tenant B private plan' }] } });
@@ -22,8 +23,10 @@ export const memoryScenarios: Scenario[] = [
       t.check(control.body.entries.some((e) => e.id === id), 'positive control: tenant B does not see its own entry');
       const probe = await t.call<{ entries: unknown[] }>(ROUTES.memoryEntries, { query: { tenant: 'tenant-a-probe', memoryRef: refB } });
       t.equal(probe.body.entries, [], 'tenant A list of a tenant-B ref');
+      t.req('openwop.requirement.proposed.agent-memory.cti1-gate-per-adapter');
       const probeGet = await t.call(ROUTES.memoryEntry, { query: { tenant: 'tenant-a-probe', memoryRef: refB, id } }, { seam: false, refusal: true });
       t.equal(probeGet.status, 404, 'tenant A get of a tenant-B entry');
+      t.req('openwop.requirement.proposed.agent-memory.cti1-validate-ref-shape');
       for (const hostile of [`mem://${tb}/../${tb}/agent-1`, `mem://${tb}/agent-1\u0000`, `mem://${tb}//agent-1`, `${refB}?x=1`, 'x'.repeat(2000)]) {
         const r = await t.call<{ entries: unknown[] }>(ROUTES.memoryEntries, { query: { tenant: tb, memoryRef: hostile } });
         t.check(r.status < 500 && Array.isArray(r.body.entries) && r.body.entries.length === 0, `hostile ref ${JSON.stringify(hostile.slice(0, 40))} returned entries or failed`);
@@ -37,6 +40,7 @@ export const memoryScenarios: Scenario[] = [
     profile: 'agent-memory',
     gate: gate.longTerm,
     async run(t) {
+      t.req('openwop.requirement.proposed.agent-memory.sr1-secret-redaction');
       const { tenant, memoryRef } = freshScope();
       const fx = await t.call<{ memoryId: string; secretId: string; secretValue: string }>(ROUTES.memoryRedaction, { body: { memoryRef } });
       const entry = await t.call<{ content: string }>(ROUTES.memoryEntry, { query: { tenant, memoryRef, id: fx.body.memoryId } });
@@ -51,6 +55,7 @@ export const memoryScenarios: Scenario[] = [
     profile: 'agent-memory',
     gate: gate.ttl,
     async run(t) {
+      t.req('openwop.requirement.proposed.agent-memory.ttl-expired-never-surfaces');
       const { tenant, memoryRef } = freshScope();
       const seeded = await t.call<{ entries: { id: string; expiresAt?: string }[] }>(ROUTES.memorySeed, { body: { memoryRef, entries: [{ content: 'short-lived', ttlSeconds: 1 }, { content: 'long-lived' }] } });
       const short = seeded.body.entries[0]!;

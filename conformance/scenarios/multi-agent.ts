@@ -14,6 +14,7 @@ export const multiAgentScenarios: Scenario[] = [
     profile: 'multi-agent',
     gate: gate.executionModelV2,
     async run(t) {
+      t.req('openwop.requirement.proposed.0039.a3-event-before-interrupt');
       const r = await t.call<{ runId: string; floor: number }>(ROUTES.escalationRun, { body: { confidence: 0.3, kind: 'next-worker' } });
       const { body } = await t.call<{ events: Ev[] }>(ROUTES.runEvents, { params: { runId: r.body.runId } });
       const types = body.events.map((e) => e.type);
@@ -24,6 +25,7 @@ export const multiAgentScenarios: Scenario[] = [
       t.check(intr !== -1 && esc < intr, 'the escalation event must precede the interrupt');
       t.check(disp === -1 || (esc !== -1 && esc < disp && intr < disp), 'a dispatch happened before the escalation and interrupt');
       const e = body.events[esc];
+      t.req('openwop.requirement.proposed.0039.a2-floor-at-least-half');
       if (e) {
         t.check(Number(e.payload.floor) >= 0.5, 'escalation floor below 0.5');
         t.check(Number(e.payload.confidence) < Number(e.payload.floor), 'escalated a decision that was not below the floor');
@@ -40,12 +42,13 @@ export const multiAgentScenarios: Scenario[] = [
     profile: 'multi-agent',
     gate: gate.v2WithMemory,
     async run(t) {
+      t.req('openwop.requirement.proposed.0039.b2-ttl-from-child-write');
       const r = await t.call<{ parentStartedAt: string; childWrittenAt: string; entry: { expiresAt: string }; seenByParent: boolean }>(ROUTES.crossRunTtl, { body: { ttlSeconds: 5, delayMs: 300 } });
       const exp = Date.parse(r.body.entry.expiresAt);
       t.check(Date.parse(r.body.childWrittenAt) - Date.parse(r.body.parentStartedAt) >= 250, 'the fixture did not separate parent start and child write');
       t.equal(exp - Date.parse(r.body.childWrittenAt), 5000, 'expiresAt - child write time (ms)');
       t.check(exp - Date.parse(r.body.parentStartedAt) !== 5000, 'expiresAt was anchored at the parent start');
-      t.equal(r.body.seenByParent, true, "the parent's supervisor read sees the child's entry");
+      t.req('openwop.requirement.proposed.0039.b1-child-memory-scope').equal(r.body.seenByParent, true, "the parent's supervisor read sees the child's entry");
     },
   },
   {
@@ -55,6 +58,7 @@ export const multiAgentScenarios: Scenario[] = [
     profile: 'multi-agent',
     gate: gate.v2WithMemory,
     async run(t) {
+      t.req('openwop.requirement.proposed.0039.b4-replay-reads-the-past');
       const fx = await t.call<{ runId: string; memoryRef: string; memoryId: string; fromSeq: number; expectedAtFork: string; current: string }>(ROUTES.replayFixture, { body: {} });
       const fork = await t.call<{ runId: string; sourceRunId: string; fromSeq?: number }>(ROUTES.runFork, { params: { runId: fx.body.runId }, body: { fromSeq: fx.body.fromSeq } });
       t.equal(fork.status, 201, 'fork status');
@@ -62,6 +66,7 @@ export const multiAgentScenarios: Scenario[] = [
       if (fork.body.fromSeq !== undefined) t.equal(fork.body.fromSeq, fx.body.fromSeq, 'the fork names its fork point');
       const read = await t.call<{ content: string }>(ROUTES.runMemory, { params: { runId: fork.body.runId }, query: { memoryRef: fx.body.memoryRef, id: fx.body.memoryId } });
       t.equal(read.body.content, fx.body.expectedAtFork, 'the fork reads the snapshot at fromSeq, not current memory');
+      t.req('openwop.requirement.proposed.0039.c1-snapshot-unavailable-refusal');
       const gone = await t.call<{ runId: string; fromSeq: number }>(ROUTES.replayFixture, { body: { dropEventLog: true } });
       const refused = await t.call<{ error: string; details: { fromSeq: number; sourceRunId?: string; reason?: string } }>(ROUTES.runFork, { params: { runId: gone.body.runId }, body: { fromSeq: gone.body.fromSeq } }, { refusal: true });
       t.equal(refused.status, 422, 'status of a fork whose snapshot is unavailable');
@@ -81,6 +86,7 @@ export const multiAgentScenarios: Scenario[] = [
     profile: 'multi-agent',
     gate: gate.v2WithMemory,
     async run(t) {
+      t.req('openwop.requirement.proposed.0039.b4-replay-reads-the-past');
       const fx = await t.call<{ runId: string; memoryRef: string; memoryId: string; fromSeq: number; expectedAtFork: string }>(ROUTES.replayFixture, { body: {} });
       for (const mode of ['replay', 'branch'] as const) {
         const fork = await t.call<{ runId: string }>(ROUTES.runFork, { params: { runId: fx.body.runId }, body: { mode, fromSeq: fx.body.fromSeq } });
@@ -90,6 +96,7 @@ export const multiAgentScenarios: Scenario[] = [
         const run = await t.call<{ status: string }>(ROUTES.runRead, { params: { runId: fork.body.runId } });
         t.equal(run.status, 200, `GET on the ${mode} fork's run path`);
       }
+      t.req('openwop.requirement.proposed.0039.c1-snapshot-unavailable-refusal');
       const gone = await t.call<{ runId: string }>(ROUTES.replayFixture, { body: { dropEventLog: true } });
       const refused = await t.call<{ error: string; details: { fromSeq: number } }>(ROUTES.runFork, { params: { runId: gone.body.runId }, body: { mode: 'replay', fromSeq: 0 } }, { refusal: true });
       t.equal([refused.status, refused.body.error, refused.body.details?.fromSeq], [422, 'replay_memory_snapshot_unavailable', 0], 'an unservable replay');

@@ -28,6 +28,7 @@ export const rfc0080Scenarios: Scenario[] = [
     profile: 'memory-degraded',
     gate: gate.both(gate.manifestRuntime, gate.memorySupported),
     async run(t) {
+      t.req('openwop.requirement.proposed.agent-memory.degraded-memory-visible');
       const inv = await t.call<{ agents: Entry[]; total: number }>(ROUTES.agents, { query: {} });
       const agents = inv.body.agents ?? [];
       t.check(agents.length > 0, 'the inventory is empty: nothing to project');

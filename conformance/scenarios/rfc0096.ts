@@ -35,6 +35,7 @@ export const rfc0096Scenarios: Scenario[] = [
     profile: 'proposals',
     gate: gate.both(gate.proposalsAgentPacks, gate.manifestRuntime),
     async run(t) {
+      t.req('openwop.requirement.proposed.agent-memory.reviewable-learning');
       const tenant = `tenant-${unique()}`;
       const agentId = `conformance.proposed-${unique()}`;
       const secret = `sk-suite-proposal-${unique()}`;

@@ -67,6 +67,7 @@ export const workflowRunScenarios: Scenario[] = [
     profile: 'runs',
     gate: gate.fixtures(NOOP),
     async run(t) {
+      t.req('openwop.requirement.proposed.core.run-lifecycle');
       const runId = await completedNoop(t);
       if (runId === undefined) return;
       const snap = await until(t, runId, () => true, 0);
@@ -78,10 +79,12 @@ export const workflowRunScenarios: Scenario[] = [
       t.equal(nodes.length, 1, 'node.completed events of the single noop node');
       t.equal(events.at(-1)?.type, 'run.completed', 'the last event of a completed run');
       if (emitsWriteEvents(t.discovery)) {
+        t.req('openwop.requirement.proposed.agent-memory.write-attribution');
         const written = events.filter((e) => e.type === 'memory.written');
         t.check(written.length > 0, 'the run wrote memory (its summary) but emitted no memory.written');
         for (const e of written) t.check(typeof e.payload['memoryId'] === 'string' && typeof e.payload['memoryRef'] === 'string' && !('content' in e.payload), 'memory.written carries memoryRef and memoryId and no content');
       }
+      t.req('openwop.requirement.proposed.core.run-lifecycle');
       const unknown = await t.call(ROUTES.runRead, { params: { runId: 'conformance-no-such-run' } }, { seam: false, refusal: true });
       t.check([403, 404].includes(unknown.status), `an unknown run answered ${unknown.status}, not 404 or 403`);
     },
@@ -93,6 +96,7 @@ export const workflowRunScenarios: Scenario[] = [
     profile: 'replay-fork',
     gate: gate.both(replayAdvertised, gate.fixtures(NOOP)),
     async run(t) {
+      t.req('openwop.requirement.proposed.core.replay-fork');
       const source = await completedNoop(t);
       if (source === undefined) return;
       const recorded = writtenIds(await eventsOf(t, source));
@@ -111,7 +115,8 @@ export const workflowRunScenarios: Scenario[] = [
         t.equal(ended[i]!.status, 'completed', `the ${mode} fork's terminal status`);
         if (mode === 'replay' && emitsWriteEvents(t.discovery)) {
           const replayed = writtenIds(await eventsOf(t, runId));
-          t.equal([...replayed].sort(), [...recorded].sort(), "memory.written ids of the replay (the source's, re-emitted: none missing, none new)");
+          t.req('openwop.requirement.proposed.agent-memory.write-attribution').equal([...replayed].sort(), [...recorded].sort(), "memory.written ids of the replay (the source's, re-emitted: none missing, none new)");
+          t.req('openwop.requirement.proposed.core.replay-fork');
         }
       }
       const refuse = async (body: Record<string, unknown>, runId: string, statuses: readonly number[], what: string) => {
@@ -131,6 +136,7 @@ export const workflowRunScenarios: Scenario[] = [
     profile: 'interrupts',
     gate: gate.fixtures(APPROVAL),
     async run(t) {
+      t.req('openwop.requirement.proposed.core.interrupt-approval');
       const runId = await start(t, APPROVAL);
       if (runId === undefined) return;
       const waiting = await until(t, runId, (s) => s.status !== 'running', 10_000);
@@ -161,6 +167,7 @@ export const workflowRunScenarios: Scenario[] = [
     profile: 'multi-agent',
     gate: gate.both((d: Discovery) => (get(d, 'agents.supported') === true ? undefined : 'agents.supported is not true'), gate.fixtures(LOW_CONFIDENCE)),
     async run(t) {
+      t.req('openwop.requirement.proposed.core.agent-confidence-escalation');
       const runId = await start(t, LOW_CONFIDENCE);
       if (runId === undefined) return;
       const waiting = await until(t, runId, (s) => s.status !== 'running', 10_000);

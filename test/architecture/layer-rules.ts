@@ -45,6 +45,8 @@ export const LAYER_RULES: Readonly<Record<string, readonly string[]>> = {
     'runtime/inquirium/widget-kinds.ts', 'runtime/host/seam-catalogue.ts',
     // The interop page renders the upstream acceptance record (its matrix reads conformance/results/*.json by glob).
     'conformance/results/upstream/acceptance.json',
+    // The requirement page renders the requirement tables and reads results keyed by id (their types).
+    'conformance/requirements/openwop-memory.json', 'conformance/requirements/inquirium.json', 'conformance/requirements.ts', 'conformance/requirement-results.ts',
     // Edit links come from package.json `repository`.
     'package.json',
   ],

@@ -8,6 +8,7 @@ import type { HostMutations } from '../../runtime/host/mutants.ts';
 import { configFrom } from '../../conformance/config.ts';
 import { runSuite, type SuiteResults } from '../../conformance/run.ts';
 import { SCENARIOS } from '../../conformance/scenarios/index.ts';
+import { REQUIREMENTS } from '../../conformance/requirements.ts';
 import { runScenario } from '../../conformance/scenario.ts';
 import { HttpClient } from '../../conformance/client.ts';
 import { ROUTES } from '../../runtime/host/seam-catalogue.ts';
@@ -36,6 +37,16 @@ describe('conformance suite against the reference host (strict)', () => {
     expect(results.summary).toEqual({ pass: SCENARIOS.length, fail: 0, skip: 0 });
     for (const s of results.scenarios) expect(s.assertions).toBeGreaterThan(0);
   });
+  it('every requirement with a witness passes, and every witnessing scenario asserted under every row that lists it', () => {
+    expect(results.requirements.filter((q) => q.outcome !== 'pass' && q.outcome !== 'unwitnessed').map((q) => `${q.id}: ${q.outcome} ${q.reason ?? ''}`)).toEqual([]);
+    const missing = results.requirements.flatMap((q) => {
+      const row = REQUIREMENTS.get(q.id)!;
+      return row.scenarios.filter((sid) => !(results.scenarios.find((s) => s.id === sid)?.requirements.some((t) => t.id === q.id && t.assertions > 0) ?? false)).map((sid) => `${sid} made no assertion under ${q.id}`);
+    });
+    expect(missing).toEqual([]);
+    expect(results.requirementSummary.fail).toBe(0);
+    expect(results.requirementSummary.unwitnessed).toBe([...REQUIREMENTS.values()].filter((r) => r.scenarios.length === 0).length);
+  });
   it('the results document matches conformance/result.schema.json', () => {
     const ajv = new Ajv2020({ strict: false });
     (addFormats as unknown as (a: Ajv2020) => void)(ajv);
@@ -46,38 +57,40 @@ describe('conformance suite against the reference host (strict)', () => {
 });
 
 describe('mutation checks: a broken host makes the matching scenario fail', () => {
-  const cases: [keyof HostMutations, string][] = [
-    ['leakSecret', 'memory-consolidation-idempotent'],
-    ['leakIntention', 'commitment-fired'],
-    ['refireCommitment', 'commitment-fired'],
-    ['skipEscalationEvent', 'multi-agent-confidence-escalation'],
-    ['crossTenantRead', 'agent-memory-cross-tenant-isolation'],
-    ['ignoreTtl', 'agent-memory-ttl-expiry'],
-    ['forkReadsLive', 'replay-memory-snapshot'],
-    ['forkReadsLive', 'replay-fork-mode'],
-    ['crossTenantRead', 'agent-memory-fixture-runs'],
-    ['ignoreTtl', 'agent-memory-fixture-runs'],
-    ['writeAroundRedaction', 'agent-memory-fixture-runs'],
-    ['skipEscalationEvent', 'multi-agent-escalation-run-waits'],
-    ['dropCausation', 'multi-agent-escalation-run-waits'],
-    ['dispatchWhileWaiting', 'multi-agent-escalation-run-waits'],
-    ['dispatchOnReject', 'multi-agent-escalation-resolve'],
-    ['rejectOnApprove', 'multi-agent-escalation-resolve'],
-    ['dispatchWhileWaiting', 'multi-agent-escalation-resolve'],
-    ['keepNonCanonicalMarkers', 'compaction-markers-canonical'],
-    ['unstableArchive', 'memory-distillation-client-requested'],
-    ['partialArchiveOnBudget', 'memory-distillation-client-requested'],
-    ['applyWithoutGate', 'proposal-reviewable-learning'],
-    ['resynthesizeOnApply', 'proposal-reviewable-learning'],
-    ['draftInfluencesRun', 'proposal-reviewable-learning'],
-    ['silentMemoryDegradation', 'memory-degraded-projection'],
+  /** Each mutant, the scenario that must catch it, and the requirement ids (after `openwop.requirement.proposed.`) it breaks. */
+  const cases: [keyof HostMutations, string, string[]][] = [
+    ['leakSecret', 'memory-consolidation-idempotent', ['0068.d3-sr1-carry-forward']],
+    ['leakIntention', 'commitment-fired', ['0068.c1-commitment-fired-event', '0068.d6-fire-at-most-once']],
+    ['refireCommitment', 'commitment-fired', ['0068.d6-fire-at-most-once']],
+    ['skipEscalationEvent', 'multi-agent-confidence-escalation', ['0039.a3-event-before-interrupt']],
+    ['crossTenantRead', 'agent-memory-cross-tenant-isolation', ['agent-memory.cti1-cross-tenant-isolation', 'agent-memory.cti1-gate-per-adapter']],
+    ['ignoreTtl', 'agent-memory-ttl-expiry', ['agent-memory.ttl-expired-never-surfaces']],
+    ['forkReadsLive', 'replay-memory-snapshot', ['0039.b4-replay-reads-the-past']],
+    ['forkReadsLive', 'replay-fork-mode', ['0039.b4-replay-reads-the-past']],
+    ['crossTenantRead', 'agent-memory-fixture-runs', ['agent-memory.cti1-cross-tenant-isolation']],
+    ['ignoreTtl', 'agent-memory-fixture-runs', ['agent-memory.ttl-expired-never-surfaces']],
+    ['writeAroundRedaction', 'agent-memory-fixture-runs', ['agent-memory.sr1-secret-redaction']],
+    ['skipEscalationEvent', 'multi-agent-escalation-run-waits', ['0039.a1-confidence-floor', '0039.a3-event-before-interrupt']],
+    ['dropCausation', 'multi-agent-escalation-run-waits', ['0039.a3-event-before-interrupt']],
+    ['dispatchWhileWaiting', 'multi-agent-escalation-run-waits', ['0039.a1-confidence-floor', '0039.a3-event-before-interrupt']],
+    ['dispatchOnReject', 'multi-agent-escalation-resolve', ['core.interrupt-approval']],
+    ['rejectOnApprove', 'multi-agent-escalation-resolve', ['core.interrupt-approval']],
+    ['dispatchWhileWaiting', 'multi-agent-escalation-resolve', ['0039.a3-event-before-interrupt']],
+    ['keepNonCanonicalMarkers', 'compaction-markers-canonical', ['0012.d1-sr1-carry-forward']],
+    ['unstableArchive', 'memory-distillation-client-requested', ['agent-memory.scheduled-distillation']],
+    ['partialArchiveOnBudget', 'memory-distillation-client-requested', ['agent-memory.scheduled-distillation']],
+    ['applyWithoutGate', 'proposal-reviewable-learning', ['agent-memory.reviewable-learning']],
+    ['resynthesizeOnApply', 'proposal-reviewable-learning', ['agent-memory.reviewable-learning']],
+    ['draftInfluencesRun', 'proposal-reviewable-learning', ['agent-memory.reviewable-learning']],
+    ['silentMemoryDegradation', 'memory-degraded-projection', ['agent-memory.degraded-memory-visible']],
   ];
-  for (const [mutation, scenarioId] of cases) {
-    it(`${mutation} → ${scenarioId} fails`, async () => {
+  for (const [mutation, scenarioId, requirementIds] of cases) {
+    it(`${mutation} → ${scenarioId} fails, naming ${requirementIds.join(', ')}`, async () => {
       const h = await start({ [mutation]: true });
       try {
         const r = await runSuite(configFrom({}, { 'base-url': h.url, 'api-key': TOKEN, strict: true, only: scenarioId }));
         expect(r.scenarios.map((s) => [s.id, s.outcome])).toEqual([[scenarioId, 'fail']]);
+        expect(r.requirements.filter((q) => q.outcome === 'fail').map((q) => q.id)).toEqual(requirementIds.map((id) => `openwop.requirement.proposed.${id}`));
       } finally {
         await h.app.close();
       }
@@ -99,11 +112,16 @@ describe('outcome classes', () => {
     try {
       const lenient = await runSuite(configFrom({}, { 'base-url': url, 'opt-out': 'inquirium' }));
       const byId = Object.fromEntries(lenient.scenarios.map((s) => [s.id, s]));
-      expect(byId['memory-consolidation-shape']!.outcome).toBe('pass');
+      expect(byId['memory-consolidation-shape']).toMatchObject({ outcome: 'skip', skipClass: 'inapplicable' });
       expect(byId['memory-consolidation-idempotent']).toMatchObject({ outcome: 'skip', skipClass: 'inapplicable' });
       expect(byId['inquirium-local-only-generate']).toMatchObject({ outcome: 'skip', skipClass: 'skipped' });
       const strict = await runSuite(configFrom({}, { 'base-url': url, strict: true }));
-      expect(strict.scenarios.filter((s) => s.outcome === 'fail').length).toBe(SCENARIOS.length - 1);
+      expect(strict.scenarios.filter((s) => s.outcome === 'fail').length).toBe(SCENARIOS.length);
+      // Keyed by id: nothing passes on a host that advertises nothing, and a gated-off requirement is a classified skip.
+      expect(lenient.requirements.filter((q) => q.outcome === 'pass')).toEqual([]);
+      expect(lenient.requirements.find((q) => q.id === 'openwop.requirement.proposed.0068.d2-idempotent-pass')).toMatchObject({ outcome: 'skip', skipClass: 'inapplicable' });
+      expect(lenient.requirements.find((q) => q.id === 'orbiplex.inquirium.p066.d3-advise-only-local-only')).toMatchObject({ outcome: 'skip', skipClass: 'skipped' });
+      expect(strict.requirements.filter((q) => q.outcome === 'pass' || q.outcome === 'skip')).toEqual([]);
     } finally {
       server.close();
     }

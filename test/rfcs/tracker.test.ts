@@ -7,8 +7,8 @@ const front = (file: string) => yaml.load(readFileSync(`RFCs/${file}`, 'utf8').s
 
 describe('RFC files', () => {
   const files = readdirSync('RFCs').filter((f) => f.endsWith('.md'));
-  it('are the five restated documents, each with machine-readable status and history', () => {
-    expect(files.sort()).toEqual(['0012-memory-compaction.md', '0039-multi-agent-confidence-and-memory-lifecycle.md', '0068-memory-consolidation-and-commitments.md', 'AM-1.1-agent-memory.md', 'P066-inquirium-assistant-channel.md']);
+  it('are the five restated documents and the project drafts (WK-), each with machine-readable status and history', () => {
+    expect(files.sort()).toEqual(['0012-memory-compaction.md', '0039-multi-agent-confidence-and-memory-lifecycle.md', '0068-memory-consolidation-and-commitments.md', 'AM-1.1-agent-memory.md', 'P066-inquirium-assistant-channel.md', 'WK-0001-openwop-memory-floor.md']);
     for (const f of files) {
       const d = front(f);
       expect(STATUSES, f).toContain(d.status);

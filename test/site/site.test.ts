@@ -16,6 +16,7 @@ import type { ApiIndex } from '../../site/src/lib/api-links.ts';
 import type { SchemaDoc, SiteIndex } from '../../generator/site-data-format.ts';
 import { toolchain } from '../support/toolchains.ts';
 import { DIST, PAGE_EXCESS_WIDTH, useBuiltSite } from './serve.ts';
+import { REQUIREMENTS, isUnwitnessedMust } from '../../conformance/requirements.ts';
 
 const SHOTS = 'test-results/screenshots';
 /** The browser checks need Chromium; the link check does not. */
@@ -47,11 +48,12 @@ describe('built site', () => {
   });
   browserIt('RFC index shows coloured status badges and filters by status', async () => {
     const page = await open('/rfcs/', 'rfc-index');
-    expect(await page.locator('.rfc-index tbody tr').count()).toBe(5);
+    // The five restatements and the project's own draft (WK-0001, the proposed memory floor).
+    expect(await page.locator('.rfc-index tbody tr').count()).toBe(6);
     expect(await page.locator('.status-badge[data-status="Accepted"]').count()).toBe(4);
-    expect(await page.locator('.status-badge[data-status="Draft"]').count()).toBe(1);
+    expect(await page.locator('.status-badge[data-status="Draft"]').count()).toBe(2);
     await page.locator('.rfc-filter button[data-filter="Draft"]').click();
-    expect(await page.locator('.rfc-index tbody tr:not([hidden])').count()).toBe(1);
+    expect(await page.locator('.rfc-index tbody tr:not([hidden])').count()).toBe(2);
     await page.close();
   });
   browserIt('an RFC page shows its status history, rules and tracker', async () => {
@@ -62,6 +64,9 @@ describe('built site', () => {
     const page2 = await open('/rfcs/0068/', 'rfc-0068');
     expect(await page2.locator('.rfc-history li').count()).toBe(3);
     expect(await page2.locator('#r0068-d2').count()).toBe(1);
+    // Every rule shows its requirement id (conformance/requirements/), linked to the requirements page.
+    expect(await page2.locator('.rule-requirement').count()).toBe([...REQUIREMENTS.values()].filter((r) => r.section.document === 'RFCs/0068-memory-consolidation-and-commitments.md').length);
+    expect(await page2.locator('.rule-requirement a').first().getAttribute('href')).toMatch(/^\/interop\/requirements\/#openwop\.requirement\.proposed\.0068\./);
     await page.close();
     await page2.close();
   });
@@ -101,6 +106,17 @@ describe('built site', () => {
     // One column per back-end's results file: the three stores side by side.
     const heads = await page.locator('table.interop thead th').allTextContents();
     for (const store of ['in-memory', 'SQLite', 'PostgreSQL']) expect(heads.some((h) => h.includes(`(${store})`)), store).toBe(true);
+    await page.close();
+  });
+  browserIt('the requirements page lists every requirement id with its witness class and leads with the MUSTs that have no witness', async () => {
+    const page = await open('/interop/requirements/', 'requirements');
+    const rows = [...REQUIREMENTS.values()];
+    expect(await page.locator('tr[data-requirement]').count()).toBe(rows.length);
+    const musts = rows.filter((r) => r.force === 'MUST' || r.force === 'MUST NOT');
+    expect(await page.locator('#no-witness strong').textContent()).toBe(`${musts.filter(isUnwitnessedMust).length} of ${musts.length}`);
+    expect(await page.locator('tr[data-no-witness="true"]').count()).toBe(musts.filter(isUnwitnessedMust).length);
+    const rule = page.locator('tr[data-requirement="openwop.requirement.proposed.0068.d2-idempotent-pass"] th a');
+    expect(await rule.getAttribute('href')).toBe('/rfcs/0068/#r0068-d2');
     await page.close();
   });
   browserIt('the other-languages page lists every target and its known limitations', async () => {

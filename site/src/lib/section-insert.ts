@@ -4,11 +4,14 @@
  * RFC section that describes it, where the RFC body is Markdown rendered as one block.
  */
 
-/** `html` with `insert` at the end of the section headed by `id`; throws when there is no such heading. */
-export function appendToSection(html: string, id: string, insert: string): string {
+/**
+ * `html` with `insert` at the end of the section headed by `id`; throws when there is no such heading. `scope`
+ * `own-text` stops at the next heading of any level (the heading's own text, before its sub-sections).
+ */
+export function appendToSection(html: string, id: string, insert: string, scope: 'section' | 'own-text' = 'section'): string {
   const heading = new RegExp(`<h([1-6])\\b[^>]*\\bid="${id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"`).exec(html);
   if (heading === null) throw new Error(`no heading with id "${id}" to append to`);
-  const level = Number(heading[1]);
+  const level = scope === 'own-text' ? 6 : Number(heading[1]);
   const next = new RegExp(`<h[1-${level}]\\b`, 'g');
   next.lastIndex = heading.index + heading[0].length;
   const end = next.exec(html)?.index ?? html.length;
