@@ -135,6 +135,14 @@ export declare const validateInquiriumAnswerToken: Validator<T.InquiriumAnswerTo
 export declare const validateInquiriumAnswerValue: Validator<T.InquiriumAnswerValue>;
 /** Validator for InquiriumAssistantConfig (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json); also a Standard Schema v1. */
 export declare const validateInquiriumAssistantConfig: Validator<T.InquiriumAssistantConfig>;
+/** Validator for InquiriumAssistantTranscriptBundle (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant.transcript.bundle.v1.schema.json); also a Standard Schema v1. */
+export declare const validateInquiriumAssistantTranscriptBundle: Validator<T.InquiriumAssistantTranscriptBundle>;
+/** Validator for InquiriumAssistantTranscriptFact (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant.transcript.fact.v1.schema.json); also a Standard Schema v1. */
+export declare const validateInquiriumAssistantTranscriptFact: Validator<T.InquiriumAssistantTranscriptFact>;
+/** Validator for InquiriumAssistantTurnRequest (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant.turn.request.v1.schema.json); also a Standard Schema v1. */
+export declare const validateInquiriumAssistantTurnRequest: Validator<T.InquiriumAssistantTurnRequest>;
+/** Validator for InquiriumAssistantTurnResponse (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant.turn.response.v1.schema.json); also a Standard Schema v1. */
+export declare const validateInquiriumAssistantTurnResponse: Validator<T.InquiriumAssistantTurnResponse>;
 /** Validator for InquiriumAssistantTurnTrace (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json); also a Standard Schema v1. */
 export declare const validateInquiriumAssistantTurnTrace: Validator<T.InquiriumAssistantTurnTrace>;
 /** Validator for InquiriumAssistantUiPreferences (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-ui-preferences.v1.schema.json); also a Standard Schema v1. */
@@ -167,10 +175,16 @@ export declare const validateInquiriumContentPart: Validator<T.InquiriumContentP
 export declare const validateInquiriumContextAssemblyRequest: Validator<T.InquiriumContextAssemblyRequest>;
 /** Validator for InquiriumContextElement (https://wopkit.dev/schemas/inquirium/v1/inquirium.context-element.v1.schema.json); also a Standard Schema v1. */
 export declare const validateInquiriumContextElement: Validator<T.InquiriumContextElement>;
+/** Validator for InquiriumContextGrantIssueRequest (https://wopkit.dev/schemas/inquirium/v1/inquirium.context-grant.issue.request.v1.schema.json); also a Standard Schema v1. */
+export declare const validateInquiriumContextGrantIssueRequest: Validator<T.InquiriumContextGrantIssueRequest>;
+/** Validator for InquiriumContextGrantRevokeRequest (https://wopkit.dev/schemas/inquirium/v1/inquirium.context-grant.revoke.request.v1.schema.json); also a Standard Schema v1. */
+export declare const validateInquiriumContextGrantRevokeRequest: Validator<T.InquiriumContextGrantRevokeRequest>;
 /** Validator for InquiriumContextSource (https://wopkit.dev/schemas/inquirium/v1/inquirium.context-assembly.request.v1.schema.json#/$defs/ContextSource); also a Standard Schema v1. */
 export declare const validateInquiriumContextSource: Validator<T.InquiriumContextSource>;
 /** Validator for InquiriumContextSourceKind (https://wopkit.dev/schemas/inquirium/v1/inquirium.context-assembly.request.v1.schema.json#/$defs/ContextSourceKind); also a Standard Schema v1. */
 export declare const validateInquiriumContextSourceKind: Validator<T.InquiriumContextSourceKind>;
+/** Validator for InquiriumCrisisCandidate (https://wopkit.dev/schemas/inquirium/v1/inquirium.crisis-candidate.v1.schema.json); also a Standard Schema v1. */
+export declare const validateInquiriumCrisisCandidate: Validator<T.InquiriumCrisisCandidate>;
 /** Validator for InquiriumDiagnostics (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/Diagnostics); also a Standard Schema v1. */
 export declare const validateInquiriumDiagnostics: Validator<T.InquiriumDiagnostics>;
 /** Validator for InquiriumEgress (https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/Egress); also a Standard Schema v1. */
@@ -233,6 +247,8 @@ export declare const validateInquiriumOperatorQuestionAnswer: Validator<T.Inquir
 export declare const validateInquiriumOperatorQuestionRequest: Validator<T.InquiriumOperatorQuestionRequest>;
 /** Validator for InquiriumOperatorQuestionState (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.state.v1.schema.json); also a Standard Schema v1. */
 export declare const validateInquiriumOperatorQuestionState: Validator<T.InquiriumOperatorQuestionState>;
+/** Validator for InquiriumOperatorQuestionTransitionRequest (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.transition.request.v1.schema.json); also a Standard Schema v1. */
+export declare const validateInquiriumOperatorQuestionTransitionRequest: Validator<T.InquiriumOperatorQuestionTransitionRequest>;
 /** Validator for InquiriumParticipantRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-turn.v1.schema.json#/$defs/ParticipantRef); also a Standard Schema v1. */
 export declare const validateInquiriumParticipantRef: Validator<T.InquiriumParticipantRef>;
 /** Validator for InquiriumQuestionPrompt (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/QuestionPrompt); also a Standard Schema v1. */
@@ -265,6 +281,8 @@ export declare const validateInquiriumSessionRef: Validator<T.InquiriumSessionRe
 export declare const validateInquiriumSingleChoicePayloadEntry: Validator<T.InquiriumSingleChoicePayloadEntry>;
 /** Validator for InquiriumSingleChoiceWidget (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.single-choice.v1.schema.json); also a Standard Schema v1. */
 export declare const validateInquiriumSingleChoiceWidget: Validator<T.InquiriumSingleChoiceWidget>;
+/** Validator for InquiriumTerminalOutcome (https://wopkit.dev/schemas/inquirium/v1/inquirium.terminal-outcome.v1.schema.json); also a Standard Schema v1. */
+export declare const validateInquiriumTerminalOutcome: Validator<T.InquiriumTerminalOutcome>;
 /** Validator for InquiriumTextPart (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/TextPart); also a Standard Schema v1. */
 export declare const validateInquiriumTextPart: Validator<T.InquiriumTextPart>;
 /** Validator for InquiriumTimeoutDefault (https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/TimeoutDefault); also a Standard Schema v1. */
@@ -285,6 +303,10 @@ export declare const validateInquiriumTraceOutputShape: Validator<T.InquiriumTra
 export declare const validateInquiriumTracePolicy: Validator<T.InquiriumTracePolicy>;
 /** Validator for InquiriumTraceRef (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/TraceRef); also a Standard Schema v1. */
 export declare const validateInquiriumTraceRef: Validator<T.InquiriumTraceRef>;
+/** Validator for InquiriumTrainingGrantIssueRequest (https://wopkit.dev/schemas/inquirium/v1/inquirium.training-grant.issue.request.v1.schema.json); also a Standard Schema v1. */
+export declare const validateInquiriumTrainingGrantIssueRequest: Validator<T.InquiriumTrainingGrantIssueRequest>;
+/** Validator for InquiriumTrainingGrantRevokeRequest (https://wopkit.dev/schemas/inquirium/v1/inquirium.training-grant.revoke.request.v1.schema.json); also a Standard Schema v1. */
+export declare const validateInquiriumTrainingGrantRevokeRequest: Validator<T.InquiriumTrainingGrantRevokeRequest>;
 /** Validator for InquiriumTransportKind (https://wopkit.dev/schemas/inquirium/v1/inquirium.runtime-candidate.v1.schema.json#/$defs/TransportKind); also a Standard Schema v1. */
 export declare const validateInquiriumTransportKind: Validator<T.InquiriumTransportKind>;
 /** Validator for InquiriumTrustMode (https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/TrustMode); also a Standard Schema v1. */
@@ -517,6 +539,10 @@ export declare const validatorIndex: {
   readonly "InquiriumAnswerToken": { readonly validator: Validator<T.InquiriumAnswerToken>; readonly id: string; readonly target: string; readonly family: string };
   readonly "InquiriumAnswerValue": { readonly validator: Validator<T.InquiriumAnswerValue>; readonly id: string; readonly target: string; readonly family: string };
   readonly "InquiriumAssistantConfig": { readonly validator: Validator<T.InquiriumAssistantConfig>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "InquiriumAssistantTranscriptBundle": { readonly validator: Validator<T.InquiriumAssistantTranscriptBundle>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "InquiriumAssistantTranscriptFact": { readonly validator: Validator<T.InquiriumAssistantTranscriptFact>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "InquiriumAssistantTurnRequest": { readonly validator: Validator<T.InquiriumAssistantTurnRequest>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "InquiriumAssistantTurnResponse": { readonly validator: Validator<T.InquiriumAssistantTurnResponse>; readonly id: string; readonly target: string; readonly family: string };
   readonly "InquiriumAssistantTurnTrace": { readonly validator: Validator<T.InquiriumAssistantTurnTrace>; readonly id: string; readonly target: string; readonly family: string };
   readonly "InquiriumAssistantUiPreferences": { readonly validator: Validator<T.InquiriumAssistantUiPreferences>; readonly id: string; readonly target: string; readonly family: string };
   readonly "InquiriumBaselineAssistantProfile": { readonly validator: Validator<T.InquiriumBaselineAssistantProfile>; readonly id: string; readonly target: string; readonly family: string };
@@ -533,8 +559,11 @@ export declare const validatorIndex: {
   readonly "InquiriumContentPart": { readonly validator: Validator<T.InquiriumContentPart>; readonly id: string; readonly target: string; readonly family: string };
   readonly "InquiriumContextAssemblyRequest": { readonly validator: Validator<T.InquiriumContextAssemblyRequest>; readonly id: string; readonly target: string; readonly family: string };
   readonly "InquiriumContextElement": { readonly validator: Validator<T.InquiriumContextElement>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "InquiriumContextGrantIssueRequest": { readonly validator: Validator<T.InquiriumContextGrantIssueRequest>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "InquiriumContextGrantRevokeRequest": { readonly validator: Validator<T.InquiriumContextGrantRevokeRequest>; readonly id: string; readonly target: string; readonly family: string };
   readonly "InquiriumContextSource": { readonly validator: Validator<T.InquiriumContextSource>; readonly id: string; readonly target: string; readonly family: string };
   readonly "InquiriumContextSourceKind": { readonly validator: Validator<T.InquiriumContextSourceKind>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "InquiriumCrisisCandidate": { readonly validator: Validator<T.InquiriumCrisisCandidate>; readonly id: string; readonly target: string; readonly family: string };
   readonly "InquiriumDiagnostics": { readonly validator: Validator<T.InquiriumDiagnostics>; readonly id: string; readonly target: string; readonly family: string };
   readonly "InquiriumEgress": { readonly validator: Validator<T.InquiriumEgress>; readonly id: string; readonly target: string; readonly family: string };
   readonly "InquiriumEgressByClass": { readonly validator: Validator<T.InquiriumEgressByClass>; readonly id: string; readonly target: string; readonly family: string };
@@ -566,6 +595,7 @@ export declare const validatorIndex: {
   readonly "InquiriumOperatorQuestionAnswer": { readonly validator: Validator<T.InquiriumOperatorQuestionAnswer>; readonly id: string; readonly target: string; readonly family: string };
   readonly "InquiriumOperatorQuestionRequest": { readonly validator: Validator<T.InquiriumOperatorQuestionRequest>; readonly id: string; readonly target: string; readonly family: string };
   readonly "InquiriumOperatorQuestionState": { readonly validator: Validator<T.InquiriumOperatorQuestionState>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "InquiriumOperatorQuestionTransitionRequest": { readonly validator: Validator<T.InquiriumOperatorQuestionTransitionRequest>; readonly id: string; readonly target: string; readonly family: string };
   readonly "InquiriumParticipantRef": { readonly validator: Validator<T.InquiriumParticipantRef>; readonly id: string; readonly target: string; readonly family: string };
   readonly "InquiriumQuestionPrompt": { readonly validator: Validator<T.InquiriumQuestionPrompt>; readonly id: string; readonly target: string; readonly family: string };
   readonly "InquiriumQuestionProvenance": { readonly validator: Validator<T.InquiriumQuestionProvenance>; readonly id: string; readonly target: string; readonly family: string };
@@ -582,6 +612,7 @@ export declare const validatorIndex: {
   readonly "InquiriumSessionRef": { readonly validator: Validator<T.InquiriumSessionRef>; readonly id: string; readonly target: string; readonly family: string };
   readonly "InquiriumSingleChoicePayloadEntry": { readonly validator: Validator<T.InquiriumSingleChoicePayloadEntry>; readonly id: string; readonly target: string; readonly family: string };
   readonly "InquiriumSingleChoiceWidget": { readonly validator: Validator<T.InquiriumSingleChoiceWidget>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "InquiriumTerminalOutcome": { readonly validator: Validator<T.InquiriumTerminalOutcome>; readonly id: string; readonly target: string; readonly family: string };
   readonly "InquiriumTextPart": { readonly validator: Validator<T.InquiriumTextPart>; readonly id: string; readonly target: string; readonly family: string };
   readonly "InquiriumTimeoutDefault": { readonly validator: Validator<T.InquiriumTimeoutDefault>; readonly id: string; readonly target: string; readonly family: string };
   readonly "InquiriumTraceDecision": { readonly validator: Validator<T.InquiriumTraceDecision>; readonly id: string; readonly target: string; readonly family: string };
@@ -592,6 +623,8 @@ export declare const validatorIndex: {
   readonly "InquiriumTraceOutputShape": { readonly validator: Validator<T.InquiriumTraceOutputShape>; readonly id: string; readonly target: string; readonly family: string };
   readonly "InquiriumTracePolicy": { readonly validator: Validator<T.InquiriumTracePolicy>; readonly id: string; readonly target: string; readonly family: string };
   readonly "InquiriumTraceRef": { readonly validator: Validator<T.InquiriumTraceRef>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "InquiriumTrainingGrantIssueRequest": { readonly validator: Validator<T.InquiriumTrainingGrantIssueRequest>; readonly id: string; readonly target: string; readonly family: string };
+  readonly "InquiriumTrainingGrantRevokeRequest": { readonly validator: Validator<T.InquiriumTrainingGrantRevokeRequest>; readonly id: string; readonly target: string; readonly family: string };
   readonly "InquiriumTransportKind": { readonly validator: Validator<T.InquiriumTransportKind>; readonly id: string; readonly target: string; readonly family: string };
   readonly "InquiriumTrustMode": { readonly validator: Validator<T.InquiriumTrustMode>; readonly id: string; readonly target: string; readonly family: string };
   readonly "InquiriumTurn": { readonly validator: Validator<T.InquiriumTurn>; readonly id: string; readonly target: string; readonly family: string };

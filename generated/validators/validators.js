@@ -67,6 +67,10 @@ import { validateHostSampleTraceRecord } from './by-type/HostSampleTraceRecord.j
 import { validateInquiriumAnswerToken } from './by-type/InquiriumAnswerToken.js';
 import { validateInquiriumAnswerValue } from './by-type/InquiriumAnswerValue.js';
 import { validateInquiriumAssistantConfig } from './by-type/InquiriumAssistantConfig.js';
+import { validateInquiriumAssistantTranscriptBundle } from './by-type/InquiriumAssistantTranscriptBundle.js';
+import { validateInquiriumAssistantTranscriptFact } from './by-type/InquiriumAssistantTranscriptFact.js';
+import { validateInquiriumAssistantTurnRequest } from './by-type/InquiriumAssistantTurnRequest.js';
+import { validateInquiriumAssistantTurnResponse } from './by-type/InquiriumAssistantTurnResponse.js';
 import { validateInquiriumAssistantTurnTrace } from './by-type/InquiriumAssistantTurnTrace.js';
 import { validateInquiriumAssistantUiPreferences } from './by-type/InquiriumAssistantUiPreferences.js';
 import { validateInquiriumBaselineAssistantProfile } from './by-type/InquiriumBaselineAssistantProfile.js';
@@ -83,8 +87,11 @@ import { validateInquiriumConformanceCheck } from './by-type/InquiriumConformanc
 import { validateInquiriumContentPart } from './by-type/InquiriumContentPart.js';
 import { validateInquiriumContextAssemblyRequest } from './by-type/InquiriumContextAssemblyRequest.js';
 import { validateInquiriumContextElement } from './by-type/InquiriumContextElement.js';
+import { validateInquiriumContextGrantIssueRequest } from './by-type/InquiriumContextGrantIssueRequest.js';
+import { validateInquiriumContextGrantRevokeRequest } from './by-type/InquiriumContextGrantRevokeRequest.js';
 import { validateInquiriumContextSource } from './by-type/InquiriumContextSource.js';
 import { validateInquiriumContextSourceKind } from './by-type/InquiriumContextSourceKind.js';
+import { validateInquiriumCrisisCandidate } from './by-type/InquiriumCrisisCandidate.js';
 import { validateInquiriumDiagnostics } from './by-type/InquiriumDiagnostics.js';
 import { validateInquiriumEgress } from './by-type/InquiriumEgress.js';
 import { validateInquiriumEgressByClass } from './by-type/InquiriumEgressByClass.js';
@@ -116,6 +123,7 @@ import { validateInquiriumOperatorAcknowledgement } from './by-type/InquiriumOpe
 import { validateInquiriumOperatorQuestionAnswer } from './by-type/InquiriumOperatorQuestionAnswer.js';
 import { validateInquiriumOperatorQuestionRequest } from './by-type/InquiriumOperatorQuestionRequest.js';
 import { validateInquiriumOperatorQuestionState } from './by-type/InquiriumOperatorQuestionState.js';
+import { validateInquiriumOperatorQuestionTransitionRequest } from './by-type/InquiriumOperatorQuestionTransitionRequest.js';
 import { validateInquiriumParticipantRef } from './by-type/InquiriumParticipantRef.js';
 import { validateInquiriumQuestionPrompt } from './by-type/InquiriumQuestionPrompt.js';
 import { validateInquiriumQuestionProvenance } from './by-type/InquiriumQuestionProvenance.js';
@@ -132,6 +140,7 @@ import { validateInquiriumRuntimeRef } from './by-type/InquiriumRuntimeRef.js';
 import { validateInquiriumSessionRef } from './by-type/InquiriumSessionRef.js';
 import { validateInquiriumSingleChoicePayloadEntry } from './by-type/InquiriumSingleChoicePayloadEntry.js';
 import { validateInquiriumSingleChoiceWidget } from './by-type/InquiriumSingleChoiceWidget.js';
+import { validateInquiriumTerminalOutcome } from './by-type/InquiriumTerminalOutcome.js';
 import { validateInquiriumTextPart } from './by-type/InquiriumTextPart.js';
 import { validateInquiriumTimeoutDefault } from './by-type/InquiriumTimeoutDefault.js';
 import { validateInquiriumTraceDecision } from './by-type/InquiriumTraceDecision.js';
@@ -142,6 +151,8 @@ import { validateInquiriumTraceLevelByClass } from './by-type/InquiriumTraceLeve
 import { validateInquiriumTraceOutputShape } from './by-type/InquiriumTraceOutputShape.js';
 import { validateInquiriumTracePolicy } from './by-type/InquiriumTracePolicy.js';
 import { validateInquiriumTraceRef } from './by-type/InquiriumTraceRef.js';
+import { validateInquiriumTrainingGrantIssueRequest } from './by-type/InquiriumTrainingGrantIssueRequest.js';
+import { validateInquiriumTrainingGrantRevokeRequest } from './by-type/InquiriumTrainingGrantRevokeRequest.js';
 import { validateInquiriumTransportKind } from './by-type/InquiriumTransportKind.js';
 import { validateInquiriumTrustMode } from './by-type/InquiriumTrustMode.js';
 import { validateInquiriumTurn } from './by-type/InquiriumTurn.js';
@@ -291,6 +302,10 @@ export {
   validateInquiriumAnswerToken,
   validateInquiriumAnswerValue,
   validateInquiriumAssistantConfig,
+  validateInquiriumAssistantTranscriptBundle,
+  validateInquiriumAssistantTranscriptFact,
+  validateInquiriumAssistantTurnRequest,
+  validateInquiriumAssistantTurnResponse,
   validateInquiriumAssistantTurnTrace,
   validateInquiriumAssistantUiPreferences,
   validateInquiriumBaselineAssistantProfile,
@@ -307,8 +322,11 @@ export {
   validateInquiriumContentPart,
   validateInquiriumContextAssemblyRequest,
   validateInquiriumContextElement,
+  validateInquiriumContextGrantIssueRequest,
+  validateInquiriumContextGrantRevokeRequest,
   validateInquiriumContextSource,
   validateInquiriumContextSourceKind,
+  validateInquiriumCrisisCandidate,
   validateInquiriumDiagnostics,
   validateInquiriumEgress,
   validateInquiriumEgressByClass,
@@ -340,6 +358,7 @@ export {
   validateInquiriumOperatorQuestionAnswer,
   validateInquiriumOperatorQuestionRequest,
   validateInquiriumOperatorQuestionState,
+  validateInquiriumOperatorQuestionTransitionRequest,
   validateInquiriumParticipantRef,
   validateInquiriumQuestionPrompt,
   validateInquiriumQuestionProvenance,
@@ -356,6 +375,7 @@ export {
   validateInquiriumSessionRef,
   validateInquiriumSingleChoicePayloadEntry,
   validateInquiriumSingleChoiceWidget,
+  validateInquiriumTerminalOutcome,
   validateInquiriumTextPart,
   validateInquiriumTimeoutDefault,
   validateInquiriumTraceDecision,
@@ -366,6 +386,8 @@ export {
   validateInquiriumTraceOutputShape,
   validateInquiriumTracePolicy,
   validateInquiriumTraceRef,
+  validateInquiriumTrainingGrantIssueRequest,
+  validateInquiriumTrainingGrantRevokeRequest,
   validateInquiriumTransportKind,
   validateInquiriumTrustMode,
   validateInquiriumTurn,
@@ -517,6 +539,10 @@ export const validatorIndex = /* @__PURE__ */ Object.freeze({
   "InquiriumAnswerToken": /* @__PURE__ */ Object.freeze({ validator: validateInquiriumAnswerToken, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.single-choice.v1.schema.json#/$defs/AnswerToken", target: "inquirium.operator-question.widget.single-choice.v1--AnswerToken", family: "inquirium" }),
   "InquiriumAnswerValue": /* @__PURE__ */ Object.freeze({ validator: validateInquiriumAnswerValue, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.answer.v1.schema.json#/$defs/AnswerValue", target: "inquirium.operator-question.answer.v1--AnswerValue", family: "inquirium" }),
   "InquiriumAssistantConfig": /* @__PURE__ */ Object.freeze({ validator: validateInquiriumAssistantConfig, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json", target: "inquirium.assistant-config.v1", family: "inquirium" }),
+  "InquiriumAssistantTranscriptBundle": /* @__PURE__ */ Object.freeze({ validator: validateInquiriumAssistantTranscriptBundle, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant.transcript.bundle.v1.schema.json", target: "inquirium.assistant.transcript.bundle.v1", family: "inquirium" }),
+  "InquiriumAssistantTranscriptFact": /* @__PURE__ */ Object.freeze({ validator: validateInquiriumAssistantTranscriptFact, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant.transcript.fact.v1.schema.json", target: "inquirium.assistant.transcript.fact.v1", family: "inquirium" }),
+  "InquiriumAssistantTurnRequest": /* @__PURE__ */ Object.freeze({ validator: validateInquiriumAssistantTurnRequest, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant.turn.request.v1.schema.json", target: "inquirium.assistant.turn.request.v1", family: "inquirium" }),
+  "InquiriumAssistantTurnResponse": /* @__PURE__ */ Object.freeze({ validator: validateInquiriumAssistantTurnResponse, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant.turn.response.v1.schema.json", target: "inquirium.assistant.turn.response.v1", family: "inquirium" }),
   "InquiriumAssistantTurnTrace": /* @__PURE__ */ Object.freeze({ validator: validateInquiriumAssistantTurnTrace, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json", target: "inquirium.assistant-turn-trace.v1", family: "inquirium" }),
   "InquiriumAssistantUiPreferences": /* @__PURE__ */ Object.freeze({ validator: validateInquiriumAssistantUiPreferences, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-ui-preferences.v1.schema.json", target: "inquirium.assistant-ui-preferences.v1", family: "inquirium" }),
   "InquiriumBaselineAssistantProfile": /* @__PURE__ */ Object.freeze({ validator: validateInquiriumBaselineAssistantProfile, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.baseline-assistant-profile.v1.schema.json", target: "inquirium.baseline-assistant-profile.v1", family: "inquirium" }),
@@ -533,8 +559,11 @@ export const validatorIndex = /* @__PURE__ */ Object.freeze({
   "InquiriumContentPart": /* @__PURE__ */ Object.freeze({ validator: validateInquiriumContentPart, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/ContentPart", target: "inquirium.generate.request.v1--ContentPart", family: "inquirium" }),
   "InquiriumContextAssemblyRequest": /* @__PURE__ */ Object.freeze({ validator: validateInquiriumContextAssemblyRequest, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.context-assembly.request.v1.schema.json", target: "inquirium.context-assembly.request.v1", family: "inquirium" }),
   "InquiriumContextElement": /* @__PURE__ */ Object.freeze({ validator: validateInquiriumContextElement, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.context-element.v1.schema.json", target: "inquirium.context-element.v1", family: "inquirium" }),
+  "InquiriumContextGrantIssueRequest": /* @__PURE__ */ Object.freeze({ validator: validateInquiriumContextGrantIssueRequest, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.context-grant.issue.request.v1.schema.json", target: "inquirium.context-grant.issue.request.v1", family: "inquirium" }),
+  "InquiriumContextGrantRevokeRequest": /* @__PURE__ */ Object.freeze({ validator: validateInquiriumContextGrantRevokeRequest, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.context-grant.revoke.request.v1.schema.json", target: "inquirium.context-grant.revoke.request.v1", family: "inquirium" }),
   "InquiriumContextSource": /* @__PURE__ */ Object.freeze({ validator: validateInquiriumContextSource, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.context-assembly.request.v1.schema.json#/$defs/ContextSource", target: "inquirium.context-assembly.request.v1--ContextSource", family: "inquirium" }),
   "InquiriumContextSourceKind": /* @__PURE__ */ Object.freeze({ validator: validateInquiriumContextSourceKind, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.context-assembly.request.v1.schema.json#/$defs/ContextSourceKind", target: "inquirium.context-assembly.request.v1--ContextSourceKind", family: "inquirium" }),
+  "InquiriumCrisisCandidate": /* @__PURE__ */ Object.freeze({ validator: validateInquiriumCrisisCandidate, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.crisis-candidate.v1.schema.json", target: "inquirium.crisis-candidate.v1", family: "inquirium" }),
   "InquiriumDiagnostics": /* @__PURE__ */ Object.freeze({ validator: validateInquiriumDiagnostics, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/Diagnostics", target: "inquirium.generate.response.v1--Diagnostics", family: "inquirium" }),
   "InquiriumEgress": /* @__PURE__ */ Object.freeze({ validator: validateInquiriumEgress, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/Egress", target: "inquirium.assistant-config.v1--Egress", family: "inquirium" }),
   "InquiriumEgressByClass": /* @__PURE__ */ Object.freeze({ validator: validateInquiriumEgressByClass, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-config.v1.schema.json#/$defs/EgressByClass", target: "inquirium.assistant-config.v1--EgressByClass", family: "inquirium" }),
@@ -566,6 +595,7 @@ export const validatorIndex = /* @__PURE__ */ Object.freeze({
   "InquiriumOperatorQuestionAnswer": /* @__PURE__ */ Object.freeze({ validator: validateInquiriumOperatorQuestionAnswer, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.answer.v1.schema.json", target: "inquirium.operator-question.answer.v1", family: "inquirium" }),
   "InquiriumOperatorQuestionRequest": /* @__PURE__ */ Object.freeze({ validator: validateInquiriumOperatorQuestionRequest, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json", target: "inquirium.operator-question.request.v1", family: "inquirium" }),
   "InquiriumOperatorQuestionState": /* @__PURE__ */ Object.freeze({ validator: validateInquiriumOperatorQuestionState, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.state.v1.schema.json", target: "inquirium.operator-question.state.v1", family: "inquirium" }),
+  "InquiriumOperatorQuestionTransitionRequest": /* @__PURE__ */ Object.freeze({ validator: validateInquiriumOperatorQuestionTransitionRequest, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.transition.request.v1.schema.json", target: "inquirium.operator-question.transition.request.v1", family: "inquirium" }),
   "InquiriumParticipantRef": /* @__PURE__ */ Object.freeze({ validator: validateInquiriumParticipantRef, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-turn.v1.schema.json#/$defs/ParticipantRef", target: "inquirium.inquiry-turn.v1--ParticipantRef", family: "inquirium" }),
   "InquiriumQuestionPrompt": /* @__PURE__ */ Object.freeze({ validator: validateInquiriumQuestionPrompt, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/QuestionPrompt", target: "inquirium.operator-question.request.v1--QuestionPrompt", family: "inquirium" }),
   "InquiriumQuestionProvenance": /* @__PURE__ */ Object.freeze({ validator: validateInquiriumQuestionProvenance, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/QuestionProvenance", target: "inquirium.operator-question.request.v1--QuestionProvenance", family: "inquirium" }),
@@ -582,6 +612,7 @@ export const validatorIndex = /* @__PURE__ */ Object.freeze({
   "InquiriumSessionRef": /* @__PURE__ */ Object.freeze({ validator: validateInquiriumSessionRef, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.inquiry-turn.v1.schema.json#/$defs/SessionRef", target: "inquirium.inquiry-turn.v1--SessionRef", family: "inquirium" }),
   "InquiriumSingleChoicePayloadEntry": /* @__PURE__ */ Object.freeze({ validator: validateInquiriumSingleChoicePayloadEntry, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/SingleChoicePayload", target: "inquirium.operator-question.request.v1--SingleChoicePayload", family: "inquirium" }),
   "InquiriumSingleChoiceWidget": /* @__PURE__ */ Object.freeze({ validator: validateInquiriumSingleChoiceWidget, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.widget.single-choice.v1.schema.json", target: "inquirium.operator-question.widget.single-choice.v1", family: "inquirium" }),
+  "InquiriumTerminalOutcome": /* @__PURE__ */ Object.freeze({ validator: validateInquiriumTerminalOutcome, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.terminal-outcome.v1.schema.json", target: "inquirium.terminal-outcome.v1", family: "inquirium" }),
   "InquiriumTextPart": /* @__PURE__ */ Object.freeze({ validator: validateInquiriumTextPart, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/TextPart", target: "inquirium.generate.request.v1--TextPart", family: "inquirium" }),
   "InquiriumTimeoutDefault": /* @__PURE__ */ Object.freeze({ validator: validateInquiriumTimeoutDefault, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.operator-question.request.v1.schema.json#/$defs/TimeoutDefault", target: "inquirium.operator-question.request.v1--TimeoutDefault", family: "inquirium" }),
   "InquiriumTraceDecision": /* @__PURE__ */ Object.freeze({ validator: validateInquiriumTraceDecision, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/TraceDecision", target: "inquirium.assistant-turn-trace.v1--TraceDecision", family: "inquirium" }),
@@ -592,6 +623,8 @@ export const validatorIndex = /* @__PURE__ */ Object.freeze({
   "InquiriumTraceOutputShape": /* @__PURE__ */ Object.freeze({ validator: validateInquiriumTraceOutputShape, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/OutputShape", target: "inquirium.assistant-turn-trace.v1--OutputShape", family: "inquirium" }),
   "InquiriumTracePolicy": /* @__PURE__ */ Object.freeze({ validator: validateInquiriumTracePolicy, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.assistant-turn-trace.v1.schema.json#/$defs/TracePolicy", target: "inquirium.assistant-turn-trace.v1--TracePolicy", family: "inquirium" }),
   "InquiriumTraceRef": /* @__PURE__ */ Object.freeze({ validator: validateInquiriumTraceRef, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.response.v1.schema.json#/$defs/TraceRef", target: "inquirium.generate.response.v1--TraceRef", family: "inquirium" }),
+  "InquiriumTrainingGrantIssueRequest": /* @__PURE__ */ Object.freeze({ validator: validateInquiriumTrainingGrantIssueRequest, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.training-grant.issue.request.v1.schema.json", target: "inquirium.training-grant.issue.request.v1", family: "inquirium" }),
+  "InquiriumTrainingGrantRevokeRequest": /* @__PURE__ */ Object.freeze({ validator: validateInquiriumTrainingGrantRevokeRequest, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.training-grant.revoke.request.v1.schema.json", target: "inquirium.training-grant.revoke.request.v1", family: "inquirium" }),
   "InquiriumTransportKind": /* @__PURE__ */ Object.freeze({ validator: validateInquiriumTransportKind, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.runtime-candidate.v1.schema.json#/$defs/TransportKind", target: "inquirium.runtime-candidate.v1--TransportKind", family: "inquirium" }),
   "InquiriumTrustMode": /* @__PURE__ */ Object.freeze({ validator: validateInquiriumTrustMode, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/TrustMode", target: "inquirium.generate.request.v1--TrustMode", family: "inquirium" }),
   "InquiriumTurn": /* @__PURE__ */ Object.freeze({ validator: validateInquiriumTurn, id: "https://wopkit.dev/schemas/inquirium/v1/inquirium.generate.request.v1.schema.json#/$defs/Turn", target: "inquirium.generate.request.v1--Turn", family: "inquirium" }),
