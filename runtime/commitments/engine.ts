@@ -27,7 +27,7 @@ import type { CommitmentFiredPayload } from '../../generated/ts/index.ts';
 import type { Clock } from '../shared/clock.ts';
 import { BAD_REQUEST, WopkitError } from '../shared/errors.ts';
 import { transition } from '../shared/state-machine.ts';
-import { StoreCorruptError, isJsonDoc, type ArmedCommitment, type JsonDoc, type StoreKind, type Tx, type Units } from '../storage/index.ts';
+import { StoreCorruptError, isJsonDoc, type ArmedCommitment, type JsonDoc, type StoredDoc, type StoreKind, type Tx, type Units } from '../storage/index.ts';
 import { COMMITMENT_LIFECYCLE } from './commitment-lifecycle.ts';
 import { tagRuleInference, type Commitment, type CommitmentInference, type FireCondition, type InferenceSource, type InferredCommitment } from './inference.ts';
 
@@ -88,7 +88,7 @@ export interface FireOutcome {
 }
 
 /** A commitment as the store keeps it. */
-const asDoc = (c: Commitment): JsonDoc => ({
+const asDoc = (c: Commitment): StoredDoc => ({
   commitmentId: c.commitmentId, memoryRef: c.memoryRef, tenantId: c.tenantId, enqueueRun: c.enqueueRun,
   condition: c.condition.kind === 'time' ? { kind: 'time', at: c.condition.at } : { kind: 'predicate', predicateId: c.condition.predicateId },
   ...(c.memoryId !== undefined ? { memoryId: c.memoryId } : {}),

@@ -15,8 +15,6 @@ export function normaliseUnicode(text: string): string {
 }
 
 let asciiBuffer = new Uint16Array(256);
-/** Code units per `String.fromCharCode` call (well under any argument-count limit). */
-const CHUNK = 4096;
 
 /**
  * {@link normaliseUnicode} for text made of ASCII code units only (NFKC leaves ASCII as it is), in one pass: letters
@@ -43,9 +41,8 @@ function normaliseAscii(text: string): string | undefined {
     }
     buf[len++] = c;
   }
-  let out = '';
-  for (let at = 0; at < len; at += CHUNK) out += String.fromCharCode.apply(null, buf.subarray(at, Math.min(len, at + CHUNK)) as unknown as number[]);
-  return out;
+  // The code units as UTF-16 text: what String.fromCharCode over them gives, in one call.
+  return Buffer.from(buf.buffer, buf.byteOffset, len * 2).toString('utf16le');
 }
 
 /** Lower-case, Unicode-normalise (NFKC), drop punctuation, collapse whitespace. */

@@ -90,7 +90,6 @@ export const SCHEDULES_PER_TICK = 64;
 /** How many times a slot's run is redone when its reads went stale before its commit. */
 const STALE_RETRIES = 8;
 
-const asDoc = (x: object): JsonDoc => x as JsonDoc;
 
 export class DistillationScheduler {
   readonly #o: DistillationSchedulerOptions;
@@ -130,7 +129,7 @@ export class DistillationScheduler {
       ...(req.tokenBudget !== undefined ? { tokenBudget: req.tokenBudget } : {}),
       nextAt: firstAt,
     };
-    tx.add('schedule.put', { scheduleId: schedule.scheduleId, tenant, memoryRef: req.memoryRef, nextAt: firstAt, createdMs: now, doc: asDoc(schedule), limit: this.maxPerTenant });
+    tx.add('schedule.put', { scheduleId: schedule.scheduleId, tenant, memoryRef: req.memoryRef, nextAt: firstAt, createdMs: now, doc: schedule, limit: this.maxPerTenant });
     return schedule;
   }
 
@@ -180,10 +179,10 @@ export class DistillationScheduler {
     const base = { scheduleId: s.scheduleId, instant: toIso(instant), missed };
     // The slot is taken first, in the same transaction as the run's writes and its outcome: a second process running
     // the same slot waits on the schedule's row and is then refused, before any of its writes.
-    const take = (tx: Tx) => void tx.add('schedule.take', { scheduleId: s.scheduleId, nextAtRead: record.nextAt, slot: instant, nextAt: next.nextAt, doc: asDoc(next) });
+    const take = (tx: Tx) => void tx.add('schedule.take', { scheduleId: s.scheduleId, nextAtRead: record.nextAt, slot: instant, nextAt: next.nextAt, doc: next });
     const settle = (tx: Tx, outcome: ScheduledRunOutcome): ScheduledRunOutcome => {
       transition(SCHEDULE_LIFECYCLE, transition(SCHEDULE_LIFECYCLE, 'running', outcome.kind), 'scheduled');
-      tx.add('schedule.outcome', { scheduleId: s.scheduleId, slot: instant, outcome: asDoc(outcomeRecord(outcome)) });
+      tx.add('schedule.outcome', { scheduleId: s.scheduleId, slot: instant, outcome: outcomeRecord(outcome) });
       return outcome;
     };
     let refused: ScheduledRunOutcome;

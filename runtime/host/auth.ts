@@ -85,7 +85,7 @@ export function parseApiKeysEnv(value: string, source = 'WOPKIT_API_KEYS'): Cred
     const where = `${source} entry ${i + 1}`;
     const m = /^([^=]*)=([^:]*):([^:]*)$/.exec(item);
     if (m === null) throw new CredentialsError(`${where}: expected <key>=<tenant>:tenant or <key>=*:operator`);
-    const [, key, tenant, role] = m as unknown as [string, string, string, string];
+    const [, key = '', tenant = '', role = ''] = m;
     const keyId = `env-${i + 1}`;
     const digest = checkKey(key, where);
     if (role === 'operator' && tenant !== '*') throw new CredentialsError(`${where}: an operator key is written <key>=*:operator`);

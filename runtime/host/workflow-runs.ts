@@ -71,7 +71,7 @@ export function withWorkflowRuns(core: HostCore, rt: OpenwopRuntime): HostRuntim
       await seedDraftProposal(core);
     },
     async recordOutcome(run, outcome) {
-      await unitOfWork(rt.port, (tx) => rt.runs.update(tx, { runId: run.runId, tenant: run.tenant, kind: 'run' }, { status: outcome.status, doc: { ...run, outcome } as unknown as JsonDoc, ended: true }));
+      await unitOfWork(rt.port, (tx) => rt.runs.update(tx, { runId: run.runId, tenant: run.tenant, kind: 'run' }, { status: outcome.status, doc: { ...run, outcome }, ended: true }));
     },
     async outcomeOf(runId) {
       const row = await rt.runs.row(runId);

@@ -24,8 +24,9 @@ import { assembleContext, type ContextElement, type ContextResolver } from './co
 import { OUTPUT_TRUNCATED_CAVEAT, type GeneratePipeline } from './generate.ts';
 import type { Grants } from './grants.ts';
 import type { Classification } from './lattice.ts';
-import type { JsonDoc, Reads, Tx } from '../storage/index.ts';
+import { StoreCorruptError, type JsonDoc, type Reads, type Tx } from '../storage/index.ts';
 import type { InquiryTranscriptStore } from './storage/transcript.ts';
+import { isInquiriumAssistantTurnResponse } from '../../generated/guards/index.ts';
 
 export type TurnRequest = InquiriumAssistantTurnRequest;
 export type TurnResponse = InquiriumAssistantTurnResponse;
@@ -77,7 +78,11 @@ export class AssistantTurns {
     const key = req['idempotency/key'];
     if (key !== undefined) {
       const seen = await tx.read.docByItem({ log: TURN_REPLAY_LOG, key: this.#replayKey(participant, session), item: key });
-      if (seen !== undefined) return { ...(seen.doc as unknown as TurnResponse), 'idempotency/replayed': true };
+      if (seen !== undefined) {
+        // The replay log's decoder: what it holds is the response this turn answered first.
+        if (!isInquiriumAssistantTurnResponse(seen.doc)) throw new StoreCorruptError(TURN_REPLAY_LOG, 'a stored turn response is not one this runtime wrote');
+        return { ...seen.doc, 'idempotency/replayed': true };
+      }
     }
     // Without a caller turn id, a keyed turn's id is derived from (principal, session, key): two concurrent turns with
     // one key then write the same transcript fact ids, and the store takes only one of them.
@@ -127,7 +132,7 @@ export class AssistantTurns {
       'idempotency/replayed': false,
       'output/truncated': generated.epistemic?.caveats?.includes(OUTPUT_TRUNCATED_CAVEAT) === true,
     });
-    if (key !== undefined) tx.add('doc.append', { log: TURN_REPLAY_LOG, key: this.#replayKey(participant, session), item: key, atMs: this.o.clock.now(), doc: response as unknown as JsonDoc });
+    if (key !== undefined) tx.add('doc.append', { log: TURN_REPLAY_LOG, key: this.#replayKey(participant, session), item: key, atMs: this.o.clock.now(), doc: response });
     return response;
   }
 

@@ -21,7 +21,8 @@ import type { Clock } from '../shared/clock.ts';
 import { validationFailures, WopkitError, type WireAnswer } from '../shared/errors.ts';
 import { assertDto, type DtoId } from './dto.ts';
 import { classificationAxis } from './lattice.ts';
-import type { JsonDoc, Reads, Tx } from '../storage/index.ts';
+import { StoreCorruptError, type JsonDoc, type Reads, type Tx } from '../storage/index.ts';
+import { isInquiriumContextGrantIssueRequest, isInquiriumTrainingGrantIssueRequest } from '../../generated/guards/index.ts';
 
 export type ContextGrant = InquiriumContextGrantIssueRequest;
 export type TrainingGrant = InquiriumTrainingGrantIssueRequest;
@@ -59,7 +60,7 @@ export interface GrantView<K extends GrantKind> {
   readonly revoked?: { readonly atMs: number; readonly reason?: string };
 }
 
-interface IssueDoc { readonly grant: JsonDoc; readonly issuedMs: number }
+interface IssueDoc<K extends GrantKind = GrantKind> { readonly grant: IssueOf[K]; readonly issuedMs: number }
 interface RevokeDoc { readonly atMs: number; readonly reason?: string }
 
 /** The grants of one tenant. */
@@ -81,7 +82,7 @@ export class Grants {
     if (Date.parse(grant['expires/at']) <= now) throw new GrantError('grant-already-expired', 'the grant expires before it is issued');
     if ((await this.get(kind, grant['grant/ref'])) !== undefined) throw new GrantError('grant-exists', 'a grant with this ref exists');
     // The log's unique (key, item) index refuses a concurrent issue of the same ref that this read missed.
-    tx.add('doc.append', { log: GRANT_LOG, tenant: this.tenant, key: this.#key(kind, 'issued'), item: grant['grant/ref'], atMs: now, doc: { grant: structuredClone(grant) as unknown as JsonDoc, issuedMs: now } satisfies IssueDoc as unknown as JsonDoc });
+    tx.add('doc.append', { log: GRANT_LOG, tenant: this.tenant, key: this.#key(kind, 'issued'), item: grant['grant/ref'], atMs: now, doc: { grant: structuredClone(grant), issuedMs: now } satisfies IssueDoc });
     return grant;
   }
 
@@ -96,7 +97,7 @@ export class Grants {
     if (view.revoked !== undefined) return false;
     const now = this.clock.now();
     const doc: RevokeDoc = { atMs: now, ...(req['reason/code'] !== undefined ? { reason: req['reason/code'] } : {}) };
-    tx.add('doc.append', { log: GRANT_LOG, tenant: this.tenant, key: this.#key(kind, 'revoked'), item: req['grant/ref'], atMs: now, doc: doc as unknown as JsonDoc });
+    tx.add('doc.append', { log: GRANT_LOG, tenant: this.tenant, key: this.#key(kind, 'revoked'), item: req['grant/ref'], atMs: now, doc: doc });
     return true;
   }
 
@@ -105,9 +106,29 @@ export class Grants {
     const issued = await this.read.docByItem({ log: GRANT_LOG, key: this.#key(kind, 'issued'), item: grantRef });
     if (issued === undefined) return undefined;
     const revoked = await this.read.docByItem({ log: GRANT_LOG, key: this.#key(kind, 'revoked'), item: grantRef });
-    const doc = issued.doc as unknown as IssueDoc;
-    return { kind, grant: doc.grant as unknown as IssueOf[K], issuedMs: doc.issuedMs, ...(revoked !== undefined ? { revoked: revoked.doc as unknown as RevokeDoc } : {}) };
+    const doc = issueDocOf(kind, issued.doc);
+    return { kind, grant: doc.grant, issuedMs: doc.issuedMs, ...(revoked !== undefined ? { revoked: revokeDocOf(revoked.doc) } : {}) };
   }
+}
+
+/** Each kind's issue DTO guard (the grants log's decoder checks a stored grant with it). */
+const ISSUE_GUARDS: { readonly [K in GrantKind]: (v: unknown) => v is IssueOf[K] } = { context: isInquiriumContextGrantIssueRequest, training: isInquiriumTrainingGrantIssueRequest };
+
+const corrupt = (what: string): StoreCorruptError => new StoreCorruptError(GRANT_LOG, `a stored ${what} is not one this runtime wrote`);
+
+/** The grants log's decoder for an issue record. */
+function issueDocOf<K extends GrantKind>(kind: K, doc: JsonDoc): IssueDoc<K> {
+  const guard: (v: unknown) => v is IssueOf[K] = ISSUE_GUARDS[kind];
+  const { grant, issuedMs } = doc;
+  if (!guard(grant) || typeof issuedMs !== 'number') throw corrupt(`${kind} grant`);
+  return { grant, issuedMs };
+}
+
+/** The grants log's decoder for a revocation record. */
+function revokeDocOf(doc: JsonDoc): RevokeDoc {
+  const { atMs, reason } = doc;
+  if (typeof atMs !== 'number' || (reason !== undefined && typeof reason !== 'string')) throw corrupt('revocation');
+  return { atMs, ...(typeof reason === 'string' ? { reason } : {}) };
 }
 
 /** Why a grant did not admit something (content-free codes, traced per element). */

@@ -120,7 +120,6 @@ function render(r: QuestionRecord): Json {
   });
 }
 
-const asDoc = (x: object): JsonDoc => x as JsonDoc;
 
 /**
  * The operator questions of one tenant, in the store. `forTenant` gives another tenant's view; a tenant sees,
@@ -163,7 +162,7 @@ export class OperatorQuestions {
     const next: QuestionRecord = { tenant: this.tenant, ref, request: structuredClone(req), state: QUESTION_LIFECYCLE.initial, updatedAt: toIso(now), deadline: now + durationMs(String(req.timeout))! };
     const dto = render(next);
     try {
-      await this.#o.units((tx) => void tx.add('question.open', { tenant: this.tenant, ref, deadlineMs: next.deadline, openedMs: now, record: asDoc(next), stateDto: asDoc(dto), limit: this.#o.limits.maxOpenPerTenant }));
+      await this.#o.units((tx) => void tx.add('question.open', { tenant: this.tenant, ref, deadlineMs: next.deadline, openedMs: now, record: next, stateDto: dto, limit: this.#o.limits.maxOpenPerTenant }));
     } catch (err) {
       if (err instanceof WopkitError && err.code === 'question-exists') throw new QuestionError('question-exists', 'a question with this ref exists');
       throw err;
@@ -228,7 +227,7 @@ export class OperatorQuestions {
   #transition(tx: Tx, prev: QuestionRecord, next: QuestionRecord): QuestionRecord {
     transition(QUESTION_LIFECYCLE, prev.state, next.state);
     const dto = render(next);
-    tx.add('question.transition', { tenant: next.tenant, ref: next.ref, from: prev.state, to: next.state, atMs: this.#now(), record: asDoc(next), stateDto: asDoc(dto), retained: this.#o.limits.maxRetainedPerTenant });
+    tx.add('question.transition', { tenant: next.tenant, ref: next.ref, from: prev.state, to: next.state, atMs: this.#now(), record: next, stateDto: dto, retained: this.#o.limits.maxRetainedPerTenant });
     return next;
   }
 

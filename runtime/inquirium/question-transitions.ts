@@ -20,6 +20,7 @@ import { assertDto } from './dto.ts';
 import { OperatorQuestions, QuestionError, type Answerer } from './operator-questions.ts';
 import type { QuestionState } from './question-lifecycle.ts';
 import type { Reads } from '../storage/index.ts';
+import { assertInquiriumOperatorQuestionState } from '../../generated/guards/index.ts';
 
 export type TransitionRequest = InquiriumOperatorQuestionTransitionRequest;
 export type TransitionKind = TransitionRequest['transition'];
@@ -56,6 +57,12 @@ function isRepeat(req: TransitionRequest, s: StateDto): boolean {
  * Applies transition requests to one tenant's questions. `questions` decides and records each move; `port` is read
  * for the question's idempotency key (a request must echo it, whatever the transition).
  */
+/** A question's state as `OperatorQuestions` renders it, checked as the state DTO it is. */
+function stateDto(state: unknown): StateDto {
+  assertInquiriumOperatorQuestionState(state);
+  return state;
+}
+
 export class QuestionTransitions {
   constructor(private readonly read: Reads, private readonly questions: OperatorQuestions) {}
 
@@ -69,17 +76,17 @@ export class QuestionTransitions {
     const req = assertDto<TransitionRequest>('inquirium.operator-question.transition.request.v1', request);
     const ref = req['question/ref'];
     // Reading the state applies a timeout that is due: a late transition finds the question timed out.
-    const before = (await this.questions.state(ref)) as unknown as StateDto;
+    const before = stateDto(await this.questions.state(ref));
     await this.#checkKey(ref, req['idempotency/key']);
     if (before.state !== 'pending') return this.#refuseOrRepeat(req, before);
     if (req.transition === 'timeout') throw new QuestionTransitionError('question-transition-not-due', before.state);
     try {
-      return (await this.#move(req, by)) as unknown as StateDto;
+      return stateDto(await this.#move(req, by));
     } catch (err) {
       // Lost a race: someone else ended the question between our read and our write (the store refused the stale
       // write and OperatorQuestions decided again from a fresh read).
       if (!(err instanceof QuestionError) || err.code !== 'question-terminal') throw err;
-      return this.#refuseOrRepeat(req, (await this.questions.state(ref)) as unknown as StateDto);
+      return this.#refuseOrRepeat(req, stateDto(await this.questions.state(ref)));
     }
   }
 

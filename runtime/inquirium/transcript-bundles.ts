@@ -47,7 +47,7 @@ export function factToDto(f: TranscriptFact): TranscriptFactDto {
 /** A wire fact as the store keeps it (excision markers are not imported as facts: their content is gone). */
 function dtoToFact(d: TranscriptFactDto): TranscriptFact | undefined {
   if (d['fact/kind'] === 'excision' || d.body === undefined || d.classification === undefined) return undefined;
-  return { kind: d['fact/kind'], id: d['fact/id'], participant: d['participant/ref'], session: d['session/ref'], classification: d.classification, recordedAt: d['recorded/at'], body: d.body as unknown as Record<string, unknown> };
+  return { kind: d['fact/kind'], id: d['fact/id'], participant: d['participant/ref'], session: d['session/ref'], classification: d.classification, recordedAt: d['recorded/at'], body: { ...d.body } };
 }
 
 /** Export one participant's live facts (of one session, when given) as a bundle. */

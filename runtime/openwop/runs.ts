@@ -6,7 +6,7 @@
 import type { ForkOrigin } from '../../generated/ts/index.ts';
 import type { RunEventLog } from '../events/log.ts';
 import type { IdSource, Clock } from '../shared/clock.ts';
-import type { JsonDoc, Reads, RunBound, RunKind, RunRow, Tx } from '../storage/index.ts';
+import type { JsonDoc, Reads, RunBound, RunKind, RunRow, StoredDoc, Tx } from '../storage/index.ts';
 import type { SnapshotAnchor } from '../memory/tenant-reader.ts';
 import type { ForkMode, WorkflowDefinition } from './workflow-definition.ts';
 
@@ -111,7 +111,7 @@ export class Runs {
     const kind = r.kind ?? 'run';
     const bound = this.boundOf(kind);
     tx.add('run.create', {
-      runId: record.runId, tenant, kind, status: r.status ?? 'running', createdMs: this.#clock.now(), doc: record as unknown as JsonDoc,
+      runId: record.runId, tenant, kind, status: r.status ?? 'running', createdMs: this.#clock.now(), doc: record,
       ...(r.parentRunId !== undefined ? { parentRunId: r.parentRunId } : {}),
       ...(r.anchor !== undefined ? { anchor: r.anchor } : {}),
       ...(r.fixtureRef !== undefined ? { fixtureRef: r.fixtureRef } : {}),
@@ -130,7 +130,7 @@ export class Runs {
   }
 
   /** Tx a change of a run's status (and record); `ended` ends it. */
-  update(tx: Tx, run: { readonly runId: string; readonly tenant: string; readonly kind: string }, change: { readonly status?: string; readonly doc?: JsonDoc; readonly ended?: boolean; readonly expectStatus?: string }): void {
+  update(tx: Tx, run: { readonly runId: string; readonly tenant: string; readonly kind: string }, change: { readonly status?: string; readonly doc?: StoredDoc; readonly ended?: boolean; readonly expectStatus?: string }): void {
     const bound = this.boundOf(run.kind as RunKind);
     tx.add('run.update', {
       runId: run.runId, tenant: run.tenant,

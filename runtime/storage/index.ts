@@ -7,7 +7,7 @@ export { readsOf } from './reads/index.ts';
 export { unitOfWork, unitsOf, type Tx, type Units, type UnitOfWorkOptions, type Pending, type Reads } from './unit-of-work.ts';
 export {
   CORRUPT_REASON, isJsonDoc, StoreClosedError, StoreCorruptError, StoreUnavailableError, StoreUpgradeBlockedError, StoreVersionError,
-  type Json, type JsonDoc, type StoragePort, type StoreHealth, type StoreKind,
+  type Json, type JsonDoc, type StoredDoc, type StoragePort, type StoreHealth, type StoreKind,
 } from './port.ts';
 export { StoreRefusal, isStale, toWireRefusal } from './refusal.ts';
 // The row shapes the queries answer and the operations take (types only: the queries run through `tx.read`).

@@ -26,6 +26,11 @@ import type { SqlSession } from './sql/session.ts';
 export type Json = null | boolean | number | string | readonly Json[] | { readonly [key: string]: Json };
 /** A JSON object document. */
 export type JsonDoc = { readonly [key: string]: Json };
+/**
+ * A document as an operation takes it: any plain object of JSON values (an interface of the domain included), kept as
+ * its JSON text; it is read back as a `JsonDoc`, which the table's decoder turns into its type again.
+ */
+export type StoredDoc = object;
 
 /** Which back-end a port is. */
 export type StoreKind = 'memory' | 'sqlite' | 'postgres';

@@ -51,7 +51,7 @@ export class StoreTraceStream implements TraceStream {
 
   async append(trace: Record<string, unknown>, tx?: Tx): Promise<TraceEnvelope> {
     const e = traceEnvelope(trace);
-    const plan = (t: Tx) => void t.add('doc.append', { log: StoreTraceStream.LOG, key: String(e.body['trace/id']), atMs: this.#now(), doc: e as unknown as JsonDoc });
+    const plan = (t: Tx) => void t.add('doc.append', { log: StoreTraceStream.LOG, key: String(e.body['trace/id']), atMs: this.#now(), doc: e });
     if (tx !== undefined) plan(tx);
     else await this.#units(plan);
     return e;

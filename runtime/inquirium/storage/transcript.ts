@@ -88,7 +88,7 @@ export class StoreTranscript implements InquiryTranscriptStore {
     if (tx !== undefined) {
       // Looked up by index (the store's unique index refuses a race the look missed, `duplicate_item`).
       if ((await tx.read.docByItem({ log: StoreTranscript.LOG, key: fact.participant, item: fact.id })) !== undefined) throw new RangeError(`fact ${fact.id} already recorded: facts are append-only`);
-      tx.add('doc.append', { log: StoreTranscript.LOG, key: fact.participant, item: fact.id, grp: groupOf(fact.session, fact.kind), atMs: this.#now(), doc: structuredClone(fact) as unknown as JsonDoc });
+      tx.add('doc.append', { log: StoreTranscript.LOG, key: fact.participant, item: fact.id, grp: groupOf(fact.session, fact.kind), atMs: this.#now(), doc: structuredClone(fact) });
       return;
     }
     try {
@@ -276,7 +276,7 @@ export async function recordFeedback(store: InquiryTranscriptStore, feedback: un
   if (supersedes !== undefined && !(await store.query({ participant, kind: 'feedback' })).some((x) => x.id === supersedes)) {
     throw new FeedbackError('superseded-feedback-unknown', 'supersedes/ref must name earlier feedback of the same participant');
   }
-  const fact: TranscriptFact = { kind: 'feedback', id: f['feedback/id'], participant, session: f['session/ref'], classification: result.classification, recordedAt: f['recorded/at'], body: f as unknown as Record<string, unknown> };
+  const fact: TranscriptFact = { kind: 'feedback', id: f['feedback/id'], participant, session: f['session/ref'], classification: result.classification, recordedAt: f['recorded/at'], body: { ...f } };
   await store.append(fact);
   return fact;
 }

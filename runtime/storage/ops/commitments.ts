@@ -6,7 +6,7 @@
  * leaves nothing behind. The fire's follow-up run and its `commitment.fired` event are written in the same
  * transaction, so a fire is never recorded without its announcement.
  */
-import type { JsonDoc } from '../port.ts';
+import type { JsonDoc, StoredDoc } from '../port.ts';
 import { StoreRefusal } from '../refusal.ts';
 import type { SqlSession } from '../sql/session.ts';
 import { bump } from './quota.ts';
@@ -28,7 +28,7 @@ export interface ArmArgs {
   readonly kind: 'time' | 'predicate';
   readonly dueMs?: number;
   readonly predicateId?: string;
-  readonly doc: JsonDoc;
+  readonly doc: StoredDoc;
   readonly limit: number;
   /** Commitments ever armed by the tenant (default DEFAULT_LEDGER_PER_TENANT). */
   readonly ledgerLimit?: number;

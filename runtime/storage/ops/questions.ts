@@ -3,7 +3,7 @@
  * read, or refused as stale) and the state DTOs it went through. A tenant's pending questions count against its
  * bound; of its ended ones the newest `retained` stay readable and older ones are forgotten.
  */
-import type { JsonDoc } from '../port.ts';
+import type { JsonDoc, StoredDoc } from '../port.ts';
 import { StoreRefusal } from '../refusal.ts';
 import type { SqlSession } from '../sql/session.ts';
 import { bump } from './quota.ts';
@@ -17,8 +17,8 @@ export interface OpenQuestionArgs {
   readonly ref: string;
   readonly deadlineMs: number;
   readonly openedMs: number;
-  readonly record: JsonDoc;
-  readonly stateDto: JsonDoc;
+  readonly record: StoredDoc;
+  readonly stateDto: StoredDoc;
   readonly limit: number;
 }
 
@@ -37,8 +37,8 @@ export interface TransitionQuestionArgs {
   readonly from: string;
   readonly to: string;
   readonly atMs: number;
-  readonly record: JsonDoc;
-  readonly stateDto: JsonDoc;
+  readonly record: StoredDoc;
+  readonly stateDto: StoredDoc;
   /** Ended questions a tenant keeps readable; the oldest beyond it are forgotten. */
   readonly retained: number;
 }

@@ -4,7 +4,7 @@
  * memoryRef; once-only claims by key; and test fixtures (retired oldest first past their bound).
  */
 import { QuotaExceededError } from '../../shared/quota.ts';
-import type { JsonDoc } from '../port.ts';
+import type { JsonDoc, StoredDoc } from '../port.ts';
 import { fromWireRefusal, StoreRefusal, type WireRefusal } from '../refusal.ts';
 import type { SqlSession } from '../sql/session.ts';
 import { claimTaken } from './commitments.ts';
@@ -25,7 +25,7 @@ export interface PutProposalArgs {
   readonly state: string;
   readonly kind: string;
   readonly createdMs: number;
-  readonly doc: JsonDoc;
+  readonly doc: StoredDoc;
   /** The revision the caller read (absent: a new proposal, counted against the tenant's bound). */
   readonly revisionRead?: number;
   readonly revision: number;
@@ -46,7 +46,7 @@ export async function putProposal(s: SqlSession, a: PutProposalArgs): Promise<vo
 }
 
 /** Store a gate, or replace one whose state the caller read (refused as stale when it moved). */
-export async function putGate(s: SqlSession, a: { readonly approvalId: string; readonly proposalId: string; readonly tenant: string; readonly doc: JsonDoc; readonly stateRead?: string }): Promise<void> {
+export async function putGate(s: SqlSession, a: { readonly approvalId: string; readonly proposalId: string; readonly tenant: string; readonly doc: StoredDoc; readonly stateRead?: string }): Promise<void> {
   const doc = JSON.stringify(a.doc);
   if (a.stateRead === undefined) {
     // Gates are kept for audit, whatever their state: each proposal may open GATES_PER_PROPOSAL of them (every revise
@@ -62,7 +62,7 @@ export async function putGate(s: SqlSession, a: { readonly approvalId: string; r
 }
 
 /** Install an applied proposal's artefact (once per proposal). */
-export async function installArtifact(s: SqlSession, a: { readonly tenant: string; readonly proposalId: string; readonly kind: string; readonly doc: JsonDoc }): Promise<void> {
+export async function installArtifact(s: SqlSession, a: { readonly tenant: string; readonly proposalId: string; readonly kind: string; readonly doc: StoredDoc }): Promise<void> {
   const existing = await s.get('SELECT seq FROM installed_artifacts WHERE proposal_id = ?', [a.proposalId]);
   if (existing !== undefined) throw claimTaken();
   await s.run('INSERT INTO installed_artifacts (tenant, proposal_id, kind, doc) VALUES (?, ?, ?, ?)', [a.tenant, a.proposalId, a.kind, JSON.stringify(a.doc)]);
@@ -74,7 +74,7 @@ export async function installArtifact(s: SqlSession, a: { readonly tenant: strin
  * refused, `duplicate_item`); `grp` files it in a group under its key that can be counted by index (a transcript's
  * turns of one session).
  */
-export async function appendDoc(s: SqlSession, a: { readonly log: string; readonly tenant?: string; readonly key?: string; readonly item?: string; readonly grp?: string; readonly atMs: number; readonly doc: JsonDoc }): Promise<number> {
+export async function appendDoc(s: SqlSession, a: { readonly log: string; readonly tenant?: string; readonly key?: string; readonly item?: string; readonly grp?: string; readonly atMs: number; readonly doc: StoredDoc }): Promise<number> {
   const head = await s.get<{ pos: number }>('INSERT INTO doc_log_heads (log, next_pos) VALUES (?, 1) ON CONFLICT (log) DO UPDATE SET next_pos = doc_log_heads.next_pos + 1 RETURNING next_pos - 1 AS pos', [a.log]);
   const pos = head!.pos;
   const n = await s.run('INSERT INTO doc_logs (log, pos, tenant, doc_key, item, grp, at_ms, doc) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING', [a.log, pos, a.tenant ?? null, a.key ?? null, a.item ?? null, a.grp ?? null, a.atMs, JSON.stringify(a.doc)]);
@@ -86,7 +86,7 @@ export async function appendDoc(s: SqlSession, a: { readonly log: string; readon
  * Replace a logged document (a transcript line whose fact was excised): it keeps its item (an excised fact's id stays
  * taken) and leaves its group (it is counted no more); whether it existed.
  */
-export async function replaceDoc(s: SqlSession, a: { readonly log: string; readonly pos: number; readonly doc: JsonDoc }): Promise<boolean> {
+export async function replaceDoc(s: SqlSession, a: { readonly log: string; readonly pos: number; readonly doc: StoredDoc }): Promise<boolean> {
   return (await s.run('UPDATE doc_logs SET doc = ?, grp = NULL WHERE log = ? AND pos = ?', [JSON.stringify(a.doc), a.log, a.pos])) === 1;
 }
 
@@ -103,7 +103,7 @@ export async function putWorkspaceFile(s: SqlSession, a: { readonly tenant: stri
 }
 
 /** Record the last consolidation pass over a memoryRef. */
-export async function recordPass(s: SqlSession, a: { readonly tenant: string; readonly memoryRef: string; readonly pass: JsonDoc }): Promise<void> {
+export async function recordPass(s: SqlSession, a: { readonly tenant: string; readonly memoryRef: string; readonly pass: StoredDoc }): Promise<void> {
   await s.run('INSERT INTO consolidation_passes (tenant, memory_ref, doc) VALUES (?, ?, ?) ON CONFLICT (tenant, memory_ref) DO UPDATE SET doc = excluded.doc', [a.tenant, a.memoryRef, JSON.stringify(a.pass)]);
 }
 

@@ -6,7 +6,7 @@
  */
 import type { RunEvent } from '../../../generated/ts/index.ts';
 import { QuotaExceededError } from '../../shared/quota.ts';
-import type { JsonDoc } from '../port.ts';
+import type { JsonDoc, StoredDoc } from '../port.ts';
 import { StoreRefusal } from '../refusal.ts';
 import type { SqlSession } from '../sql/session.ts';
 import { bump } from './quota.ts';
@@ -32,7 +32,7 @@ export interface CreateRunArgs {
   readonly anchor?: { readonly jseq: number; readonly atMs: number };
   /** The fixture (memoryRef) a fixture run belongs to. */
   readonly fixtureRef?: string;
-  readonly doc: JsonDoc;
+  readonly doc: StoredDoc;
   readonly bound?: RunBound;
   /** When the run exists already: refuse (default) or keep it — if it belongs to the same tenant (else refuse). */
   readonly ifExists?: 'refuse' | 'keep';
@@ -63,7 +63,7 @@ export interface UpdateRunArgs {
   readonly runId: string;
   readonly tenant: string;
   readonly status?: string;
-  readonly doc?: JsonDoc;
+  readonly doc?: StoredDoc;
   /** The run ended now: it stops counting against `bound` and retention may retire it from here on. */
   readonly endedMs?: number;
   readonly bound?: RunBound;

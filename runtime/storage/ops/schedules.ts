@@ -4,7 +4,7 @@
  * once; a second taker (another host, a concurrent tick) is refused (`claim_taken`) and writes nothing. The slot's
  * distillation and its outcome are written in the same transaction as the claim.
  */
-import type { JsonDoc } from '../port.ts';
+import type { JsonDoc, StoredDoc } from '../port.ts';
 import type { SqlSession } from '../sql/session.ts';
 import { claimTaken } from './commitments.ts';
 import { bump } from './quota.ts';
@@ -19,7 +19,7 @@ export interface PutScheduleArgs {
   readonly memoryRef: string;
   readonly nextAt: number;
   readonly createdMs: number;
-  readonly doc: JsonDoc;
+  readonly doc: StoredDoc;
   readonly limit: number;
 }
 
@@ -44,7 +44,7 @@ export interface TakeSlotArgs {
   readonly nextAtRead: number;
   readonly slot: number;
   readonly nextAt: number;
-  readonly doc: JsonDoc;
+  readonly doc: StoredDoc;
 }
 
 /** Take a slot of a schedule: refused (`claim_taken`) unless this request is the first to take it. */
@@ -60,7 +60,7 @@ export async function takeSlot(s: SqlSession, a: TakeSlotArgs): Promise<void> {
 }
 
 /** Record what a taken slot's run did (the outcome document, content-free). */
-export async function recordOutcome(s: SqlSession, a: { readonly scheduleId: string; readonly slot: number; readonly outcome: JsonDoc }): Promise<void> {
+export async function recordOutcome(s: SqlSession, a: { readonly scheduleId: string; readonly slot: number; readonly outcome: StoredDoc }): Promise<void> {
   const text = JSON.stringify(a.outcome);
   await s.run('UPDATE schedule_runs SET outcome = ? WHERE schedule_id = ? AND slot = ?', [text, a.scheduleId, a.slot]);
   await s.run('UPDATE schedules SET last_outcome = ? WHERE schedule_id = ? AND last_slot = ?', [text, a.scheduleId, a.slot]);
