@@ -132,8 +132,37 @@ function operation(name: string, row: RouteRow, components: Components): JsonObj
     tags: [row.kind],
     ...(row.public === true ? { security: [] } : {}),
     ...(parameters.length > 0 ? { parameters } : {}),
-    ...(row.request !== undefined ? { requestBody: { required: true, content: json(components.refTo(row.request, at)) } } : {}),
+    ...(row.request !== undefined ? { requestBody: { required: row.bodyOptional !== true, content: json(components.refTo(row.request, at)) } } : {}),
     responses,
+  };
+}
+
+/** The methods a path serves, as its `Allow` header lists them: HEAD with GET, and OPTIONS (runtime/host/method-answers.ts). */
+export function allowedMethods(methods: readonly string[]): string[] {
+  const all = new Set(methods.map((m) => m.toUpperCase()));
+  if (all.has('GET')) all.add('HEAD');
+  all.add('OPTIONS');
+  return [...all].sort();
+}
+
+/**
+ * The OPTIONS operation every path has: 204 with `Allow`, no key needed (it says what this document says). Any method
+ * the path does not list is answered 405 `method_not_allowed` with the same `Allow` (RFC 9110 §15.5.6), after the key.
+ */
+function optionsOperation(operationId: string, path: string, methods: readonly string[]): JsonObject {
+  const allow = allowedMethods(methods).join(', ');
+  return {
+    operationId,
+    summary: `The methods ${path} serves (${allow}); any other method is answered 405 with the same Allow.`,
+    tags: ['http'],
+    security: [],
+    responses: {
+      '204': { description: 'The methods this path serves.', headers: { Allow: { description: 'The methods this path serves, comma-separated.', schema: { type: 'string', const: allow } } } },
+      '400': { $ref: '#/components/responses/Error400' },
+      '408': { $ref: '#/components/responses/Error408' },
+      '500': { $ref: '#/components/responses/Error500' },
+      '503': { $ref: '#/components/responses/Error503' },
+    },
   };
 }
 
@@ -142,10 +171,13 @@ export function openApiDocument(r: Resolved): JsonObject {
   const components = new Components(r);
   const paths: Record<string, JsonObject> = {};
   const rows = describedRows(r);
+  const firstName = new Map<string, string>();
   for (const [name, row] of rows) {
     const item = (paths[row.path] ??= {});
     item[row.method.toLowerCase()] = operation(name, row, components);
+    if (!firstName.has(row.path)) firstName.set(row.path, name);
   }
+  for (const [path, item] of Object.entries(paths)) item['options'] = optionsOperation(`${firstName.get(path)!}Options`, path, Object.keys(item));
   const used = [...new Set(rows.flatMap(([, row]) => errorStatusesOf(row)))].sort((a, b) => a - b);
   const envelope = components.refTo(ERROR_ENVELOPE, '/components/responses');
   const responses = Object.fromEntries(used.map((s) => [`Error${s}`, { description: ERROR_MEANING[s], content: json(envelope) }]));
@@ -164,6 +196,7 @@ export function openApiDocument(r: Resolved): JsonObject {
       { name: 'protocol', description: 'OpenWOP and P066 routes a client uses.' },
       { name: 'seam', description: 'Test fixtures under /v1/host/sample/ that drive the runtime.' },
       { name: 'upstream-seam', description: "Test seams at the paths upstream OpenWOP's conformance suite calls." },
+      { name: 'http', description: 'What every path answers by HTTP itself: OPTIONS with Allow.' },
     ],
     paths,
     components: {

@@ -11,7 +11,7 @@
 /** A parameter's JSON Schema and meaning: one name means one thing on every route that reads it. */
 export interface ParameterSpec {
   /** Inline JSON Schema, or `{title}`: the corpus schema of that title (an enum the schemas already define). */
-  readonly schema: { readonly type: 'string' | 'integer'; readonly minimum?: number; readonly minLength?: number } | { readonly title: string };
+  readonly schema: { readonly type: 'string' | 'integer'; readonly minimum?: number; readonly maximum?: number; readonly minLength?: number; readonly maxLength?: number } | { readonly title: string };
   readonly description: string;
 }
 
@@ -24,15 +24,15 @@ export const PARAMETERS = {
   nodeId: { schema: { type: 'string', minLength: 1 }, description: 'The node the run waits on (the snapshot\'s currentNodeId); the id of its open interrupt names it too.' },
   proposalId: { schema: { type: 'string', minLength: 1 }, description: "A proposal's id. Another tenant's proposal answers 404." },
   memoryRef: { schema: { type: 'string', minLength: 1 }, description: 'A memory scope: mem://<tenant>/<path>, or an opaque ref resolved inside the caller\'s tenant.' },
-  fromSeq: { schema: { type: 'integer', minimum: 0 }, description: 'The first event sequence number to return (default 0).' },
-  limit: { schema: { type: 'integer', minimum: 1 }, description: 'At most this many items in one page.' },
+  fromSeq: { schema: { type: 'integer', minimum: 0, maximum: 9007199254740991 }, description: 'The first event sequence number to return (default 0).' },
+  limit: { schema: { type: 'integer', minimum: 1, maximum: 1000 }, description: 'At most this many items in one page (default and most: 1000).' },
   cursor: { schema: { type: 'string', minLength: 1 }, description: 'Opaque position from the previous page\'s nextCursor; absent for the first page.' },
   tag: { schema: { type: 'string', minLength: 1 }, description: 'Only entries carrying this tag.' },
   tenant: { schema: { type: 'string', minLength: 1 }, description: 'The tenant the request acts for. A tenant key may name only its own; an operator key without it acts as tenant default.' },
   id: { schema: { type: 'string', minLength: 1 }, description: 'The id of one item inside the scope the other parameters name.' },
   state: { schema: { title: 'ProposalState' }, description: 'Only proposals in this lifecycle state.' },
   kind: { schema: { title: 'ProposalKind' }, description: 'Only proposals of this artefact kind.' },
-  ref: { schema: { type: 'string', minLength: 1 }, description: 'An operator question\'s ref.' },
+  ref: { schema: { type: 'string', minLength: 1, maxLength: 512 }, description: 'An operator question\'s ref.' },
   traceRef: { schema: { type: 'string', minLength: 1 }, description: 'A trace stream\'s ref.' },
 } as const satisfies Readonly<Record<string, ParameterSpec>>;
 
@@ -42,14 +42,15 @@ export type ParameterName = keyof typeof PARAMETERS;
 export type ErrorStatus = 400 | 401 | 403 | 404 | 408 | 409 | 413 | 415 | 422 | 429 | 500 | 501 | 503;
 
 /**
- * Error statuses every route shares, by what the route does: any request may time out (408), meet a bound (429), a
- * server fault (500), or a store that cannot take it now — a full disk, a lock not granted in time, a host draining
- * or retired — (503 with Retry-After); a route that needs a key answers 401 without a valid one; a route that reads
- * a body answers 400 for malformed JSON or a schema mismatch, 413 past the body limit and 415 for a content type
- * other than JSON.
+ * Error statuses every route shares, by what the route does: any request may carry a target the host cannot read (a
+ * malformed percent escape, a path segment past the router's length, a repeated or malformed parameter: 400), time
+ * out (408), meet a bound (429), a server fault (500), or a store that cannot take it now — a full disk, a lock not
+ * granted in time, a host draining or retired — (503 with Retry-After); a route that needs a key answers 401 without
+ * a valid one; a route that reads a body, or whose method carries one, answers 400 for malformed JSON or a schema
+ * mismatch, 413 past the body limit and 415 for a content type other than JSON.
  */
 export const COMMON_ERRORS = {
-  always: [408, 429, 500, 503],
+  always: [400, 408, 429, 500, 503],
   authenticated: [401],
   body: [400, 413, 415],
 } as const satisfies Readonly<Record<string, readonly ErrorStatus[]>>;
@@ -72,6 +73,8 @@ export interface RouteRow {
   readonly query?: readonly ParameterName[];
   /** Schema title of the request body (absent: the route reads no body). */
   readonly request?: string;
+  /** The body may be left out entirely (read as `{}`); default: a route with a request schema requires a body. */
+  readonly bodyOptional?: true;
   /** Schema title of a successful answer. */
   readonly response: string;
   /** Other shapes a successful answer can take (e.g. one entry instead of a list). */
@@ -143,7 +146,7 @@ export const ROUTE_TABLE = {
   // ── Multi-agent seams ─────────────────────────────────────────────────────────────────────────────────────
   escalationRun: { kind: 'seam', method: 'POST', path: `${SAMPLE}/multi-agent/escalation-run`, request: 'HostSampleEscalationRunRequest', response: 'HostSampleEscalationRunResponse', role: 'operator', summary: 'One supervisor step at a given confidence.', errors: [403, 501] },
   crossRunTtl: { kind: 'seam', method: 'POST', path: `${SAMPLE}/multi-agent/cross-run-ttl`, request: 'HostSampleCrossRunTtlRequest', response: 'HostSampleCrossRunTtlResponse', role: 'operator', summary: 'A child run writes with a TTL; the parent reads it.', errors: [403, 501] },
-  replayFixture: { kind: 'seam', method: 'POST', path: `${SAMPLE}/multi-agent/replay-fixture`, request: 'HostSampleReplayFixtureRequest', response: 'HostSampleReplayFixtureResponse', role: 'operator', summary: 'A run whose memory changed after a known sequence number.', errors: [403, 501] },
+  replayFixture: { kind: 'seam', method: 'POST', path: `${SAMPLE}/multi-agent/replay-fixture`, request: 'HostSampleReplayFixtureRequest', bodyOptional: true, response: 'HostSampleReplayFixtureResponse', role: 'operator', summary: 'A run whose memory changed after a known sequence number.', errors: [403, 501] },
   // ── Inquirium seams ───────────────────────────────────────────────────────────────────────────────────────
   generateRemoteOnly: { kind: 'seam', method: 'POST', path: `${SAMPLE}/inquirium/generate-remote-only`, request: 'InquiriumGenerateRequest', response: 'InquiriumGenerateResponse', role: 'operator', summary: 'Generate against a host whose only runtime is remote.', errors: [403, 501] },
   questionPropose: { kind: 'seam', method: 'POST', path: `${SAMPLE}/inquirium/questions`, request: 'InquiriumOperatorQuestionRequest', response: 'InquiriumOperatorQuestionState', status: 201, role: 'operator', summary: 'Propose an operator question.', errors: [403, 501] },
@@ -156,7 +159,7 @@ export const ROUTE_TABLE = {
 export function errorStatusesOf(row: RouteRow): ErrorStatus[] {
   const all = new Set<ErrorStatus>([...COMMON_ERRORS.always, ...row.errors]);
   if (row.public !== true) for (const s of COMMON_ERRORS.authenticated) all.add(s);
-  if (row.request !== undefined) for (const s of COMMON_ERRORS.body) all.add(s);
+  if (row.request !== undefined || row.method !== 'GET') for (const s of COMMON_ERRORS.body) all.add(s);
   return [...all].sort((a, b) => a - b);
 }
 
