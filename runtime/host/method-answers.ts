@@ -13,6 +13,7 @@
  *
  * The OpenAPI emitter declares the OPTIONS operation of every path (generator/emit/openapi.ts) with the same Allow.
  */
+import { METHODS } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sendError } from './errors.ts';
 import { fastifyUrl } from './route-helpers.ts';
@@ -88,8 +89,13 @@ export function installMethodForms(app: FastifyInstance, routes: readonly Catalo
   });
 }
 
-/** Register the OPTIONS and 405 answers of every router path of `routes`. */
+/**
+ * Register the OPTIONS and 405 answers of every router path of `routes`. Every method Node's parser accepts (but
+ * CONNECT, which never reaches a route) is made known to Fastify first, with a body, so that `SEARCH` or `PROPFIND`
+ * on a served path is a 405 too (not a 404) and answered only once its body was read.
+ */
 export function registerMethodAnswers(app: FastifyInstance, routes: readonly CatalogueRoute[]): void {
+  for (const m of METHODS) if (m !== 'CONNECT' && !app.supportedMethods.includes(m)) app.addHttpMethod(m, { hasBody: true });
   for (const p of routerPaths(routes)) {
     const served = new Set<string>([...p.plain, ...[...p.actions.values()].flat()].map((r) => r.method));
     if (served.has('GET')) served.add('HEAD');

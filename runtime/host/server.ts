@@ -245,9 +245,10 @@ function createApp(o: HostOptions, credentials: Credentials, limits: HostLimits,
       maxHeaderSize: limits.maxHeaderBytes,
     },
     // A request target the router cannot read (a malformed percent escape, a path segment past maxParamLength) is
-    // answered with the envelope, and only after the key: without a valid one it is a 401 like any other request.
+    // answered with the envelope, and only after the key: without a valid one it is a 401 like any other request (but
+    // OPTIONS, which needs no key).
     frameworkErrors: (err, req, reply) => {
-      if (credentials.authenticate(req.headers.authorization) === undefined) return sendError(reply, 'unauthorized', 'a valid Bearer token is required');
+      if (req.method !== 'OPTIONS' && credentials.authenticate(req.headers.authorization) === undefined) return sendError(reply, 'unauthorized', 'a valid Bearer token is required');
       const tooLong = (err as { code?: string }).code === 'FST_ERR_MAX_PARAM_LENGTH';
       return sendError(reply, 'bad_request', tooLong ? `a path segment is longer than ${MAX_PARAM_LENGTH} characters` : 'the request target is not a valid URL (a malformed percent escape)');
     },

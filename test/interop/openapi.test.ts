@@ -74,8 +74,16 @@ describe('the generated OpenAPI document', () => {
   });
 
   it('has one operation per route row, stating what the row states', () => {
-    const ops = Object.values(doc.paths).flatMap((item) => Object.values(item));
+    const ops = Object.values(doc.paths).flatMap((item) => Object.entries(item).filter(([m]) => m !== 'options').map(([, o]) => o));
     expect(ops.map((o) => o.operationId).sort()).toEqual(rows.map(([n]) => n).sort());
+    // Every path also answers OPTIONS (keyless, 204 + Allow: its methods, HEAD with GET, and OPTIONS).
+    for (const [path, item] of Object.entries(doc.paths)) {
+      const allow = item['options'] as unknown as { security: unknown[]; responses: Record<string, { headers: { Allow: { schema: { const: string } } } }> };
+      expect(allow.security, path).toEqual([]);
+      const methods = new Set(Object.keys(item).filter((m) => m !== 'options').map((m) => m.toUpperCase()));
+      if (methods.has('GET')) methods.add('HEAD');
+      expect(allow.responses['204']!.headers.Allow.schema.const, path).toBe([...methods, 'OPTIONS'].sort().join(', '));
+    }
     for (const [name, row] of rows) {
       const op = doc.paths[row.path]![row.method.toLowerCase()]!;
       expect(op.operationId, name).toBe(name);
@@ -84,6 +92,7 @@ describe('the generated OpenAPI document', () => {
       expect(params.filter((p) => p.in === 'path').every((p) => p.required), name).toBe(true);
       expect(params.filter((p) => p.in === 'query').map((p) => p.name), name).toEqual([...(row.query ?? [])]);
       expect(op.requestBody?.content['application/json']?.schema, name).toEqual(row.request === undefined ? undefined : { $ref: `#/components/schemas/${row.request}` });
+      if (row.request !== undefined) expect(op.requestBody?.required, name).toBe(row.bodyOptional !== true);
       const statuses = Object.keys(op.responses).map(Number).sort((a, b) => a - b);
       const expected = [row.status ?? 200, ...(row.cached !== undefined ? [304] : []), ...errorStatusesOf(row)].sort((a, b) => a - b);
       expect(statuses, name).toEqual(expected);
