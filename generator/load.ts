@@ -1,12 +1,14 @@
 /**
- * Stage 1: read `schemas/<family>/v1/*.schema.json` and their examples into a {@link LoadedCorpus}.
+ * Stage 1: read `schemas/<family>/v1/*.schema.json`, their examples and the host's route tables
+ * (`schemas/<family>/v1/routes.json`, route-table.ts) into a {@link LoadedCorpus}.
  * Throws {@link CorpusError} (file + position) on unreadable or malformed JSON and malformed invalid-example wrappers,
  * or, with `keepGoing`, records each such file as a problem and loads the rest (lint reports every file's findings).
  * An example's top-level `$schema` (for editors) is taken out of the instance before anything validates it.
  */
 import { readdirSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { Example, Json, LoadProblem, LoadedCorpus, SchemaFile } from './model.ts';
+import type { Example, Json, LoadProblem, LoadedCorpus, RouteTableFile, SchemaFile } from './model.ts';
+import { ROUTE_TABLE_FILE } from './route-table.ts';
 import { CorpusError } from './errors.ts';
 import { isObject, readJsonText } from './json.ts';
 import { DRAFT_2020_12, createAjv } from './ajv.ts';
@@ -66,6 +68,7 @@ export function loadCorpus(rootDir: string, options: LoadOptions = {}): LoadedCo
   if (!existsSync(schemasDir)) throw new CorpusError('directory not found (the corpus root given by --root must contain schemas/)', schemasDir);
   const schemas: SchemaFile[] = [];
   const examples: Example[] = [];
+  const routeTables: RouteTableFile[] = [];
   const problems: LoadProblem[] = [];
   /** Run one file's read; with keepGoing a CorpusError becomes a problem and the file is skipped. */
   const attempt = (read: () => void): void => {
@@ -91,6 +94,14 @@ export function loadCorpus(rootDir: string, options: LoadOptions = {}): LoadedCo
         unusable.delete(schemaStem(fileName));
       });
     }
+    if (listDir(dir).includes(ROUTE_TABLE_FILE)) {
+      const path = `schemas/${family}/v1/${ROUTE_TABLE_FILE}`;
+      attempt(() => {
+        const { text, data } = readJsonText(join(dir, ROUTE_TABLE_FILE), path);
+        if (!isObject(data)) throw new CorpusError('a route table must contain a JSON object', path);
+        routeTables.push({ path, family, data, text });
+      });
+    }
     const exDir = join(dir, 'examples');
     for (const target of listDir(exDir)) {
       const { stem, defName } = parseExampleTarget(target);
@@ -104,7 +115,7 @@ export function loadCorpus(rootDir: string, options: LoadOptions = {}): LoadedCo
       }
     }
   }
-  return { root, schemas, examples, ...(options.keepGoing ? { problems } : {}) };
+  return { root, schemas, examples, ...(routeTables.length > 0 ? { routeTables } : {}), ...(options.keepGoing ? { problems } : {}) };
 }
 
 /** One meta-schema violation: the schema file is not a valid draft 2020-12 schema. */

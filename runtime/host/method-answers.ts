@@ -6,10 +6,11 @@
  * - any other method Fastify knows: 405 `method_not_allowed` in the error envelope, with the same `Allow` — after the
  *   key is checked, like every request that is not public.
  *
- * One router path can hold two of the document's paths: `/v1/runs/{runId}` and the action `/v1/runs/{runId}:fork`
- * are both `/v1/runs/:runId` to Fastify. The *form* of the request — its last segment ends with `:<action>` of a
- * row, or not — picks which rows it addresses, so `POST /v1/runs/r1` is a 405 (Allow: GET, HEAD, OPTIONS) and
- * `GET /v1/runs/r1:fork` a 405 (Allow: OPTIONS, POST), exactly as the document's two paths say.
+ * One router path can hold two of the document's paths: the run (runRead's path) and its fork action (runFork's,
+ * the run's path with `:fork` after the id) are one path with one parameter to Fastify. The *form* of the request —
+ * its last segment ends with `:<action>` of a row, or not — picks which rows it addresses, so a POST to a run is a
+ * 405 (Allow: GET, HEAD, OPTIONS) and a GET of a run's fork action a 405 (Allow: OPTIONS, POST), exactly as the
+ * document's two paths say.
  *
  * The OpenAPI emitter declares the OPTIONS operation of every path (generator/emit/openapi.ts) with the same Allow.
  */
@@ -73,7 +74,7 @@ const allowFor = (p: RouterPath, req: FastifyRequest) => allowOf(rowsAddressed(p
 
 /**
  * Refuse (405) a request whose form addresses rows that do not serve its method — a row's route reached in the other
- * form, `POST /v1/runs/r1` on the fork row — as the document has no such operation. A `preValidation` hook: after
+ * form, a POST to a run on the fork row — as the document has no such operation. A `preValidation` hook: after
  * the key check and after the body was read (an answer before the body would leave its bytes on the connection).
  */
 export function installMethodForms(app: FastifyInstance, routes: readonly CatalogueRoute[]): void {
