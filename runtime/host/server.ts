@@ -254,7 +254,8 @@ function createApp(o: HostOptions, credentials: Credentials, limits: HostLimits,
     },
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
-    return503OnClosing: true,
+    // A closing host answers with the envelope (the hook below), not Fastify's own 503 body.
+    return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
     // Malformed HTTP (bad framing, header overflow, bad Content-Length) never reaches a route: answer it with the
     // envelope too, then close the socket.
@@ -282,6 +283,17 @@ function createApp(o: HostOptions, credentials: Credentials, limits: HostLimits,
   app.addHook('onSend', async (_req, reply, payload) => {
     if (readiness.draining) reply.header('connection', 'close');
     return payload;
+  });
+  // A closing host (app.close() called) answers what still arrives on open connections with the envelope's 503 and
+  // Retry-After, then closes the connection: another host of the fleet, or this one restarted, takes it.
+  app.addHook('preClose', (done) => {
+    readiness.closing = true;
+    done();
+  });
+  app.addHook('onRequest', async (req, reply) => {
+    if (readiness.closing !== true) return;
+    reply.header('retry-after', '1').header('connection', 'close');
+    await sendError(reply, 'runner_unavailable', 'this host is shutting down');
   });
   // A host whose credentials a rotation retired serves nothing but /livez and /readyz (both say so).
   app.addHook('onRequest', async (req, reply) => {

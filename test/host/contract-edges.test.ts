@@ -160,3 +160,31 @@ describe('bodies over the limit', () => {
     }
   });
 });
+
+describe('a closing host', () => {
+  it('answers a request still arriving on an open connection with the 503 envelope and Retry-After, not Fastify\'s own body', async () => {
+    const h = await createHost({ credentials: new Credentials(parseApiKeysEnv(`${OPERATOR}=*:operator`)), logger: false });
+    const url = await h.app.listen({ port: 0, host: '127.0.0.1' });
+    const sock = connect(Number(new URL(url).port), '127.0.0.1');
+    const chunks: Buffer[] = [];
+    sock.on('data', (c) => chunks.push(c));
+    const closed = new Promise<void>((resolve) => sock.on('close', () => resolve()));
+    await new Promise<void>((resolve) => sock.on('connect', () => resolve()));
+    // A request whose body is still coming keeps the connection busy (not idle), so closing does not reap it.
+    sock.write(`POST ${ROUTES.memorySeed.path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${OPERATOR}\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{`);
+    await new Promise((r) => setTimeout(r, 100));
+    const closing = h.app.close();
+    await new Promise((r) => setTimeout(r, 100));
+    sock.write(`}GET ${ROUTES.agents.path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${OPERATOR}\r\n\r\n`);
+    await Promise.race([closed, new Promise((r) => setTimeout(r, 3_000))]);
+    sock.destroy();
+    await closing;
+    const answers = Buffer.concat(chunks).toString('latin1').split(/(?=HTTP\/1\.1 )/);
+    const second = answers[1] ?? '';
+    expect(second, answers.join('\n---\n')).toMatch(/^HTTP\/1\.1 503 /);
+    expect(second.toLowerCase()).toContain('retry-after: 1');
+    const body = JSON.parse(second.slice(second.indexOf('\r\n\r\n') + 4));
+    expect(body.error).toBe('runner_unavailable');
+    expect(validateErrorEnvelope(body)).toBe(true);
+  });
+});
