@@ -267,6 +267,12 @@ export const ROUTE_TABLE_SCHEMA = {
           "type": "string",
           "minLength": 1
         },
+        "errorBodies": {
+          "description": "Error statuses this route answers with another body than the error envelope, by status: the schema title of that body (the readiness probe's 503 is a HostHealth saying why).",
+          "type": "object",
+          "propertyNames": { "pattern": "^[45][0-9][0-9]$" },
+          "additionalProperties": { "$ref": "#/$defs/SchemaTitle" }
+        },
         "errors": {
           "description": "Error statuses this route answers besides the common ones, each for a reason its handler or binding has.",
           "$ref": "#/$defs/Statuses"

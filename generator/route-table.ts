@@ -40,6 +40,7 @@ export interface RouteRow {
   readonly role: 'tenant' | 'operator';
   readonly summary: string;
   readonly errors: readonly ErrorStatus[];
+  readonly errorBodies?: Readonly<Record<string, string>>;
 }
 
 export interface CommonErrors {
@@ -124,7 +125,10 @@ export function routeTableViolations(files: readonly RouteTableFile[], titleDefi
       const key = `${row.method} ${row.path}`;
       if (seen.has(key)) out.push([f.path, at, `${key} is also route "${seen.get(key)}"`]);
       else seen.set(key, name);
-      for (const [field, title] of [['request', row.request], ['response', row.response], ...(row.alsoResponds ?? []).map((t, i) => [`alsoResponds/${i}`, t])] as [string, string | undefined][]) {
+      for (const [status] of Object.entries(row.errorBodies ?? {})) {
+        if (!errorStatusesOf(row, d.commonErrors).includes(Number(status) as ErrorStatus)) out.push([f.path, `${at}/errorBodies/${status}`, `${status} is not one of the route's error statuses`]);
+      }
+      for (const [field, title] of [['request', row.request], ['response', row.response], ...(row.alsoResponds ?? []).map((t, i) => [`alsoResponds/${i}`, t]), ...Object.entries(row.errorBodies ?? {}).map(([s, t]) => [`errorBodies/${s}`, t])] as [string, string | undefined][]) {
         if (title !== undefined && !titleDefined(title)) out.push([f.path, `${at}/${field}`, `no schema of the corpus has the title "${title}"`]);
       }
       for (const p of [...pathParametersOf(row.path), ...(row.query ?? [])]) {

@@ -158,7 +158,10 @@ export const ROUTE_TABLE = {
     "public": true,
     "role": "tenant",
     "summary": "Whether the host may take requests now: 503 with Retry-After while its store cannot write, it drains, or its credentials were retired.",
-    "errors": []
+    "errors": [],
+    "errorBodies": {
+      "503": "HostHealth"
+    }
   },
   "openapi": {
     "kind": "protocol",

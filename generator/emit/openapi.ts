@@ -122,7 +122,10 @@ function operation(table: RouteTable, name: string, row: RouteRow, components: C
   }
   const responses: JsonObject = { [String(row.status ?? 200)]: ok };
   if (row.cached !== undefined) responses['304'] = { description: 'Not modified: the If-None-Match header named the current ETag.' };
-  for (const status of errorStatusesOf(row, table.commonErrors)) responses[String(status)] = { $ref: `#/components/responses/Error${status}` };
+  for (const status of errorStatusesOf(row, table.commonErrors)) {
+    const other = row.errorBodies?.[String(status)];
+    responses[String(status)] = other === undefined ? { $ref: `#/components/responses/Error${status}` } : { description: `${ERROR_MEANING[status]} This route answers it with a ${other}, not the error envelope.`, content: json(components.refTo(other, at)) };
+  }
   return {
     operationId: name,
     summary: row.summary,
@@ -208,7 +211,7 @@ export function openApiDocument(r: Resolved): JsonObject {
 /** Every schema title a row names: its bodies and the titled schemas of its parameters. */
 function titlesOf(table: RouteTable, row: RouteRow): string[] {
   const params = [...pathParametersOf(row.path), ...(row.query ?? [])].map((p) => table.parameters[p]?.schema);
-  return [row.response, ...(row.alsoResponds ?? []), ...(row.request !== undefined ? [row.request] : []), ...params.flatMap((p) => (p !== undefined && 'title' in p ? [p.title] : []))];
+  return [row.response, ...(row.alsoResponds ?? []), ...Object.values(row.errorBodies ?? {}), ...(row.request !== undefined ? [row.request] : []), ...params.flatMap((p) => (p !== undefined && 'title' in p ? [p.title] : []))];
 }
 
 /**

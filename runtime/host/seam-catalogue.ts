@@ -52,6 +52,8 @@ export interface CatalogueRoute {
   readonly summary: string;
   /** Error statuses this route answers besides {@link COMMON_ERRORS}. */
   readonly errors: readonly ErrorStatus[];
+  /** Error statuses answered with another body than the envelope, by status (the readiness probe's 503). */
+  readonly errorBodies?: { readonly [status: string]: SchemaTitle };
 }
 
 export const ROUTES = ROUTE_TABLE satisfies Record<string, CatalogueRoute>;

@@ -188,3 +188,18 @@ describe('a closing host', () => {
     expect(validateErrorEnvelope(body)).toBe(true);
   });
 });
+
+describe('the readiness probe', () => {
+  it('its 503 (draining) is a HostHealth, as the document declares for that status', async () => {
+    const h = await createHost({ token: 'readiness-edges-token-0123456789', logger: false });
+    try {
+      await h.drain();
+      const res = await h.app.inject({ method: 'GET', url: ROUTES.readiness.path });
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toEqual({ status: 'unavailable', reason: 'draining' });
+      expect(checkAnswer('GET', ROUTES.readiness.path, 503, res.json())).toBeUndefined();
+    } finally {
+      await h.app.close();
+    }
+  });
+});

@@ -97,7 +97,11 @@ describe('the generated OpenAPI document', () => {
       const statuses = Object.keys(op.responses).map(Number).sort((a, b) => a - b);
       const expected = [row.status ?? 200, ...(row.cached !== undefined ? [304] : []), ...errorStatusesOf(row, table.commonErrors)].sort((a, b) => a - b);
       expect(statuses, name).toEqual(expected);
-      for (const s of errorStatusesOf(row, table.commonErrors)) expect(op.responses[String(s)]!.$ref, `${name} ${s}`).toBe(`#/components/responses/Error${s}`);
+      for (const s of errorStatusesOf(row, table.commonErrors)) {
+        const other = row.errorBodies?.[String(s)];
+        if (other === undefined) expect(op.responses[String(s)]!.$ref, `${name} ${s}`).toBe(`#/components/responses/Error${s}`);
+        else expect(op.responses[String(s)]!.content!['application/json']!.schema, `${name} ${s}`).toEqual({ $ref: `#/components/schemas/${other}` });
+      }
       expect(op.security, name).toEqual(row.public === true ? [] : undefined);
     }
     for (const [key, resp] of Object.entries(doc.components.responses)) {
