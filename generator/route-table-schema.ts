@@ -48,10 +48,10 @@ export const ROUTE_TABLE_SCHEMA = {
       }
     },
     "parameters": {
-      "description": "Every path and query parameter the rows name, by name: one name means one thing on every route that reads it.",
+      "description": "Every path, query and header parameter the rows name, by name (a header by its lower-case name): one name means one thing on every route that reads it.",
       "type": "object",
       "propertyNames": {
-        "pattern": "^[A-Za-z][A-Za-z0-9]*$"
+        "pattern": "^[A-Za-z][A-Za-z0-9-]*$"
       },
       "additionalProperties": {
         "$ref": "#/$defs/Parameter"
@@ -143,6 +143,11 @@ export const ROUTE_TABLE_SCHEMA = {
                   "description": "Greatest string length.",
                   "type": "integer",
                   "minimum": 0
+                },
+                "pattern": {
+                  "description": "A regular expression a string value must match (ECMA-262, unanchored unless it says ^ and $).",
+                  "type": "string",
+                  "format": "regex"
                 }
               }
             },
@@ -209,6 +214,15 @@ export const ROUTE_TABLE_SCHEMA = {
           "type": "array",
           "items": {
             "type": "string"
+          },
+          "uniqueItems": true
+        },
+        "headers": {
+          "description": "Request headers the route reads (lower-case names of the parameters table); each is optional.",
+          "type": "array",
+          "items": {
+            "type": "string",
+            "pattern": "^[a-z][a-z0-9-]*$"
           },
           "uniqueItems": true
         },

@@ -20,7 +20,7 @@ export type ErrorStatus = 400 | 401 | 403 | 404 | 408 | 409 | 413 | 415 | 422 | 
 
 /** A parameter's schema (inline, or a corpus title) and meaning. */
 export interface ParameterSpec {
-  readonly schema: { readonly type: 'string' | 'integer'; readonly minimum?: number; readonly maximum?: number; readonly minLength?: number; readonly maxLength?: number } | { readonly title: string };
+  readonly schema: { readonly type: 'string' | 'integer'; readonly minimum?: number; readonly maximum?: number; readonly minLength?: number; readonly maxLength?: number; readonly pattern?: string } | { readonly title: string };
   readonly description: string;
 }
 
@@ -30,6 +30,7 @@ export interface RouteRow {
   readonly method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   readonly path: string;
   readonly query?: readonly string[];
+  readonly headers?: readonly string[];
   readonly request?: string;
   readonly bodyOptional?: true;
   readonly response: string;
@@ -131,7 +132,7 @@ export function routeTableViolations(files: readonly RouteTableFile[], titleDefi
       for (const [field, title] of [['request', row.request], ['response', row.response], ...(row.alsoResponds ?? []).map((t, i) => [`alsoResponds/${i}`, t]), ...Object.entries(row.errorBodies ?? {}).map(([s, t]) => [`errorBodies/${s}`, t])] as [string, string | undefined][]) {
         if (title !== undefined && !titleDefined(title)) out.push([f.path, `${at}/${field}`, `no schema of the corpus has the title "${title}"`]);
       }
-      for (const p of [...pathParametersOf(row.path), ...(row.query ?? [])]) {
+      for (const p of [...pathParametersOf(row.path), ...(row.query ?? []), ...(row.headers ?? [])]) {
         if (merged.parameters[p] === undefined) out.push([f.path, at, `parameter "${p}" is not in any table's parameters`]);
       }
       if (row.request === undefined && row.bodyOptional === true) out.push([f.path, `${at}/bodyOptional`, 'bodyOptional on a route that reads no body']);

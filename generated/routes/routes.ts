@@ -122,6 +122,13 @@ export const PARAMETERS = {
       "minLength": 1
     },
     "description": "A trace stream's ref."
+  },
+  "x-inquirium-session": {
+    "schema": {
+      "type": "string",
+      "pattern": "^session:[A-Za-z0-9:._-]{1,120}$"
+    },
+    "description": "The Inquirium session a generate request belongs to (its transcript and traces); absent: session:default."
   }
 } as const;
 
@@ -288,6 +295,9 @@ export const ROUTE_TABLE = {
     "kind": "protocol",
     "method": "POST",
     "path": "/v1/host/capabilities/inquirium.generate",
+    "headers": [
+      "x-inquirium-session"
+    ],
     "request": "InquiriumGenerateRequest",
     "response": "InquiriumGenerateResponse",
     "role": "operator",
@@ -677,6 +687,9 @@ export const ROUTE_TABLE = {
     "kind": "seam",
     "method": "POST",
     "path": "/v1/host/sample/inquirium/generate-remote-only",
+    "headers": [
+      "x-inquirium-session"
+    ],
     "request": "InquiriumGenerateRequest",
     "response": "InquiriumGenerateResponse",
     "role": "operator",

@@ -98,7 +98,7 @@ function parameterSchema(spec: ParameterSpec, components: Components, where: str
   return 'title' in spec.schema ? components.refTo(spec.schema.title, where) : { ...spec.schema };
 }
 
-function parameter(table: RouteTable, name: string, where: 'path' | 'query', components: Components, at: string): JsonObject {
+function parameter(table: RouteTable, name: string, where: 'path' | 'query' | 'header', components: Components, at: string): JsonObject {
   const spec: ParameterSpec | undefined = table.parameters[name];
   if (spec === undefined) throw new CorpusError(`parameter "${name}" is not in the route table's parameters`, 'schemas/*/v1/routes.json', at);
   return { name, in: where, required: where === 'path', description: spec.description, schema: parameterSchema(spec, components, at) };
@@ -111,6 +111,7 @@ function operation(table: RouteTable, name: string, row: RouteRow, components: C
   const parameters = [
     ...pathParametersOf(row.path).map((p) => parameter(table, p, 'path', components, `${at}/path`)),
     ...(row.query ?? []).map((q) => parameter(table, q, 'query', components, `${at}/query`)),
+    ...(row.headers ?? []).map((h) => parameter(table, h, 'header', components, `${at}/headers`)),
   ];
   const success = [row.response, ...(row.alsoResponds ?? [])].map((title) => components.refTo(title, at));
   const ok: JsonObject = { description: row.summary, content: json(success.length === 1 ? success[0]! : { oneOf: success }) };
@@ -210,7 +211,7 @@ export function openApiDocument(r: Resolved): JsonObject {
 
 /** Every schema title a row names: its bodies and the titled schemas of its parameters. */
 function titlesOf(table: RouteTable, row: RouteRow): string[] {
-  const params = [...pathParametersOf(row.path), ...(row.query ?? [])].map((p) => table.parameters[p]?.schema);
+  const params = [...pathParametersOf(row.path), ...(row.query ?? []), ...(row.headers ?? [])].map((p) => table.parameters[p]?.schema);
   return [row.response, ...(row.alsoResponds ?? []), ...Object.values(row.errorBodies ?? {}), ...(row.request !== undefined ? [row.request] : []), ...params.flatMap((p) => (p !== undefined && 'title' in p ? [p.title] : []))];
 }
 

@@ -46,6 +46,8 @@ type ParameterValue<N> = N extends keyof typeof PARAMETERS
 
 /** The route's path parameters, by the names its catalogue path gives them. */
 export const paramsOf = <R extends CatalogueRoute>(req: FastifyRequest, _route: R) => req.params as { readonly [K in PathParams<R['path']>]: string };
+/** The route's headers of the table (each absent unless sent), as validated. */
+export const headersOf = <R extends CatalogueRoute>(req: FastifyRequest, _route: R) => req.headers as { readonly [K in R extends { readonly headers: readonly (infer H)[] } ? H & string : never]?: string };
 /** The route's query parameters (each absent unless sent), converted by their table schemas. */
 export const queryOf = <R extends CatalogueRoute>(req: FastifyRequest, _route: R) => req.query as { readonly [K in QueryParams<R>]?: ParameterValue<K> };
 

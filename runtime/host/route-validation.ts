@@ -5,6 +5,8 @@
  *
  * - body: the generated validator of the row's `request` title; an absent body is refused unless the row says
  *   `bodyOptional`, in which case it is read as `{}`;
+ * - headers the row reads: checked like a query parameter (Node joins a repeated header into one value), never
+ *   converted — Fastify keeps the request's header object;
  * - path and query parameters: each value a string (a repeated query parameter, `?tenant=a&tenant=a`, is refused by
  *   name: a parameter means one value), converted once by its schema (`type: integer` → a safe integer written in
  *   decimal digits) and then checked against it (minimum, maximum, minLength, or the generated validator of the
@@ -24,11 +26,19 @@ type Outcome = { readonly value: unknown } | { readonly error: HttpError };
 type Check = (data: unknown) => Outcome;
 
 /** The HTTP part a check reads, as Fastify names it. */
-type Part = 'body' | 'params' | 'querystring';
+type Part = 'body' | 'params' | 'querystring' | 'headers';
 
 const refuse = (where: string, failures: readonly ValidationFailure[]): { error: HttpError } => ({
   error: new HttpError('validation_failed', `${where} does not match its schema`, { failures: validationFailures(failures) }),
 });
+
+const patterns = new Map<string, RegExp>();
+/** A parameter's pattern, compiled once (ECMA-262, with the u flag, as JSON Schema's `pattern`). */
+const patternOf = (source: string): RegExp => {
+  let re = patterns.get(source);
+  if (re === undefined) patterns.set(source, (re = new RegExp(source, 'u')));
+  return re;
+};
 
 /** The integer a query or path value spells (decimal digits, optionally signed, a safe integer), else undefined. */
 export function integerOf(text: string): number | undefined {
@@ -60,6 +70,7 @@ export function checkParameter(name: ParameterName, raw: unknown): { readonly va
   const maxLength = 'maxLength' in schema ? schema.maxLength : undefined;
   if (raw.length < minLength) return { failure: { instancePath: at, message: `must be at least ${minLength} characters` } };
   if (maxLength !== undefined && raw.length > maxLength) return { failure: { instancePath: at, message: `must be at most ${maxLength} characters` } };
+  if ('pattern' in schema && !patternOf(schema.pattern).test(raw)) return { failure: { instancePath: at, message: `must match ${schema.pattern}` } };
   return { value: raw };
 }
 
@@ -102,6 +113,7 @@ export function routeSchemaOf(route: CatalogueRoute): FastifySchema {
   return {
     ...(pathParametersOf(route.path).length > 0 ? { params: marker('params') } : {}),
     ...(route.query !== undefined ? { querystring: marker('querystring') } : {}),
+    ...(route.headers !== undefined ? { headers: marker('headers') } : {}),
     ...(route.request !== undefined ? { body: marker('body') } : {}),
   };
 }
@@ -110,6 +122,14 @@ export function routeSchemaOf(route: CatalogueRoute): FastifySchema {
 export function checkOf(route: CatalogueRoute, part: Part): Check {
   if (part === 'params') return parametersCheck(pathParametersOf(route.path) as ParameterName[], 'path', true);
   if (part === 'querystring') return parametersCheck(route.query ?? [], 'query', false);
+  if (part === 'headers') {
+    // Headers are checked, never replaced: Fastify keeps the request's own header object.
+    const check = parametersCheck(route.headers ?? [], 'headers', false);
+    return (data) => {
+      const r = check(data);
+      return 'error' in r ? r : { value: data };
+    };
+  }
   if (route.request === undefined) throw new RangeError(`${route.method} ${route.path} reads no body`);
   return bodyCheck(route.request, route.bodyOptional === true);
 }

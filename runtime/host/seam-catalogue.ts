@@ -32,6 +32,8 @@ export interface CatalogueRoute {
   readonly path: string;
   /** Query parameters the route reads, in the order the docs list them. */
   readonly query?: readonly ParameterName[];
+  /** Request headers the route reads (lower-case names of the parameter table), each optional. */
+  readonly headers?: readonly ParameterName[];
   /** Schema of the request body (absent: the route reads no body). */
   readonly request?: SchemaTitle;
   /** The body may be left out entirely (read as `{}`). */

@@ -11,6 +11,7 @@
  * - a chunked body over the limit: 413 envelope, then the connection closes, the answer readable in full;
  * - a tenant key on an operator route with an invalid body is refused for the key (403), not the body.
  */
+import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
@@ -200,6 +201,25 @@ describe('the readiness probe', () => {
       expect(checkAnswer('GET', ROUTES.readiness.path, 503, res.json())).toBeUndefined();
     } finally {
       await h.app.close();
+    }
+  });
+});
+
+describe('headers the table names', () => {
+  it('a malformed x-inquirium-session is a 400 naming it; a well-formed or absent one passes to the route', async () => {
+    const url = ROUTES.inquiriumGenerate.path;
+    const headers = { ...op, 'content-type': 'application/json' };
+    // A valid generate request (the corpus example), so that only the header can be wrong (Fastify checks the body first).
+    const { $schema: _editor, ...payload } = JSON.parse(readFileSync('schemas/inquirium/v1/examples/inquirium.generate.request.v1/valid/minimal-defaults.json', 'utf8')) as Record<string, unknown>;
+    const bad = await host.app.inject({ method: 'POST', url, headers: { ...headers, 'x-inquirium-session': 'not a session' }, payload });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().details.failures[0].instancePath).toBe('/x-inquirium-session');
+    expect(checkAnswer('POST', url, 400, bad.json())).toBeUndefined();
+    for (const h of [{}, { 'x-inquirium-session': 'session:edges-1' }]) {
+      const res = await host.app.inject({ method: 'POST', url, headers: { ...headers, ...h }, payload });
+      expect(res.statusCode, res.body).toBeLessThan(500);
+      expect(res.body).not.toContain('x-inquirium-session');
+      expect(checkAnswer('POST', url, res.statusCode, res.json())).toBeUndefined();
     }
   });
 });
