@@ -15,6 +15,7 @@ import { emitRunEvents } from './emit/run-events.ts';
 import { emitSiteData } from './emit/site-data.ts';
 import { emitReadme } from './emit/readme.ts';
 import { emitOpenApi } from './emit/openapi.ts';
+import { emitRoutes } from './emit/routes.ts';
 import { cachedOtherLanguages, emitOtherLanguages } from './emit/other-languages/index.ts';
 import { emitEditorSettings } from './emit/editor-settings.ts';
 import { GENERATED } from './naming.ts';
@@ -49,6 +50,7 @@ export const EMITTERS: readonly EmitterEntry[] = [
   { name: 'site-data', emit: emitSiteData, owns: [GENERATED.siteData], readsExamples: true, readsDeclarations: true },
   { name: 'readme', emit: emitReadme, owns: [GENERATED.readme, GENERATED.tsdoc, GENERATED.packageJson] },
   { name: 'openapi', emit: emitOpenApi, owns: [GENERATED.openapiDir], when: (c) => c.openapi },
+  { name: 'routes', emit: emitRoutes, owns: [GENERATED.routesDir] },
   { name: 'other-languages', emit: emitOtherLanguages, owns: [GENERATED.otherLanguages], readsExamples: true, slow: { cached: cachedOtherLanguages } },
   { name: 'editor-settings', emit: emitEditorSettings, owns: [GENERATED.editorSettings], readsExamples: true, when: (c) => c.editorSettings },
 ];

@@ -2,7 +2,7 @@
  * The input hash of `gen`, recorded in `generated/.gen-hash` so that `gen --check` can answer without emitting.
  *
  * `gen`'s output is a deterministic function of its inputs: the generator's own source files, every file under
- * `schemas/`, the route table the OpenAPI emitter reads, the corpus's generator settings (corpus-config.ts), and the
+ * `schemas/` (the route tables the OpenAPI and routes emitters read included), the corpus's generator settings (corpus-config.ts), and the
  * packages the generator imports (at their installed versions, with their dependencies). The
  * record holds a sha256 over those inputs and the sha256 of every file the emitters produced. When the inputs hash
  * the same as recorded and the files on disk under the owned paths are exactly the recorded ones (same paths, same
@@ -18,7 +18,6 @@ import type { Emission } from './emit.ts';
 import { GENERATED } from './naming.ts';
 import { corpusConfig } from './corpus-config.ts';
 import { generatorPackages } from './packages.ts';
-import { OPENAPI_SOURCES } from './emit/openapi.ts';
 import { ownedFilesOnDisk } from './write.ts';
 
 /** What `generated/.gen-hash` holds. */
@@ -55,12 +54,6 @@ export function inputsHash(root: string): string {
   const sources = filesUnder(GENERATOR_DIR, GENERATOR_DIR).map((p) => [p, readFileSync(join(GENERATOR_DIR, p), 'utf8')] as const);
   for (const [p, text] of sources) add('generator', p, text);
   for (const p of filesUnder(join(root, 'schemas'), root)) add('schema', p, readFileSync(join(root, p)));
-  // The route table belongs to the generator's repository (like its sources), whatever corpus root is generated;
-  // in a compiled package it sits beside the compiled generator as .js.
-  for (const p of OPENAPI_SOURCES) {
-    const source = join(GENERATOR_DIR, '..', p);
-    add('source', p, readFileSync(existsSync(source) ? source : source.replace(/\.ts$/, '.js')));
-  }
   add('settings', 'package.json#/wopkit', JSON.stringify(corpusConfig(root)));
   for (const pkg of generatorPackages(sources.map(([, text]) => text))) add('package', pkg, '');
   return h.digest('hex');

@@ -3,6 +3,7 @@
  * findings out. Each rule is `{id, doc, check}`; the `doc` lines are the rule list of docs/generator.md (a test keeps
  * the two equal). `assertGeneratable` is the part of lint that `gen` enforces before it emits.
  */
+import { routeTableViolations } from './route-table.ts';
 import type { Example, Json, JsonObject, LoadedCorpus, SchemaFile } from './model.ts';
 import { DRAFT_2020_12, createAjv } from './ajv.ts';
 import { Resolved, isObject, walkSchema, type RefSite, type TypeInfo } from './resolve.ts';
@@ -400,6 +401,11 @@ export const LINT_RULES: readonly LintRule[] = [
             .map((kind) => ({ file: t.file.path, pointer: t.pointer, message: `no ${kind} example for ${t.title || t.target} (expected ${examplePath(t.file, t.target, kind, '*.json')})` }));
         }),
   },
+  {
+    id: 'route-table',
+    doc: 'Every route table (`schemas/<family>/v1/routes.json`) matches `generator/route-table-schema.ts`; its schema titles name corpus types, its parameters are declared, no route name or method + path is written twice, and every table declares the same common errors.',
+    check: (r) => routeTableViolations(r.corpus.routeTables ?? [], (title) => r.typeByTitle(title) !== undefined).map(([file, pointer, message]) => ({ file, pointer, message })),
+  },
 ];
 
 const byLocation = (a: Finding, b: Finding): number => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.pointer < b.pointer ? -1 : a.pointer > b.pointer ? 1 : byCodeUnits(a.rule, b.rule));
@@ -415,6 +421,7 @@ export function corpusLocator(corpus: LoadedCorpus): (file: string, pointer: str
   const texts = new Map<string, { text: string; prefix: string }>();
   for (const f of corpus.schemas) if (f.text !== undefined) texts.set(f.path, { text: f.text, prefix: '' });
   for (const e of corpus.examples) if (e.text !== undefined) texts.set(e.path, { text: e.text, prefix: e.kind === 'invalid' ? '/instance' : '' });
+  for (const t of corpus.routeTables ?? []) texts.set(t.path, { text: t.text, prefix: '' });
   const locators = new Map<string, (pointer: string) => Position>();
   return (file, pointer) => {
     const t = texts.get(file);

@@ -1,13 +1,15 @@
 /**
- * Stage 1: read `schemas/<family>/<major>/*.schema.json` and their examples into a {@link LoadedCorpus}, for the
- * families and majors the corpus settings name (corpus-config.ts; without them, every family folder and `v<N>` folder).
+ * Stage 1: read `schemas/<family>/<major>/*.schema.json`, their examples and the host's route tables
+ * (`schemas/<family>/<major>/routes.json`, route-table.ts) into a {@link LoadedCorpus}, for the families and majors the
+ * corpus settings name (corpus-config.ts; without them, every family folder and `v<N>` folder).
  * Throws {@link CorpusError} (file + position) on unreadable or malformed JSON and malformed invalid-example wrappers,
  * or, with `keepGoing`, records each such file as a problem and loads the rest (lint reports every file's findings).
  * An example's top-level `$schema` (for editors) is taken out of the instance before anything validates it.
  */
 import { readdirSync, existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { Example, Json, LoadProblem, LoadedCorpus, SchemaFile } from './model.ts';
+import type { Example, Json, LoadProblem, LoadedCorpus, RouteTableFile, SchemaFile } from './model.ts';
+import { ROUTE_TABLE_FILE } from './route-table.ts';
 import { CorpusError, escapePointer } from './errors.ts';
 import { isObject, readJsonText } from './json.ts';
 import { DRAFT_2020_12, createAjv } from './ajv.ts';
@@ -107,6 +109,7 @@ export function loadCorpus(rootDir: string, options: LoadOptions = {}): LoadedCo
   const config = options.config ?? corpusConfig(root);
   const schemas: SchemaFile[] = [];
   const examples: Example[] = [];
+  const routeTables: RouteTableFile[] = [];
   const problems: LoadProblem[] = [];
   /** Run one file's read; with keepGoing a CorpusError becomes a problem and the file is skipped. */
   const attempt = (read: () => void): void => {
@@ -133,6 +136,14 @@ export function loadCorpus(rootDir: string, options: LoadOptions = {}): LoadedCo
         unusable.delete(schemaStem(fileName));
       });
     }
+    if (listDir(dir).includes(ROUTE_TABLE_FILE)) {
+      const path = schemaPath(folder, ROUTE_TABLE_FILE);
+      attempt(() => {
+        const { text, data } = readJsonText(join(dir, ROUTE_TABLE_FILE), path);
+        if (!isObject(data)) throw new CorpusError('a route table must contain a JSON object', path);
+        routeTables.push({ path, family, data, text });
+      });
+    }
     const exDir = join(dir, EXAMPLES_DIR);
     for (const target of listDir(exDir)) {
       const { stem, defName } = parseExampleTarget(target);
@@ -147,7 +158,7 @@ export function loadCorpus(rootDir: string, options: LoadOptions = {}): LoadedCo
     }
   }
   const idBase = config.idBase ?? sharedIdBase(schemas);
-  return { root, config, ...(idBase !== undefined ? { idBase } : {}), schemas, examples, ...(options.keepGoing ? { problems } : {}) };
+  return { root, config, ...(idBase !== undefined ? { idBase } : {}), schemas, examples, ...(routeTables.length > 0 ? { routeTables } : {}), ...(options.keepGoing ? { problems } : {}) };
 }
 
 /** One meta-schema violation: the schema file is not a valid draft 2020-12 schema. */

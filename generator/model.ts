@@ -70,6 +70,16 @@ export interface LoadProblem {
   readonly position?: { readonly line: number; readonly column: number };
 }
 
+/** One route table of the reference host (`schemas/<family>/v1/routes.json`, route-table.ts), as parsed. */
+export interface RouteTableFile {
+  /** Repo-relative path (`schemas/openwop/v1/routes.json`). */
+  readonly path: string;
+  readonly family: string;
+  /** The parsed file (checked against generator/route-table-schema.ts by lint). */
+  readonly data: JsonObject;
+  readonly text: string;
+}
+
 /** What the load stage returns: every schema file and example as parsed, in a stable order. */
 export interface LoadedCorpus {
   /** Absolute path of the repository root the corpus was loaded from. */
@@ -83,6 +93,8 @@ export interface LoadedCorpus {
   readonly idBase?: string;
   readonly schemas: readonly SchemaFile[];
   readonly examples: readonly Example[];
+  /** The host's route tables, one per family that has one (absent or empty: the corpus describes no host). */
+  readonly routeTables?: readonly RouteTableFile[];
   /** Files left out because they could not be used (only when loaded with `keepGoing`; otherwise the first one throws). */
   readonly problems?: readonly LoadProblem[];
 }

@@ -134,6 +134,9 @@ export const GENERATED = {
   openapiDir: 'generated/openapi/',
   /** The reference host's OpenAPI 3.1 document (emit/openapi.ts), served as GET /v1/openapi.json. */
   openapi: 'generated/openapi/openapi.json',
+  routesDir: 'generated/routes/',
+  /** The reference host's route tables as a typed module (emit/routes.ts). */
+  routes: 'generated/routes/routes.ts',
   readme: 'generated/README.md',
   tsdoc: 'generated/tsdoc.json',
   /** Editors' schema mappings for the corpus (written only for a corpus that turns them on: corpus-config.ts). */

@@ -85,7 +85,8 @@ export const PACKAGES: readonly PackageLayout[] = [
     dir: '',
     description: (root) => root.description,
     // generated/openapi/: the host serves the OpenAPI document (GET /v1/openapi.json) from its own copy.
-    takes: ['entry/', 'runtime/', 'conformance/', 'generator/', 'generated/openapi/'],
+    // generated/routes/: the route table the host and the conformance suite read (runtime/host/seam-catalogue.ts).
+    takes: ['entry/', 'runtime/', 'conformance/', 'generator/', 'generated/openapi/', 'generated/routes/'],
     exports: {
       '.': 'entry/index.js',
       './validators': 'entry/validators.js',

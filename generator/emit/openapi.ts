@@ -1,6 +1,6 @@
 /**
- * Emitter: `generated/openapi/openapi.json` — the reference host's OpenAPI 3.1 document, built from the route table
- * (runtime/host/route-table.ts, pure data) and the corpus: one operation per row with its path and query parameters,
+ * Emitter: `generated/openapi/openapi.json` — the reference host's OpenAPI 3.1 document, built from the route tables
+ * (`schemas/<family>/v1/routes.json`, read by the load stage: route-table.ts) and the corpus: one operation per row with its path and query parameters,
  * request body, success answer and every error status the row can answer (each with the error envelope), the Bearer
  * scheme (`security: []` on the public rows), and `components/schemas` holding every schema the operations reach,
  * each `$ref` rewritten to `#/components/schemas/<Title>` so the document refers to nothing outside itself.
@@ -12,10 +12,7 @@ import type { EmittedFile, Json, JsonObject, SchemaFile } from '../model.ts';
 import { isObject, type Resolved, type TypeInfo } from '../resolve.ts';
 import { GENERATED } from '../naming.ts';
 import { CorpusError } from '../errors.ts';
-import { errorStatusesOf, pathParametersOf, PARAMETERS, ROUTE_TABLE, type ErrorStatus, type ParameterName, type ParameterSpec, type RouteRow } from '../../runtime/host/route-table.ts';
-
-/** Files outside generator/ and schemas/ this emitter reads: part of `gen`'s inputs (gen-hash.ts). */
-export const OPENAPI_SOURCES: readonly string[] = ['runtime/host/route-table.ts'];
+import { errorStatusesOf, mergeRouteTables, pathParametersOf, type ErrorStatus, type ParameterSpec, type RouteRow, type RouteTable } from '../route-table.ts';
 
 /** The schema title of the error envelope every error status answers with. */
 export const ERROR_ENVELOPE = 'ErrorEnvelope';
@@ -55,7 +52,7 @@ class Components {
   /** A `$ref` to the component of `title`, adding it (and everything it reaches) when first named. */
   refTo(title: string, where: string): JsonObject {
     const t = this.#r.typeByTitle(title);
-    if (t === undefined) throw new CorpusError(`the route table names schema title "${title}", which no schema defines`, 'runtime/host/route-table.ts', where);
+    if (t === undefined) throw new CorpusError(`the route table names schema title "${title}", which no schema defines`, 'schemas/*/v1/routes.json', where);
     this.#add(t);
     return componentRef(title);
   }
@@ -101,19 +98,20 @@ function parameterSchema(spec: ParameterSpec, components: Components, where: str
   return 'title' in spec.schema ? components.refTo(spec.schema.title, where) : { ...spec.schema };
 }
 
-function parameter(name: string, where: 'path' | 'query', components: Components, at: string): JsonObject {
-  const spec: ParameterSpec | undefined = (PARAMETERS as Readonly<Record<string, ParameterSpec>>)[name];
-  if (spec === undefined) throw new CorpusError(`parameter "${name}" is not in PARAMETERS`, 'runtime/host/route-table.ts', at);
+function parameter(table: RouteTable, name: string, where: 'path' | 'query' | 'header', components: Components, at: string): JsonObject {
+  const spec: ParameterSpec | undefined = table.parameters[name];
+  if (spec === undefined) throw new CorpusError(`parameter "${name}" is not in the route table's parameters`, 'schemas/*/v1/routes.json', at);
   return { name, in: where, required: where === 'path', description: spec.description, schema: parameterSchema(spec, components, at) };
 }
 
 const json = (schema: JsonObject): JsonObject => ({ 'application/json': { schema } });
 
-function operation(name: string, row: RouteRow, components: Components): JsonObject {
-  const at = `/ROUTE_TABLE/${name}`;
+function operation(table: RouteTable, name: string, row: RouteRow, components: Components): JsonObject {
+  const at = `/routes/${name}`;
   const parameters = [
-    ...pathParametersOf(row.path).map((p) => parameter(p, 'path', components, `${at}/path`)),
-    ...(row.query ?? []).map((q: ParameterName) => parameter(q, 'query', components, `${at}/query`)),
+    ...pathParametersOf(row.path).map((p) => parameter(table, p, 'path', components, `${at}/path`)),
+    ...(row.query ?? []).map((q) => parameter(table, q, 'query', components, `${at}/query`)),
+    ...(row.headers ?? []).map((h) => parameter(table, h, 'header', components, `${at}/headers`)),
   ];
   const success = [row.response, ...(row.alsoResponds ?? [])].map((title) => components.refTo(title, at));
   const ok: JsonObject = { description: row.summary, content: json(success.length === 1 ? success[0]! : { oneOf: success }) };
@@ -125,15 +123,47 @@ function operation(name: string, row: RouteRow, components: Components): JsonObj
   }
   const responses: JsonObject = { [String(row.status ?? 200)]: ok };
   if (row.cached !== undefined) responses['304'] = { description: 'Not modified: the If-None-Match header named the current ETag.' };
-  for (const status of errorStatusesOf(row)) responses[String(status)] = { $ref: `#/components/responses/Error${status}` };
+  for (const status of errorStatusesOf(row, table.commonErrors)) {
+    const other = row.errorBodies?.[String(status)];
+    responses[String(status)] = other === undefined ? { $ref: `#/components/responses/Error${status}` } : { description: `${ERROR_MEANING[status]} This route answers it with a ${other}, not the error envelope.`, content: json(components.refTo(other, at)) };
+  }
   return {
     operationId: name,
     summary: row.summary,
     tags: [row.kind],
     ...(row.public === true ? { security: [] } : {}),
     ...(parameters.length > 0 ? { parameters } : {}),
-    ...(row.request !== undefined ? { requestBody: { required: true, content: json(components.refTo(row.request, at)) } } : {}),
+    ...(row.request !== undefined ? { requestBody: { required: row.bodyOptional !== true, content: json(components.refTo(row.request, at)) } } : {}),
     responses,
+  };
+}
+
+/** The methods a path serves, as its `Allow` header lists them: HEAD with GET, and OPTIONS (runtime/host/method-answers.ts). */
+export function allowedMethods(methods: readonly string[]): string[] {
+  const all = new Set(methods.map((m) => m.toUpperCase()));
+  if (all.has('GET')) all.add('HEAD');
+  all.add('OPTIONS');
+  return [...all].sort();
+}
+
+/**
+ * The OPTIONS operation every path has: 204 with `Allow`, no key needed (it says what this document says). Any method
+ * the path does not list is answered 405 `method_not_allowed` with the same `Allow` (RFC 9110 §15.5.6), after the key.
+ */
+function optionsOperation(operationId: string, path: string, methods: readonly string[]): JsonObject {
+  const allow = allowedMethods(methods).join(', ');
+  return {
+    operationId,
+    summary: `The methods ${path} serves (${allow}); any other method is answered 405 with the same Allow.`,
+    tags: ['http'],
+    security: [],
+    responses: {
+      '204': { description: 'The methods this path serves.', headers: { Allow: { description: 'The methods this path serves, comma-separated.', schema: { type: 'string', const: allow } } } },
+      '400': { $ref: '#/components/responses/Error400' },
+      '408': { $ref: '#/components/responses/Error408' },
+      '500': { $ref: '#/components/responses/Error500' },
+      '503': { $ref: '#/components/responses/Error503' },
+    },
   };
 }
 
@@ -141,12 +171,16 @@ function operation(name: string, row: RouteRow, components: Components): JsonObj
 export function openApiDocument(r: Resolved): JsonObject {
   const components = new Components(r);
   const paths: Record<string, JsonObject> = {};
-  const rows = describedRows(r);
+  const table = mergeRouteTables(r.corpus.routeTables ?? []);
+  const rows = table === undefined ? [] : describedRows(r, table);
+  const firstName = new Map<string, string>();
   for (const [name, row] of rows) {
     const item = (paths[row.path] ??= {});
-    item[row.method.toLowerCase()] = operation(name, row, components);
+    item[row.method.toLowerCase()] = operation(table!, name, row, components);
+    if (!firstName.has(row.path)) firstName.set(row.path, name);
   }
-  const used = [...new Set(rows.flatMap(([, row]) => errorStatusesOf(row)))].sort((a, b) => a - b);
+  for (const [path, item] of Object.entries(paths)) item['options'] = optionsOperation(`${firstName.get(path)!}Options`, path, Object.keys(item));
+  const used = [...new Set(rows.flatMap(([, row]) => errorStatusesOf(row, table!.commonErrors)))].sort((a, b) => a - b);
   const envelope = components.refTo(ERROR_ENVELOPE, '/components/responses');
   const responses = Object.fromEntries(used.map((s) => [`Error${s}`, { description: ERROR_MEANING[s], content: json(envelope) }]));
   const schemas = Object.fromEntries([...components.schemas.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
@@ -155,7 +189,7 @@ export function openApiDocument(r: Resolved): JsonObject {
     info: {
       title: 'wopkit reference host',
       version: 'v1',
-      description: 'The OpenWOP agent-memory slice and Orbiplex Inquirium (P066) as the wopkit reference host serves them: protocol routes, the test seams under /v1/host/sample/ and the seams at upstream\'s /v1/test/ paths. Generated from runtime/host/route-table.ts and schemas/ by `npm run gen`.',
+      description: 'The OpenWOP agent-memory slice and Orbiplex Inquirium (P066) as the wopkit reference host serves them: protocol routes, the test seams under /v1/host/sample/ and the seams at upstream\'s /v1/test/ paths. Generated from the route tables and schemas under schemas/ by `npm run gen`.',
       license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
     },
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
@@ -164,6 +198,7 @@ export function openApiDocument(r: Resolved): JsonObject {
       { name: 'protocol', description: 'OpenWOP and P066 routes a client uses.' },
       { name: 'seam', description: 'Test fixtures under /v1/host/sample/ that drive the runtime.' },
       { name: 'upstream-seam', description: "Test seams at the paths upstream OpenWOP's conformance suite calls." },
+      { name: 'http', description: 'What every path answers by HTTP itself: OPTIONS with Allow.' },
     ],
     paths,
     components: {
@@ -175,21 +210,22 @@ export function openApiDocument(r: Resolved): JsonObject {
 }
 
 /** Every schema title a row names: its bodies and the titled schemas of its parameters. */
-function titlesOf(row: RouteRow): string[] {
-  const params = [...pathParametersOf(row.path), ...(row.query ?? [])].map((p) => (PARAMETERS as Readonly<Record<string, ParameterSpec>>)[p]?.schema);
-  return [row.response, ...(row.alsoResponds ?? []), ...(row.request !== undefined ? [row.request] : []), ...params.flatMap((p) => (p !== undefined && 'title' in p ? [p.title] : []))];
+function titlesOf(table: RouteTable, row: RouteRow): string[] {
+  const params = [...pathParametersOf(row.path), ...(row.query ?? []), ...(row.headers ?? [])].map((p) => table.parameters[p]?.schema);
+  return [row.response, ...(row.alsoResponds ?? []), ...Object.values(row.errorBodies ?? {}), ...(row.request !== undefined ? [row.request] : []), ...params.flatMap((p) => (p !== undefined && 'title' in p ? [p.title] : []))];
 }
 
 /**
  * The rows the corpus can describe: those whose every schema title it defines. On this repository's corpus that is
- * every row (test/interop/openapi.test.ts fails otherwise); a smaller corpus (the golden case) describes fewer.
+ * every row (lint's `route-table` rule and test/interop/openapi.test.ts fail otherwise).
  */
-function describedRows(r: Resolved): [string, RouteRow][] {
-  return (Object.entries(ROUTE_TABLE) as [string, RouteRow][]).filter(([, row]) => titlesOf(row).every((t) => r.typeByTitle(t) !== undefined));
+function describedRows(r: Resolved, table: RouteTable): [string, RouteRow][] {
+  return Object.entries(table.routes).filter(([, row]) => titlesOf(table, row).every((t) => r.typeByTitle(t) !== undefined));
 }
 
-/** The document, for a corpus that defines the schemas of at least one row (else no file: another project's corpus). */
+/** The document, for a corpus with a route table that describes at least one row (else no file). */
 export function emitOpenApi(r: Resolved): readonly EmittedFile[] {
-  if (describedRows(r).length === 0) return [];
+  const table = mergeRouteTables(r.corpus.routeTables ?? []);
+  if (table === undefined || describedRows(r, table).length === 0) return [];
   return [{ path: GENERATED.openapi, contents: `${JSON.stringify(openApiDocument(r), null, 2)}\n` }];
 }

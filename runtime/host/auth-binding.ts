@@ -4,7 +4,7 @@
  * 1. `onRequest`: every path but the public ones needs `Authorization: Bearer <key>` of a configured key (401
  *    otherwise, before routing: an unknown path without a key is a 401, not a 404). The key's principal is put
  *    on the request.
- * 2. `preHandler` (after the body is parsed, before the handler): the route's catalogue row says which role it
+ * 2. `preValidation` (after the body is parsed, before Fastify validates the inputs and before the handler): the route's catalogue row says which role it
  *    needs; a tenant key on an operator route is a 403 `forbidden`. A tenant key's request is then bound to its
  *    tenant, from the table below — whatever the route: every input that names a tenant's resource must name one
  *    of the key's tenant:
@@ -119,20 +119,27 @@ const pathOf = (url: string): string => {
 };
 
 /**
- * Install authentication (onRequest) and authorisation + tenant binding (preHandler) on `app`. The onRequest hook
+ * Install authentication (onRequest) and authorisation + tenant binding (preValidation) on `app`. The onRequest hook
  * runs on every request, public ones included, so it is callback-style (an async hook costs a promise): a refusal
  * answers and does not continue.
  */
 export function installAuth(app: FastifyInstance, credentials: Credentials, host: HostRuntime): void {
   app.decorateRequest('principal', null);
   app.addHook('onRequest', (req, reply, done) => {
-    if (PUBLIC_PATHS.has(pathOf(req.url))) return done();
+    if (PUBLIC_PATHS.has(pathOf(req.url)) || req.routeOptions.config.keyless === true) return done();
     const principal = credentials.authenticate(req.headers.authorization);
-    if (principal === undefined) return void sendError(reply, 'unauthorized', 'a valid Bearer token is required');
+    if (principal === undefined) {
+      // Refused before its body is read: the connection closes after the answer, so no byte of that body is ever
+      // read as a request of its own.
+      if (req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0) reply.header('connection', 'close');
+      return void sendError(reply, 'unauthorized', 'a valid Bearer token is required');
+    }
     req.principal = principal;
     done();
   });
-  app.addHook('preHandler', async (req) => {
+  // preValidation: after the body is parsed, before Fastify validates it — a tenant key on an operator route, or naming
+  // another tenant, is refused as such (403/404) whatever else is wrong with the request.
+  app.addHook('preValidation', async (req) => {
     const route = req.routeOptions.config.catalogue;
     if (route === undefined || req.principal === null) return;
     await authorize(req.principal, route, req, host);

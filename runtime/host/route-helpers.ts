@@ -1,15 +1,14 @@
 /**
- * What every route module uses: registration from a catalogue row (method, path and success status are the
- * catalogue's, never retyped), the validated body, typed path and query parameters, the tenant of a memoryRef, and
- * the tenant a request acts as.
+ * What every route module uses: registration from a catalogue row (method, path, success status and the input checks
+ * are the catalogue's, never retyped), the body, path and query parameters as Fastify validated and converted them
+ * (route-validation.ts), the tenant of a memoryRef, and the tenant a request acts as.
  */
-import { MAX_LIST_LIMIT } from '../memory/adapter.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from './errors.ts';
 import { OPERATOR_DEFAULT_TENANT, tenantActedAs } from './auth-binding.ts';
-import { validationFailures } from '../shared/errors.ts';
 import { parseMemoryRef } from '../memory/memory-ref.ts';
-import { validatorOf, type CatalogueRoute, type PathParams, type QueryParams, type RequestOf, type SchemaTitle } from './seam-catalogue.ts';
+import { routeSchemaOf } from './route-validation.ts';
+import type { CatalogueRoute, PARAMETERS, PathParams, QueryParams, RequestOf, SchemaTitle, ShapeOf } from './seam-catalogue.ts';
 import type { MemoryEntry } from '../../generated/ts/index.ts';
 import type { MemoryReader } from './host-runtime.ts';
 
@@ -26,6 +25,8 @@ export function serve(app: FastifyInstance, route: CatalogueRoute, handler: (req
     url: fastifyUrl(route.path),
     // The row travels with the route: authorisation and tenant binding (auth-binding.ts) read its role and inputs.
     config: { catalogue: route },
+    // Fastify checks the path, query and body from the row before any hook that reads them and before the handler.
+    schema: routeSchemaOf(route),
     handler: async (req, reply) => {
       const answer = await handler(req, reply);
       if (route.status !== undefined) reply.code(route.status);
@@ -34,22 +35,21 @@ export function serve(app: FastifyInstance, route: CatalogueRoute, handler: (req
   });
 }
 
-/** The parsed JSON body checked by the generated validator of the route's request schema, or a 400 validation_failed with pointers. */
-export function bodyOf<R extends CatalogueRoute & { readonly request: SchemaTitle }>(req: FastifyRequest, route: R): RequestOf<R> {
-  const validate = validatorOf(route.request) as ((v: unknown) => boolean) & { errors?: readonly { instancePath: string; message?: string }[] | null };
-  const body = req.body;
-  if (!validate(body)) {
-    throw new HttpError('validation_failed', 'request body does not match its schema', {
-      failures: validationFailures((validate.errors ?? []).map((e) => ({ instancePath: e.instancePath, message: e.message ?? 'invalid' }))),
-    });
-  }
-  return body as RequestOf<R>;
-}
+/** The request body, as the route's request schema validated it (route-validation.ts). */
+export const bodyOf = <R extends CatalogueRoute & { readonly request: SchemaTitle }>(req: FastifyRequest, _route: R): RequestOf<R> => req.body as RequestOf<R>;
+
+/** The type a parameter's table schema converts it to: a number for `type: integer`, the corpus type of a title. */
+type ParameterValue<N> = N extends keyof typeof PARAMETERS
+  ? (typeof PARAMETERS)[N]['schema'] extends { readonly type: 'integer' } ? number
+    : (typeof PARAMETERS)[N]['schema'] extends { readonly title: infer T extends SchemaTitle } ? ShapeOf<T> : string
+  : string;
 
 /** The route's path parameters, by the names its catalogue path gives them. */
 export const paramsOf = <R extends CatalogueRoute>(req: FastifyRequest, _route: R) => req.params as { readonly [K in PathParams<R['path']>]: string };
-/** The route's query parameters (each absent unless sent), by the names its catalogue row lists. */
-export const queryOf = <R extends CatalogueRoute>(req: FastifyRequest, _route: R) => req.query as { readonly [K in QueryParams<R>]?: string };
+/** The route's headers of the table (each absent unless sent), as validated. */
+export const headersOf = <R extends CatalogueRoute>(req: FastifyRequest, _route: R) => req.headers as { readonly [K in R extends { readonly headers: readonly (infer H)[] } ? H & string : never]?: string };
+/** The route's query parameters (each absent unless sent), converted by their table schemas. */
+export const queryOf = <R extends CatalogueRoute>(req: FastifyRequest, _route: R) => req.query as { readonly [K in QueryParams<R>]?: ParameterValue<K> };
 
 export function tenantOrThrow(ref: string): string {
   const p = parseMemoryRef(ref);
@@ -79,22 +79,12 @@ export function scopedRef(req: FastifyRequest, ref: string): string {
   return scoped;
 }
 
-/** An integer query value from `min` (to `max`), the fallback when absent, or a 400 naming the parameter. */
-export function integerParam(value: string | undefined, name: string, o: { readonly min: number; readonly max?: number; readonly fallback: number }): number {
-  if (value === undefined) return o.fallback;
-  const n = /^-?\d{1,16}$/.test(value) ? Number(value) : NaN;
-  if (!Number.isSafeInteger(n) || n < o.min || (o.max !== undefined && n > o.max)) {
-    throw new HttpError('validation_failed', `${name} must be an integer from ${o.min}${o.max !== undefined ? ` to ${o.max}` : ''}`, { failures: [{ instancePath: `/${name}`, message: `must be integer >= ${o.min}${o.max !== undefined ? ` and <= ${o.max}` : ''}` }] });
-  }
-  return n;
-}
-
 /**
- * One page of a memory list as the list routes answer it: `limit` (a page size from 1; the default and the most is
- * MAX_LIST_LIMIT; anything else is a 400) and `cursor` (opaque, from the previous page's `nextCursor`), `tag` as a filter.
+ * One page of a memory list as the list routes answer it: `limit` (a page size from 1 to MAX_LIST_LIMIT, checked by
+ * the parameter table; the reader's default when absent) and `cursor` (opaque, from the previous page's
+ * `nextCursor`), `tag` as a filter.
  */
-export async function pageOf(reader: MemoryReader, memoryRef: string, q: { readonly limit?: string; readonly tag?: string; readonly cursor?: string }): Promise<{ entries: readonly MemoryEntry[]; nextCursor?: string }> {
-  const limit = q.limit === undefined ? undefined : integerParam(q.limit, 'limit', { min: 1, max: MAX_LIST_LIMIT, fallback: MAX_LIST_LIMIT });
-  const page = await reader.page(memoryRef, { ...(limit !== undefined ? { limit } : {}), ...(q.tag !== undefined ? { tag: q.tag } : {}), ...(q.cursor !== undefined ? { cursor: q.cursor } : {}) });
+export async function pageOf(reader: MemoryReader, memoryRef: string, q: { readonly limit?: number; readonly tag?: string; readonly cursor?: string }): Promise<{ entries: readonly MemoryEntry[]; nextCursor?: string }> {
+  const page = await reader.page(memoryRef, { ...(q.limit !== undefined ? { limit: q.limit } : {}), ...(q.tag !== undefined ? { tag: q.tag } : {}), ...(q.cursor !== undefined ? { cursor: q.cursor } : {}) });
   return page.nextCursor === undefined ? { entries: page.entries } : { entries: page.entries, nextCursor: page.nextCursor };
 }

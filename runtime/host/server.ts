@@ -47,6 +47,8 @@ import { registerDistillSchedules } from './routes/distill-schedules.ts';
 import { registerAgents } from './routes/agents.ts';
 import { registerProposals } from './routes/proposals.ts';
 import { ROUTES } from './seam-catalogue.ts';
+import { routeValidatorCompiler } from './route-validation.ts';
+import { installMethodForms, registerMethodAnswers } from './method-answers.ts';
 import type { ProposalActivationPolicy } from '../proposals/service.ts';
 import { capRequestsPerConnection } from './connection-cap.ts';
 import { DEFAULT_LIMITS, jsonDeeperThan, resolveLimits, timeoutCheckIntervalMs, type HostLimits } from './limits.ts';
@@ -126,6 +128,9 @@ function credentialsOf(o: HostOptions): Credentials {
   const dev = devTokenEntry(o.token, 'the host token');
   return o.credentials === undefined ? new Credentials([dev]) : o.credentials.with(dev);
 }
+
+/** The longest path segment the router matches as a parameter (a longer one is a 400). */
+export const MAX_PARAM_LENGTH = 512;
 
 /** Node's client error codes → (status, reason phrase, envelope code, message); anything else is malformed HTTP. */
 type ClientErrorAnswer = readonly [number, string, ErrorCode, string];
@@ -238,10 +243,19 @@ function createApp(o: HostOptions, credentials: Credentials, limits: HostLimits,
       connectionsCheckingInterval: timeoutCheckIntervalMs(limits),
       maxHeaderSize: limits.maxHeaderBytes,
     },
+    // A request target the router cannot read (a malformed percent escape, a path segment past maxParamLength) is
+    // answered with the envelope, and only after the key: without a valid one it is a 401 like any other request (but
+    // OPTIONS, which needs no key).
+    frameworkErrors: (err, req, reply) => {
+      if (req.method !== 'OPTIONS' && credentials.authenticate(req.headers.authorization) === undefined) return sendError(reply, 'unauthorized', 'a valid Bearer token is required');
+      const tooLong = (err as { code?: string }).code === 'FST_ERR_MAX_PARAM_LENGTH';
+      return sendError(reply, 'bad_request', tooLong ? `a path segment is longer than ${MAX_PARAM_LENGTH} characters` : 'the request target is not a valid URL (a malformed percent escape)');
+    },
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
-    return503OnClosing: true,
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 512 },
+    // A closing host answers with the envelope (the hook below), not Fastify's own 503 body.
+    return503OnClosing: false,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
     // Malformed HTTP (bad framing, header overflow, bad Content-Length) never reaches a route: answer it with the
     // envelope too, then close the socket.
     clientErrorHandler: (err: NodeJS.ErrnoException, socket) => {
@@ -269,6 +283,17 @@ function createApp(o: HostOptions, credentials: Credentials, limits: HostLimits,
     if (readiness.draining) reply.header('connection', 'close');
     return payload;
   });
+  // A closing host (app.close() called) answers what still arrives on open connections with the envelope's 503 and
+  // Retry-After, then closes the connection: another host of the fleet, or this one restarted, takes it.
+  app.addHook('preClose', (done) => {
+    readiness.closing = true;
+    done();
+  });
+  app.addHook('onRequest', async (req, reply) => {
+    if (readiness.closing !== true) return;
+    reply.header('retry-after', '1').header('connection', 'close');
+    await sendError(reply, 'runner_unavailable', 'this host is shutting down');
+  });
   // A host whose credentials a rotation retired serves nothing but /livez and /readyz (both say so).
   app.addHook('onRequest', async (req, reply) => {
     if (readiness.retired !== true || req.url === ROUTES.liveness.path || req.url === ROUTES.readiness.path) return;
@@ -286,13 +311,10 @@ function createApp(o: HostOptions, credentials: Credentials, limits: HostLimits,
     return sendError(reply, c.code, c.message, c.details);
   });
 
-  // Collect every served (path, method) so a known path with another method is a 405 with Allow, not a 404.
-  const served = new Map<string, Set<string>>();
-  app.addHook('onRoute', (r) => {
-    const methods = served.get(r.url) ?? new Set<string>();
-    for (const m of [r.method].flat()) methods.add(m);
-    served.set(r.url, methods);
-  });
+  // Every route is checked by Fastify from its row before any handler runs (route-validation.ts).
+  app.setValidatorCompiler(routeValidatorCompiler(Object.values(ROUTES)));
+  // A request in the other form of a shared router path (POST /v1/runs/r1 on the fork row) is a 405 (method-answers.ts).
+  installMethodForms(app, Object.values(ROUTES));
   registerHealth(app, runtime, readiness);
   registerDiscovery(app, runtime);
   registerMemorySeams(app, runtime);
@@ -305,13 +327,7 @@ function createApp(o: HostOptions, credentials: Credentials, limits: HostLimits,
   registerInquirium(app, runtime);
   registerAgents(app, runtime);
   registerProposals(app, runtime);
-  for (const [url, methods] of [...served]) {
-    const allow = [...methods].filter((m) => m !== 'HEAD').sort().join(', ');
-    const others = (['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const).filter((m) => !methods.has(m));
-    if (others.length > 0) {
-      app.route({ method: [...others], url, handler: async (req, reply) => sendError(reply.header('allow', allow), 'method_not_allowed', `${req.method} is not allowed here; use ${allow}`) });
-    }
-  }
+  registerMethodAnswers(app, Object.values(ROUTES));
   return app;
 }
 

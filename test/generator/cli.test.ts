@@ -354,8 +354,6 @@ describe('wopkit CLI in an install without the code generators (spawned)', () =>
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'wopkit-lean-'));
     cpSync(join(REPO, 'generator'), join(dir, 'dist/generator'), { recursive: true });
-    // The one file outside generator/ the generator imports (the OpenAPI emitter's route table), where a build puts it.
-    cpSync(join(REPO, 'runtime/host/route-table.ts'), join(dir, 'dist/runtime/host/route-table.ts'));
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'lean', version: '9.9.9-test' }));
     writeFileSync(join(dir, 'dist/package.json'), JSON.stringify({ type: 'module' }));
     mkdirSync(join(dir, 'node_modules'));

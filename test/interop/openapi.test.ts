@@ -1,5 +1,5 @@
 /**
- * Issue 24: the OpenAPI 3.1 document generated from the route table and the schemas (generator/emit/openapi.ts,
+ * Issue 24: the OpenAPI 3.1 document generated from the route table (schemas/openwop/v1/routes.json) and the schemas (generator/emit/openapi.ts,
  * committed as generated/openapi/openapi.json).
  *
  * - It passes a real OpenAPI validator: @seriousme/openapi-schema-validator checks a document against the OpenAPI
@@ -20,7 +20,7 @@ import { loadCorpus } from '../../generator/load.ts';
 import { Resolved } from '../../generator/resolve.ts';
 import { openApiDocument, ERROR_ENVELOPE } from '../../generator/emit/openapi.ts';
 import { GENERATED } from '../../generator/naming.ts';
-import { errorStatusesOf, pathParametersOf, ROUTE_TABLE, type RouteRow } from '../../runtime/host/route-table.ts';
+import { errorStatusesOf, mergeRouteTables, pathParametersOf, type RouteRow } from '../../generator/route-table.ts';
 import { REPO } from '../generator/helpers.ts';
 
 type Doc = { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, unknown>; responses: Record<string, unknown>; securitySchemes: Record<string, unknown> } } & Record<string, unknown>;
@@ -35,7 +35,8 @@ interface Operation {
 const corpus = loadCorpus(REPO);
 const resolved = new Resolved(corpus);
 const doc = openApiDocument(resolved) as unknown as Doc;
-const rows = Object.entries(ROUTE_TABLE) as [string, RouteRow][];
+const table = mergeRouteTables(corpus.routeTables ?? [])!;
+const rows = Object.entries(table.routes) as [string, RouteRow][];
 type SpecData = Record<string, unknown>;
 
 /** Every `$ref` value in a JSON value. */
@@ -74,8 +75,16 @@ describe('the generated OpenAPI document', () => {
   });
 
   it('has one operation per route row, stating what the row states', () => {
-    const ops = Object.values(doc.paths).flatMap((item) => Object.values(item));
+    const ops = Object.values(doc.paths).flatMap((item) => Object.entries(item).filter(([m]) => m !== 'options').map(([, o]) => o));
     expect(ops.map((o) => o.operationId).sort()).toEqual(rows.map(([n]) => n).sort());
+    // Every path also answers OPTIONS (keyless, 204 + Allow: its methods, HEAD with GET, and OPTIONS).
+    for (const [path, item] of Object.entries(doc.paths)) {
+      const allow = item['options'] as unknown as { security: unknown[]; responses: Record<string, { headers: { Allow: { schema: { const: string } } } }> };
+      expect(allow.security, path).toEqual([]);
+      const methods = new Set(Object.keys(item).filter((m) => m !== 'options').map((m) => m.toUpperCase()));
+      if (methods.has('GET')) methods.add('HEAD');
+      expect(allow.responses['204']!.headers.Allow.schema.const, path).toBe([...methods, 'OPTIONS'].sort().join(', '));
+    }
     for (const [name, row] of rows) {
       const op = doc.paths[row.path]![row.method.toLowerCase()]!;
       expect(op.operationId, name).toBe(name);
@@ -84,10 +93,15 @@ describe('the generated OpenAPI document', () => {
       expect(params.filter((p) => p.in === 'path').every((p) => p.required), name).toBe(true);
       expect(params.filter((p) => p.in === 'query').map((p) => p.name), name).toEqual([...(row.query ?? [])]);
       expect(op.requestBody?.content['application/json']?.schema, name).toEqual(row.request === undefined ? undefined : { $ref: `#/components/schemas/${row.request}` });
+      if (row.request !== undefined) expect(op.requestBody?.required, name).toBe(row.bodyOptional !== true);
       const statuses = Object.keys(op.responses).map(Number).sort((a, b) => a - b);
-      const expected = [row.status ?? 200, ...(row.cached !== undefined ? [304] : []), ...errorStatusesOf(row)].sort((a, b) => a - b);
+      const expected = [row.status ?? 200, ...(row.cached !== undefined ? [304] : []), ...errorStatusesOf(row, table.commonErrors)].sort((a, b) => a - b);
       expect(statuses, name).toEqual(expected);
-      for (const s of errorStatusesOf(row)) expect(op.responses[String(s)]!.$ref, `${name} ${s}`).toBe(`#/components/responses/Error${s}`);
+      for (const s of errorStatusesOf(row, table.commonErrors)) {
+        const other = row.errorBodies?.[String(s)];
+        if (other === undefined) expect(op.responses[String(s)]!.$ref, `${name} ${s}`).toBe(`#/components/responses/Error${s}`);
+        else expect(op.responses[String(s)]!.content!['application/json']!.schema, `${name} ${s}`).toEqual({ $ref: `#/components/schemas/${other}` });
+      }
       expect(op.security, name).toEqual(row.public === true ? [] : undefined);
     }
     for (const [key, resp] of Object.entries(doc.components.responses)) {

@@ -17,6 +17,8 @@ export interface Readiness {
    * every other request but /livez answer 503 from then on.
    */
   retired?: boolean;
+  /** Set when the app starts closing (server.ts): every request still arriving is a 503 envelope. */
+  closing?: boolean;
 }
 
 /** Why the host may not take requests now, or undefined when it may. */

@@ -5,35 +5,33 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HttpError } from '../errors.ts';
-import { actingTenant, bodyOf, queryOf, serve } from '../route-helpers.ts';
+import { actingTenant, bodyOf, headersOf, queryOf, serve } from '../route-helpers.ts';
 import { ROUTES } from '../seam-catalogue.ts';
 import type { HostRuntime, QuestionCaller } from '../host-runtime.ts';
 
 export const LOCAL_OPERATOR = 'participant:did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK';
 /** The tenant an operator key's questions belong to (operator keys act across tenants and name none here). */
 export const OPERATOR_TENANT = 'operator';
+/** The session of a generate request that names none. */
+const DEFAULT_SESSION = 'session:default';
 
 /** Who is calling: the local operator participant, in the tenant its key acts as (a tenant key's own tenant). */
 const callerOf = (req: FastifyRequest): QuestionCaller => ({ tenant: actingTenant(req, OPERATOR_TENANT), participant: LOCAL_OPERATOR });
 
 export function registerInquirium(app: FastifyInstance, host: HostRuntime): void {
-  const session = (req: { headers: Record<string, unknown> }) => {
-    const s = req.headers['x-inquirium-session'];
-    return typeof s === 'string' && /^session:[A-Za-z0-9:._-]{1,120}$/.test(s) ? s : 'session:default';
-  };
-
-  serve(app, ROUTES.inquiriumGenerate, async (req) => host.generate(req.body, { participant: LOCAL_OPERATOR, session: session(req) }));
+  // The session header is checked by the row's parameter schema (route-validation.ts); absent, the default session.
+  serve(app, ROUTES.inquiriumGenerate, async (req) => host.generate(req.body, { participant: LOCAL_OPERATOR, session: headersOf(req, ROUTES.inquiriumGenerate)['x-inquirium-session'] ?? DEFAULT_SESSION }));
 
   serve(app, ROUTES.inquiriumRespond, async (req) => host.answerQuestion(req.body, callerOf(req)));
 
   // Seam: the same generate request against a host whose only runtime is remote (no remote fallback allowed).
-  serve(app, ROUTES.generateRemoteOnly, async (req) => host.generateRemoteOnly(req.body, { participant: LOCAL_OPERATOR, session: session(req) }));
+  serve(app, ROUTES.generateRemoteOnly, async (req) => host.generateRemoteOnly(req.body, { participant: LOCAL_OPERATOR, session: headersOf(req, ROUTES.generateRemoteOnly)['x-inquirium-session'] ?? DEFAULT_SESSION }));
 
   // Seam: a model-proposed question, validated and opened by the host.
   serve(app, ROUTES.questionPropose, async (req) => host.proposeQuestion(req.body, callerOf(req).tenant));
   serve(app, ROUTES.questionRead, async (req) => {
     const { ref } = queryOf(req, ROUTES.questionRead);
-    if (typeof ref !== 'string' || ref.length === 0 || ref.length > 512) throw new HttpError('validation_failed', 'ref is required', { failures: [{ instancePath: '/ref', message: 'required' }] });
+    if (ref === undefined) throw new HttpError('validation_failed', 'ref is required', { failures: [{ instancePath: '/ref', message: 'required' }] });
     try {
       return await host.questionState(ref, callerOf(req).tenant);
     } catch {

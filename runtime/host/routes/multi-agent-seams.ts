@@ -36,8 +36,8 @@ export function registerMultiAgentSeams(app: FastifyInstance, host: HostRuntime)
 
   // Replay fixture: write k=v1, remember the index, overwrite k=v2. Fork at fromSeq should read v1.
   serve(app, ROUTES.replayFixture, async (req) => {
-    // No body at all counts as the empty object; a body that is there must match the schema.
-    const { dropEventLog: dropLog = false } = req.body === undefined ? {} : bodyOf(req, ROUTES.replayFixture);
+    // No body at all counts as the empty object (the row's bodyOptional); a body that is there matched the schema.
+    const { dropEventLog: dropLog = false } = bodyOf(req, ROUTES.replayFixture);
     const memoryRef = `mem://conformance/replay-${randomUUID().slice(0, 8)}`;
     const tenant = tenantOrThrow(memoryRef);
     const run = await host.startFixtureRun({ workflowId: 'conformance-replay', memoryRef });

@@ -8,25 +8,22 @@ import { HttpError } from '../errors.ts';
 import { bodyOf, pageOf, paramsOf, queryOf, serve } from '../route-helpers.ts';
 import { actionOf, ROUTES, urlOf } from '../seam-catalogue.ts';
 import type { HostRuntime } from '../host-runtime.ts';
-import { integerParam } from '../route-helpers.ts';
 
 export function registerRuns(app: FastifyInstance, host: HostRuntime): void {
   serve(app, ROUTES.runEvents, async (req) => {
     const { runId } = paramsOf(req, ROUTES.runEvents);
     const q = queryOf(req, ROUTES.runEvents);
-    const fromSeq = integerParam(q.fromSeq, 'fromSeq', { min: 0, fallback: 0 });
-    const limit = integerParam(q.limit, 'limit', { min: 1, max: MAX_EVENT_PAGE, fallback: MAX_EVENT_PAGE });
+    const fromSeq = q.fromSeq ?? 0;
+    const limit = q.limit ?? MAX_EVENT_PAGE;
     if (!(await host.hasEventLog(runId))) throw new HttpError('not_found', 'no such run');
     const page = await host.events(runId, fromSeq, limit);
     return { runId, events: page.events, ...(page.nextSeq !== undefined ? { nextSeq: page.nextSeq } : {}), hasMore: page.nextSeq !== undefined };
   });
 
-  // One path segment `<runId>:<action>`, matched whole; only the catalogue's action (fork) exists.
+  // One path segment `<runId>:fork`, matched whole; a POST in the other form never gets here (method-answers.ts).
   serve(app, ROUTES.runFork, async (req) => {
     const { runId: target } = paramsOf(req, ROUTES.runFork);
-    const colon = target.lastIndexOf(':');
-    if (colon <= 0 || target.slice(colon + 1) !== actionOf(ROUTES.runFork)) throw new HttpError('not_found', 'no such run action');
-    const sourceRunId = target.slice(0, colon);
+    const sourceRunId = target.slice(0, -`:${actionOf(ROUTES.runFork)}`.length);
     const { fromSeq, mode = 'replay' } = bodyOf(req, ROUTES.runFork);
     if ((await host.run(sourceRunId)) === undefined) throw new HttpError('not_found', 'no such run');
     // Both modes read memory as of fromSeq (a snapshot the host cannot serve is a 422, never current memory); a fork
