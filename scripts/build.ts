@@ -46,7 +46,7 @@ export const packageDir = (p: Pick<PackageLayout, 'dir'>): string => join(DIST, 
 function bundleValidators(): void {
   const dir = join(ROOT, GENERATED_VALIDATORS);
   mkdirSync(join(STAGING, GENERATED_VALIDATORS, 'by-type'), { recursive: true });
-  buildSync({ entryPoints: [join(ROOT, VALIDATORS)], outfile: join(STAGING, VALIDATORS), bundle: true, format: 'esm', platform: 'neutral', logLevel: 'warning', legalComments: 'none' });
+  buildSync({ entryPoints: [join(ROOT, VALIDATORS)], outfile: join(STAGING, VALIDATORS), bundle: true, format: 'esm', platform: 'neutral', logLevel: 'warning', legalComments: 'none', minifyWhitespace: true, minifySyntax: true });
   // The barrel's declarations and the types they name (the Validator type, the Standard Schema interface).
   for (const f of ['validators.d.ts', 'validator.d.ts', 'standard-schema.d.ts']) copyFileSync(join(dir, f), join(STAGING, GENERATED_VALIDATORS, f));
   for (const title of validatorTitles()) {
