@@ -19,7 +19,7 @@ export const distillation = (d: Discovery) => need(get(d, 'memory.distillation.s
 export const fixtures = (...ids: string[]) => (d: Discovery) => {
   const advertised = Array.isArray(get(d, 'fixtures')) ? (get(d, 'fixtures') as unknown[]) : [];
   const missing = ids.filter((id) => !advertised.includes(id));
-  return need(missing.length === 0, `discovery fixtures does not list ${missing.join(', ')} (seed them: OPENWOP_CONFORMANCE_SEED=true)`);
+  return need(missing.length === 0, `discovery fixtures does not list ${missing.join(', ')} (seed them: createHost({ seedConformanceFixtures: true }) for a host started in code, OPENWOP_CONFORMANCE_SEED=true for npm start)`);
 };
 export const proposals = (d: Discovery) => need(Array.isArray(get(d, 'agents.proposals.artifactKinds')) && typeof get(d, 'agents.proposals.activation') === 'string', 'agents.proposals (artifactKinds, activation) is not advertised');
 export const proposalsAgentPacks = (d: Discovery) => proposals(d) ?? need((get(d, 'agents.proposals.artifactKinds') as string[]).includes('agent-pack'), 'agents.proposals.artifactKinds does not include agent-pack');

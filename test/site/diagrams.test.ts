@@ -20,7 +20,7 @@ import { SCHEDULE_LIFECYCLE } from '../../runtime/distillation/schedule-lifecycl
 import { APPROVAL_GATE_LIFECYCLE, PROPOSAL_LIFECYCLE } from '../../runtime/proposals/lifecycle.ts';
 import { MEMORY_PIPELINE_WIRING } from '../../runtime/openwop/wiring.ts';
 import { diagramCatalogue } from '../../site/src/lib/diagrams/catalogue.ts';
-import { DIAGRAM_HOMES } from '../../site/src/lib/diagrams/homes.ts';
+import { DIAGRAM_HOMES, DIAGRAM_RULE_SECTIONS, diagramPlacements, diagramsShownAt } from '../../site/src/lib/diagrams/homes.ts';
 import type { Layout } from '../../site/src/lib/diagrams/layout.ts';
 import { layoutProblems, overlaps, sharedLength } from '../../site/src/lib/diagrams/layout-checks.ts';
 import { LIFECYCLE_MODULES, lifecycleTables, stateMachineGraph } from '../../site/src/lib/diagrams/lifecycles.ts';
@@ -221,6 +221,23 @@ describe('where diagrams are explained', () => {
     for (const d of catalogue.filter((x) => x.group !== 'Data flow' || x.graph.id === 'memory-pipeline')) {
       expect(DIAGRAM_HOMES[d.graph.id], d.graph.id).toBeDefined();
       expect(DIAGRAM_HOMES[d.graph.id]!.path, d.graph.id).toMatch(/^\/(spec|rfcs)\//);
+    }
+  });
+
+  it('each RFC section a diagram is also shown in is a heading of that RFC, and the page is an RFC page', () => {
+    const slugOf = (heading: string) => heading.trim().toLowerCase().replace(/[^\w\s-]/g, '').replace(/\s+/g, '-');
+    const rfcs = readdirSync('RFCs').filter((f) => f.endsWith('.md'));
+    const placements = Object.entries(DIAGRAM_RULE_SECTIONS).flatMap(([id, hs]) => hs.map((h) => ({ id, ...h })));
+    expect(placements.length).toBeGreaterThan(0);
+    for (const p of placements) {
+      expect(DIAGRAM_HOMES[p.id], `${p.id} has a home`).toBeDefined();
+      const slug = /^\/rfcs\/([^/]+)\/$/.exec(p.path)?.[1];
+      const file = rfcs.find((f) => f.toLowerCase().startsWith(`${slug}-`));
+      expect(file, `${p.id}: ${p.path} is an RFC page`).toBeDefined();
+      const headings = readFileSync(join('RFCs', file!), 'utf8').split('\n').filter((l) => /^#{2,4} /.test(l)).map((l) => slugOf(l.replace(/^#+ /, '')));
+      expect(headings, `${p.id}: ${p.path}#${p.section}`).toContain(p.section);
+      expect(diagramsShownAt(p.path), p.path).toContainEqual({ id: p.id, section: p.section });
+      expect(diagramPlacements(p.id)[0], `${p.id}: its home comes first`).toEqual(DIAGRAM_HOMES[p.id]);
     }
   });
 

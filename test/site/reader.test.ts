@@ -23,7 +23,7 @@ import type { Browser, Page } from 'playwright-core';
 import type { SiteIndex } from '../../generator/site-data-format.ts';
 import { validate } from '../../generator/commands/validate.ts';
 import { diagramCatalogue } from '../../site/src/lib/diagrams/catalogue.ts';
-import { DIAGRAM_HOMES, homeAnchor } from '../../site/src/lib/diagrams/homes.ts';
+import { DIAGRAM_HOMES, diagramPlacements, homeAnchor } from '../../site/src/lib/diagrams/homes.ts';
 import { encodePermalink } from '../../site/src/lib/playground/permalink.ts';
 import type { PlaygroundFile } from '../../site/src/lib/playground/model.ts';
 import { toolchain } from '../support/toolchains.ts';
@@ -148,8 +148,8 @@ describe('diagrams, as built', () => {
     for (const d of await diagramCatalogue()) expect(built.includes(d.svg), d.graph.id).toBe(true);
   });
 
-  it('each lifecycle and pipeline diagram sits, with its text alternative, in the section of the page that explains it', () => {
-    for (const [id, home] of Object.entries(DIAGRAM_HOMES)) {
+  it('each lifecycle and pipeline diagram sits, with its text alternative, in the section of the page that explains it and of each RFC rule it draws', () => {
+    for (const [id, home] of Object.keys(DIAGRAM_HOMES).flatMap((x) => diagramPlacements(x).map((h) => [x, h] as const))) {
       const html = readFileSync(join(DIST, home.path, 'index.html'), 'utf8');
       const at = html.indexOf(`id="${homeAnchor(id)}"`);
       expect(at, `${id} on ${home.path}`).toBeGreaterThan(0);
