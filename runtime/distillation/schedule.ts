@@ -28,7 +28,8 @@ import type { Clock } from '../shared/clock.ts';
 import { toIso } from '../shared/clock.ts';
 import { WopkitError } from '../shared/errors.ts';
 import { CompactionError } from '../compaction/compactor.ts';
-import { StoreUnavailableError, type JsonDoc, type ScheduleRecord, type Tx, type Units } from '../storage/index.ts';
+import { StoreCorruptError, StoreUnavailableError, type JsonDoc, type ScheduleRecord, type Tx, type Units } from '../storage/index.ts';
+import { isMemoryCompactedPayload } from '../../generated/guards/index.ts';
 import { DistillationError, TokenBudgetExceededError, type Distiller, type DistillResult } from './distiller.ts';
 import { boundedDurationMs, isRepresentableInstant, LATEST_DATE_TIME_MS } from '../shared/duration.ts';
 import { IllegalTransitionError, transition } from '../shared/state-machine.ts';
@@ -144,12 +145,14 @@ export class DistillationScheduler {
 
   /** A schedule as stored (with its next instant). */
   async get(tx: Tx, scheduleId: string): Promise<DistillationSchedule | undefined> {
-    return (await tx.read.scheduleGet(scheduleId))?.doc as unknown as DistillationSchedule | undefined;
+    const row = await tx.read.scheduleGet(scheduleId);
+    return row === undefined ? undefined : scheduleOf(row.doc);
   }
 
   /** What the schedule's latest run did, if it has run. */
   async lastOutcome(tx: Tx, scheduleId: string): Promise<RecordedOutcome | undefined> {
-    return (await tx.read.scheduleGet(scheduleId))?.lastOutcome as unknown as RecordedOutcome | undefined;
+    const last = (await tx.read.scheduleGet(scheduleId))?.lastOutcome;
+    return last === undefined ? undefined : recordedOutcomeOf(last);
   }
 
   /**
@@ -170,7 +173,7 @@ export class DistillationScheduler {
   }
 
   async #runSlot(record: ScheduleRecord, now: number): Promise<ScheduledRunOutcome | undefined> {
-    const s = record.doc as unknown as DistillationSchedule;
+    const s = scheduleOf(record.doc);
     // The latest due instant; the ones between the last run and it are missed (coalesced into this run).
     const missed = Math.floor((now - record.nextAt) / s.periodMs);
     const instant = record.nextAt + missed * s.periodMs;
@@ -222,6 +225,30 @@ function refusedOutcome(err: unknown, base: { readonly scheduleId: string; reado
   if ((err instanceof DistillationError || err instanceof CompactionError) && err.code === 'no_sources') return { kind: 'nothing-to-distil', ...base };
   const errorCode = err instanceof Error ? ('code' in err && typeof err.code === 'string' ? err.code : err.name) : 'error';
   return { kind: 'failed', ...base, errorCode };
+}
+
+const corruptSchedule = (what: string): StoreCorruptError => new StoreCorruptError('schedules', `a stored ${what} is not one this runtime wrote`);
+
+/** The schedules table's decoder: a stored schedule document back into a schedule. */
+export function scheduleOf(doc: JsonDoc): DistillationSchedule {
+  const { scheduleId, memoryRef, tenant, periodMs, every, tokenBudget, nextAt } = doc;
+  if (typeof scheduleId !== 'string' || typeof memoryRef !== 'string' || typeof tenant !== 'string' || typeof periodMs !== 'number' || typeof every !== 'string' || typeof nextAt !== 'number' || (tokenBudget !== undefined && typeof tokenBudget !== 'number')) {
+    throw corruptSchedule('distillation schedule');
+  }
+  return { scheduleId, memoryRef, tenant, periodMs, every, nextAt, ...(typeof tokenBudget === 'number' ? { tokenBudget } : {}) };
+}
+
+/** The schedules table's decoder for a slot's recorded outcome (what `outcomeRecord` wrote). */
+export function recordedOutcomeOf(doc: JsonDoc): RecordedOutcome {
+  const { kind, scheduleId, instant, missed } = doc;
+  if (typeof scheduleId !== 'string' || typeof instant !== 'string' || typeof missed !== 'number') throw corruptSchedule('schedule outcome');
+  const base = { scheduleId, instant, missed };
+  if (kind === 'nothing-to-distil') return { kind, ...base };
+  if (kind === 'budget-exceeded' && typeof doc['tokensRequired'] === 'number') return { kind, ...base, tokensRequired: doc['tokensRequired'] };
+  if (kind === 'failed' && typeof doc['errorCode'] === 'string') return { kind, ...base, errorCode: doc['errorCode'] };
+  const { archiveId, event } = doc;
+  if (kind === 'distilled' && typeof archiveId === 'string' && isMemoryCompactedPayload(event)) return { kind, ...base, archiveId, event };
+  throw corruptSchedule('schedule outcome');
 }
 
 /** A run's outcome as the ledger keeps it: a distilled run with its archive id and content-free event, not its archive. */
