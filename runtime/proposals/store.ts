@@ -7,7 +7,8 @@
  */
 import type { Proposal, ProposalKind } from '../../generated/ts/proposal.ts';
 import type { ApprovalGate } from '../../generated/ts/proposal-apply-response.ts';
-import type { JsonDoc, Reads, Tx } from '../storage/index.ts';
+import { StoreCorruptError, type JsonDoc, type Reads, type Tx } from '../storage/index.ts';
+import { isApprovalGate, isProposal, isProposalKind } from '../../generated/guards/index.ts';
 
 
 /** A proposal as stored: every field but the artefact, which is kept as its persisted JSON text. */
@@ -34,7 +35,34 @@ export interface InstalledArtifact {
 /** Proposals a tenant may hold (live or ended); one more is refused (429 `quota_exceeded`, resource `proposals`). */
 export const DEFAULT_PROPOSALS_PER_TENANT = 1000;
 
-const asDoc = (x: object): JsonDoc => x as JsonDoc;
+
+const corrupt = (table: string, what: string): StoreCorruptError => new StoreCorruptError(table, `a stored ${what} is not one this runtime wrote`);
+
+/** The proposals table's decoder: the stored document, checked as a proposal (with its artefact parsed) by the generated guard. */
+export function storedProposalOf(doc: JsonDoc): StoredProposal {
+  const { artifactJson, revision, ...rest } = doc;
+  if (typeof artifactJson !== 'string' || typeof revision !== 'number') throw corrupt('proposals', 'proposal');
+  const full = { ...rest, artifact: JSON.parse(artifactJson) };
+  if (!isProposal(full)) throw corrupt('proposals', 'proposal');
+  const { artifact: _artifact, ...proposal } = full;
+  return { ...proposal, artifactJson, revision };
+}
+
+/** The approval gates table's decoder. */
+export function storedGateOf(doc: JsonDoc): StoredGate {
+  const { revision, ...gate } = doc;
+  if (typeof revision !== 'number' || !isApprovalGate(gate)) throw corrupt('approval_gates', 'approval gate');
+  return { ...gate, revision };
+}
+
+/** The installed artefacts table's decoder. */
+export function installedArtifactOf(doc: JsonDoc): InstalledArtifact {
+  const { tenant, proposalId, kind, ref, artifactJson, installedAt } = doc;
+  if (typeof tenant !== 'string' || typeof proposalId !== 'string' || !isProposalKind(kind) || typeof ref !== 'string' || typeof artifactJson !== 'string' || typeof installedAt !== 'string') {
+    throw corrupt('installed_artifacts', 'installed artefact');
+  }
+  return { tenant, proposalId, kind, ref, artifactJson, installedAt };
+}
 
 /** The proposal records of one request: reads from the store, writes into the request's tx. */
 export class ProposalRecords {
@@ -55,38 +83,40 @@ export class ProposalRecords {
   }
 
   async get(id: string): Promise<StoredProposal | undefined> {
-    return (await this.#read.proposalGet(id))?.doc as unknown as StoredProposal | undefined;
+    const row = await this.#read.proposalGet(id);
+    return row === undefined ? undefined : storedProposalOf(row.doc);
   }
 
   /** Store a new proposal (no `revisionRead`), or replace the one read at `revisionRead`. */
   put(p: StoredProposal, revisionRead?: number): void {
     this.#tx.add('proposal.put', {
-      proposalId: p.id, tenant: p.owner.tenant, state: p.state, kind: p.kind, createdMs: Date.parse(p.createdAt), doc: asDoc(p),
+      proposalId: p.id, tenant: p.owner.tenant, state: p.state, kind: p.kind, createdMs: Date.parse(p.createdAt), doc: p,
       ...(revisionRead !== undefined ? { revisionRead } : {}), revision: p.revision, limit: this.#limit,
     });
   }
 
   /** Every proposal of `tenant`, oldest first (at most the tenant's bound). */
   async list(tenant: string): Promise<readonly StoredProposal[]> {
-    return (await this.#read.proposalsOf({ tenant, limit: this.#limit })) as unknown as StoredProposal[];
+    return (await this.#read.proposalsOf({ tenant, limit: this.#limit })).map(storedProposalOf);
   }
 
   async gate(approvalId: string): Promise<StoredGate | undefined> {
-    return (await this.#read.gateGet(approvalId)) as unknown as StoredGate | undefined;
+    const doc = await this.#read.gateGet(approvalId);
+    return doc === undefined ? undefined : storedGateOf(doc);
   }
 
   /** Store a new gate (no `stateRead`), or replace the one read in `stateRead`. */
   putGate(g: StoredGate, tenant: string, stateRead?: string): void {
-    this.#tx.add('proposal.gate', { approvalId: g.approvalId, proposalId: g.proposalId, tenant, doc: asDoc(g), ...(stateRead !== undefined ? { stateRead } : {}) });
+    this.#tx.add('proposal.gate', { approvalId: g.approvalId, proposalId: g.proposalId, tenant, doc: g, ...(stateRead !== undefined ? { stateRead } : {}) });
   }
 
   /** The gate of the proposal that is still pending, if any. */
   async pendingGate(proposalId: string): Promise<StoredGate | undefined> {
-    return ((await this.#read.gatesOf({ proposalId, limit: 1000 })) as unknown as StoredGate[]).find((g) => g.state === 'pending');
+    return (await this.#read.gatesOf({ proposalId, limit: 1000 })).map(storedGateOf).find((g) => g.state === 'pending');
   }
 
   install(a: InstalledArtifact): void {
-    this.#tx.add('proposal.install', { tenant: a.tenant, proposalId: a.proposalId, kind: a.kind, doc: asDoc(a) });
+    this.#tx.add('proposal.install', { tenant: a.tenant, proposalId: a.proposalId, kind: a.kind, doc: a });
   }
 }
 
@@ -106,11 +136,11 @@ export class InstalledArtifacts {
   /** What `proposalId` installed for `tenant` (nothing for another tenant's proposal). */
   async get(tenant: string, proposalId: string): Promise<InstalledArtifact | undefined> {
     const found = await this.#read.installedFor(proposalId);
-    return found === undefined || found.tenant !== tenant ? undefined : (found.doc as unknown as InstalledArtifact);
+    return found === undefined || found.tenant !== tenant ? undefined : installedArtifactOf(found.doc);
   }
 
   /** Everything installed for `tenant`, optionally of one kind, in install order. */
   async list(tenant: string, kind?: ProposalKind): Promise<readonly InstalledArtifact[]> {
-    return (await this.#read.installedOf({ tenant, ...(kind !== undefined ? { kind } : {}), limit: this.#limit })) as unknown as InstalledArtifact[];
+    return (await this.#read.installedOf({ tenant, ...(kind !== undefined ? { kind } : {}), limit: this.#limit })).map(installedArtifactOf);
   }
 }
