@@ -8,7 +8,8 @@ import type { RunEventLog } from '../events/log.ts';
 import type { IdSource, Clock } from '../shared/clock.ts';
 import type { JsonDoc, Reads, RunBound, RunKind, RunRow, StoredDoc, Tx } from '../storage/index.ts';
 import type { SnapshotAnchor } from '../memory/tenant-reader.ts';
-import type { ForkMode, WorkflowDefinition } from './workflow-definition.ts';
+import { workflowDefinitionOf, type ForkMode, type WorkflowDefinition } from './workflow-definition.ts';
+import { isForkOrigin } from '../../generated/guards/index.ts';
 
 export interface RunRecord {
   readonly runId: string;
@@ -21,6 +22,24 @@ export interface RunRecord {
   readonly workflow?: WorkflowDefinition;
   /** A fork's mode. */
   readonly forkMode?: ForkMode;
+}
+
+/**
+ * The runs table's decoder for a run's record (what `start` stored); undefined for a row that holds no run record (a
+ * background log's row, a fixture run of a 0.2 store).
+ */
+export function runRecordOf(doc: JsonDoc): RunRecord | undefined {
+  const { runId, tenant, memoryRef, workflowId, parentRunId, forkedFrom, workflow, forkMode } = doc;
+  if (typeof runId !== 'string' || typeof tenant !== 'string' || typeof memoryRef !== 'string' || typeof workflowId !== 'string') return undefined;
+  const definition = workflow === undefined ? undefined : workflowDefinitionOf(workflow);
+  if (workflow !== undefined && definition === undefined) return undefined;
+  return {
+    runId, tenant, memoryRef, workflowId,
+    ...(typeof parentRunId === 'string' ? { parentRunId } : {}),
+    ...(isForkOrigin(forkedFrom) ? { forkedFrom } : {}),
+    ...(definition !== undefined ? { workflow: definition } : {}),
+    ...(forkMode === 'replay' || forkMode === 'branch' ? { forkMode } : {}),
+  };
 }
 
 /** How many live runs of each bounded kind one tenant may hold. */
@@ -145,7 +164,7 @@ export class Runs {
   /** The run's record, if it exists. */
   async get(runId: string): Promise<RunRecord | undefined> {
     const row = await this.#reads.runGet(runId);
-    return row?.doc === undefined || typeof row.doc.memoryRef !== 'string' ? undefined : (row.doc as unknown as RunRecord);
+    return row === undefined ? undefined : runRecordOf(row.doc);
   }
 
   /** The run's row (kind, status, anchor, …), if it exists. */

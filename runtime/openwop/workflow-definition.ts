@@ -3,6 +3,8 @@
  * from the store, on any host). The engine is runtime/openwop/workflow-engine.ts; the conformance fixtures that are
  * workflows are defined in runtime/openwop/fixtures/table.ts.
  */
+import { isJsonDoc, type Json } from '../storage/index.ts';
+
 /**
  * The node types a workflow definition may use: a node that does nothing, an approval gate, and the conformance agent
  * (upstream's `core.conformance.mock-agent`): it records a fixed decision with its confidence (`agent.decided`) and,
@@ -32,3 +34,37 @@ export interface WorkflowDefinition {
 }
 
 export type ForkMode = 'replay' | 'branch';
+
+/** The run records' decoder for a stored workflow definition (what the engine stored when the run started). */
+export function workflowDefinitionOf(v: Json | undefined): WorkflowDefinition | undefined {
+  if (!isJsonDoc(v)) return undefined;
+  const { workflowId, nodes, runSummary } = v;
+  if (typeof workflowId !== 'string' || typeof runSummary !== 'boolean' || !isJsonArray(nodes)) return undefined;
+  const decoded: WorkflowNode[] = [];
+  for (const n of nodes) {
+    const node = workflowNodeOf(n);
+    if (node === undefined) return undefined;
+    decoded.push(node);
+  }
+  return { workflowId, nodes: decoded, runSummary };
+}
+
+const isNodeType = (t: Json | undefined): t is WorkflowNodeType => WORKFLOW_NODE_TYPES.some((w) => w === t);
+const isAction = (a: Json | undefined): a is ApprovalAction => a === 'accept' || a === 'reject';
+
+function workflowNodeOf(n: Json): WorkflowNode | undefined {
+  if (!isJsonDoc(n)) return undefined;
+  const { nodeId, typeId, actions, agent } = n;
+  if (typeof nodeId !== 'string' || !isNodeType(typeId)) return undefined;
+  if (actions !== undefined && !(isJsonArray(actions) && actions.every(isAction))) return undefined;
+  let decodedAgent: WorkflowNode['agent'];
+  if (agent !== undefined) {
+    if (!isJsonDoc(agent)) return undefined;
+    const { agentId, decision, confidence } = agent;
+    if (typeof agentId !== 'string' || typeof decision !== 'string' || typeof confidence !== 'number') return undefined;
+    decodedAgent = { agentId, decision, confidence };
+  }
+  return { nodeId, typeId, ...(actions !== undefined ? { actions: actions.filter(isAction) } : {}), ...(decodedAgent !== undefined ? { agent: decodedAgent } : {}) };
+}
+
+const isJsonArray = (v: Json | undefined): v is readonly Json[] => Array.isArray(v);

@@ -86,7 +86,7 @@ export const RULES: Readonly<Record<string, { readonly files: readonly string[];
  */
 const CASTS_PENDING_DECODERS = new Set([
   'runtime/inquirium/generate.ts', 'runtime/inquirium/operator-questions.ts', 'runtime/inquirium/storage/trace-stream.ts',
-  'runtime/inquirium/storage/transcript.ts', 'runtime/openwop/runs.ts',
+  'runtime/inquirium/storage/transcript.ts',
   'runtime/inquirium/config.ts', 'runtime/inquirium/dto.ts', 'runtime/inquirium/keyed.ts', 'runtime/inquirium/storage/framed-jsonl.ts',
   'runtime/inquirium/storage/jsonl-frame.ts', 'runtime/memory/degraded.ts', 'runtime/shared/json-copy.ts',
 ]);
