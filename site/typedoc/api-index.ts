@@ -19,6 +19,7 @@ const GENERATED_SOURCES: readonly (readonly [string, string])[] = [
   ['generated/validators/', 'generator/emit/validators.ts'],
   ['generated/guards/', 'generator/emit/guards.ts'],
   ['generated/run-events/', 'generator/emit/run-events.ts'],
+  ['generated/routes/', 'generator/emit/routes.ts'],
 ];
 
 /** The repository file an API entry's page is edited in: its declaring source, or for generated code its schema or emitter. */
@@ -58,6 +59,12 @@ export function installApiIndex(app: Application, file: string, targets: SchemaT
         const url = siteUrlOfTypedocFile(router.getFullUrl(child));
         exports[child.name] = url;
         if (router.hasOwnDocument(child)) index.sources[url] = editSource(declaredIn(child), targets.get(m.name)?.get(child.name)?.path);
+        // A namespace's members have pages of their own (e.g. StandardSchemaV1.Issue): each names its declaring file too.
+        if (child.kindOf(ReflectionKind.Namespace)) {
+          for (const member of child.children ?? []) {
+            if (router.hasUrl(member) && router.hasOwnDocument(member)) index.sources[siteUrlOfTypedocFile(router.getFullUrl(member))] = editSource(declaredIn(member), undefined);
+          }
+        }
       }
       const pages = kinds.filter((k) => k.module === m).map((k) => ({ title: k.title, url: siteUrlOfTypedocFile(k.file), count: k.count }));
       const url = siteUrlOfTypedocFile(router.getFullUrl(m));
