@@ -234,7 +234,9 @@ export async function consumerTest(o: ConsumerTestOptions = {}): Promise<void> {
     // A corpus repository as a spec author keeps one: the schemas, and the RFCs and CHANGELOG that acknowledge
     // the breaking changes compat reports against the last release.
     for (const part of ['schemas', 'RFCs', 'CHANGELOG.md']) cpSync(join(ROOT, part), join(corpus, part), { recursive: true });
-    writeFileSync(join(corpus, 'package.json'), `${JSON.stringify({ name: 'corpus', private: true, wopkit: { editorSettings: true } }, null, 2)}\n`);
+    // The repository's own corpus settings (families × majors, output names): the copy must generate what it generates.
+    const settings = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { wopkit: unknown }).wopkit;
+    writeFileSync(join(corpus, 'package.json'), `${JSON.stringify({ name: 'corpus', private: true, wopkit: settings }, null, 2)}\n`);
     cpSync(join(ROOT, 'compat/baseline'), join(app, 'baseline'), { recursive: true });
     const baseline = join(app, 'baseline', readdirSync(join(app, 'baseline'))[0]!);
     for (const [args, expect] of [[['lint'], /^lint: clean/m], [['lint', '--fix'], /^lint: clean/m], [['check-examples'], /^check-examples: clean/m], [['compat', '--base', baseline], /./]] as const) {

@@ -267,12 +267,13 @@ describe('the playground in the browser', () => {
     const scripts: string[] = [];
     page.on('request', (r) => { if (r.url().includes('/_astro/') && r.url().endsWith('.js')) scripts.push(new URL(r.url()).pathname); });
     await page.goto(`${site.base}/schemas/openwop/memory-index/`, { waitUntil: 'networkidle' });
-    const validatorChunks = () => scripts.filter((s) => /\/(memory-index|memory-entry|capabilities|run-event-payloads|error)\.[\w-]+\.js$/.test(s));
+    // One validator module per type (generated/validators/by-type/<Title>.js): the chunks carry the type's name.
+    const validatorChunks = () => scripts.filter((s) => /\/(MemoryIndex|MemoryEntry|Capabilities|RunEvent\w*|ErrorEnvelope)\.[\w-]+\.js$/.test(s));
     expect(validatorChunks(), 'nothing before the box is in view').toEqual([]);
     await page.locator('wopkit-validator').scrollIntoViewIfNeeded();
     await page.waitForSelector('wopkit-validator[data-verdict]');
-    expect(validatorChunks().some((s) => /\/memory-index\./.test(s))).toBe(true);
-    expect(validatorChunks().filter((s) => /\/(capabilities|run-event-payloads|error)\./.test(s))).toEqual([]);
+    expect(validatorChunks().some((s) => /\/MemoryIndex\./.test(s))).toBe(true);
+    expect(validatorChunks().filter((s) => /\/(Capabilities|RunEvent\w*|ErrorEnvelope)\./.test(s))).toEqual([]);
     expect(await page.locator('.pg-result').textContent()).toContain('Valid MemoryIndex');
     await context.close();
   });
