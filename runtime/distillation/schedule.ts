@@ -241,7 +241,9 @@ export function scheduleOf(doc: JsonDoc): DistillationSchedule {
 /** The schedules table's decoder for a slot's recorded outcome (what `outcomeRecord` wrote). */
 export function recordedOutcomeOf(doc: JsonDoc): RecordedOutcome {
   const { kind, scheduleId, instant, missed } = doc;
-  if (typeof scheduleId !== 'string' || typeof instant !== 'string' || typeof missed !== 'number') throw corruptSchedule('schedule outcome');
+  if (typeof instant !== 'string' || typeof missed !== 'number') throw corruptSchedule('schedule outcome');
+  if (scheduleId === undefined) return legacyOutcomeOf(doc, { instant, missed });
+  if (typeof scheduleId !== 'string') throw corruptSchedule('schedule outcome');
   const base = { scheduleId, instant, missed };
   if (kind === 'nothing-to-distil') return { kind, ...base };
   if (kind === 'budget-exceeded' && typeof doc['tokensRequired'] === 'number') return { kind, ...base, tokensRequired: doc['tokensRequired'] };
@@ -251,8 +253,26 @@ export function recordedOutcomeOf(doc: JsonDoc): RecordedOutcome {
   throw corruptSchedule('schedule outcome');
 }
 
+/** A 0.2 store's recorded outcome (no schedule id; a distilled run without archive id and event). */
+function legacyOutcomeOf(doc: JsonDoc, base: { readonly instant: string; readonly missed: number }): LegacyRecordedOutcome {
+  const { kind } = doc;
+  if (kind === 'distilled' || kind === 'nothing-to-distil') return { kind, ...base };
+  if (kind === 'budget-exceeded' && typeof doc['tokensRequired'] === 'number') return { kind, ...base, tokensRequired: doc['tokensRequired'] };
+  if (kind === 'failed' && typeof doc['errorCode'] === 'string') return { kind, ...base, errorCode: doc['errorCode'] };
+  throw corruptSchedule('schedule outcome');
+}
+
 /** A run's outcome as the ledger keeps it: a distilled run with its archive id and content-free event, not its archive. */
-export type RecordedOutcome = Exclude<ScheduledRunOutcome, { kind: 'distilled' }> | (Omit<Extract<ScheduledRunOutcome, { kind: 'distilled' }>, 'result'> & { readonly archiveId: string; readonly event: DistillResult['event'] });
+export type RecordedOutcome = Exclude<ScheduledRunOutcome, { kind: 'distilled' }> | (Omit<Extract<ScheduledRunOutcome, { kind: 'distilled' }>, 'result'> & { readonly archiveId: string; readonly event: DistillResult['event'] }) | LegacyRecordedOutcome;
+
+/**
+ * An outcome as a wopkit 0.2 store recorded it (read back as it was, issue 22's upgrade): its kind, instant and missed
+ * count, without the schedule id — and, for a distilled run, without its archive id and event.
+ */
+export type LegacyRecordedOutcome =
+  | { readonly kind: 'distilled' | 'nothing-to-distil'; readonly instant: string; readonly missed: number; readonly scheduleId?: undefined }
+  | { readonly kind: 'budget-exceeded'; readonly instant: string; readonly missed: number; readonly tokensRequired: number; readonly scheduleId?: undefined }
+  | { readonly kind: 'failed'; readonly instant: string; readonly missed: number; readonly errorCode: string; readonly scheduleId?: undefined };
 
 export function outcomeRecord(outcome: ScheduledRunOutcome): RecordedOutcome {
   if (outcome.kind !== 'distilled') return outcome;

@@ -17,7 +17,8 @@ const REFUSED_FIELD: Record<string, string> = { invalid_period: '/every', invali
 export function outcomeView(outcome: ScheduledRunOutcome | RecordedOutcome): Record<string, unknown> {
   const o = 'result' in outcome ? outcomeRecord(outcome) : outcome;
   const base = { kind: o.kind, scheduleId: o.scheduleId, instant: o.instant, missed: o.missed };
-  if (o.kind === 'distilled') return { ...base, archiveId: o.archiveId, event: o.event };
+  // A distilled outcome a 0.2 store recorded has neither (read back as it was).
+  if (o.kind === 'distilled') return 'archiveId' in o ? { ...base, archiveId: o.archiveId, event: o.event } : base;
   if (o.kind === 'budget-exceeded') return { ...base, tokensRequired: o.tokensRequired };
   if (o.kind === 'failed') return { ...base, errorCode: o.errorCode };
   return base;
