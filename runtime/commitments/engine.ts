@@ -43,10 +43,10 @@ export class CommitmentError extends WopkitError<'commitment_invalid_memory_ref'
   }
 }
 
-/** Tx the follow-up run of a fired commitment in its tenant; its run id. */
+/** Plan the follow-up run of a fired commitment in its tenant; its run id. */
 export type FollowUpStarter = (tx: Tx, req: { readonly tenantId: string; readonly commitmentId: string; readonly memoryRef: string; readonly memoryId?: string }) => string;
 
-/** Tx a `commitment.fired` event: into the follow-up run's log when there is one, else the tenant's background log. */
+/** Plan a `commitment.fired` event: into the follow-up run's log when there is one, else the tenant's background log. */
 export type CommitmentEventSink = (tx: Tx, payload: FiredCommitmentPayload, ctx: { readonly tenantId: string; readonly runId?: string }) => void;
 
 export interface CommitmentEngineOptions {
@@ -130,7 +130,7 @@ export class CommitmentEngine {
   }
 
   /**
-   * Tx the arming of a commitment, bound to the tenant of its memoryRef (refused when the ref is malformed).
+   * Plan the arming of a commitment, bound to the tenant of its memoryRef (refused when the ref is malformed).
    * Arming an id the store knows already (armed, fired or cancelled) changes nothing: the id is deterministic from
    * the commitment's source and condition.
    */
@@ -153,7 +153,7 @@ export class CommitmentEngine {
   }
 
   /**
-   * Tx the cancelling of a tenant's armed commitment — armed, or held by a predicate last seen true (its fired
+   * Plan the cancelling of a tenant's armed commitment — armed, or held by a predicate last seen true (its fired
    * ledger stays); whether it was armed when read. A commitment that fired, was cancelled or is unknown: false.
    */
   async cancel(tx: Tx, tenant: string, commitmentId: string): Promise<boolean> {
@@ -164,7 +164,7 @@ export class CommitmentEngine {
     return true;
   }
 
-  /** Tx setting a tenant's predicate; its commitments are evaluated by the next tick after the commit. */
+  /** Plan setting a tenant's predicate; its commitments are evaluated by the next tick after the commit. */
   setPredicate(tx: Tx, tenant: string, predicateId: string, value: boolean): void {
     tx.add('predicate.set', { tenant, predicateId, value });
   }

@@ -35,7 +35,7 @@ export interface ConsolidationServiceOptions {
   /** The write path: rewrites and removals go through it (the SR-1 chokepoint of the memoryRef's tenant included). */
   readonly writer: MemoryWriter;
   readonly tenantOf: (memoryRef: string) => string | undefined;
-  /** Tx the pass's `agent.memory.consolidated` event; where it was logged (event id and run). */
+  /** Plan the pass's `agent.memory.consolidated` event; where it was logged (event id and run). */
   readonly emit: (tx: Tx, payload: AgentMemoryConsolidatedPayload, ctx: { readonly tenantId: string }) => { readonly eventId: string; readonly runId: string };
   /** Whether a run reads a replay snapshot (a fork): such a run may not trigger a pass. */
   readonly readsSnapshot?: (runId: string) => Promise<boolean>;

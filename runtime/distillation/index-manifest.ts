@@ -22,7 +22,7 @@ export class Workspace {
   read(tenant: string, memoryRef: string, path: string): Promise<string | undefined> {
     return this.#reads.workspaceFile({ tenant, memoryRef, path });
   }
-  /** Tx a file's write into the request; its digest and size (what `workspace.updated` carries). */
+  /** Plan a file's write into the request; its digest and size (what `workspace.updated` carries). */
   write(tx: Tx, tenant: string, memoryRef: string, path: string, contents: string): { sha256: string; byteSize: number } {
     tx.add('workspace.put', { tenant, memoryRef, path, contents });
     return { sha256: createHash('sha256').update(contents).digest('hex'), byteSize: Buffer.byteLength(contents, 'utf8') };

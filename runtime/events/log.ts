@@ -37,7 +37,7 @@ export class InvalidRunEventError extends WopkitError<'invalid_run_event'> {
   }
 }
 
-/** Tx an event of a known type into `runId`'s log within `tx`, its payload typed by the generated payload map. */
+/** Plan an event of a known type into `runId`'s log within `tx`, its payload typed by the generated payload map. */
 export type EmitFn = <T extends KnownRunEventType>(tx: Tx, runId: string, type: T, payload: RunEventPayloadMap[T]) => void;
 
 /** The tenant's background log: where events of work no run made are kept. */
@@ -91,7 +91,7 @@ export class RunEventLog {
     return event;
   }
 
-  /** Tx an event into the log of an existing run; the stored event (with its sequence) once the tx committed. */
+  /** Plan an event into the log of an existing run; the stored event (with its sequence) once the tx committed. */
   append<T extends string>(tx: Tx, runId: string, input: AppendInput<T>, o: { readonly keepLast?: number } = {}): Pending<RunEvent> & { readonly eventId: string } {
     const event = this.#build(runId, input);
     const stored = tx.add('event.append', { runId, event, atMs: this.#clock.now(), maxEvents: this.limits.eventsPerRun, ...(o.keepLast !== undefined ? { keepLast: o.keepLast } : {}) });
@@ -99,7 +99,7 @@ export class RunEventLog {
   }
 
   /**
-   * Tx an event into the log of a piece of work that has no run yet (a compaction, a consolidation pass): its run
+   * Plan an event into the log of a piece of work that has no run yet (a compaction, a consolidation pass): its run
    * row is created, ended at once (retention retires it), in `tenant`.
    */
   appendTask<T extends string>(tx: Tx, task: { readonly runId: string; readonly tenant: string; readonly kind?: RunKind }, input: AppendInput<T>): Pending<RunEvent> & { readonly eventId: string } {
@@ -109,7 +109,7 @@ export class RunEventLog {
     return this.append(tx, task.runId, input);
   }
 
-  /** Tx an event into the tenant's background log (created on first use; keeps its newest events only). */
+  /** Plan an event into the tenant's background log (created on first use; keeps its newest events only). */
   appendBackground<T extends string>(tx: Tx, tenant: string, input: AppendInput<T>): Pending<RunEvent> & { readonly eventId: string } {
     const runId = backgroundRunId(tenant);
     tx.add('run.create', { runId, tenant, kind: 'background', status: 'running', createdMs: this.#clock.now(), doc: { runId, tenant }, ifExists: 'keep' });

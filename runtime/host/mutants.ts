@@ -21,7 +21,7 @@ import type { HostCore } from './host-runtime.ts';
 type Mutant = (base: HostCore, rt: OpenwopRuntime) => HostCore;
 const tenantOfRef = (ref: string): string | undefined => parseMemoryRef(ref)?.tenant;
 
-/** Commit one tx made by `f` (a mutant's own write path). */
+/** One unit of work around `f` (a mutant's own write path). */
 const commitOnce = <T>(rt: OpenwopRuntime, f: (tx: Tx) => Promise<T> | T): Promise<T> => unitOfWork(rt.port, f);
 
 /** A writer that skips the SR-1 chokepoint (its redaction is the identity), attributing writes as the real one does. */

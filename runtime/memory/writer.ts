@@ -82,7 +82,7 @@ export interface MemoryWriterOptions {
   /** The bounds every write is checked against in its transaction (entries per memoryRef, bytes per tenant). */
   readonly bounds: MemoryBounds;
   readonly maxEntrySizeBytes?: number;
-  /** Called for each planned write (content-free), e.g. to tx its memory.written event. */
+  /** Called for each planned write (content-free), e.g. to plan its memory.written event. */
   readonly onWrite?: (tx: Tx, event: WrittenEvent) => void;
 }
 
@@ -157,7 +157,7 @@ export class MemoryWriter {
   }
 
   /**
-   * Tx the replacement of an entry by `entry` exactly as given — its strings already through this request's
+   * Plan the replacement of an entry by `entry` exactly as given — its strings already through this request's
    * redaction (`redactFor`): a consolidation pass rewriting a survivor.
    */
   replace(tx: Tx, memoryRef: string, entry: StoredEntry, ctx: WriteContext = {}): Pending<StoredEntry> {

@@ -345,7 +345,7 @@ export function createOpenwopRuntime(options: OpenwopRuntimeOptions): OpenwopRun
         ? new TenantMemoryAdapter(reader, clock, { cursors })
         : new TenantMemoryAdapter(reader.at(row.anchor), clock, { cursors, view: runId });
     },
-    /** Tx a run's start. */
+    /** Plan a run's start. */
     startRun: (tx: Tx, r: StartRun): RunRecord => runs.start(tx, r),
     /** Discovery document (validated against capabilities.schema.json). */
     discovery: () => capabilities.document(),
@@ -392,7 +392,7 @@ export function createOpenwopRuntime(options: OpenwopRuntimeOptions): OpenwopRun
     },
 
     /**
-     * Tx a fork of `sourceRunId` at `fromSeq` (MAE-3): the fork run, anchored on the memory as of that event, and —
+     * Plan a fork of `sourceRunId` at `fromSeq` (MAE-3): the fork run, anchored on the memory as of that event, and —
      * when the source ran a workflow — executed in `mode` (workflow-engine.ts). Throws ReplayMemorySnapshotUnavailableError
      * (422) when the snapshot cannot be served, ForkSeqOutOfRangeError (422 fork_point_invalid) past the source's last
      * event, RangeError for an unknown source.

@@ -113,7 +113,7 @@ export class Runs {
     return this.#byKind;
   }
 
-  /** Tx a run's start (its row and `run.started`); refused at commit when the id is taken or the tenant is at its bound. */
+  /** Plan a run's start (its row and `run.started`); refused at commit when the id is taken or the tenant is at its bound. */
   start(tx: Tx, r: StartRun): RunRecord {
     const tenant = this.#tenantOf(r.memoryRef);
     if (tenant === undefined) throw new RangeError('memoryRef does not resolve to a tenant');
@@ -148,7 +148,7 @@ export class Runs {
     return record;
   }
 
-  /** Tx a change of a run's status (and record); `ended` ends it. */
+  /** Plan a change of a run's status (and record); `ended` ends it. */
   update(tx: Tx, run: { readonly runId: string; readonly tenant: string; readonly kind: string }, change: { readonly status?: string; readonly doc?: StoredDoc; readonly ended?: boolean; readonly expectStatus?: string }): void {
     const bound = this.boundOf(run.kind as RunKind);
     tx.add('run.update', {

@@ -142,7 +142,7 @@ export interface WorkflowEngineParts {
 export class WorkflowEngine {
   constructor(readonly parts: WorkflowEngineParts) {}
 
-  /** Tx a run of `def` in `memoryRef`'s tenant and execute it until it ends or suspends. */
+  /** Plan a run of `def` in `memoryRef`'s tenant and execute it until it ends or suspends. */
   async start(tx: Tx, def: WorkflowDefinition, memoryRef: string): Promise<RunRecord> {
     const run = this.parts.runs.start(tx, { workflowId: def.workflowId, memoryRef, workflow: def, kind: 'run', status: 'running' });
     const ex: Execution = { tx, run, kind: 'run', def, entries: [startedEntry(run)] };
@@ -175,7 +175,7 @@ export class WorkflowEngine {
   }
 
   /**
-   * Tx a fork of `sourceRunId` at `fromSeq` (MAE-3 anchor: memory as of that event) and, when the source ran a
+   * Plan a fork of `sourceRunId` at `fromSeq` (MAE-3 anchor: memory as of that event) and, when the source ran a
    * workflow, execute it. Refusals: RangeError for an unknown source; ForkSeqOutOfRangeError (422 fork_point_invalid)
    * past the source's last event; ReplayMemorySnapshotUnavailableError (422) when no snapshot can be served.
    */

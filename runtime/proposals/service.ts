@@ -57,7 +57,7 @@ export interface ProposalServiceOptions {
   readonly maxPerTenant?: number;
   /** The SR-1 chokepoint of `tenant` within a request: every persisted string goes through it. */
   readonly redactor: (tx: Tx, tenant: string) => Promise<(content: string) => string>;
-  /** Tx a content-free event (validated by the event log) into the tenant's log; where it was logged. */
+  /** Plan a content-free event (validated by the event log) into the tenant's log; where it was logged. */
   readonly emit: (tx: Tx, tenant: string, type: 'proposal.created' | 'proposal.activated', payload: ProposalCreatedPayload | ProposalActivatedPayload) => { readonly eventId: string; readonly runId: string };
   /** The tenant a run belongs to, when the host knows the run. */
   readonly runTenant: (runId: string) => Promise<string | undefined>;
