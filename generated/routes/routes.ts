@@ -710,6 +710,7 @@ export const ROUTE_TABLE = {
     "summary": "Propose an operator question.",
     "errors": [
       403,
+      409,
       501
     ]
   },
@@ -1208,6 +1209,7 @@ export const ERROR_STATUSES = {
     401,
     403,
     408,
+    409,
     413,
     415,
     429,

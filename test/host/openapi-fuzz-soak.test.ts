@@ -9,7 +9,9 @@ import { runOpenApiFuzz } from './openapi-fuzz.ts';
 
 describe('OpenAPI-driven fuzz (soak set)', () => {
   it('6,000 generated requests: every answer declared by the document, no undeclared 5xx', async () => {
-    const report = await runOpenApiFuzz(6_000);
+    const seed = process.env.FUZZ_SEED !== undefined ? Number(process.env.FUZZ_SEED) : Math.floor(Math.random() * 2 ** 31);
+    console.log(`openapi fuzz: seed ${seed} (replay with FUZZ_SEED=${seed})`);
+    const report = await runOpenApiFuzz(6_000, seed);
     if (process.env.FUZZ_REPORT) console.log(JSON.stringify(report.statuses));
     expect(report.serverErrors).toEqual([]);
     expect(report.undeclared).toEqual([]);
