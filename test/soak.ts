@@ -13,6 +13,8 @@
  * - test/site/site.test.ts: the browser sweep over every built page of the site (layout at two widths, diagrams, links);
  * - test/site/reader.test.ts: the reader's acceptance in Chromium (layout at two widths and themes, search ranking,
  *   the playground against the CLI on the corpus, axe on every tested page), over three minutes;
- * - test/host/openapi-fuzz-soak.test.ts: the OpenAPI-driven fuzz of the host, 6,000 requests over loopback.
+ * - test/host/openapi-fuzz-soak.test.ts: the OpenAPI-driven fuzz of the host, 6,000 requests over loopback;
+ * - test/bench/smoke.test.ts: the library-API benchmarks run to the end at a tiny scale (their measuring rounds are
+ *   fixed, so even tiny they take over a minute on two cores).
  */
-export const SOAK_FILES: readonly string[] = ['test/storage/crash/**/*.test.ts', 'test/storage/fleet-faults.test.ts', 'test/storage/faults/pg-connection-faults.test.ts', 'test/package/consumer.test.ts', 'test/package/snippets-packed.test.ts', 'test/site/site.test.ts', 'test/site/reader.test.ts', 'test/host/openapi-fuzz-soak.test.ts'];
+export const SOAK_FILES: readonly string[] = ['test/storage/crash/**/*.test.ts', 'test/storage/fleet-faults.test.ts', 'test/storage/faults/pg-connection-faults.test.ts', 'test/package/consumer.test.ts', 'test/package/snippets-packed.test.ts', 'test/site/site.test.ts', 'test/site/reader.test.ts', 'test/host/openapi-fuzz-soak.test.ts', 'test/bench/smoke.test.ts'];
