@@ -3,8 +3,9 @@
  * rulesets as published — no finding of any severity, no rule disabled, overridden or downgraded (scripts/openapi-lint.ts
  * runs both; CI runs this file in the main set).
  *
- * - Both linters, on the committed document, report nothing; on a document stripped of what the rulesets ask for,
- *   they report exactly those rules (the harness can fail).
+ * - Both linters, on the committed document and on the golden case's (the emitter on another corpus:
+ *   test/generator/golden/openapi/), report nothing; on a document stripped of what the rulesets ask for, they report
+ *   exactly those rules (the harness can fail).
  * - The stock rulesets only: the Spectral ruleset is `extends: ["spectral:oas"]` and nothing else, Redocly gets
  *   `--extends recommended`, both run in an empty folder, and the repository holds no ruleset, override or ignore file
  *   either linter reads.
@@ -64,13 +65,17 @@ const rulesOf = (findings: readonly LintFinding[], linter: LintFinding['linter']
 describe('the OpenAPI document under the stock linter rulesets', () => {
   it('Spectral spectral:oas and Redocly recommended: 0 errors, 0 warnings on the document; the rules they ask for on a document without them', async () => {
     const bad = broken();
-    const findings = await lintOpenApi([OPENAPI_DOCUMENT, bad.path]);
+    const golden = join(scratch, 'golden.json');
+    writeFileSync(golden, readFileSync(join(REPO, 'test/generator/golden/openapi/expected/generated/openapi/openapi.json.golden')));
+    const findings = await lintOpenApi([OPENAPI_DOCUMENT, golden, bad.path]);
     const on = (file: string) => findings.filter((f) => f.file === file);
-    expect(on(OPENAPI_DOCUMENT).map((f) => `${f.linter}/${f.rule} ${f.severity} at ${f.pointer}: ${f.message}`)).toEqual([]);
+    const shown = (fs: readonly LintFinding[]) => fs.map((f) => `${f.linter}/${f.rule} ${f.severity} at ${f.pointer}: ${f.message}`);
+    expect(shown(on(OPENAPI_DOCUMENT))).toEqual([]);
+    expect(shown(on(golden))).toEqual([]);
     expect(rulesOf(on(bad.path), 'spectral')).toEqual(bad.expected.spectral);
     expect(rulesOf(on(bad.path), 'redocly')).toEqual(bad.expected.redocly);
     expect(on(bad.path).filter((f) => f.linter === 'redocly' && f.severity === 'error').length).toBeGreaterThan(0);
-    expect(findings.filter((f) => f.file !== OPENAPI_DOCUMENT && f.file !== bad.path)).toEqual([]);
+    expect(findings.filter((f) => ![OPENAPI_DOCUMENT, golden, bad.path].includes(f.file))).toEqual([]);
   }, 45_000);
 
   it('uses the stock rulesets only, and the repository holds no ruleset, override or ignore file of either linter', async () => {
