@@ -23,7 +23,7 @@ import { loadCorpus } from '../../generator/load.ts';
 import { Resolved } from '../../generator/resolve.ts';
 import { INFO_CONTACT, openApiDocument } from '../../generator/emit/openapi.ts';
 import { errorStatusesOf, mergeRouteTables, pathParametersOf, type RouteRow } from '../../generator/route-table.ts';
-import type { Corpus, JsonObject } from '../../generator/model.ts';
+import type { LoadedCorpus, JsonObject } from '../../generator/model.ts';
 import { LINT_CONFIG_NAMES, OPENAPI_DOCUMENT, REDOCLY_RULESET, SPECTRAL_RULESET, lintConfigFilesIn, lintOpenApi, type LintFinding } from '../../scripts/openapi-lint.ts';
 import { REPO } from '../generator/helpers.ts';
 
@@ -115,7 +115,7 @@ describe('the OpenAPI document under the stock linter rulesets', () => {
     fc.assert(
       fc.property(fc.subarray(names, { minLength: 1 }), (kept) => {
         const data = { ...file.data, routes: Object.fromEntries(kept.map((n) => [n, routes[n]!])) } as JsonObject;
-        const sub: Corpus = { ...corpus, routeTables: [{ ...file, data }] };
+        const sub: LoadedCorpus = { ...corpus, routeTables: [{ ...file, data }] };
         const doc = openApiDocument(new Resolved(sub)) as unknown as Doc;
         const used = new Set(Object.values(doc.paths).flatMap((item) => Object.values(item).flatMap((op) => op.tags ?? [])));
         expect(doc.tags.map((t) => t.name).sort()).toEqual([...used].sort());
