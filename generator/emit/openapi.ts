@@ -41,7 +41,7 @@ const ERROR_MEANING: Readonly<Record<ErrorStatus, string>> = {
   503: 'The host cannot take the request now — its store cannot write (a full disk), a lock was not granted in time, it is draining before a stop, or its credentials were retired (runner_unavailable); Retry-After says when to try again.',
 };
 
-/** The operation tags: one per route kind, and `http` for the OPTIONS operation every path has; in name order. */
+/** The operation tags: one per route kind, and `http` for the OPTIONS operation every path has. */
 const TAGS: Readonly<Record<RouteRow['kind'] | 'http', string>> = {
   health: 'Liveness and readiness probes for supervisors and load balancers: content-free, no key.',
   http: 'What every path answers by HTTP itself: OPTIONS with Allow.',
@@ -152,12 +152,15 @@ function either(items: readonly string[]): string {
 function operationDescription(row: RouteRow, statuses: readonly ErrorStatus[]): string {
   const success = [row.response, ...(row.alsoResponds ?? [])];
   const envelope = statuses.filter((s) => row.errorBodies?.[String(s)] === undefined);
-  const other = statuses.filter((s) => row.errorBodies?.[String(s)] !== undefined).map((s) => `${s} with ${row.errorBodies![String(s)]!}`);
+  const errors = [
+    ...(envelope.length > 0 ? [`${envelope.join(', ')} with the error envelope`] : []),
+    ...statuses.filter((s) => row.errorBodies?.[String(s)] !== undefined).map((s) => `${s} with ${row.errorBodies![String(s)]!}`),
+  ];
   return [
     ACCESS[row.public === true ? 'public' : row.role],
     ...(row.request !== undefined ? [`Takes a JSON ${row.request} body${row.bodyOptional === true ? ' (which may be left out)' : ''}.`] : []),
     `Answers ${row.status ?? 200} with ${either(success)}${row.cached !== undefined ? `, with ETag and Cache-Control (max-age ${row.cached.maxAgeSeconds} s); 304 when If-None-Match names the current ETag` : ''}.`,
-    `Errors: ${envelope.join(', ')} with the error envelope${other.length > 0 ? `; ${other.join(', ')}` : ''}.`,
+    ...(errors.length > 0 ? [`Errors: ${errors.join('; ')}.`] : []),
   ].join(' ');
 }
 
@@ -271,7 +274,10 @@ export function openApiDocument(r: Resolved): JsonObject {
 /** The document's tags: those its operations use (the route kinds, and `http`), each with its description, in name order. */
 function tagsOf(kinds: readonly RouteRow['kind'][]): JsonObject[] {
   const used = new Set<string>([...kinds, 'http']);
-  return Object.entries(TAGS).filter(([name]) => used.has(name)).map(([name, description]) => ({ name, description }));
+  return Object.entries(TAGS)
+    .filter(([name]) => used.has(name))
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([name, description]) => ({ name, description }));
 }
 
 /** Every schema title a row names: its bodies and the titled schemas of its parameters. */
