@@ -5,6 +5,12 @@
  * scheme (`security: []` on the public rows), and `components/schemas` holding every schema the operations reach,
  * each `$ref` rewritten to `#/components/schemas/<Title>` so the document refers to nothing outside itself.
  *
+ * It passes Spectral's `spectral:oas` and Redocly's `recommended` rulesets as they are, with no finding (issue 36
+ * part 6; scripts/openapi-lint.ts, test/interop/openapi-lint.test.ts): every operation has a description written from
+ * its row (who may call it, its body, its answers and error statuses), a tag described in TAGS, and its path
+ * parameters (the OPTIONS operation too); `info` names a contact and the licence; one relative server (the host
+ * serving the document).
+ *
  * The host serves this file as it is (GET /v1/openapi.json), so its ETag, a hash of these bytes, is the same on
  * every host of one version.
  */
@@ -34,6 +40,34 @@ const ERROR_MEANING: Readonly<Record<ErrorStatus, string>> = {
   501: 'This host was built without the module the route needs (capability_not_provided).',
   503: 'The host cannot take the request now — its store cannot write (a full disk), a lock was not granted in time, it is draining before a stop, or its credentials were retired (runner_unavailable); Retry-After says when to try again.',
 };
+
+/** The operation tags: one per route kind, and `http` for the OPTIONS operation every path has. */
+const TAGS: Readonly<Record<RouteRow['kind'] | 'http', string>> = {
+  health: 'Liveness and readiness probes for supervisors and load balancers: content-free, no key.',
+  http: 'What every path answers by HTTP itself: OPTIONS with Allow.',
+  protocol: 'OpenWOP and P066 routes a client uses.',
+  seam: 'Test fixtures under /v1/host/sample/ that drive the runtime.',
+  'upstream-seam': "Test seams at the paths upstream OpenWOP's conformance suite calls.",
+};
+
+/** Who may call a row, by its least role (`public` rows need no key at all). */
+const ACCESS: Readonly<Record<RouteRow['role'] | 'public', string>> = {
+  public: 'Needs no key.',
+  tenant: 'Needs an API key: a tenant key acts for its own tenant, an operator key for the tenant the request names (tenant default when it names none).',
+  operator: 'Needs an operator key; a tenant key is refused.',
+};
+
+/**
+ * The `info` object besides title and description: who answers for the document (the repository named by
+ * package.json `repository`, test/interop/openapi-lint.test.ts compares them) and its licence.
+ */
+export const INFO_CONTACT = { name: 'wopkit', url: 'https://github.com/wopkit/wopkit' } as const;
+
+/**
+ * One server, relative: the host that serves this document (GET /v1/openapi.json) is the one its paths belong to,
+ * wherever it listens (a relative server URL resolves against the document's own URL, OpenAPI 3.1 §4.8.5).
+ */
+const SERVERS = [{ url: '/', description: 'The host serving this document: every path is relative to its origin (npm start listens on http://127.0.0.1:8787 by default).' }];
 
 /** Schema keywords the corpus uses for its own bookkeeping, left out of the document. */
 const CORPUS_KEYWORDS = new Set(['$schema', '$id', '$defs', 'x-direction', 'x-source', 'x-runtime-rules', 'x-type-index']);
@@ -106,6 +140,30 @@ function parameter(table: RouteTable, name: string, where: 'path' | 'query' | 'h
 
 const json = (schema: JsonObject): JsonObject => ({ 'application/json': { schema } });
 
+/** A list in prose: `a`, `a or b`, `a, b or c`. */
+function either(items: readonly string[]): string {
+  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} or ${items.at(-1)!}`;
+}
+
+/**
+ * The operation's description, from the row: who may call it, what body it takes, what it answers on success and
+ * which error statuses it can answer with which body (the summary says what it does).
+ */
+function operationDescription(row: RouteRow, statuses: readonly ErrorStatus[]): string {
+  const success = [row.response, ...(row.alsoResponds ?? [])];
+  const envelope = statuses.filter((s) => row.errorBodies?.[String(s)] === undefined);
+  const errors = [
+    ...(envelope.length > 0 ? [`${envelope.join(', ')} with the error envelope`] : []),
+    ...statuses.filter((s) => row.errorBodies?.[String(s)] !== undefined).map((s) => `${s} with ${row.errorBodies![String(s)]!}`),
+  ];
+  return [
+    ACCESS[row.public === true ? 'public' : row.role],
+    ...(row.request !== undefined ? [`Takes a JSON ${row.request} body${row.bodyOptional === true ? ' (which may be left out)' : ''}.`] : []),
+    `Answers ${row.status ?? 200} with ${either(success)}${row.cached !== undefined ? `, with ETag and Cache-Control (max-age ${row.cached.maxAgeSeconds} s); 304 when If-None-Match names the current ETag` : ''}.`,
+    ...(errors.length > 0 ? [`Errors: ${errors.join('; ')}.`] : []),
+  ].join(' ');
+}
+
 function operation(table: RouteTable, name: string, row: RouteRow, components: Components): JsonObject {
   const at = `/routes/${name}`;
   const parameters = [
@@ -123,13 +181,15 @@ function operation(table: RouteTable, name: string, row: RouteRow, components: C
   }
   const responses: JsonObject = { [String(row.status ?? 200)]: ok };
   if (row.cached !== undefined) responses['304'] = { description: 'Not modified: the If-None-Match header named the current ETag.' };
-  for (const status of errorStatusesOf(row, table.commonErrors)) {
+  const statuses = errorStatusesOf(row, table.commonErrors);
+  for (const status of statuses) {
     const other = row.errorBodies?.[String(status)];
     responses[String(status)] = other === undefined ? { $ref: `#/components/responses/Error${status}` } : { description: `${ERROR_MEANING[status]} This route answers it with a ${other}, not the error envelope.`, content: json(components.refTo(other, at)) };
   }
   return {
     operationId: name,
     summary: row.summary,
+    description: operationDescription(row, statuses),
     tags: [row.kind],
     ...(row.public === true ? { security: [] } : {}),
     ...(parameters.length > 0 ? { parameters } : {}),
@@ -150,13 +210,15 @@ export function allowedMethods(methods: readonly string[]): string[] {
  * The OPTIONS operation every path has: 204 with `Allow`, no key needed (it says what this document says). Any method
  * the path does not list is answered 405 `method_not_allowed` with the same `Allow` (RFC 9110 §15.5.6), after the key.
  */
-function optionsOperation(operationId: string, path: string, methods: readonly string[]): JsonObject {
+function optionsOperation(operationId: string, path: string, methods: readonly string[], parameters: JsonObject[]): JsonObject {
   const allow = allowedMethods(methods).join(', ');
   return {
     operationId,
     summary: `The methods ${path} serves (${allow}); any other method is answered 405 with the same Allow.`,
+    description: `Needs no key, whatever the path's other methods need: answers 204 with Allow: ${allow}. A method not in that list is answered 405 (method_not_allowed, the error envelope) with the same Allow header, after the key is checked.`,
     tags: ['http'],
     security: [],
+    ...(parameters.length > 0 ? { parameters } : {}),
     responses: {
       '204': { description: 'The methods this path serves.', headers: { Allow: { description: 'The methods this path serves, comma-separated.', schema: { type: 'string', const: allow } } } },
       '400': { $ref: '#/components/responses/Error400' },
@@ -179,7 +241,10 @@ export function openApiDocument(r: Resolved): JsonObject {
     item[row.method.toLowerCase()] = operation(table!, name, row, components);
     if (!firstName.has(row.path)) firstName.set(row.path, name);
   }
-  for (const [path, item] of Object.entries(paths)) item['options'] = optionsOperation(`${firstName.get(path)!}Options`, path, Object.keys(item));
+  for (const [path, item] of Object.entries(paths)) {
+    const pathParameters = pathParametersOf(path).map((p) => parameter(table!, p, 'path', components, `/routes/${firstName.get(path)!}/path`));
+    item['options'] = optionsOperation(`${firstName.get(path)!}Options`, path, Object.keys(item), pathParameters);
+  }
   const used = [...new Set(rows.flatMap(([, row]) => errorStatusesOf(row, table!.commonErrors)))].sort((a, b) => a - b);
   const envelope = components.refTo(ERROR_ENVELOPE, '/components/responses');
   const responses = Object.fromEntries(used.map((s) => [`Error${s}`, { description: ERROR_MEANING[s], content: json(envelope) }]));
@@ -190,16 +255,13 @@ export function openApiDocument(r: Resolved): JsonObject {
       title: 'wopkit reference host',
       version: 'v1',
       description: 'The OpenWOP agent-memory slice and Orbiplex Inquirium (P066) as the wopkit reference host serves them: protocol routes, the test seams under /v1/host/sample/ and the seams at upstream\'s /v1/test/ paths. Generated from the route tables and schemas under schemas/ by `npm run gen`.',
+      contact: { ...INFO_CONTACT },
       license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
     },
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+    servers: SERVERS.map((s) => ({ ...s })),
     security: [{ [SECURITY_SCHEME]: [] }],
-    tags: [
-      { name: 'protocol', description: 'OpenWOP and P066 routes a client uses.' },
-      { name: 'seam', description: 'Test fixtures under /v1/host/sample/ that drive the runtime.' },
-      { name: 'upstream-seam', description: "Test seams at the paths upstream OpenWOP's conformance suite calls." },
-      { name: 'http', description: 'What every path answers by HTTP itself: OPTIONS with Allow.' },
-    ],
+    tags: tagsOf(rows.map(([, row]) => row.kind)),
     paths,
     components: {
       securitySchemes: { [SECURITY_SCHEME]: { type: 'http', scheme: 'bearer', description: 'An API key of the host (docs/host.md, "Credentials"); the scheme name is case-insensitive.' } },
@@ -207,6 +269,15 @@ export function openApiDocument(r: Resolved): JsonObject {
       schemas,
     },
   };
+}
+
+/** The document's tags: those its operations use (the route kinds, and `http`), each with its description, in name order. */
+function tagsOf(kinds: readonly RouteRow['kind'][]): JsonObject[] {
+  const used = new Set<string>([...kinds, 'http']);
+  return Object.entries(TAGS)
+    .filter(([name]) => used.has(name))
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([name, description]) => ({ name, description }));
 }
 
 /** Every schema title a row names: its bodies and the titled schemas of its parameters. */

@@ -27,104 +27,116 @@ function __c0(d) {
       if (x3 === undefined) return false;
       if (!(Array.isArray(x3))) return false;
       if (x3.length < 1) return false;
+      for (let i4 = 0; i4 < x3.length; i4++) {
+        const x5 = x3[i4];
+        if (!__check_MemoryDimension(x5)) return false;
+      }
     }
   }
-  let ok4 = false;
-  L5: {
+  let ok6 = false;
+  L7: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x6 = d.degradedMemoryDimensions;
-      if (x6 === undefined) break L5;
-      if (!(Array.isArray(x6))) break L5;
-      if (x6.length < 1) break L5;
+      const x8 = d.degradedMemoryDimensions;
+      if (x8 === undefined) break L7;
+      if (!(Array.isArray(x8))) break L7;
+      if (x8.length < 1) break L7;
+      for (let i9 = 0; i9 < x8.length; i9++) {
+        const x10 = x8[i9];
+        if (!__check_MemoryDimension(x10)) break L7;
+      }
     }
-    ok4 = true;
+    ok6 = true;
   }
-  if (ok4) {
+  if (ok6) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x7 = d.memoryDegraded;
-      if (x7 === undefined) return false;
-      if (x7 !== true) return false;
+      const x11 = d.memoryDegraded;
+      if (x11 === undefined) return false;
+      if (x11 !== true) return false;
     }
   }
-  const x8 = d.agentId;
-  if (x8 === undefined) return false;
-  if (!(typeof x8 === "string")) return false;
-  if (x8.length > 200 && __len(x8) > 200) return false;
-  if (x8.length === 0) return false;
-  const x9 = d.persona;
-  if (x9 === undefined) return false;
-  if (!(typeof x9 === "string")) return false;
-  if (x9.length > 200 && __len(x9) > 200) return false;
-  if (x9.length === 0) return false;
-  const x10 = d.label;
-  if (x10 === undefined) return false;
-  if (!(typeof x10 === "string")) return false;
-  if (x10.length > 200 && __len(x10) > 200) return false;
-  if (x10.length === 0) return false;
-  const x11 = d.description;
-  if (x11 !== undefined) {
-    if (!(typeof x11 === "string")) return false;
-    if (x11.length > 1000 && __len(x11) > 1000) return false;
-  }
-  const x12 = d.modelClass;
+  const x12 = d.agentId;
   if (x12 === undefined) return false;
   if (!(typeof x12 === "string")) return false;
-  if (x12.length > 100 && __len(x12) > 100) return false;
+  if (x12.length > 200 && __len(x12) > 200) return false;
   if (x12.length === 0) return false;
-  const x13 = d.packName;
+  const x13 = d.persona;
   if (x13 === undefined) return false;
   if (!(typeof x13 === "string")) return false;
   if (x13.length > 200 && __len(x13) > 200) return false;
   if (x13.length === 0) return false;
-  const x14 = d.packVersion;
+  const x14 = d.label;
   if (x14 === undefined) return false;
   if (!(typeof x14 === "string")) return false;
-  if (x14.length > 50 && __len(x14) > 50) return false;
+  if (x14.length > 200 && __len(x14) > 200) return false;
   if (x14.length === 0) return false;
-  const x15 = d.toolAllowlist;
-  if (x15 === undefined) return false;
-  if (!(Array.isArray(x15))) return false;
-  for (let i16 = 0; i16 < x15.length; i16++) {
-    const x17 = x15[i16];
-    if (!(typeof x17 === "string")) return false;
-    if (x17.length === 0) return false;
+  const x15 = d.description;
+  if (x15 !== undefined) {
+    if (!(typeof x15 === "string")) return false;
+    if (x15.length > 1000 && __len(x15) > 1000) return false;
   }
-  const x18 = d.hasHandoffSchemas;
+  const x16 = d.modelClass;
+  if (x16 === undefined) return false;
+  if (!(typeof x16 === "string")) return false;
+  if (x16.length > 100 && __len(x16) > 100) return false;
+  if (x16.length === 0) return false;
+  const x17 = d.packName;
+  if (x17 === undefined) return false;
+  if (!(typeof x17 === "string")) return false;
+  if (x17.length > 200 && __len(x17) > 200) return false;
+  if (x17.length === 0) return false;
+  const x18 = d.packVersion;
   if (x18 === undefined) return false;
-  if (!(typeof x18 === "boolean")) return false;
-  const x19 = d.memoryShape;
-  if (x19 !== undefined) {
-    if (!__check_MemoryShape(x19)) return false;
+  if (!(typeof x18 === "string")) return false;
+  if (x18.length > 50 && __len(x18) > 50) return false;
+  if (x18.length === 0) return false;
+  const x19 = d.toolAllowlist;
+  if (x19 === undefined) return false;
+  if (!(Array.isArray(x19))) return false;
+  for (let i20 = 0; i20 < x19.length; i20++) {
+    const x21 = x19[i20];
+    if (!(typeof x21 === "string")) return false;
+    if (x21.length === 0) return false;
   }
-  const x20 = d.memoryDegraded;
-  if (x20 !== undefined) {
-    if (!(typeof x20 === "boolean")) return false;
+  const x22 = d.hasHandoffSchemas;
+  if (x22 === undefined) return false;
+  if (!(typeof x22 === "boolean")) return false;
+  const x23 = d.memoryShape;
+  if (x23 !== undefined) {
+    if (!__check_MemoryShape(x23)) return false;
   }
-  const x21 = d.degradedMemoryDimensions;
-  if (x21 !== undefined) {
-    if (!(Array.isArray(x21))) return false;
-    if (x21.length > 1 && __dup(x21, null) !== null) return false;
-    for (let i22 = 0; i22 < x21.length; i22++) {
-      const x23 = x21[i22];
-      if (!__check_MemoryDimension(x23)) return false;
+  const x24 = d.memoryDegraded;
+  if (x24 !== undefined) {
+    if (!(typeof x24 === "boolean")) return false;
+  }
+  const x25 = d.degradedMemoryDimensions;
+  if (x25 !== undefined) {
+    if (!(Array.isArray(x25))) return false;
+    if (x25.length > 1 && __dup(x25, null) !== null) return false;
+    for (let i26 = 0; i26 < x25.length; i26++) {
+      const x27 = x25[i26];
+      if (!__check_MemoryDimension(x27)) return false;
     }
   }
   return true;
 }
 function __c19(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x24 = d.memoryDegraded;
-    if (x24 === undefined) return false;
-    if (x24 !== true) return false;
+    const x28 = d.memoryDegraded;
+    if (x28 === undefined) return false;
+    if (x28 !== true) return false;
   }
   return true;
 }
-function __c24(d) {
+function __c25(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x25 = d.degradedMemoryDimensions;
-    if (x25 === undefined) return false;
-    if (!(Array.isArray(x25))) return false;
-    if (x25.length < 1) return false;
+    const x29 = d.degradedMemoryDimensions;
+    if (x29 === undefined) return false;
+    if (!(Array.isArray(x29))) return false;
+    if (x29.length < 1) return false;
+    for (let i30 = 0; i30 < x29.length; i30++) {
+      const x31 = x29[i30];
+      if (!__check_MemoryDimension(x31)) return false;
+    }
   }
   return true;
 }
@@ -133,7 +145,7 @@ function __c24(d) {
 let __T;
 function __S() {
   return (__T ??= __link([
-    { f: __F0, p: "/$defs/AgentInventoryEntry", c: __c0, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["agentId","persona","label","modelClass","packName","packVersion","toolAllowlist","hasHandoffSchemas"] }, pr: [["agentId", "agentId", 1], ["persona", "persona", 2], ["label", "label", 3], ["description", "description", 4], ["modelClass", "modelClass", 5], ["packName", "packName", 6], ["packVersion", "packVersion", 7], ["toolAllowlist", "toolAllowlist", 8], ["hasHandoffSchemas", "hasHandoffSchemas", 10], ["memoryShape", "memoryShape", 11], ["memoryDegraded", "memoryDegraded", 13], ["degradedMemoryDimensions", "degradedMemoryDimensions", 14]], ap: 17, kn: new Set(["agentId","persona","label","description","modelClass","packName","packVersion","toolAllowlist","hasHandoffSchemas","memoryShape","memoryDegraded","degradedMemoryDimensions"]), all: [18,23] },
+    { f: __F0, p: "/$defs/AgentInventoryEntry", c: __c0, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["agentId","persona","label","modelClass","packName","packVersion","toolAllowlist","hasHandoffSchemas"] }, pr: [["agentId", "agentId", 1], ["persona", "persona", 2], ["label", "label", 3], ["description", "description", 4], ["modelClass", "modelClass", 5], ["packName", "packName", 6], ["packVersion", "packVersion", 7], ["toolAllowlist", "toolAllowlist", 8], ["hasHandoffSchemas", "hasHandoffSchemas", 10], ["memoryShape", "memoryShape", 11], ["memoryDegraded", "memoryDegraded", 13], ["degradedMemoryDimensions", "degradedMemoryDimensions", 14]], ap: 17, kn: new Set(["agentId","persona","label","description","modelClass","packName","packVersion","toolAllowlist","hasHandoffSchemas","memoryShape","memoryDegraded","degradedMemoryDimensions"]), all: [18,24] },
     { f: __F0, p: "/$defs/AgentInventoryEntry/properties/agentId", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
     { f: __F0, p: "/$defs/AgentInventoryEntry/properties/persona", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
     { f: __F0, p: "/$defs/AgentInventoryEntry/properties/label", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 200, "minLength": 1 } },
@@ -155,11 +167,13 @@ function __S() {
     { f: __F0, p: "/$defs/AgentInventoryEntry/allOf/0/if", c: __c19, g: [[4,[23,26]]], k: { "required": ["memoryDegraded"] }, pr: [["memoryDegraded", "memoryDegraded", 20]] },
     { f: __F0, p: "/$defs/AgentInventoryEntry/allOf/0/if/properties/memoryDegraded", g: [[0,[1]]], k: { "const": true } },
     { f: __F0, p: "/$defs/AgentInventoryEntry/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["degradedMemoryDimensions"] }, pr: [["degradedMemoryDimensions", "degradedMemoryDimensions", 22]] },
-    { f: __F0, p: "/$defs/AgentInventoryEntry/allOf/0/then/properties/degradedMemoryDimensions", t: ["array"], tv: "array", g: [[3,[17]]], k: { "minItems": 1 } },
-    { f: __F0, p: "/$defs/AgentInventoryEntry/allOf/1", g: [[0,[7]]], if: 24, th: 26 },
-    { f: __F0, p: "/$defs/AgentInventoryEntry/allOf/1/if", c: __c24, g: [[4,[23,26]]], k: { "required": ["degradedMemoryDimensions"] }, pr: [["degradedMemoryDimensions", "degradedMemoryDimensions", 25]] },
-    { f: __F0, p: "/$defs/AgentInventoryEntry/allOf/1/if/properties/degradedMemoryDimensions", t: ["array"], tv: "array", g: [[3,[17]]], k: { "minItems": 1 } },
-    { f: __F0, p: "/$defs/AgentInventoryEntry/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["memoryDegraded"] }, pr: [["memoryDegraded", "memoryDegraded", 27]] },
+    { f: __F0, p: "/$defs/AgentInventoryEntry/allOf/0/then/properties/degradedMemoryDimensions", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 23 },
+    { f: __F0, p: "/$defs/AgentInventoryEntry/allOf/0/then/properties/degradedMemoryDimensions/items", c: __check_MemoryDimension, r: 16, ro: 1, g: [[0,[0]]] },
+    { f: __F0, p: "/$defs/AgentInventoryEntry/allOf/1", g: [[0,[7]]], if: 25, th: 28 },
+    { f: __F0, p: "/$defs/AgentInventoryEntry/allOf/1/if", c: __c25, g: [[4,[23,26]]], k: { "required": ["degradedMemoryDimensions"] }, pr: [["degradedMemoryDimensions", "degradedMemoryDimensions", 26]] },
+    { f: __F0, p: "/$defs/AgentInventoryEntry/allOf/1/if/properties/degradedMemoryDimensions", t: ["array"], tv: "array", g: [[3,[17,18]]], k: { "minItems": 1 }, it: 27 },
+    { f: __F0, p: "/$defs/AgentInventoryEntry/allOf/1/if/properties/degradedMemoryDimensions/items", c: __check_MemoryDimension, r: 16, ro: 1, g: [[0,[0]]] },
+    { f: __F0, p: "/$defs/AgentInventoryEntry/allOf/1/then", g: [[4,[23,26]]], k: { "required": ["memoryDegraded"] }, pr: [["memoryDegraded", "memoryDegraded", 29]] },
     { f: __F0, p: "/$defs/AgentInventoryEntry/allOf/1/then/properties/memoryDegraded", g: [[0,[1]]], k: { "const": true } },
   ].map((o) => new __Node(o))));
 }

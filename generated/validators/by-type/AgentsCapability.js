@@ -31,60 +31,64 @@ function __c0(d) {
       const x4 = d.memoryBackends;
       if (x4 === undefined) return false;
       if (!(Array.isArray(x4))) return false;
-      let found5 = false;
-      for (let i6 = 0; i6 < x4.length && !found5; i6++) {
-        const x7 = x4[i6];
-        L8: {
-          if (x7 !== "long-term") break L8;
-          found5 = true;
+      for (let i5 = 0; i5 < x4.length; i5++) {
+        const x6 = x4[i5];
+        if (!(x6 === "long-term")) return false;
+      }
+      let found7 = false;
+      for (let i8 = 0; i8 < x4.length && !found7; i8++) {
+        const x9 = x4[i8];
+        L10: {
+          if (x9 !== "long-term") break L10;
+          found7 = true;
         }
       }
-      if (!found5) return false;
+      if (!found7) return false;
     }
   }
-  const x9 = d.supported;
-  if (x9 !== undefined) {
-    if (!(typeof x9 === "boolean")) return false;
+  const x11 = d.supported;
+  if (x11 !== undefined) {
+    if (!(typeof x11 === "boolean")) return false;
   }
-  const x10 = d.memoryBackends;
-  if (x10 !== undefined) {
-    if (!(Array.isArray(x10))) return false;
-    if (x10.length > 1 && __dup(x10, null) !== null) return false;
-    for (let i11 = 0; i11 < x10.length; i11++) {
-      const x12 = x10[i11];
-      if (!(x12 === "long-term")) return false;
+  const x12 = d.memoryBackends;
+  if (x12 !== undefined) {
+    if (!(Array.isArray(x12))) return false;
+    if (x12.length > 1 && __dup(x12, null) !== null) return false;
+    for (let i13 = 0; i13 < x12.length; i13++) {
+      const x14 = x12[i13];
+      if (!(x14 === "long-term")) return false;
     }
   }
-  const x13 = d.memoryConsolidation;
-  if (x13 !== undefined) {
-    if (!__check_MemoryConsolidationCapability(x13)) return false;
-  }
-  const x14 = d.commitments;
-  if (x14 !== undefined) {
-    if (!__check_CommitmentsCapability(x14)) return false;
-  }
-  const x15 = d.proposals;
+  const x15 = d.memoryConsolidation;
   if (x15 !== undefined) {
-    if (!__check_ProposalsCapability(x15)) return false;
+    if (!__check_MemoryConsolidationCapability(x15)) return false;
   }
-  const x16 = d.manifestRuntime;
+  const x16 = d.commitments;
   if (x16 !== undefined) {
-    if (!__check_ManifestRuntimeCapability(x16)) return false;
+    if (!__check_CommitmentsCapability(x16)) return false;
+  }
+  const x17 = d.proposals;
+  if (x17 !== undefined) {
+    if (!__check_ProposalsCapability(x17)) return false;
+  }
+  const x18 = d.manifestRuntime;
+  if (x18 !== undefined) {
+    if (!__check_ManifestRuntimeCapability(x18)) return false;
   }
   return true;
 }
 function __c13(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x17 = d.memoryConsolidation;
-    if (x17 === undefined) return false;
-    if (!(typeof x17 === "object" && x17 !== null && !Array.isArray(x17))) return false;
-    const x18 = x17.supported;
-    if (x18 === undefined) return false;
-    if (x18 !== true) return false;
+    const x19 = d.memoryConsolidation;
+    if (x19 === undefined) return false;
+    if (!(typeof x19 === "object" && x19 !== null && !Array.isArray(x19))) return false;
+    const x20 = x19.supported;
+    if (x20 === undefined) return false;
+    if (x20 !== true) return false;
   }
   return true;
 }
-function __c18(d) {
+function __c19(d) {
   if (d !== "long-term") return false;
   return true;
 }
@@ -110,8 +114,9 @@ function __S() {
     { f: __F0, p: "/$defs/AgentsCapability/if/properties/memoryConsolidation", t: ["object"], tv: "object", g: [[4,[23,26]]], k: { "required": ["supported"] }, pr: [["supported", "supported", 15]] },
     { f: __F0, p: "/$defs/AgentsCapability/if/properties/memoryConsolidation/properties/supported", g: [[0,[1]]], k: { "const": true } },
     { f: __F0, p: "/$defs/AgentsCapability/then", g: [[4,[23,26]]], k: { "required": ["memoryBackends"] }, pr: [["memoryBackends", "memoryBackends", 17]] },
-    { f: __F0, p: "/$defs/AgentsCapability/then/properties/memoryBackends", t: ["array"], tv: "array", g: [[3,[19]]], co: 18 },
-    { f: __F0, p: "/$defs/AgentsCapability/then/properties/memoryBackends/contains", c: __c18, g: [[0,[1]]], k: { "const": "long-term" } },
+    { f: __F0, p: "/$defs/AgentsCapability/then/properties/memoryBackends", t: ["array"], tv: "array", g: [[3,[18,19]]], it: 18, co: 19 },
+    { f: __F0, p: "/$defs/AgentsCapability/then/properties/memoryBackends/items", g: [[0,[2]]], k: { "enum": ["long-term"] } },
+    { f: __F0, p: "/$defs/AgentsCapability/then/properties/memoryBackends/contains", c: __c19, g: [[0,[1]]], k: { "const": "long-term" } },
   ].map((o) => new __Node(o))));
 }
 

@@ -17,75 +17,87 @@ function __c0(d) {
         const x3 = d.nextWorkerIds;
         if (x3 === undefined) break L2;
         if (!(Array.isArray(x3))) break L2;
+        for (let i4 = 0; i4 < x3.length; i4++) {
+          const x5 = x3[i4];
+          if (!(typeof x5 === "string")) break L2;
+        }
       }
       break L1;
     }
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x4 = d.kind;
-      if (x4 === undefined) break L1;
-      if (x4 !== "next-worker") break L1;
+      const x6 = d.kind;
+      if (x6 === undefined) break L1;
+      if (x6 !== "next-worker") break L1;
     }
     ok0 = true;
   }
   if (ok0) {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x5 = d.worker;
-      if (x5 === undefined) return false;
-      if (!(typeof x5 === "string")) return false;
+      const x7 = d.worker;
+      if (x7 === undefined) return false;
+      if (!(typeof x7 === "string")) return false;
     }
   }
-  const x6 = d.kind;
-  if (x6 === undefined) return false;
-  if (!(x6 === "next-worker" || x6 === "terminate" || x6 === "clarify" || x6 === "handoff")) return false;
-  const x7 = d.confidence;
-  if (x7 !== undefined) {
-    if (!(Number.isFinite(x7))) return false;
-    if (x7 > 1) return false;
-    if (x7 < 0) return false;
-  }
-  const x8 = d.worker;
-  if (x8 !== undefined) {
-    if (!(typeof x8 === "string")) return false;
-    if (x8.length === 0) return false;
-  }
-  const x9 = d.nextWorkerIds;
+  const x8 = d.kind;
+  if (x8 === undefined) return false;
+  if (!(x8 === "next-worker" || x8 === "terminate" || x8 === "clarify" || x8 === "handoff")) return false;
+  const x9 = d.confidence;
   if (x9 !== undefined) {
-    if (!(Array.isArray(x9))) return false;
-    if (x9.length < 1) return false;
-    for (let i10 = 0; i10 < x9.length; i10++) {
-      const x11 = x9[i10];
-      if (!(typeof x11 === "string")) return false;
-      if (x11.length === 0) return false;
+    if (!(Number.isFinite(x9))) return false;
+    if (x9 > 1) return false;
+    if (x9 < 0) return false;
+  }
+  const x10 = d.worker;
+  if (x10 !== undefined) {
+    if (!(typeof x10 === "string")) return false;
+    if (x10.length === 0) return false;
+  }
+  const x11 = d.nextWorkerIds;
+  if (x11 !== undefined) {
+    if (!(Array.isArray(x11))) return false;
+    if (x11.length < 1) return false;
+    for (let i12 = 0; i12 < x11.length; i12++) {
+      const x13 = x11[i12];
+      if (!(typeof x13 === "string")) return false;
+      if (x13.length === 0) return false;
     }
   }
-  const x12 = d.reason;
-  if (x12 !== undefined) {
-    if (!(typeof x12 === "string")) return false;
-    if (x12.length > 2000 && __len(x12) > 2000) return false;
+  const x14 = d.reason;
+  if (x14 !== undefined) {
+    if (!(typeof x14 === "string")) return false;
+    if (x14.length > 2000 && __len(x14) > 2000) return false;
   }
   return true;
 }
 function __c8(d) {
-  L13: {
+  L15: {
     if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-      const x14 = d.nextWorkerIds;
-      if (x14 === undefined) break L13;
-      if (!(Array.isArray(x14))) break L13;
+      const x16 = d.nextWorkerIds;
+      if (x16 === undefined) break L15;
+      if (!(Array.isArray(x16))) break L15;
+      for (let i17 = 0; i17 < x16.length; i17++) {
+        const x18 = x16[i17];
+        if (!(typeof x18 === "string")) break L15;
+      }
     }
     return false;
   }
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x15 = d.kind;
-    if (x15 === undefined) return false;
-    if (x15 !== "next-worker") return false;
+    const x19 = d.kind;
+    if (x19 === undefined) return false;
+    if (x19 !== "next-worker") return false;
   }
   return true;
 }
 function __c10(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x16 = d.nextWorkerIds;
-    if (x16 === undefined) return false;
-    if (!(Array.isArray(x16))) return false;
+    const x20 = d.nextWorkerIds;
+    if (x20 === undefined) return false;
+    if (!(Array.isArray(x20))) return false;
+    for (let i21 = 0; i21 < x20.length; i21++) {
+      const x22 = x20[i21];
+      if (!(typeof x22 === "string")) return false;
+    }
   }
   return true;
 }
@@ -94,7 +106,7 @@ function __c10(d) {
 let __T;
 function __S() {
   return (__T ??= __link([
-    { f: __F0, p: "", c: __c0, t: ["object"], tv: "object", g: [[0,[7]],[4,[23,25,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1], ["confidence", "confidence", 2], ["worker", "worker", 3], ["nextWorkerIds", "nextWorkerIds", 4], ["reason", "reason", 6]], ap: 7, kn: new Set(["kind","confidence","worker","nextWorkerIds","reason"]), if: 8, th: 12 },
+    { f: __F0, p: "", c: __c0, t: ["object"], tv: "object", g: [[0,[7]],[4,[23,25,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 1], ["confidence", "confidence", 2], ["worker", "worker", 3], ["nextWorkerIds", "nextWorkerIds", 4], ["reason", "reason", 6]], ap: 7, kn: new Set(["kind","confidence","worker","nextWorkerIds","reason"]), if: 8, th: 13 },
     { f: __F0, p: "/properties/kind", g: [[0,[2]]], k: { "enum": ["next-worker","terminate","clarify","handoff"] } },
     { f: __F0, p: "/properties/confidence", t: ["number"], tv: "number", g: [[1,[8,9]]], k: { "maximum": 1, "minimum": 0 } },
     { f: __F0, p: "/properties/worker", t: ["string"], tv: "string", g: [[2,[13]]], k: { "minLength": 1 } },
@@ -105,8 +117,9 @@ function __S() {
     { f: __F0, p: "/if", c: __c8, g: [[0,[3]],[4,[23,26]]], k: { "required": ["kind"] }, pr: [["kind", "kind", 9]], no: 10 },
     { f: __F0, p: "/if/properties/kind", g: [[0,[1]]], k: { "const": "next-worker" } },
     { f: __F0, p: "/if/not", c: __c10, g: [[4,[23,26]]], k: { "required": ["nextWorkerIds"] }, pr: [["nextWorkerIds", "nextWorkerIds", 11]] },
-    { f: __F0, p: "/if/not/properties/nextWorkerIds", t: ["array"], tv: "array", ut: 1, g: [] },
-    { f: __F0, p: "/then", g: [[4,[23,26]]], k: { "required": ["worker"] }, pr: [["worker", "worker", 13]] },
+    { f: __F0, p: "/if/not/properties/nextWorkerIds", t: ["array"], tv: "array", g: [[3,[18]]], it: 12 },
+    { f: __F0, p: "/if/not/properties/nextWorkerIds/items", t: ["string"], tv: "string", ut: 1, g: [] },
+    { f: __F0, p: "/then", g: [[4,[23,26]]], k: { "required": ["worker"] }, pr: [["worker", "worker", 14]] },
     { f: __F0, p: "/then/properties/worker", t: ["string"], tv: "string", ut: 1, g: [] },
   ].map((o) => new __Node(o))));
 }
