@@ -77,7 +77,7 @@ export class Grants {
 
   /** Validate an issue request and plan its record; refused when the ref is taken or the grant is already expired. */
   async planIssue<K extends GrantKind>(tx: Tx, kind: K, request: unknown): Promise<IssueOf[K]> {
-    const grant = assertDto<IssueOf[K]>(GRANT_KINDS[kind].issue, request);
+    const grant = ISSUE_DTOS[kind](request);
     const now = this.clock.now();
     if (Date.parse(grant['expires/at']) <= now) throw new GrantError('grant-already-expired', 'the grant expires before it is issued');
     if ((await this.get(kind, grant['grant/ref'])) !== undefined) throw new GrantError('grant-exists', 'a grant with this ref exists');
@@ -91,7 +91,7 @@ export class Grants {
    * Refused when the grant is unknown.
    */
   async planRevoke<K extends GrantKind>(tx: Tx, kind: K, request: unknown): Promise<boolean> {
-    const req = assertDto<RevokeOf[K]>(GRANT_KINDS[kind].revoke, request);
+    const req = assertDto(GRANT_KINDS[kind].revoke, request);
     const view = await this.get(kind, req['grant/ref']);
     if (view === undefined) throw new GrantError('grant-unknown', 'no such grant');
     if (view.revoked !== undefined) return false;
@@ -110,6 +110,12 @@ export class Grants {
     return { kind, grant: doc.grant, issuedMs: doc.issuedMs, ...(revoked !== undefined ? { revoked: revokeDocOf(revoked.doc) } : {}) };
   }
 }
+
+/** Each kind's issue request, validated as its DTO (DtoValidationError otherwise). */
+const ISSUE_DTOS: { readonly [K in GrantKind]: (v: unknown) => IssueOf[K] } = {
+  context: (v) => assertDto(GRANT_KINDS.context.issue, v),
+  training: (v) => assertDto(GRANT_KINDS.training.issue, v),
+};
 
 /** Each kind's issue DTO guard (the grants log's decoder checks a stored grant with it). */
 const ISSUE_GUARDS: { readonly [K in GrantKind]: (v: unknown) => v is IssueOf[K] } = { context: isInquiriumContextGrantIssueRequest, training: isInquiriumTrainingGrantIssueRequest };

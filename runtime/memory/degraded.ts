@@ -64,6 +64,8 @@ export function degradedProjection(shape: Readonly<MemoryShape> | undefined, cap
 
 /** `entry` with its degraded fields recomputed for `capabilities` (any stale ones removed). Never drops the entry. */
 export function withDegradedProjection<E extends AgentInventoryEntry>(entry: E, capabilities: Doc): E {
-  const { memoryDegraded: _d, degradedMemoryDimensions: _l, ...rest } = entry;
-  return { ...rest, ...degradedProjection(entry.memoryShape, capabilities) } as E;
+  const out: E = { ...entry };
+  delete out.memoryDegraded;
+  delete out.degradedMemoryDimensions;
+  return Object.assign(out, degradedProjection(entry.memoryShape, capabilities));
 }
