@@ -12,16 +12,21 @@
 /** A copied object: its own members, each of them unknown until checked. */
 export type CopiedObject = { [key: string]: unknown };
 
+/** Whether an object is a plain one (its prototype Object.prototype, or none): its members, unknown until checked. */
+const isPlainObject = (value: object): value is { readonly [key: string]: unknown } => {
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+};
+
 export function copyJson(value: object): CopiedObject;
 export function copyJson(value: unknown): unknown;
 export function copyJson(value: unknown): unknown {
   if (value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) return value.map((v: unknown) => copyJson(v));
-  const proto: unknown = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null) return structuredClone(value);
+  if (Array.isArray(value)) return value.map(copyJson);
+  if (!isPlainObject(value)) return structuredClone(value);
   const out: CopiedObject = {};
-  for (const [key, member] of Object.entries(value)) {
-    const copy = copyJson(member);
+  for (const key of Object.keys(value)) {
+    const copy = copyJson(value[key]);
     // An own `__proto__` member (JSON.parse makes one from `{"__proto__": …}`) stays a member: assigning it would set
     // the copy's prototype instead, or drop it.
     if (key === '__proto__') Object.defineProperty(out, key, { value: copy, enumerable: true, writable: true, configurable: true });

@@ -11,7 +11,7 @@ import { validatorIndex } from '../../../generated/validators/validators.js';
 import { assertDto, DTO_IDS, dtoSchemaId, dtoValidator, DtoValidationError } from '../../../runtime/inquirium/dto.ts';
 import { FramedJsonlLog, FramedRecordRefusedError, frame, readQuarantine, recover } from '../../../runtime/inquirium/storage/framed-jsonl.ts';
 import { isTranscriptLine, JsonlTranscriptStore, StoreTranscript, transcriptLineOf, type TranscriptFact } from '../../../runtime/inquirium/storage/transcript.ts';
-import { JsonlTraceStream, StoreTraceStream, traceEnvelope, traceRecordOf, type TraceEnvelope } from '../../../runtime/inquirium/storage/trace-stream.ts';
+import { isTraceRecordShape, JsonlTraceStream, StoreTraceStream, traceEnvelope, traceRecordOf, type TraceEnvelope } from '../../../runtime/inquirium/storage/trace-stream.ts';
 import { openMemoryStore, StoreCorruptError, unitsOf, type JsonDoc } from '../../../runtime/storage/index.ts';
 import { PARTICIPANT } from './helpers.ts';
 import { isN } from './storage/guards.ts';
@@ -109,12 +109,24 @@ describe("the traces log's decoder", () => {
   it('a JSONL trace file: a checksummed line that is not a record is skipped as not-a-record, never read as one', async () => {
     const p = join(dir(), 'traces.jsonl');
     const good = traceEnvelope(TRACE);
-    writeFileSync(p, frame({ ...good, body: { ...good.body, status: 'no-such-status' } }) + frame(good));
+    const { 'turn/id': _turn, ...withoutTurn } = good.body;
+    writeFileSync(p, frame({ ...good, body: withoutTurn }) + frame(good) + frame({ ...good, record_type: 'daemon/other.v1' }));
     const traces = new JsonlTraceStream(p, quiet);
-    expect(traces.recovery.skipped.map((s) => [s.line, s.reason])).toEqual([[1, 'not-a-record']]);
+    expect(traces.recovery.skipped.map((s) => [s.line, s.reason])).toEqual([[1, 'not-a-record'], [3, 'not-a-record']]);
     const read: TraceEnvelope[] = await traces.recent();
     expect(read).toEqual([stored(good)]);
     traces.close();
+  });
+
+  it('the JSONL guard accepts a record the runtime wrote, and refuses one missing any required member or holding it as another kind (property)', () => {
+    expect(isTraceRecordShape(record)).toBe(true);
+    const requiredPaths = [['stream'], ['record_type'], ['body'], ...['trace/schema', 'trace/id', 'turn/id', 'participant/ref', 'operation/id', 'time/started-at', 'status', 'policy', 'decisions', 'effects'].map((k) => ['body', k])];
+    fc.assert(
+      fc.property(corruption(record, requiredPaths), ([path, value]) => {
+        expect(isTraceRecordShape(mutated(record, path, value))).toBe(false);
+      }),
+      { numRuns: 200 },
+    );
   });
 });
 
