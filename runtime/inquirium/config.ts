@@ -71,7 +71,7 @@ export function configViolations(c: AssistantConfig): MonotonicityViolation<unkn
     ...checkClassKeyedMonotone(c.egress, egressAxis),
     ...checkModeKeyedMonotone(c.verification_rigor, rigorAxis),
     ...checkModeKeyedMonotone(c.escalation_threshold, escalationAxis),
-  ] as MonotonicityViolation<unknown>[];
+  ];
 }
 
 /**
@@ -102,8 +102,8 @@ export function loadAssistantConfig(doc: unknown, options: { readonly acknowledg
     escalation_threshold: modeKeyedOr(d.escalation_threshold, DEFAULT_ASSISTANT_CONFIG.escalation_threshold),
   };
   const violations = configViolations(config);
-  const ack = new Set(options.acknowledge ?? []);
-  const refused = violations.filter((v) => !ack.has(v.setting as SafetySetting));
+  const ack: ReadonlySet<string> = new Set(options.acknowledge ?? []);
+  const refused = violations.filter((v) => !ack.has(v.setting));
   if (refused.length > 0) throw new AssistantConfigError(refused);
   return { config, acknowledged: violations };
 }

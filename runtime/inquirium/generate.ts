@@ -139,7 +139,7 @@ const resolutionDecision = (kind: 'class-keyed-resolution' | 'mode-keyed-resolut
   outcome: `${setting.replace(/_/g, '-')}-from-${r.chosenKey}`,
   'reason/code': r.reason,
   'decided/by': 'host-policy',
-  ...(kind === 'class-keyed-resolution' ? { classification: r.normalised as Classification } : {}),
+  ...(kind === 'class-keyed-resolution' ? { classification: classificationAxis.normalise(r.normalised) } : {}),
 });
 
 export class GeneratePipeline {

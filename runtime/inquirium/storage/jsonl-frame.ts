@@ -27,7 +27,8 @@ export const frameJson = (json: string): string => `${checksum(json)} ${json}\n`
 export const frame = (record: unknown): string => frameJson(recordJson(record));
 
 /** Why a complete line was not accepted as a record. */
-export type SkipReason = 'malformed-frame' | 'checksum-mismatch' | 'invalid-json' | 'not-a-record';
+export const SKIP_REASONS = ['malformed-frame', 'checksum-mismatch', 'invalid-json', 'not-a-record'] as const;
+export type SkipReason = (typeof SKIP_REASONS)[number];
 
 /** The check that a parsed line is a record of the log's kind (a generated guard, or a structural one per kind). */
 export type RecordGuard<T> = (value: unknown) => value is T;

@@ -117,7 +117,7 @@ export class StoreTranscript implements InquiryTranscriptStore {
       await this.#units((own) => this.append(fact, own));
     } catch (err) {
       // Another append of the same id won the race the look above lost: facts are append-only.
-      if ((err as { code?: unknown }).code === 'duplicate_item') throw new RangeError(`fact ${fact.id} already recorded: facts are append-only`);
+      if (typeof err === 'object' && err !== null && 'code' in err && err.code === 'duplicate_item') throw new RangeError(`fact ${fact.id} already recorded: facts are append-only`);
       throw err;
     }
   }

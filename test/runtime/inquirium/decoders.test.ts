@@ -204,3 +204,18 @@ describe('a framed JSONL log and its record guard', () => {
     reopened.close();
   });
 });
+
+describe("the quarantine's header decoder", () => {
+  it('reads back every whole entry, and stops at a header that is not one it wrote (the rest counted as unparsed)', () => {
+    const p = join(dir(), 'q.jsonl.quarantine');
+    const entry = { source: 'q.jsonl', kind: 'skipped-line', line: 2, byteOffset: 40, bytes: 4, reason: 'not-a-record', at: '2026-06-04T10:00:00.000Z' } as const;
+    const good = `#quarantine ${JSON.stringify(entry)}\nabc\n\n`;
+    for (const bad of [{ ...entry, bytes: '4' }, { ...entry, reason: 'gremlins' }, { ...entry, kind: 'other' }, { ...entry, line: -1 }, [entry]]) {
+      const tail = `#quarantine ${JSON.stringify(bad)}\nabc\n\n`;
+      writeFileSync(p, good + tail);
+      const read = readQuarantine(p);
+      expect(read.entries.map((e) => [e.reason, e.data.toString()]), JSON.stringify(bad)).toEqual([['not-a-record', 'abc\n']]);
+      expect(read.unparsedBytes).toBe(Buffer.byteLength(tail));
+    }
+  });
+});
