@@ -8,7 +8,7 @@
  * Refusals follow the turn's `on_context_denied`: `fail_closed` throws `ContextDeniedError` at the first refusal;
  * `drop_with_trace` drops what is refused and records why.
  */
-import type { InquiriumContextAssemblyRequest, InquiriumContextSource } from '../../generated/ts/inquirium.context-assembly.request.v1.ts';
+import type { InquiriumContextSource } from '../../generated/ts/inquirium.context-assembly.request.v1.ts';
 import type { InquiriumContextElement } from '../../generated/ts/inquirium.context-element.v1.ts';
 import { WopkitError } from '../shared/errors.ts';
 import { assertDto } from './dto.ts';

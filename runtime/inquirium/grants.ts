@@ -13,9 +13,7 @@
  * so a revocation committed by any host is seen by every later read on every host.
  */
 import type { InquiriumContextGrantIssueRequest } from '../../generated/ts/inquirium.context-grant.issue.request.v1.ts';
-import type { InquiriumContextGrantRevokeRequest } from '../../generated/ts/inquirium.context-grant.revoke.request.v1.ts';
 import type { InquiriumTrainingGrantIssueRequest } from '../../generated/ts/inquirium.training-grant.issue.request.v1.ts';
-import type { InquiriumTrainingGrantRevokeRequest } from '../../generated/ts/inquirium.training-grant.revoke.request.v1.ts';
 import type { InquiriumContextElement } from '../../generated/ts/inquirium.context-element.v1.ts';
 import type { Clock } from '../shared/clock.ts';
 import { validationFailures, WopkitError, type WireAnswer } from '../shared/errors.ts';
@@ -34,7 +32,6 @@ export const GRANT_KINDS = {
 } as const satisfies Record<string, { issue: DtoId; revoke: DtoId }>;
 export type GrantKind = keyof typeof GRANT_KINDS;
 interface IssueOf { context: ContextGrant; training: TrainingGrant }
-interface RevokeOf { context: InquiriumContextGrantRevokeRequest; training: InquiriumTrainingGrantRevokeRequest }
 
 /** The store's document log the grants live in. */
 export const GRANT_LOG = 'inquirium-grants';
