@@ -18,7 +18,7 @@
  *   6. Inquirium's acceptance layer against the selected model; any `fail` ⇒ context-denied;
  *   7. invoke with bounded output (the pipeline also cuts an over-long answer to max_tokens).
  */
-import type { InquiriumGenerateRequest, InquiriumGeneratePolicy } from '../../generated/ts/inquirium.generate.request.v1.ts';
+import type { InquiriumGeneratePolicy } from '../../generated/ts/inquirium.generate.request.v1.ts';
 import type { InquiriumGenerateResponse } from '../../generated/ts/inquirium.generate.response.v1.ts';
 import type { InquiriumAssistantTurnTrace, InquiriumTraceDecision, InquiriumTraceEffect } from '../../generated/ts/inquirium.assistant-turn-trace.v1.ts';
 import type { Clock, IdSource } from '../shared/clock.ts';
