@@ -36,7 +36,7 @@ describe('assistant config loading', () => {
     } as const;
     const settings = ['retention', 'trace_level', 'egress', 'verification_rigor', 'escalation_threshold'] as const satisfies readonly (keyof typeof given)[];
     fc.assert(
-      fc.property(fc.subarray(settings), (chosen) => {
+      fc.property(fc.subarray([...settings]), (chosen) => {
         const doc = { schema: 'inquirium.assistant-config.v1', ...Object.fromEntries(chosen.map((k) => [k, given[k]])) };
         const { config } = loadAssistantConfig(doc);
         for (const k of settings) expect(config[k], k).toEqual(chosen.includes(k) ? given[k] : DEFAULT_ASSISTANT_CONFIG[k]);
