@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FramedJsonlLog, frame } from '../../runtime/inquirium/storage/framed-jsonl.ts';
-import { JsonlTranscriptStore, type TranscriptFact } from '../../runtime/inquirium/storage/transcript.ts';
+import { isTranscriptLine, JsonlTranscriptStore, type TranscriptFact } from '../../runtime/inquirium/storage/transcript.ts';
 import { rng } from '../rng.ts';
 import { writeResult, type BenchRow } from '../summary.ts';
 
@@ -35,7 +35,7 @@ interface Appender {
 }
 const layers: Record<'log' | 'transcript', (path: string, durable: boolean) => Appender> = {
   log: (path, durable) => {
-    const log = new FramedJsonlLog<TranscriptFact>(path, { durable });
+    const log = new FramedJsonlLog(path, isTranscriptLine, { durable });
     return { append: (n) => void log.append(fact(n)), close: () => log.close() };
   },
   transcript: (path, durable) => {

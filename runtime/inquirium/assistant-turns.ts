@@ -72,7 +72,7 @@ export class AssistantTurns {
 
   /** Run one turn for the authenticated `principal`; writes beyond the pipeline's own go into `plan`. */
   async turn(tx: Tx, request: unknown, principal: TurnPrincipal, label: { readonly turnClassification?: Classification } = {}): Promise<TurnResponse> {
-    const req = assertDto<TurnRequest>('inquirium.assistant.turn.request.v1', request);
+    const req = assertDto('inquirium.assistant.turn.request.v1', request);
     const participant = principal.participant;
     const session = req['session/ref'];
     const key = req['idempotency/key'];
@@ -120,7 +120,7 @@ export class AssistantTurns {
       if (key === undefined || !(err instanceof RangeError || (err as { code?: unknown }).code === 'duplicate_item')) throw err;
       return this.#recorded(participant, session, turnId);
     }
-    const response = assertDto<TurnResponse>('inquirium.assistant.turn.response.v1', {
+    const response = assertDto('inquirium.assistant.turn.response.v1', {
       schema: 'inquirium.assistant.turn.response.v1',
       'turn/id': turnId,
       'session/ref': session,
@@ -141,7 +141,7 @@ export class AssistantTurns {
     const result = (await this.o.transcript.query({ participant, session, kind: 'result' })).find((f) => f.body['turn/id'] === turnId);
     if (result === undefined) throw new TurnInProgressError();
     const epistemic = result.body['epistemic'] as TurnResponse['epistemic'];
-    return assertDto<TurnResponse>('inquirium.assistant.turn.response.v1', {
+    return assertDto('inquirium.assistant.turn.response.v1', {
       schema: 'inquirium.assistant.turn.response.v1',
       'turn/id': turnId,
       'session/ref': session,

@@ -87,7 +87,7 @@ export async function runBaselineConformance(
   );
 
   const now = o.clock.now();
-  return assertDto('inquirium.baseline-assistant-conformance-report.v1', {
+  return { ...assertDto('inquirium.baseline-assistant-conformance-report.v1', {
     schema: 'inquirium.baseline-assistant-conformance-report.v1',
     'report/id': `report:${o.ids.next('report')}`,
     'runtime/ref': candidate['runtime/ref'],
@@ -99,7 +99,7 @@ export async function runBaselineConformance(
     status: 'fresh',
     checks,
     'overall/passed': checks.every((c) => c.result === 'pass'),
-  });
+  }) };
 }
 
 /** A report is usable for the baseline when it is for this runtime and environment, passed, and not expired. */

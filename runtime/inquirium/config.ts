@@ -7,7 +7,6 @@
  *
  * Missing settings take the shipped defaults below, which are themselves monotone (a test holds them to it).
  */
-import type { InquiriumAssistantConfig } from '../../generated/ts/inquirium.assistant-config.v1.ts';
 import { WopkitError } from '../shared/errors.ts';
 import { assertDto } from './dto.ts';
 import { checkClassKeyedMonotone, checkModeKeyedMonotone, type ClassKeyed, type ModeKeyed, type MonotonicityViolation } from './keyed.ts';
@@ -72,7 +71,21 @@ export function configViolations(c: AssistantConfig): MonotonicityViolation<unkn
     ...checkClassKeyedMonotone(c.egress, egressAxis),
     ...checkModeKeyedMonotone(c.verification_rigor, rigorAxis),
     ...checkModeKeyedMonotone(c.escalation_threshold, escalationAxis),
-  ] as MonotonicityViolation<unknown>[];
+  ];
+}
+
+/**
+ * A setting as the validated document gives it, or the shipped default when it is absent. The schema requires
+ * `default` in a given setting; the generated type leaves it optional (an intersection with the open keyed base), so
+ * the setting counts as given only with its `default` — the check the type needs, never a cast.
+ */
+function classKeyedOr<T>(given: { readonly default?: T; readonly by_class?: ClassKeyed<T>['by_class'] } | undefined, fallback: ClassKeyed<T>): ClassKeyed<T> {
+  if (given?.default === undefined) return fallback;
+  return given.by_class === undefined ? { default: given.default } : { default: given.default, by_class: given.by_class };
+}
+function modeKeyedOr<T>(given: { readonly default?: T; readonly by_mode?: ModeKeyed<T>['by_mode'] } | undefined, fallback: ModeKeyed<T>): ModeKeyed<T> {
+  if (given?.default === undefined) return fallback;
+  return given.by_mode === undefined ? { default: given.default } : { default: given.default, by_mode: given.by_mode };
 }
 
 /**
@@ -80,18 +93,17 @@ export function configViolations(c: AssistantConfig): MonotonicityViolation<unkn
  * document and AssistantConfigError for unacknowledged monotonicity violations.
  */
 export function loadAssistantConfig(doc: unknown, options: { readonly acknowledge?: readonly SafetySetting[] } = {}): LoadedAssistantConfig {
-  const d = assertDto<InquiriumAssistantConfig>('inquirium.assistant-config.v1', doc);
-  const pick = <C>(given: object | undefined, fallback: C): C => (given === undefined ? fallback : (given as C));
+  const d = assertDto('inquirium.assistant-config.v1', doc);
   const config: AssistantConfig = {
-    retention: pick(d.retention, DEFAULT_ASSISTANT_CONFIG.retention),
-    trace_level: pick(d.trace_level, DEFAULT_ASSISTANT_CONFIG.trace_level),
-    egress: pick(d.egress, DEFAULT_ASSISTANT_CONFIG.egress),
-    verification_rigor: pick(d.verification_rigor, DEFAULT_ASSISTANT_CONFIG.verification_rigor),
-    escalation_threshold: pick(d.escalation_threshold, DEFAULT_ASSISTANT_CONFIG.escalation_threshold),
+    retention: classKeyedOr(d.retention, DEFAULT_ASSISTANT_CONFIG.retention),
+    trace_level: classKeyedOr(d.trace_level, DEFAULT_ASSISTANT_CONFIG.trace_level),
+    egress: classKeyedOr(d.egress, DEFAULT_ASSISTANT_CONFIG.egress),
+    verification_rigor: modeKeyedOr(d.verification_rigor, DEFAULT_ASSISTANT_CONFIG.verification_rigor),
+    escalation_threshold: modeKeyedOr(d.escalation_threshold, DEFAULT_ASSISTANT_CONFIG.escalation_threshold),
   };
   const violations = configViolations(config);
-  const ack = new Set(options.acknowledge ?? []);
-  const refused = violations.filter((v) => !ack.has(v.setting as SafetySetting));
+  const ack: ReadonlySet<string> = new Set(options.acknowledge ?? []);
+  const refused = violations.filter((v) => !ack.has(v.setting));
   if (refused.length > 0) throw new AssistantConfigError(refused);
   return { config, acknowledged: violations };
 }

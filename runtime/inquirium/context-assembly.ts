@@ -8,7 +8,7 @@
  * Refusals follow the turn's `on_context_denied`: `fail_closed` throws `ContextDeniedError` at the first refusal;
  * `drop_with_trace` drops what is refused and records why.
  */
-import type { InquiriumContextAssemblyRequest, InquiriumContextSource } from '../../generated/ts/inquirium.context-assembly.request.v1.ts';
+import type { InquiriumContextSource } from '../../generated/ts/inquirium.context-assembly.request.v1.ts';
 import type { InquiriumContextElement } from '../../generated/ts/inquirium.context-element.v1.ts';
 import { WopkitError } from '../shared/errors.ts';
 import { assertDto } from './dto.ts';
@@ -48,7 +48,7 @@ export interface AssemblyUse extends GrantUse {
 
 /** Assemble the requested context for one participant's session under the grants as the store holds them now. */
 export async function assembleContext(grants: Grants, request: unknown, use: AssemblyUse, resolver: ContextResolver): Promise<AssembledContext> {
-  const req = assertDto<InquiriumContextAssemblyRequest>('inquirium.context-assembly.request.v1', request);
+  const req = assertDto('inquirium.context-assembly.request.v1', request);
   const elements: ContextElement[] = [];
   const decisions: AssemblyDecision[] = [];
   const decide = (d: AssemblyDecision): boolean => {
@@ -63,7 +63,7 @@ export async function assembleContext(grants: Grants, request: unknown, use: Ass
     if (!decide({ ...at, outcome: gate.admit ? 'include' : 'drop', reason: gate.admit ? 'grant-admitted' : gate.reason })) continue;
     let taken = 0;
     for (const raw of await resolver.resolve(source, view!.grant)) {
-      const element = assertDto<ContextElement>('inquirium.context-element.v1', raw);
+      const element = assertDto('inquirium.context-element.v1', raw);
       const one = { ...at, 'element/id': element['element/id'] };
       const admission = admitContext(view, element, use);
       if (!decide({ ...one, outcome: admission.admit ? 'include' : 'drop', reason: admission.admit ? 'grant-admitted' : admission.reason })) continue;

@@ -32,7 +32,7 @@ export interface CandidateSignal {
 /** Build, validate and plan one candidate; the candidate as planned. */
 export function raiseCrisisCandidate(tx: Tx, signal: CandidateSignal, deps: { readonly clock: Clock; readonly ids: IdSource; readonly tenant?: string }): CrisisCandidate {
   const now = deps.clock.now();
-  const candidate = assertDto<CrisisCandidate>('inquirium.crisis-candidate.v1', {
+  const candidate = assertDto('inquirium.crisis-candidate.v1', {
     schema: 'inquirium.crisis-candidate.v1',
     'candidate/id': `crisis-candidate:${deps.ids.next('crisis-candidate')}`,
     'turn/id': signal.turnId,

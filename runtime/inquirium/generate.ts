@@ -18,7 +18,7 @@
  *   6. Inquirium's acceptance layer against the selected model; any `fail` ⇒ context-denied;
  *   7. invoke with bounded output (the pipeline also cuts an over-long answer to max_tokens).
  */
-import type { InquiriumGenerateRequest, InquiriumGeneratePolicy } from '../../generated/ts/inquirium.generate.request.v1.ts';
+import type { InquiriumGeneratePolicy } from '../../generated/ts/inquirium.generate.request.v1.ts';
 import type { InquiriumGenerateResponse } from '../../generated/ts/inquirium.generate.response.v1.ts';
 import type { InquiriumAssistantTurnTrace, InquiriumTraceDecision, InquiriumTraceEffect } from '../../generated/ts/inquirium.assistant-turn-trace.v1.ts';
 import type { Clock, IdSource } from '../shared/clock.ts';
@@ -139,7 +139,7 @@ const resolutionDecision = (kind: 'class-keyed-resolution' | 'mode-keyed-resolut
   outcome: `${setting.replace(/_/g, '-')}-from-${r.chosenKey}`,
   'reason/code': r.reason,
   'decided/by': 'host-policy',
-  ...(kind === 'class-keyed-resolution' ? { classification: r.normalised as Classification } : {}),
+  ...(kind === 'class-keyed-resolution' ? { classification: classificationAxis.normalise(r.normalised) } : {}),
 });
 
 export class GeneratePipeline {
@@ -149,7 +149,7 @@ export class GeneratePipeline {
   }
 
   async generate(request: unknown, ctx: GenerateContext): Promise<GenerateResponse> {
-    const req = assertDto<InquiriumGenerateRequest>('inquirium.generate.request.v1', request);
+    const req = assertDto('inquirium.generate.request.v1', request);
     const policy: Required<InquiriumGeneratePolicy> = { ...POLICY_DEFAULTS, ...(req.policy ?? {}) };
     const started = this.o.clock.now();
     const traceRef = `tr:${this.o.ids.next('trace')}`;
@@ -210,11 +210,11 @@ export class GeneratePipeline {
         const sequence = await this.o.transcript.countInSession(ctx.participant, ctx.session, 'turn');
         await this.o.transcript.append({
           kind: 'turn', id: turnId, participant: ctx.participant, session: ctx.session, classification: turnLabel, recordedAt: at,
-          body: assertDto('inquirium.inquiry-turn.v1', { schema: 'inquirium.inquiry-turn.v1', 'turn/id': turnId, 'session/ref': ctx.session, 'participant/ref': ctx.participant, sequence, content: req.turns[req.turns.length - 1]!.content, classification: turnLabel, 'recorded/at': at }),
+          body: { ...assertDto('inquirium.inquiry-turn.v1', { schema: 'inquirium.inquiry-turn.v1', 'turn/id': turnId, 'session/ref': ctx.session, 'participant/ref': ctx.participant, sequence, content: req.turns[req.turns.length - 1]!.content, classification: turnLabel, 'recorded/at': at }) },
         }, writes);
         await this.o.transcript.append({
           kind: 'result', id: resultId, participant: ctx.participant, session: ctx.session, classification: label, recordedAt: at,
-          body: assertDto('inquirium.inquiry-result.v1', { schema: 'inquirium.inquiry-result.v1', 'result/id': resultId, 'turn/id': turnId, 'session/ref': ctx.session, 'participant/ref': ctx.participant, 'trace/ref': traceRef, provenance: { 'runtime/ref': response['runtime/ref'], 'model.binding/ref': response['model.binding/ref'], 'operation/id': operationId }, classification: label, output: response.output, epistemic: response.epistemic, 'recorded/at': at }),
+          body: { ...assertDto('inquirium.inquiry-result.v1', { schema: 'inquirium.inquiry-result.v1', 'result/id': resultId, 'turn/id': turnId, 'session/ref': ctx.session, 'participant/ref': ctx.participant, 'trace/ref': traceRef, provenance: { 'runtime/ref': response['runtime/ref'], 'model.binding/ref': response['model.binding/ref'], 'operation/id': operationId }, classification: label, output: response.output, epistemic: response.epistemic, 'recorded/at': at }) },
         }, writes);
         effects.push({ kind: 'transcript.append', status: 'ok', target: `transcript:participant-space:kind:inquirium.inquiry-result.v1` });
       } else {
@@ -244,8 +244,8 @@ export class GeneratePipeline {
         effects,
         diagnostics,
       };
-      await this.o.traces.append(trace as unknown as Record<string, unknown>, writes);
-      return assertDto<GenerateResponse>('inquirium.generate.response.v1', response);
+      await this.o.traces.append(trace, writes);
+      return assertDto('inquirium.generate.response.v1', response);
       });
     };
 

@@ -13,9 +13,7 @@
  * so a revocation committed by any host is seen by every later read on every host.
  */
 import type { InquiriumContextGrantIssueRequest } from '../../generated/ts/inquirium.context-grant.issue.request.v1.ts';
-import type { InquiriumContextGrantRevokeRequest } from '../../generated/ts/inquirium.context-grant.revoke.request.v1.ts';
 import type { InquiriumTrainingGrantIssueRequest } from '../../generated/ts/inquirium.training-grant.issue.request.v1.ts';
-import type { InquiriumTrainingGrantRevokeRequest } from '../../generated/ts/inquirium.training-grant.revoke.request.v1.ts';
 import type { InquiriumContextElement } from '../../generated/ts/inquirium.context-element.v1.ts';
 import type { Clock } from '../shared/clock.ts';
 import { validationFailures, WopkitError, type WireAnswer } from '../shared/errors.ts';
@@ -34,7 +32,6 @@ export const GRANT_KINDS = {
 } as const satisfies Record<string, { issue: DtoId; revoke: DtoId }>;
 export type GrantKind = keyof typeof GRANT_KINDS;
 interface IssueOf { context: ContextGrant; training: TrainingGrant }
-interface RevokeOf { context: InquiriumContextGrantRevokeRequest; training: InquiriumTrainingGrantRevokeRequest }
 
 /** The store's document log the grants live in. */
 export const GRANT_LOG = 'inquirium-grants';
@@ -77,7 +74,7 @@ export class Grants {
 
   /** Validate an issue request and plan its record; refused when the ref is taken or the grant is already expired. */
   async planIssue<K extends GrantKind>(tx: Tx, kind: K, request: unknown): Promise<IssueOf[K]> {
-    const grant = assertDto<IssueOf[K]>(GRANT_KINDS[kind].issue, request);
+    const grant = ISSUE_DTOS[kind](request);
     const now = this.clock.now();
     if (Date.parse(grant['expires/at']) <= now) throw new GrantError('grant-already-expired', 'the grant expires before it is issued');
     if ((await this.get(kind, grant['grant/ref'])) !== undefined) throw new GrantError('grant-exists', 'a grant with this ref exists');
@@ -91,7 +88,7 @@ export class Grants {
    * Refused when the grant is unknown.
    */
   async planRevoke<K extends GrantKind>(tx: Tx, kind: K, request: unknown): Promise<boolean> {
-    const req = assertDto<RevokeOf[K]>(GRANT_KINDS[kind].revoke, request);
+    const req = assertDto(GRANT_KINDS[kind].revoke, request);
     const view = await this.get(kind, req['grant/ref']);
     if (view === undefined) throw new GrantError('grant-unknown', 'no such grant');
     if (view.revoked !== undefined) return false;
@@ -110,6 +107,12 @@ export class Grants {
     return { kind, grant: doc.grant, issuedMs: doc.issuedMs, ...(revoked !== undefined ? { revoked: revokeDocOf(revoked.doc) } : {}) };
   }
 }
+
+/** Each kind's issue request, validated as its DTO (DtoValidationError otherwise). */
+const ISSUE_DTOS: { readonly [K in GrantKind]: (v: unknown) => IssueOf[K] } = {
+  context: (v) => assertDto(GRANT_KINDS.context.issue, v),
+  training: (v) => assertDto(GRANT_KINDS.training.issue, v),
+};
 
 /** Each kind's issue DTO guard (the grants log's decoder checks a stored grant with it). */
 const ISSUE_GUARDS: { readonly [K in GrantKind]: (v: unknown) => v is IssueOf[K] } = { context: isInquiriumContextGrantIssueRequest, training: isInquiriumTrainingGrantIssueRequest };

@@ -98,7 +98,7 @@ export function createInquiriumRuntime(options: InquiriumRuntimeOptions) {
 
   /** Register a runtime; its (completed) candidate must be a valid inquirium.runtime-candidate.v1. */
   const register = (r: RuntimeRegistration): RegisteredRuntime => {
-    const candidate = assertDto<RuntimeCandidate>('inquirium.runtime-candidate.v1', {
+    const candidate = assertDto('inquirium.runtime-candidate.v1', {
       ...r.candidate,
       schema: 'inquirium.runtime-candidate.v1',
       health: { ...r.candidate.health, 'checked/at': r.candidate.health['checked/at'] ?? toIso(clock.now()) },

@@ -59,7 +59,15 @@ export interface Resolution<T> {
   readonly reason: ResolutionReason;
 }
 
-const has = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+/** The configured entries that are present (own keys with a value), in the axis's order (least restrictive first). */
+function presentEntries<K extends string, T>(keys: readonly K[], configured: Partial<Record<K, T>>): { readonly key: K; readonly value: T }[] {
+  const out: { readonly key: K; readonly value: T }[] = [];
+  for (const key of keys) {
+    const value = Object.prototype.hasOwnProperty.call(configured, key) ? configured[key] : undefined;
+    if (value !== undefined) out.push({ key, value });
+  }
+  return out;
+}
 
 /** The shared mechanism behind both keyed idioms. */
 export function resolveOnAxis<K extends string, T>(
@@ -70,32 +78,31 @@ export function resolveOnAxis<K extends string, T>(
   order?: SafetyAxis<T>,
 ): Resolution<T> {
   const key = axis.normalise(asked);
-  const configured: Partial<Record<K, T>> = entries ?? {};
+  const present = presentEntries(axis.keys, entries ?? {});
   const base = { axis: axis.name, asked, normalised: key };
-  if (has(configured, key)) return { ...base, chosenKey: key, value: configured[key] as T, reason: 'configured' };
-  const present = axis.keys.filter((k) => has(configured, k));
+  const exact = present.find((e) => e.key === key);
+  if (exact !== undefined) return { ...base, chosenKey: key, value: exact.value, reason: 'configured' };
   if (order?.join !== undefined && present.length > 0) {
     const join = order.join.bind(order);
-    const value = present.reduce((acc, k) => join(acc, configured[k] as T), defaultValue);
-    const equal = [...present].reverse().find((k) => order.compare(configured[k] as T, value) === 0 && order.compare(value, configured[k] as T) === 0);
-    const chosenKey = equal ?? (order.compare(defaultValue, value) === 0 ? 'default' : 'join');
+    const value = present.reduce((acc, e) => join(acc, e.value), defaultValue);
+    const equal = [...present].reverse().find((e) => order.compare(e.value, value) === 0 && order.compare(value, e.value) === 0);
+    const chosenKey = equal?.key ?? (order.compare(defaultValue, value) === 0 ? 'default' : 'join');
     return { ...base, chosenKey, value, reason: 'missing-key-join-of-values' };
   }
   if (order !== undefined) {
     // default first, then keys least → most restrictive; on a tie the later (more restrictive key) wins.
     let chosenKey = 'default';
     let value = defaultValue;
-    for (const k of present) {
-      const v = configured[k] as T;
-      if (order.compare(v, value) >= 0) {
-        chosenKey = k;
-        value = v;
+    for (const e of present) {
+      if (order.compare(e.value, value) >= 0) {
+        chosenKey = e.key;
+        value = e.value;
       }
     }
     return { ...base, chosenKey, value, reason: chosenKey === 'default' && present.length === 0 ? 'default' : 'missing-key-most-restrictive-value' };
   }
   const top = present[present.length - 1];
-  if (top !== undefined) return { ...base, chosenKey: top, value: configured[top] as T, reason: 'missing-key-most-restrictive-key' };
+  if (top !== undefined) return { ...base, chosenKey: top.key, value: top.value, reason: 'missing-key-most-restrictive-key' };
   return { ...base, chosenKey: 'default', value: defaultValue, reason: 'default' };
 }
 

@@ -106,7 +106,7 @@ export interface QuestionOutcome {
 
 /** The state DTO (inquirium.operator-question.state.v1) of a record; throws, changing nothing, if it would be invalid. */
 function render(r: QuestionRecord): Json {
-  return assertDto('inquirium.operator-question.state.v1', {
+  return { ...assertDto('inquirium.operator-question.state.v1', {
     schema: 'inquirium.operator-question.state.v1',
     'question/ref': r.ref,
     'operation/ref': r.request['operation/ref'],
@@ -117,7 +117,7 @@ function render(r: QuestionRecord): Json {
     ...(r.supersededBy !== undefined ? { 'superseded/by': r.supersededBy } : {}),
     ...(r.reason !== undefined && r.state !== 'answered' ? { 'reason/code': r.reason } : {}),
     'updated/at': r.updatedAt,
-  });
+  }) };
 }
 
 
@@ -189,7 +189,7 @@ export class OperatorQuestions {
    * (`answered/by`, else the caller) is recorded on the answered state.
    */
   async answer(answerDto: unknown, by: Answerer = {}): Promise<Json> {
-    const a = assertDto<{ 'question/ref': string; 'idempotency/key': string; answer: Answer; 'answered/by'?: string }>('inquirium.operator-question.answer.v1', answerDto);
+    const a = assertDto('inquirium.operator-question.answer.v1', answerDto);
     const claimed = a['answered/by'];
     if (claimed !== undefined && (claimed.length === 0 || claimed.length > MAX_ACTOR_ID_LENGTH)) throw new QuestionError('answerer-invalid', 'answered/by is not a valid participant id');
     if (claimed !== undefined && by.participant !== undefined && claimed !== by.participant) throw new QuestionError('answerer-mismatch', 'answered/by names someone other than the caller');
@@ -277,15 +277,15 @@ const MAX_HISTORY = 64;
  * authoritative blocker; the timeout default is host-enforced, never rendered as an answer.
  */
 export function projectToNotification(request: unknown): Json {
-  const req = assertDto<Json>('inquirium.operator-question.request.v1', request);
-  const response = req.response as Json;
+  const req = assertDto('inquirium.operator-question.request.v1', request);
+  const response = req.response;
   const kind = String(req['widget/kind']);
-  return assertDto('notification-create.v1', {
+  return { ...assertDto('notification-create.v1', {
     schema: 'notification-create.v1',
     'subject/ref': req['question/ref'],
     'correlation/id': req['operation/ref'],
-    'body/text': (req.prompt as Json).text,
+    'body/text': req.prompt.text,
     'reason/code': req['reason/code'],
     actions: [{ kind, 'target/ref': response['target/ref'], 'input/schema': `inquirium.operator-question.widget.${kind}.v1`, 'idempotency/key': response['idempotency/key'] }],
-  });
+  }) };
 }

@@ -73,7 +73,7 @@ export class QuestionTransitions {
 
   /** Apply one transition request; the question's new state DTO, or a refusal that changed nothing. */
   async apply(request: unknown, by: Answerer = {}): Promise<StateDto> {
-    const req = assertDto<TransitionRequest>('inquirium.operator-question.transition.request.v1', request);
+    const req = assertDto('inquirium.operator-question.transition.request.v1', request);
     const ref = req['question/ref'];
     // Reading the state applies a timeout that is due: a late transition finds the question timed out.
     const before = stateDto(await this.questions.state(ref));

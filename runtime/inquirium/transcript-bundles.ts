@@ -32,7 +32,7 @@ export class BundleError extends WopkitError<'bundle-foreign-fact'> {
 
 /** A stored fact as its wire DTO. */
 export function factToDto(f: TranscriptFact): TranscriptFactDto {
-  return assertDto<TranscriptFactDto>('inquirium.assistant.transcript.fact.v1', {
+  return assertDto('inquirium.assistant.transcript.fact.v1', {
     schema: 'inquirium.assistant.transcript.fact.v1',
     'fact/kind': f.kind,
     'fact/id': f.id,
@@ -53,7 +53,7 @@ function dtoToFact(d: TranscriptFactDto): TranscriptFact | undefined {
 /** Export one participant's live facts (of one session, when given) as a bundle. */
 export async function exportBundle(store: InquiryTranscriptStore, a: { readonly participant: string; readonly session?: string; readonly nowMs: number }): Promise<TranscriptBundle> {
   const facts = await store.query({ participant: a.participant, ...(a.session !== undefined ? { session: a.session } : {}) }, MAX_BUNDLE_FACTS);
-  return assertDto<TranscriptBundle>('inquirium.assistant.transcript.bundle.v1', {
+  return assertDto('inquirium.assistant.transcript.bundle.v1', {
     schema: 'inquirium.assistant.transcript.bundle.v1',
     'participant/ref': a.participant,
     ...(a.session !== undefined ? { 'session/ref': a.session } : {}),
@@ -67,7 +67,7 @@ export async function exportBundle(store: InquiryTranscriptStore, a: { readonly 
  * session's, when it names one), or nothing is planned. Facts already held, or excised, are skipped. The counts.
  */
 export async function importBundle(tx: Tx, store: InquiryTranscriptStore, bundle: unknown, participant: string): Promise<{ readonly imported: number; readonly skipped: number }> {
-  const b = assertDto<TranscriptBundle>('inquirium.assistant.transcript.bundle.v1', bundle);
+  const b = assertDto('inquirium.assistant.transcript.bundle.v1', bundle);
   b.facts.forEach((f, i) => {
     if (f['participant/ref'] !== participant || b['participant/ref'] !== participant) throw new BundleError(i, 'participant/ref');
     if (b['session/ref'] !== undefined && f['session/ref'] !== b['session/ref']) throw new BundleError(i, 'session/ref');

@@ -19,7 +19,9 @@ import type { AgentInventoryEntry, MemoryDimension, MemoryShape } from '../../ge
 export const MEMORY_DIMENSIONS: readonly MemoryDimension[] = ['read', 'write', 'search', 'long-term-durability', 'compaction', 'attribution', 'replay-snapshot', 'retention'];
 
 type Doc = Readonly<Capabilities> | Readonly<Record<string, unknown>>;
-const at = (o: unknown, path: string): unknown => path.split('.').reduce<unknown>((acc, k) => (typeof acc === 'object' && acc !== null ? (acc as Record<string, unknown>)[k] : undefined), o);
+/** Whether a value has members to read (an object or an array of the document); each one unknown until checked. */
+const hasMembers = (v: unknown): v is Readonly<Record<string, unknown>> => typeof v === 'object' && v !== null;
+const at = (o: unknown, path: string): unknown => path.split('.').reduce<unknown>((acc, k) => (hasMembers(acc) ? acc[k] : undefined), o);
 const longTerm = (d: Doc) => { const b = at(d, 'agents.memoryBackends'); return Array.isArray(b) && b.includes('long-term'); };
 const blockOn = (d: Doc, path: string) => { const b = at(d, path); return typeof b === 'object' && b !== null && at(b, 'supported') !== false; };
 
@@ -64,6 +66,8 @@ export function degradedProjection(shape: Readonly<MemoryShape> | undefined, cap
 
 /** `entry` with its degraded fields recomputed for `capabilities` (any stale ones removed). Never drops the entry. */
 export function withDegradedProjection<E extends AgentInventoryEntry>(entry: E, capabilities: Doc): E {
-  const { memoryDegraded: _d, degradedMemoryDimensions: _l, ...rest } = entry;
-  return { ...rest, ...degradedProjection(entry.memoryShape, capabilities) } as E;
+  const out: E = { ...entry };
+  delete out.memoryDegraded;
+  delete out.degradedMemoryDimensions;
+  return Object.assign(out, degradedProjection(entry.memoryShape, capabilities));
 }

@@ -10,17 +10,21 @@
  *   is `log.recovery`, and one content-free line (counts, offsets, reasons) goes to the injected logger.
  * - `rewrite` (retention, erasure) writes a new file, syncs it, renames it over the log and syncs the directory:
  *   readers see the old file or the new one, never a mix.
+ * - Every record is of the log's kind, checked by the guard the log is opened with: a line that parses but is not a
+ *   record is skipped on open like a damaged one (`not-a-record`), and an append whose JSON would not read back as a
+ *   record is refused before anything is written (FramedRecordRefusedError). No record reaches a caller unchecked.
  * - `durable: false` skips every sync. It is UNSAFE (an acknowledged append can be lost on power failure) and
  *   exists for tests and benchmarks only.
  */
 import { closeSync, existsSync, fdatasyncSync, fstatSync, ftruncateSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { openForAppend, readWhole, syncDirectory, writeFully, writeSyncedFile } from './durable-file.ts';
-import { frameJson, recordJson, scanFramedLog, type SkippedLine } from './jsonl-frame.ts';
+import { frameJson, recordJson, scanFramedLog, type RecordGuard, type SkippedLine } from './jsonl-frame.ts';
 import { appendQuarantine, quarantinePathOf, type QuarantineEntry } from './quarantine.ts';
 import { acquireWriterLock, type StaleLock, type WriterLock } from '../../shared/writer-lock.ts';
+import { WopkitError } from '../../shared/errors.ts';
 
-export { frame, recover, scanFramedLog, type RecordSpan, type RecoveredLog, type ScannedLog, type SkippedLine, type SkipReason } from './jsonl-frame.ts';
+export { frame, recover, scanFramedLog, type RecordGuard, type RecordSpan, type RecoveredLog, type ScannedLog, type SkippedLine, type SkipReason } from './jsonl-frame.ts';
 export { readQuarantine, quarantinePathOf, type QuarantineEntry, type QuarantineHeader, type QuarantineContents } from './quarantine.ts';
 export { LogLockedError, type LockHolder, type StaleLock } from '../../shared/writer-lock.ts';
 
@@ -77,6 +81,13 @@ export function describeRecovery(path: string, r: RecoveryReport): string | unde
   return notes.length === 0 ? undefined : `framed-jsonl ${path}: recovered ${r.records} record(s); ${notes.join('; ')}`;
 }
 
+/** An append whose JSON would not read back as a record of the log's kind: refused, nothing written. */
+export class FramedRecordRefusedError extends WopkitError<'framed-record-refused'> {
+  constructor(readonly path: string) {
+    super('framed-record-refused', `${path}: refusing to append a record that would not read back as one of this log's records`);
+  }
+}
+
 export class FramedJsonlLog<T> {
   readonly path: string;
   readonly quarantinePath: string;
@@ -91,11 +102,14 @@ export class FramedJsonlLog<T> {
   /** Bytes in the file: every append goes at this offset. */
   #size = 0;
   #records: T[] = [];
+  readonly #isRecord: RecordGuard<T>;
   /** A write or sync that failed in a way that leaves the file's state unknown: no more writes until reopened. */
   #failure: unknown;
 
-  constructor(path: string, options: FramedJsonlOptions = {}) {
+  /** Open (or create) the log at `path`, whose records are the values `isRecord` accepts. */
+  constructor(path: string, isRecord: RecordGuard<T>, options: FramedJsonlOptions = {}) {
     this.path = path;
+    this.#isRecord = isRecord;
     this.quarantinePath = quarantinePathOf(path);
     this.#tempPath = `${path}.rewrite`;
     this.durable = options.durable ?? true;
@@ -122,7 +136,7 @@ export class FramedJsonlLog<T> {
     }
     const fd = (this.#fd = openForAppend(this.path, this.durable));
     const bytes = readWhole(fd);
-    const scan = scanFramedLog<T>(bytes);
+    const scan = scanFramedLog(bytes, this.#isRecord);
     if (scan.tornTailBytes > 0) {
       this.#quarantine([{ ...this.#entryHeader('torn-tail', scan.lines + 1, scan.validBytes, 'torn-tail'), bytes: scan.tornTailBytes, data: bytes.subarray(scan.validBytes) }]);
       ftruncateSync(fd, scan.validBytes);
@@ -155,10 +169,15 @@ export class FramedJsonlLog<T> {
     return this.#fd;
   }
 
-  /** Append one record; returns (the stored copy, as a reopen would read it) only once the line is on disk. */
+  /**
+   * Append one record; returns (the stored copy, as a reopen would read it) only once the line is on disk. A record
+   * whose JSON would not read back as a record (the guard refuses the copy) is refused before anything is written.
+   */
   append(record: T): T {
     const fd = this.#writable();
     const json = recordJson(record);
+    const stored: unknown = JSON.parse(json);
+    if (!this.#isRecord(stored)) throw new FramedRecordRefusedError(this.path);
     const line = Buffer.from(frameJson(json));
     try {
       writeFully(fd, line);
@@ -179,7 +198,6 @@ export class FramedJsonlLog<T> {
       }
     }
     this.#size += line.length;
-    const stored = JSON.parse(json) as T;
     this.#records.push(stored);
     return stored;
   }
@@ -197,16 +215,17 @@ export class FramedJsonlLog<T> {
     const fd = this.#writable();
     const verdicts = this.#records.map((r) => keep(r));
     const bytes = readWhole(fd);
-    const scan = scanFramedLog<T>(bytes);
+    const scan = scanFramedLog(bytes, this.#isRecord);
     if (scan.spans.length !== this.#records.length || scan.validBytes !== this.#size || scan.tornTailBytes !== 0) {
       throw new Error(`${this.path} changed on disk behind its writer lock (expected ${this.#records.length} records in ${this.#size} bytes, found ${scan.spans.length} in ${bytes.length}); refusing to rewrite it`);
     }
     this.#quarantine(scan.skipped.map((s) => ({ ...this.#entryHeader('skipped-line', s.line, s.byteOffset, s.reason), bytes: s.bytes, data: bytes.subarray(s.byteOffset, s.byteOffset + s.bytes) })));
     const kept: T[] = [];
     const lines: Buffer[] = [];
-    scan.spans.forEach((span, i) => {
-      if (!verdicts[i]) return;
-      kept.push(this.#records[i] as T);
+    this.#records.forEach((record, i) => {
+      const span = scan.spans[i];
+      if (span === undefined || !verdicts[i]) return;
+      kept.push(record);
       lines.push(bytes.subarray(span.byteOffset, span.byteOffset + span.bytes));
     });
     const data = Buffer.concat(lines);

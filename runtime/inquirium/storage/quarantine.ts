@@ -13,7 +13,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { appendDurably } from './durable-file.ts';
-import type { SkipReason } from './jsonl-frame.ts';
+import { SKIP_REASONS, type SkipReason } from './jsonl-frame.ts';
 
 const HEADER = '#quarantine ';
 
@@ -56,6 +56,21 @@ export interface QuarantineContents {
   readonly unparsedBytes: number;
 }
 
+const KINDS: readonly QuarantineHeader['kind'][] = ['torn-tail', 'skipped-line'];
+const REASONS: readonly QuarantineHeader['reason'][] = [...SKIP_REASONS, 'torn-tail'];
+const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+
+/** An entry header read back (what `headerLine` wrote), or undefined when it is not one: the entry is not whole. */
+function quarantineHeaderOf(v: unknown): QuarantineHeader | undefined {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return undefined;
+  const h: Readonly<Record<string, unknown>> = Object.fromEntries(Object.entries(v));
+  const kind = KINDS.find((k) => k === h.kind);
+  const reason = REASONS.find((r) => r === h.reason);
+  const { source, line, byteOffset, bytes, at } = h;
+  if (kind === undefined || reason === undefined || typeof source !== 'string' || typeof at !== 'string' || !isCount(line) || !isCount(byteOffset) || !isCount(bytes)) return undefined;
+  return { source, kind, line, byteOffset, bytes, reason, at };
+}
+
 /** Read a quarantine file back: every whole entry with its bytes, exactly. */
 export function readQuarantine(path: string): QuarantineContents {
   const bytes = readFileSync(path);
@@ -64,12 +79,14 @@ export function readQuarantine(path: string): QuarantineContents {
   while (at < bytes.length) {
     const nl = bytes.indexOf(0x0a, at);
     if (nl === -1 || bytes.toString('utf8', at, at + HEADER.length) !== HEADER) break;
-    let header: QuarantineHeader;
+    let parsed: unknown;
     try {
-      header = JSON.parse(bytes.toString('utf8', at + HEADER.length, nl)) as QuarantineHeader;
+      parsed = JSON.parse(bytes.toString('utf8', at + HEADER.length, nl));
     } catch {
       break;
     }
+    const header = quarantineHeaderOf(parsed);
+    if (header === undefined) break;
     const start = nl + 1;
     const end = start + header.bytes;
     if (end >= bytes.length || bytes[end] !== 0x0a) break;

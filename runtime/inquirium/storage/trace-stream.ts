@@ -8,10 +8,12 @@
  * Two homes: the store (StoreTraceStream, a document log read by trace id — a generate's trace commits with the
  * rest of its request), or a local framed JSONL file (JsonlTraceStream, the node's append-only baseline).
  */
-import type { HostSampleTraceRecord, InquiriumAssistantTurnTrace } from '../../../generated/ts/index.ts';
+import type { HostSampleTraceRecord } from '../../../generated/ts/index.ts';
+import { validateHostSampleTraceRecord } from '../../../generated/validators/validators.js';
+import { toFailures } from '../../../generated/guards/failures.ts';
 import { assertDto } from '../dto.ts';
 import { FramedJsonlLog, type FramedJsonlOptions, type RecoveryReport } from './framed-jsonl.ts';
-import type { JsonDoc, Tx, Units } from '../../storage/index.ts';
+import { StoreCorruptError, type JsonDoc, type Tx, type Units } from '../../storage/index.ts';
 
 
 export const TRACE_STREAM = 'trace/inquirium-assistant-turns';
@@ -24,8 +26,8 @@ export type TraceEnvelope = Readonly<HostSampleTraceRecord>;
 export const MAX_TRACE_PAGE = 1000;
 
 export interface TraceStream {
-  /** Append a record (validated first); with `tx`, as part of that request's writes. */
-  append(trace: Record<string, unknown>, tx?: Tx): Promise<TraceEnvelope>;
+  /** Append a trace body (validated first: anything else is refused); with `tx`, as part of that request's writes. */
+  append(trace: unknown, tx?: Tx): Promise<TraceEnvelope>;
   /** The records of one trace (`trace/id`), in append order. */
   byTrace(traceRef: string): Promise<TraceEnvelope[]>;
   /** The newest records (at most MAX_TRACE_PAGE), in append order. */
@@ -33,9 +35,39 @@ export interface TraceStream {
 }
 
 /** Validate and wrap a trace body into its envelope; throws, changing nothing, when the body is invalid. */
-export function traceEnvelope(trace: Record<string, unknown>): TraceEnvelope {
-  const body = assertDto<InquiriumAssistantTurnTrace>('inquirium.assistant-turn-trace.v1', trace);
+export function traceEnvelope(trace: unknown): TraceEnvelope {
+  const body = assertDto('inquirium.assistant-turn-trace.v1', trace);
   return { stream: TRACE_STREAM, record_type: TRACE_RECORD_TYPE, body: structuredClone(body) };
+}
+
+/** Whether a value is a trace record (the generated check of the envelope and its body, in full). */
+export const isTraceEnvelope = (value: unknown): value is TraceEnvelope => validateHostSampleTraceRecord(value);
+
+const isObject = (v: unknown): v is Readonly<Record<string, unknown>> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const TRACE_STRINGS = ['trace/id', 'turn/id', 'participant/ref', 'operation/id', 'time/started-at', 'status'] as const;
+
+/**
+ * The JSONL trace file's record guard: the record's shape — its stream and record type, and a body of this trace
+ * schema with every required member of its kind — without the full schema. Each record was validated in full before
+ * it was appended and its line is checksummed, so a replay checks only that a line is one of this log's records
+ * (a foreign or older writer's line is skipped as not-a-record): the full check cost a third more on opening a
+ * 10,000-record file.
+ */
+export function isTraceRecordShape(value: unknown): value is TraceEnvelope {
+  if (!isObject(value) || value.stream !== TRACE_STREAM || value.record_type !== TRACE_RECORD_TYPE) return false;
+  const body = value.body;
+  return isObject(body) && body['trace/schema'] === 'inquirium.assistant-turn-trace.v1' && TRACE_STRINGS.every((k) => typeof body[k] === 'string')
+    && isObject(body.policy) && Array.isArray(body.decisions) && Array.isArray(body.effects);
+}
+
+/**
+ * The traces log's decoder: a stored document back into its record, checked against the generated record schema; a
+ * document that fails it is refused (StoreCorruptError), never handed on as a record.
+ */
+export function traceRecordOf(doc: JsonDoc): TraceEnvelope {
+  if (isTraceEnvelope(doc)) return doc;
+  const why = toFailures(validateHostSampleTraceRecord.errors).slice(0, 3).map((f) => `${f.instancePath || '/'} ${f.message}`).join('; ');
+  throw new StoreCorruptError(StoreTraceStream.LOG, `a stored trace record is not one this runtime wrote (${why})`);
 }
 
 /** The trace stream in the store: one document log, each record filed under its trace id. */
@@ -49,20 +81,20 @@ export class StoreTraceStream implements TraceStream {
     this.#now = now;
   }
 
-  async append(trace: Record<string, unknown>, tx?: Tx): Promise<TraceEnvelope> {
+  async append(trace: unknown, tx?: Tx): Promise<TraceEnvelope> {
     const e = traceEnvelope(trace);
-    const plan = (t: Tx) => void t.add('doc.append', { log: StoreTraceStream.LOG, key: String(e.body['trace/id']), atMs: this.#now(), doc: e });
+    const plan = (t: Tx) => void t.add('doc.append', { log: StoreTraceStream.LOG, key: e.body['trace/id'], atMs: this.#now(), doc: e });
     if (tx !== undefined) plan(tx);
     else await this.#units(plan);
     return e;
   }
 
   async byTrace(traceRef: string): Promise<TraceEnvelope[]> {
-    return (await this.#units((tx) => tx.read.docsPage({ log: StoreTraceStream.LOG, key: traceRef, fromPos: 0, limit: MAX_TRACE_PAGE }))).map((d) => d.doc as unknown as TraceEnvelope);
+    return (await this.#units((tx) => tx.read.docsPage({ log: StoreTraceStream.LOG, key: traceRef, fromPos: 0, limit: MAX_TRACE_PAGE }))).map((d) => traceRecordOf(d.doc));
   }
 
   async recent(): Promise<TraceEnvelope[]> {
-    return (await this.#units((tx) => tx.read.docsPage({ log: StoreTraceStream.LOG, fromPos: 0, limit: MAX_TRACE_PAGE, newestFirst: true }))).reverse().map((d) => d.doc as unknown as TraceEnvelope);
+    return (await this.#units((tx) => tx.read.docsPage({ log: StoreTraceStream.LOG, fromPos: 0, limit: MAX_TRACE_PAGE, newestFirst: true }))).reverse().map((d) => traceRecordOf(d.doc));
   }
 }
 
@@ -70,7 +102,7 @@ export class StoreTraceStream implements TraceStream {
 export class JsonlTraceStream implements TraceStream {
   readonly #log: FramedJsonlLog<TraceEnvelope>;
   constructor(path: string, options: FramedJsonlOptions = {}) {
-    this.#log = new FramedJsonlLog<TraceEnvelope>(path, options);
+    this.#log = new FramedJsonlLog(path, isTraceRecordShape, options);
   }
   /** What recovery found when the file was opened. */
   get recovery(): RecoveryReport {
@@ -80,7 +112,7 @@ export class JsonlTraceStream implements TraceStream {
   close(): void {
     this.#log.close();
   }
-  async append(trace: Record<string, unknown>): Promise<TraceEnvelope> {
+  async append(trace: unknown): Promise<TraceEnvelope> {
     const e = traceEnvelope(trace);
     this.#log.append(e);
     return e;

@@ -7,12 +7,11 @@
  * content (from the store's row, or from the file by rewriting it); retention is decided by the caller's ClassKeyed
  * policy.
  */
-import type { InquiriumInquiryFeedback } from '../../../generated/ts/inquirium.inquiry-feedback.v1.ts';
 import { WopkitError } from '../../shared/errors.ts';
 import { assertDto } from '../dto.ts';
 import { FramedJsonlLog, type FramedJsonlOptions, type RecoveryReport, type RewriteReport } from './framed-jsonl.ts';
-import { classificationAxis, type Classification } from '../lattice.ts';
-import type { JsonDoc, Tx, Units } from '../../storage/index.ts';
+import { classificationAxis, CLASSIFICATIONS, type Classification } from '../lattice.ts';
+import { StoreCorruptError, type JsonDoc, type Tx, type Units } from '../../storage/index.ts';
 
 
 export type FactKind = 'turn' | 'result' | 'feedback';
@@ -37,6 +36,29 @@ interface Excision {
   readonly at: string;
 }
 type Line = TranscriptFact | Excision;
+
+const FACT_KINDS: readonly FactKind[] = ['turn', 'result', 'feedback'];
+const isFactKind = (v: unknown): v is FactKind => FACT_KINDS.some((k) => k === v);
+const isClassification = (v: unknown): v is Classification => CLASSIFICATIONS.some((c) => c === v);
+const isObject = (v: unknown): v is Readonly<Record<string, unknown>> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Whether a value is a transcript line: a fact (its kind, ids, label and time, and a DTO body object) or an excision
+ * record. The structural check both homes decode with (the body's DTO was validated when the fact was made; a
+ * replay of a long transcript checks its shape only, which keeps the file's open and the store's queries cheap).
+ */
+export function isTranscriptLine(v: unknown): v is Line {
+  if (!isObject(v) || typeof v.id !== 'string' || typeof v.participant !== 'string') return false;
+  if (v.kind === 'excision') return typeof v.at === 'string';
+  return isFactKind(v.kind) && typeof v.session === 'string' && typeof v.recordedAt === 'string' && isClassification(v.classification) && isObject(v.body);
+}
+
+/** The transcript log's decoder: a stored document back into its line; anything else is refused (StoreCorruptError). */
+export function transcriptLineOf(doc: JsonDoc): Line {
+  if (isTranscriptLine(doc)) return doc;
+  const id = typeof doc.id === 'string' ? ` ${doc.id}` : '';
+  throw new StoreCorruptError(StoreTranscript.LOG, `a stored transcript line${id} is not one this runtime wrote`);
+}
 
 export interface TranscriptQuery {
   readonly participant: string;
@@ -95,7 +117,7 @@ export class StoreTranscript implements InquiryTranscriptStore {
       await this.#units((own) => this.append(fact, own));
     } catch (err) {
       // Another append of the same id won the race the look above lost: facts are append-only.
-      if ((err as { code?: unknown }).code === 'duplicate_item') throw new RangeError(`fact ${fact.id} already recorded: facts are append-only`);
+      if (typeof err === 'object' && err !== null && 'code' in err && err.code === 'duplicate_item') throw new RangeError(`fact ${fact.id} already recorded: facts are append-only`);
       throw err;
     }
   }
@@ -105,7 +127,7 @@ export class StoreTranscript implements InquiryTranscriptStore {
     for (let from = 0; out.length < limit; ) {
       const page = await this.#units((tx) => tx.read.docsPage({ log: StoreTranscript.LOG, key: q.participant, fromPos: from, limit: QUERY_LIMIT }));
       for (const { doc } of page) {
-        const line = doc as unknown as Line;
+        const line = transcriptLineOf(doc);
         if (line.kind !== 'excision' && matches(line, q) && out.length < limit) out.push(line);
       }
       if (page.length < QUERY_LIMIT) break;
@@ -121,7 +143,7 @@ export class StoreTranscript implements InquiryTranscriptStore {
   async excise(participant: string, id: string, at: string): Promise<boolean> {
     return this.#units(async (tx) => {
       const hit = await tx.read.docByItem({ log: StoreTranscript.LOG, key: participant, item: id });
-      const found = hit === undefined || (hit.doc as unknown as Line).kind === 'excision' ? undefined : hit;
+      const found = hit === undefined || transcriptLineOf(hit.doc).kind === 'excision' ? undefined : hit;
       if (found === undefined) return false;
       tx.add('doc.replace', { log: StoreTranscript.LOG, pos: found.pos, doc: { kind: 'excision', id, participant, at } });
       return true;
@@ -136,7 +158,7 @@ export class StoreTranscript implements InquiryTranscriptStore {
       n += await this.#units((tx) => {
       let excised = 0;
       for (const { pos, doc } of page) {
-        const line = doc as unknown as Line;
+        const line = transcriptLineOf(doc);
         if (line.kind === 'excision' || !isExpired(line)) continue;
         tx.add('doc.replace', { log: StoreTranscript.LOG, pos, doc: { kind: 'excision', id: line.id, participant: line.participant, at } });
         excised++;
@@ -220,7 +242,7 @@ export class JsonlTranscriptStore extends LineStore implements InquiryTranscript
   readonly #log: FramedJsonlLog<Line>;
   constructor(path: string, options: FramedJsonlOptions = {}) {
     super();
-    this.#log = new FramedJsonlLog<Line>(path, options);
+    this.#log = new FramedJsonlLog(path, isTranscriptLine, options);
     try {
       for (const l of this.#log.all()) this.index(l);
       // an excision record on disk means a crash came between the excision and its compaction: finish it now
@@ -268,7 +290,7 @@ export class FeedbackError extends WopkitError<'result-unknown' | 'superseded-fe
  * (feedback-no-self-update).
  */
 export async function recordFeedback(store: InquiryTranscriptStore, feedback: unknown): Promise<TranscriptFact> {
-  const f = assertDto<InquiriumInquiryFeedback>('inquirium.inquiry-feedback.v1', feedback);
+  const f = assertDto('inquirium.inquiry-feedback.v1', feedback);
   const participant = f['participant/ref'];
   const result = (await store.query({ participant, kind: 'result' })).find((r) => r.id === f['result/ref']);
   if (result === undefined) throw new FeedbackError('result-unknown', 'feedback must target a result in the same participant\'s history');

@@ -26,6 +26,12 @@ describe('ClassKeyed<T>', () => {
     const d: ClassKeyed<Egress> = { default: 'deny', by_class: { public: 'allow_accepting_remote' } };
     expect(resolveClassKeyed(d, 'personal', egressAxis)).toMatchObject({ chosenKey: 'default', value: 'deny', reason: 'missing-key-most-restrictive-value' });
   });
+  it('an entry present with no value (undefined) is no entry: it never answers as a value', () => {
+    const holey: ClassKeyed<Egress> = { default: 'deny', by_class: { public: undefined, community: 'allow_accepting_remote' } };
+    expect(resolveClassKeyed(holey, 'public', egressAxis)).toMatchObject({ chosenKey: 'default', value: 'deny', reason: 'missing-key-most-restrictive-value' });
+    expect(resolveClassKeyed(holey, 'public')).toMatchObject({ chosenKey: 'community', value: 'allow_accepting_remote', reason: 'missing-key-most-restrictive-key' });
+    expect(resolveClassKeyed({ default: 'deny', by_class: { personal: undefined } }, 'public')).toMatchObject({ chosenKey: 'default', value: 'deny', reason: 'default' });
+  });
   it('an unknown or missing label resolves as personal', () => {
     expect(resolveClassKeyed(cfg, 'top-secret', egressAxis)).toMatchObject({ asked: 'top-secret', normalised: 'personal', value: 'deny' });
     expect(resolveClassKeyed(cfg, undefined, egressAxis)).toMatchObject({ normalised: 'personal', value: 'deny' });

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { readFileSync, writeFileSync, truncateSync, statSync, appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FramedJsonlLog, frame, recover } from '../../../runtime/inquirium/storage/framed-jsonl.ts';
+import { anyRecord, isN, isV } from './storage/guards.ts';
 import { FeedbackError, JsonlTranscriptStore, recordFeedback, StoreTranscript, type InquiryTranscriptStore, type TranscriptFact } from '../../../runtime/inquirium/storage/transcript.ts';
 import { JsonlTraceStream, StoreTraceStream, TRACE_RECORD_TYPE, TRACE_STREAM } from '../../../runtime/inquirium/storage/trace-stream.ts';
 import { commitDetached, detachedTx } from '../../../runtime/storage/unit-of-work.ts';
@@ -28,7 +29,7 @@ describe('framed JSONL log', () => {
     fc.assert(
       fc.property(fc.array(json, { minLength: 1, maxLength: 8 }), fc.nat(), (values, cutSeed) => {
         const p = join(dir(), 'log.jsonl');
-        const log = new FramedJsonlLog<{ v: unknown }>(p, fast);
+        const log = new FramedJsonlLog(p, isV, fast);
         for (const v of values) log.append({ v });
         log.close();
         const size = statSync(p).size;
@@ -37,12 +38,12 @@ describe('framed JSONL log', () => {
         // oracle: a record survives iff its whole framed line (newline included) lies before the cut
         let end = 0;
         const complete = values.filter((v) => (end += Buffer.byteLength(frame({ v }))) <= cut).length;
-        const reopened = new FramedJsonlLog<{ v: unknown }>(p, fast);
+        const reopened = new FramedJsonlLog(p, isV, fast);
         expect(reopened.all()).toEqual(values.slice(0, complete).map((v) => JSON.parse(JSON.stringify({ v }))));
         expect(reopened.recovery.skipped.length).toBe(0);
         reopened.append({ v: 'after-crash' });
         reopened.close();
-        const again = new FramedJsonlLog<{ v: unknown }>(p, fast);
+        const again = new FramedJsonlLog(p, isV, fast);
         expect(again.all().map((r) => r.v).at(-1)).toBe('after-crash');
         expect(again.all()).toHaveLength(complete + 1);
         again.close();
@@ -52,30 +53,30 @@ describe('framed JSONL log', () => {
   });
   it('a torn tail is cut on open, so later appends are readable', () => {
     const p = join(dir(), 'log.jsonl');
-    const log = new FramedJsonlLog<{ n: number }>(p, quiet);
+    const log = new FramedJsonlLog(p, isN, quiet);
     log.append({ n: 1 });
     log.append({ n: 2 });
     log.close();
     truncateSync(p, statSync(p).size - 3); // crash mid-write of record 2
-    const reopened = new FramedJsonlLog<{ n: number }>(p, quiet);
+    const reopened = new FramedJsonlLog(p, isN, quiet);
     expect(reopened.all()).toEqual([{ n: 1 }]);
     expect(reopened.recovery.tornTailBytes).toBeGreaterThan(0);
     reopened.append({ n: 3 });
     reopened.close();
-    expect(new FramedJsonlLog<{ n: number }>(p, quiet).all()).toEqual([{ n: 1 }, { n: 3 }]);
+    expect(new FramedJsonlLog(p, isN, quiet).all()).toEqual([{ n: 1 }, { n: 3 }]);
   });
   it('a complete but corrupted line is skipped; the records after it are kept', () => {
     const p = join(dir(), 'log.jsonl');
     writeFileSync(p, frame({ a: 1 }) + frame({ a: 2 }).replace('"a":2', '"a":3') + 'garbage line\n' + frame({ a: 4 }));
-    const log = new FramedJsonlLog(p, quiet);
+    const log = new FramedJsonlLog(p, anyRecord, quiet);
     expect(log.all()).toEqual([{ a: 1 }, { a: 4 }]);
     expect(log.recovery).toMatchObject({ skipped: { length: 2 }, tornTailBytes: 0 });
-    expect(recover(Buffer.from('')).records).toEqual([]);
+    expect(recover(Buffer.from(''), anyRecord).records).toEqual([]);
   });
   it('a record whose newline is missing does not count even when its JSON is complete', () => {
     const line = frame({ a: 1 });
-    expect(recover(Buffer.from(line.slice(0, -1))).records).toEqual([]);
-    expect(recover(Buffer.from(line)).records).toEqual([{ a: 1 }]);
+    expect(recover(Buffer.from(line.slice(0, -1)), anyRecord).records).toEqual([]);
+    expect(recover(Buffer.from(line), anyRecord).records).toEqual([{ a: 1 }]);
   });
 });
 

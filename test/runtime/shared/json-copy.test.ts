@@ -2,7 +2,7 @@
  * copyJson gives what structuredClone gives for the data an event, transcript or trace holds, and shares nothing
  * with its input; the event log keeps the payload it validated, whatever the caller does to its object afterwards.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import fc from 'fast-check';
 import { copyJson } from '../../../runtime/shared/json-copy.ts';
 import { eventsOf, openRuntime, request } from '../support.ts';
@@ -44,6 +44,15 @@ describe('copyJson', () => {
     expect(copyJson(undefinedMember)).toStrictEqual(structuredClone(undefinedMember));
     expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
     expect(Object.getPrototypeOf(copyJson(JSON.parse('{"__proto__": {"polluted": true}}')))).toBe(Object.prototype);
+  });
+
+  it('is typed by structure, never by the caller: an object copies to an object of unknown members, anything else to unknown', () => {
+    expectTypeOf(copyJson({ a: 1 })).toEqualTypeOf<{ [key: string]: unknown }>();
+    expectTypeOf(copyJson([1, 2])).toEqualTypeOf<{ [key: string]: unknown }>();
+    const parsed: unknown = JSON.parse('1');
+    expectTypeOf(copyJson(parsed)).toEqualTypeOf<unknown>();
+    expectTypeOf(copyJson(parsed)).not.toEqualTypeOf<{ [key: string]: unknown }>();
+    expect(copyJson([1, { a: 2 }])).toEqual([1, { a: 2 }]);
   });
 
   it('copies an object without a prototype to a plain object (as structuredClone does), and a Date to a Date', () => {

@@ -7,7 +7,8 @@
  */
 import { writeSync } from 'node:fs';
 import { FramedJsonlLog, LogLockedError } from '../../../../runtime/inquirium/storage/framed-jsonl.ts';
-import { recordFor, type CrashRecord } from './records.ts';
+import { anyRecord, isCrashRecord } from './guards.ts';
+import { recordFor } from './records.ts';
 
 const say = (line: string): void => void writeSync(1, `${line}\n`);
 const [mode, path, first] = process.argv.slice(2);
@@ -15,19 +16,19 @@ if (path === undefined) throw new Error('usage: child.ts hold|try|append <log> [
 const logger = (m: string): void => void writeSync(2, `${m}\n`);
 
 if (mode === 'hold') {
-  new FramedJsonlLog(path, { logger });
+  new FramedJsonlLog(path, anyRecord, { logger });
   say('locked');
   setInterval(() => {}, 60_000);
 } else if (mode === 'try') {
   try {
-    new FramedJsonlLog(path, { logger }).close();
+    new FramedJsonlLog(path, anyRecord, { logger }).close();
     say(JSON.stringify({ ok: true }));
   } catch (e) {
     const err = e as Error;
     say(JSON.stringify({ ok: false, name: err.name, message: err.message, ...(e instanceof LogLockedError ? { holderPid: e.holder.pid } : {}) }));
   }
 } else if (mode === 'append') {
-  const log = new FramedJsonlLog<CrashRecord>(path, { logger });
+  const log = new FramedJsonlLog(path, isCrashRecord, { logger });
   say('ready');
   for (let id = Number(first); ; id++) {
     log.append(recordFor(id));

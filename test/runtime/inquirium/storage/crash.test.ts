@@ -3,8 +3,9 @@ import fc from 'fast-check';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { FramedJsonlLog, frame, readQuarantine } from '../../../../runtime/inquirium/storage/framed-jsonl.ts';
-import { recordFor, spawnChild, type CrashRecord } from './records.ts';
+import { recordFor, spawnChild } from './records.ts';
 import { scratchLogs } from './scratch.ts';
+import { anyRecord, isCrashRecord, isIdV } from './guards.ts';
 
 const logIn = scratchLogs('crash');
 const quiet = { logger: () => {} };
@@ -17,7 +18,7 @@ describe('JSONL crash safety', () => {
     fc.assert(
       fc.property(fc.array(op, { maxLength: 25 }), fc.nat(), (ops, cutSeed) => {
         const p = logIn();
-        const log = new FramedJsonlLog<{ id: number; v: unknown }>(p, { ...quiet, durable: false });
+        const log = new FramedJsonlLog(p, isIdV, { ...quiet, durable: false });
         // the model: acknowledged records still live, with the exact line each was written as
         let live: { record: unknown; line: Buffer }[] = [];
         let id = 0;
@@ -43,7 +44,7 @@ describe('JSONL crash safety', () => {
         let end = 0;
         const survivors = live.filter((l) => (end += l.line.length) <= cut);
         const whole = Buffer.concat(survivors.map((l) => l.line));
-        const reopened = new FramedJsonlLog(copy, quiet);
+        const reopened = new FramedJsonlLog(copy, anyRecord, quiet);
         expect(reopened.all()).toEqual(survivors.map((l) => l.record));
         expect(readFileSync(copy)).toEqual(whole);
         expect(reopened.recovery).toMatchObject({ records: survivors.length, tornTailBytes: cut - whole.length, skipped: [] });
@@ -79,7 +80,7 @@ describe('JSONL crash safety', () => {
       child.kill('SIGKILL');
       await child.exited;
 
-      const log = new FramedJsonlLog<CrashRecord>(p, quiet);
+      const log = new FramedJsonlLog(p, isCrashRecord, quiet);
       const ids = log.all().map((r) => r.id);
       expect(ids, why).toEqual(Array.from({ length: ids.length }, (_, i) => i)); // in order, none lost, none twice
       for (const r of log.all()) expect(r, why).toEqual(recordFor(r.id)); // intact

@@ -54,6 +54,7 @@ vi.mock('node:fs', async (importOriginal) => {
 
 const { appendFileSync } = await import('node:fs');
 const { FramedJsonlLog } = await import('../../../../runtime/inquirium/storage/framed-jsonl.ts');
+const { anyRecord, isN } = await import('./guards.ts');
 
 const logIn = scratchLogs('durable');
 const since = (mark: number) => trace.calls.slice(mark);
@@ -65,7 +66,7 @@ describe('JSONL durability contract (file-system calls)', () => {
   });
 
   it('creating the log syncs the file and its directory before open returns', () => {
-    const log = new FramedJsonlLog(logIn());
+    const log = new FramedJsonlLog(logIn(), anyRecord);
     const calls = since(0);
     expect(calls).toContain('fsync log.jsonl');
     expect(calls.indexOf('fsync dir')).toBeGreaterThan(calls.indexOf('open log.jsonl'));
@@ -73,7 +74,7 @@ describe('JSONL durability contract (file-system calls)', () => {
   });
 
   it('an append is one write and one fdatasync of the open descriptor, before it returns — at any log size', () => {
-    const log = new FramedJsonlLog<{ n: number }>(logIn());
+    const log = new FramedJsonlLog(logIn(), isN);
     for (const size of [1, 100, 2_000]) {
       while (log.all().length < size) log.append({ n: log.all().length });
       const mark = trace.calls.length;
@@ -85,7 +86,7 @@ describe('JSONL durability contract (file-system calls)', () => {
 
   it('a rewrite syncs the new file, renames it over the log, syncs the directory, and continues on the new file', () => {
     const p = logIn();
-    const log = new FramedJsonlLog<{ n: number }>(p);
+    const log = new FramedJsonlLog(p, isN);
     for (let n = 0; n < 5; n++) log.append({ n });
     const mark = trace.calls.length;
     log.rewrite((r) => r.n % 2 === 0);
@@ -103,10 +104,10 @@ describe('JSONL durability contract (file-system calls)', () => {
 
   it('a torn tail reaches the quarantine (synced, its new directory entry too) before the log is cut', () => {
     const p = logIn();
-    new FramedJsonlLog(p).close();
+    new FramedJsonlLog(p, anyRecord).close();
     appendFileSync(p, '0123456789abcdef {"torn"');
     const mark = trace.calls.length;
-    new FramedJsonlLog(p, quiet).close();
+    new FramedJsonlLog(p, anyRecord, quiet).close();
     const calls = since(mark);
     const at = (c: string) => calls.indexOf(c);
     expect(at('fdatasync log.jsonl.quarantine')).toBeGreaterThan(at('write log.jsonl.quarantine'));
@@ -117,7 +118,7 @@ describe('JSONL durability contract (file-system calls)', () => {
 
   it('durable: false (tests and benchmarks only) makes no sync at all', () => {
     const p = logIn();
-    const log = new FramedJsonlLog<{ n: number }>(p, { durable: false });
+    const log = new FramedJsonlLog(p, isN, { durable: false });
     log.append({ n: 1 });
     log.rewrite(() => true);
     log.close();

@@ -4,6 +4,7 @@ import { hostname } from 'node:os';
 import { join, relative } from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { FramedJsonlLog, LogLockedError } from '../../../../runtime/inquirium/storage/framed-jsonl.ts';
+import { anyRecord } from './guards.ts';
 import { JsonlTranscriptStore } from '../../../../runtime/inquirium/storage/transcript.ts';
 import { JsonlTraceStream } from '../../../../runtime/inquirium/storage/trace-stream.ts';
 import { firstLine } from './records.ts';
@@ -29,16 +30,16 @@ const fakeLock = (path: string, holder: Record<string, unknown>) =>
 describe('JSONL writer lock: one writer per log', () => {
   it('a second instance in the same process is refused, naming the file and this process; close releases it', () => {
     const p = logIn();
-    const first = new FramedJsonlLog(p);
+    const first = new FramedJsonlLog(p, anyRecord);
     const holder = JSON.parse(readFileSync(`${p}.lock`, 'utf8')) as { pid: number; lockedAt: string };
     expect(holder.pid).toBe(process.pid);
-    const e = refusal(() => new FramedJsonlLog(p));
+    const e = refusal(() => new FramedJsonlLog(p, anyRecord));
     expect(e.holder.pid).toBe(process.pid);
     expect(e.lockPath).toBe(`${p}.lock`);
     expect(e.message).toContain(p);
     expect(e.message).toMatch(/this process/);
     expect(e.message).toContain(holder.lockedAt);
-    refusal(() => new FramedJsonlLog(relative(process.cwd(), p))); // the same file spelled another way
+    refusal(() => new FramedJsonlLog(relative(process.cwd(), p), anyRecord)); // the same file spelled another way
     refusal(() => new JsonlTranscriptStore(p));
     refusal(() => new JsonlTraceStream(p));
     first.append({ still: 'writable' });
@@ -46,7 +47,7 @@ describe('JSONL writer lock: one writer per log', () => {
     expect(existsSync(`${p}.lock`)).toBe(false);
     first.close(); // idempotent
     expect(() => first.append({ after: 'close' })).toThrow(/closed/);
-    const second = new FramedJsonlLog(p);
+    const second = new FramedJsonlLog(p, anyRecord);
     expect(second.recovery.staleLock).toBeUndefined();
     expect(second.all()).toEqual([{ still: 'writable' }]);
     second.close();
@@ -55,7 +56,7 @@ describe('JSONL writer lock: one writer per log', () => {
 
   it('another process is refused while this one holds the log, and told which pid holds it', async () => {
     const p = logIn();
-    const log = new FramedJsonlLog(p);
+    const log = new FramedJsonlLog(p, anyRecord);
     try {
       const { line } = firstLine(['try', p], (l) => l.startsWith('{'));
       const answer = JSON.parse(await line) as { ok: boolean; name: string; message: string; holderPid: number };
@@ -74,7 +75,7 @@ describe('JSONL writer lock: one writer per log', () => {
     const { child, line } = firstLine(['hold', p], (l) => l === 'locked');
     try {
       await line;
-      const e = refusal(() => new FramedJsonlLog(p));
+      const e = refusal(() => new FramedJsonlLog(p, anyRecord));
       expect(e.holder.pid).toBe(child.pid);
       expect(e.message).toContain(`pid ${child.pid}`);
       expect(e.message).toContain(p);
@@ -83,7 +84,7 @@ describe('JSONL writer lock: one writer per log', () => {
       await child.exited;
     }
     const { lines, logger } = capture();
-    const log = new FramedJsonlLog(p, { logger });
+    const log = new FramedJsonlLog(p, anyRecord, { logger });
     expect(log.recovery.staleLock).toMatchObject({ pid: child.pid, host: hostname() });
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain(`took over the stale lock of pid ${child.pid}`);
@@ -100,7 +101,7 @@ describe('JSONL writer lock: one writer per log', () => {
     it(`a lock that ${name} is stale: taken over and reported`, () => {
       const p = logIn();
       plant(p);
-      const log = new FramedJsonlLog(p, { logger: () => {} });
+      const log = new FramedJsonlLog(p, anyRecord, { logger: () => {} });
       expect(log.recovery.staleLock).toMatchObject(reported);
       log.close();
     });
@@ -109,10 +110,10 @@ describe('JSONL writer lock: one writer per log', () => {
   it('a lock held by the parent process (alive, same start time), another thread of this process, or another host is never judged stale', () => {
     const p = logIn();
     fakeLock(p, { pid: process.pid, thread: threadId + 1 });
-    expect(refusal(() => new FramedJsonlLog(p)).message).toContain(`this process (thread ${threadId + 1})`);
+    expect(refusal(() => new FramedJsonlLog(p, anyRecord)).message).toContain(`this process (thread ${threadId + 1})`);
     fakeLock(p, { pid: process.ppid });
-    expect(refusal(() => new FramedJsonlLog(p)).holder.pid).toBe(process.ppid);
+    expect(refusal(() => new FramedJsonlLog(p, anyRecord)).holder.pid).toBe(process.ppid);
     fakeLock(p, { pid: 999_999_999, host: 'elsewhere.example' });
-    expect(refusal(() => new FramedJsonlLog(p)).message).toContain('pid 999999999 on elsewhere.example');
+    expect(refusal(() => new FramedJsonlLog(p, anyRecord)).message).toContain('pid 999999999 on elsewhere.example');
   });
 });

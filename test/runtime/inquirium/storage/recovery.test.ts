@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FramedJsonlLog, frame, readQuarantine, recover } from '../../../../runtime/inquirium/storage/framed-jsonl.ts';
+import { FramedJsonlLog, frame, readQuarantine, recover, type RecordGuard } from '../../../../runtime/inquirium/storage/framed-jsonl.ts';
+import { anyRecord, isA, isIV, isN } from './guards.ts';
 import { checksum } from '../../../../runtime/inquirium/storage/jsonl-frame.ts';
 import { encodeQuarantine, type QuarantineEntry } from '../../../../runtime/inquirium/storage/quarantine.ts';
 import { JsonlTranscriptStore, type TranscriptFact } from '../../../../runtime/inquirium/storage/transcript.ts';
@@ -11,9 +12,9 @@ import { scratchLogs } from './scratch.ts';
 const logIn = scratchLogs('recovery');
 const NOW = Date.parse('2026-06-04T10:00:00Z');
 const AT = new Date(NOW).toISOString();
-const open = <T>(p: string, extra: { durable?: boolean } = {}) => {
+const open = <T>(p: string, isRecord: RecordGuard<T>, extra: { durable?: boolean } = {}) => {
   const lines: string[] = [];
-  const log = new FramedJsonlLog<T>(p, { logger: (m) => void lines.push(m), now: () => NOW, ...extra });
+  const log = new FramedJsonlLog(p, isRecord, { logger: (m) => void lines.push(m), now: () => NOW, ...extra });
   return { log, lines };
 };
 const CANARY = 'RECORD-CONTENT-CANARY';
@@ -22,7 +23,7 @@ const bytesOf = (...parts: (string | Buffer)[]) => Buffer.concat(parts.map((x) =
 describe('recovery report and quarantine', () => {
   it('a torn tail is copied to the quarantine byte for byte, then cut; the report and the one log line say so without content', () => {
     const p = logIn();
-    const { log } = open<{ n: number }>(p);
+    const { log } = open(p, isN);
     log.append({ n: 1 });
     log.append({ n: 2 });
     log.close();
@@ -30,7 +31,7 @@ describe('recovery report and quarantine', () => {
     const torn = bytesOf(frame({ n: 3, text: CANARY }).slice(0, 30), Buffer.from([0xff, 0xfe, 0x00]), CANARY);
     appendFileSync(p, torn);
 
-    const { log: reopened, lines } = open<{ n: number }>(p);
+    const { log: reopened, lines } = open(p, isN);
     expect(reopened.recovery).toEqual({ records: 2, validBytes: valid.length, tornTailBytes: torn.length, skipped: [], quarantinePath: `${p}.quarantine`, abandonedRewriteBytes: 0 });
     expect(reopened.all()).toEqual([{ n: 1 }, { n: 2 }]);
     expect(readFileSync(p)).toEqual(valid);
@@ -43,7 +44,7 @@ describe('recovery report and quarantine', () => {
     expect(lines[0]).not.toContain(CANARY);
     reopened.append({ n: 4 });
     reopened.close();
-    const { log: again, lines: quiet } = open<{ n: number }>(p);
+    const { log: again, lines: quiet } = open(p, isN);
     expect(again.all()).toEqual([{ n: 1 }, { n: 2 }, { n: 4 }]);
     expect(quiet).toEqual([]); // a clean open says nothing
     again.close();
@@ -69,7 +70,7 @@ describe('recovery report and quarantine', () => {
       { line: 5, byteOffset: Buffer.byteLength(lines.slice(0, 4).join('')), bytes: broken.length, reason: 'malformed-frame' },
     ] as const;
 
-    const { log, lines: logged } = open<{ a: number }>(p);
+    const { log, lines: logged } = open(p, isA);
     expect(log.all()).toEqual([{ a: 1 }, { a: 4 }]);
     expect(log.recovery).toMatchObject({ records: 2, tornTailBytes: 0, skipped });
     expect(readFileSync(p)).toEqual(file); // nothing deleted on open
@@ -112,9 +113,9 @@ describe('recovery report and quarantine', () => {
             parts.push(Buffer.from(frame({ i: records.length - 1, v: x.v })));
           }
         }
-        fc.pre(bad.every((b) => recover(b).records.length === 0));
+        fc.pre(bad.every((b) => recover(b, anyRecord).records.length === 0));
         writeFileSync(p, Buffer.concat(parts));
-        const { log } = open<{ i: number; v: unknown }>(p, { durable: false });
+        const { log } = open(p, isIV, { durable: false });
         const report = log.rewrite((r) => records[r.i]!.keep);
         log.close();
         const kept = records.filter((r) => r.keep);
@@ -128,11 +129,11 @@ describe('recovery report and quarantine', () => {
 
   it('a rewrite interrupted before its rename leaves the old log whole; the stray temp file is removed and reported', () => {
     const p = logIn();
-    const { log } = open<{ n: number }>(p);
+    const { log } = open(p, isN);
     for (let n = 0; n < 3; n++) log.append({ n });
     log.close();
     writeFileSync(`${p}.rewrite`, frame({ n: 1 }).slice(0, 9));
-    const { log: reopened, lines } = open<{ n: number }>(p);
+    const { log: reopened, lines } = open(p, isN);
     expect(reopened.all()).toEqual([{ n: 0 }, { n: 1 }, { n: 2 }]);
     expect(reopened.recovery.abandonedRewriteBytes).toBe(9);
     expect(existsSync(`${p}.rewrite`)).toBe(false);
@@ -140,7 +141,7 @@ describe('recovery report and quarantine', () => {
     reopened.close();
     const gone = join(p, '..', 'other.jsonl');
     writeFileSync(`${gone}.rewrite`, 'x');
-    expect(() => open(gone)).toThrow(/interrupted rewrite/);
+    expect(() => open(gone, anyRecord)).toThrow(/interrupted rewrite/);
     expect(existsSync(`${gone}.lock`)).toBe(false); // a failed open releases its lock
   });
 });
