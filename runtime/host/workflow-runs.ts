@@ -59,7 +59,7 @@ export function withWorkflowRuns(core: HostCore, rt: OpenwopRuntime): HostRuntim
     endRun: (runId) => core.endRun(runId),
     supervisorStep: (runId, decision, resolve) => core.supervisorStep(runId, decision, resolve),
     continueStep: (runId, interruptId, resolution) => core.continueStep(runId, interruptId, resolution),
-    events: async (runId) => (await core.events(runId)).events,
+    events: async (runId) => (await core.events(runId))?.events ?? [],
     run: (runId) => core.run(runId),
     runWorkflow: (definition, memoryRef) => core.runWorkflow(definition, memoryRef),
     resumeWorkflow: (runId, nodeId, value) => core.resumeWorkflow(runId, nodeId, value),

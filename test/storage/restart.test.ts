@@ -43,7 +43,7 @@ const snapshot = async (rt: HostRuntime, runIds: readonly string[]) => JSON.stri
 /** Every commitment id the acme and globex background logs record as fired. */
 const firedIds = async (rt: HostRuntime) => {
   const out: string[] = [];
-  for (const runId of ['bg-acme', 'bg-globex']) out.push(...(await rt.events(runId)).events.filter((e) => e.type === 'commitment.fired').map((e) => String(e.payload.commitmentId)));
+  for (const runId of ['bg-acme', 'bg-globex']) out.push(...((await rt.events(runId))?.events ?? []).filter((e) => e.type === 'commitment.fired').map((e) => String(e.payload.commitmentId)));
   return out;
 };
 

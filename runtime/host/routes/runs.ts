@@ -15,8 +15,8 @@ export function registerRuns(app: FastifyInstance, host: HostRuntime): void {
     const q = queryOf(req, ROUTES.runEvents);
     const fromSeq = q.fromSeq ?? 0;
     const limit = q.limit ?? MAX_EVENT_PAGE;
-    if (!(await host.hasEventLog(runId))) throw new HttpError('not_found', 'no such run');
     const page = await host.events(runId, fromSeq, limit);
+    if (page === undefined) throw new HttpError('not_found', 'no such run');
     return { runId, events: page.events, ...(page.nextSeq !== undefined ? { nextSeq: page.nextSeq } : {}), hasMore: page.nextSeq !== undefined };
   });
 

@@ -45,7 +45,8 @@ describe('operator-question decoders', () => {
     expect(record).toMatchObject({ tenant: 'local', ref: REF, state: 'answered', answer: ['yes'], answerRaw: 'yes', answeredBy: ALICE });
     const history = await q.history(REF);
     expect(history.map((s) => s.state)).toEqual(['pending', 'answered']);
-    expect(history.map((s) => questionStateOf({ ...s }))).toEqual(history);
+    const stored = await unitOfWork(port, (tx) => tx.read.questionHistory({ tenant: 'local', ref: REF, limit: 10 }));
+    expect(stored.map(questionStateOf)).toEqual(history);
   });
 
   it('refuse a record with any field missing (when required) or of the wrong type, as store_corrupt at questions (property)', async () => {
