@@ -151,8 +151,11 @@ export interface HostRuntime extends WorkflowRuns {
   resumeWorkflow(runId: string, nodeId: string, resumeValue: Readonly<ResumeValue>): Promise<void>;
   /** Where a workflow run stands (undefined for a run that executes no workflow). */
   workflowState(runId: string): Promise<WorkflowState | undefined>;
-  /** Memory as a run reads it: a fork reads its snapshot, any other run the live memory of its tenant. */
-  runMemory(runId: string): Promise<MemoryReader | undefined>;
+  /**
+   * A run (read in one unit of work) and memory as it reads it: a fork reads its snapshot, any other run the live
+   * memory of its tenant; undefined for an unknown run.
+   */
+  runMemory(runId: string): Promise<{ readonly run: RunRecord; readonly memory: MemoryReader } | undefined>;
   /** The run ended: its secret registry dies with it. */
   endRun(runId: string): Promise<void>;
 

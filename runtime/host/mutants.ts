@@ -180,8 +180,8 @@ const MUTANTS = {
   forkReadsLive: (base, rt) => ({
     ...base,
     async runMemory(runId) {
-      const tenant = await commitOnce(rt, (tx) => rt.runs.tenantOf(tx, runId));
-      return tenant === undefined ? undefined : requestReader(rt.port, (tx) => rt.adapterFor(tx, tenant));
+      const run = await commitOnce(rt, (tx) => rt.runs.get(tx, runId));
+      return run === undefined ? undefined : { run, memory: requestReader(rt.port, (tx) => rt.adapterFor(tx, run.tenant)) };
     },
   }),
   /** Run code: a workflow run never ends — after its last node it neither completes nor writes its summary. */

@@ -90,9 +90,12 @@ export function createHostRuntime(openwop: OpenwopRuntime, inquirium: InquiriumR
     runWorkflow: (definition, memoryRef) => request((tx) => rt.workflows.start(tx, definition, memoryRef)),
     resumeWorkflow: (runId, nodeId, value) => request((tx) => rt.workflows.resume(tx, runId, nodeId, value)),
     workflowState: (runId) => request((tx) => rt.workflows.state(tx, runId)),
-    // A run's memory: its reads each a request over the run as it stands then (a run gone since reads as nothing:
-    // a reader of no tenant).
-    runMemory: async (runId) => ((await request((tx) => rt.runs.row(tx, runId))) === undefined ? undefined : readerOver(async (tx) => (await rt.memoryOfRun(tx, runId)) ?? rt.adapterFor(tx, ''))),
+    // A run and its memory, read in one unit; the memory's reads each a request over the run as it stands then (a
+    // run gone since reads as nothing: a reader of no tenant).
+    runMemory: (runId) => request(async (tx) => {
+      const run = await rt.runs.get(tx, runId);
+      return run === undefined ? undefined : { run, memory: readerOver(async (tx2) => (await rt.memoryOfRun(tx2, runId)) ?? rt.adapterFor(tx2, '')) };
+    }),
     endRun: (runId) => request((tx) => void tx.add('secrets.end', { runId })),
 
     memoryFor: (tenant) => readerOver((tx) => rt.adapterFor(tx, tenant)),

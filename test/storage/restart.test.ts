@@ -73,7 +73,7 @@ describe('restart on SQLite', () => {
     const before = await snapshot(runtime, runIds);
     // What forks of the first run read at three points of its log (replay snapshots, MAE-3).
     const forks = await Promise.all([0, 2, await runtime.lastSequence(runIds[0]!)].map((seq) => runtime.fork(runIds[0]!, seq)));
-    const forkReads = async (rt: HostRuntime) => JSON.stringify(await Promise.all(forks.map(async (f) => (await rt.runMemory(f.runId))!.list(REF))));
+    const forkReads = async (rt: HostRuntime) => JSON.stringify(await Promise.all(forks.map(async (f) => (await rt.runMemory(f.runId))!.memory.list(REF))));
     const forksBefore = await forkReads(runtime);
     expect(JSON.parse(forksBefore).map((l: unknown[]) => l.length)).toEqual([0, 2, 5]);
     await app.close();

@@ -38,9 +38,9 @@ export function registerRuns(app: FastifyInstance, host: HostRuntime): void {
   serve(app, ROUTES.runMemory, async (req) => {
     const { runId } = paramsOf(req, ROUTES.runMemory);
     const q = queryOf(req, ROUTES.runMemory);
-    const run = await host.run(runId);
-    const memory = run === undefined ? undefined : await host.runMemory(runId);
-    if (run === undefined || memory === undefined) throw new HttpError('not_found', 'no such run');
+    const found = await host.runMemory(runId);
+    if (found === undefined) throw new HttpError('not_found', 'no such run');
+    const { run, memory } = found;
     const memoryRef = q.memoryRef ?? run.memoryRef;
     if (q.id !== undefined) {
       const e = await memory.get(memoryRef, q.id);
