@@ -56,8 +56,6 @@ export function createHostRuntime(openwop: OpenwopRuntime, inquirium: InquiriumR
   /** Entries stored under a ref as its own tenant's reader sees them, expired ones included (fixture probes). */
   const ownersEntries = (memoryRef: string) => request((tx) => rt.readerFor(tx, tenantOf(memoryRef) ?? '').sources(memoryRef, { atMs: Number.MIN_SAFE_INTEGER, limit: PROBE_SCAN }));
 
-  const readerOver = (open: (tx: Tx) => Promise<TenantMemoryAdapter> | TenantMemoryAdapter): MemoryReader => requestReader(rt.port, open);
-
   const startFixtureRun = (r: RunStart) => request(async (tx) => {
     const run = rt.startRun(tx, { ...r, kind: 'fixture', fixtureRef: r.memoryRef });
     tx.add('fixture.add', { tenant: run.tenant, memoryRef: r.memoryRef, createdMs: rt.clock.now(), limit: fixturesPerTenant, runBounds: rt.runs.bounded });
@@ -94,11 +92,11 @@ export function createHostRuntime(openwop: OpenwopRuntime, inquirium: InquiriumR
     // run gone since reads as nothing: a reader of no tenant).
     runMemory: (runId) => request(async (tx) => {
       const run = await rt.runs.get(tx, runId);
-      return run === undefined ? undefined : { run, memory: readerOver(async (tx2) => (await rt.memoryOfRun(tx2, runId)) ?? rt.adapterFor(tx2, '')) };
+      return run === undefined ? undefined : { run, memory: requestReader(rt.port, async (tx2) => (await rt.memoryOfRun(tx2, runId)) ?? rt.adapterFor(tx2, '')) };
     }),
     endRun: (runId) => request((tx) => void tx.add('secrets.end', { runId })),
 
-    memoryFor: (tenant) => readerOver((tx) => rt.adapterFor(tx, tenant)),
+    memoryFor: (tenant) => requestReader(rt.port, (tx) => rt.adapterFor(tx, tenant)),
     write: (memoryRef, entry, as) => request(async (tx) => (await rt.writer.put(tx, memoryRef, entry, as)).stored).then((stored) => stored.value),
     seedMemory: (seed) => request(async (tx) => {
       // A run the seed names lives on (bounded per tenant, dropped when idle); secrets of a seed that names no run
