@@ -89,10 +89,10 @@ export class Compactor {
    * tenant (`context.tenant`, else the ref's own tenant for host-managed work): another tenant's ref is refused
    * before anything is read, so the answer never depends on what that tenant holds.
    */
-  async selectSources(memoryRef: string, req: Pick<CompactRequest, 'sourceIds' | 'tag' | 'context'>): Promise<StoredEntry[]> {
+  async selectSources(tx: Tx, memoryRef: string, req: Pick<CompactRequest, 'sourceIds' | 'tag' | 'context'>): Promise<StoredEntry[]> {
     const parsed = parseMemoryRef(memoryRef);
     if (parsed === null) throw new CompactionError('invalid_memory_ref', 'malformed memoryRef');
-    const reader = this.o.store.readerFor(req.context?.tenant ?? parsed.tenant);
+    const reader = this.o.store.readerFor(tx, req.context?.tenant ?? parsed.tenant);
     if (!reader.owns(memoryRef)) throw new MemoryWriteError('cross_tenant', 'memoryRef belongs to another tenant');
     const now = this.o.clock.now();
     let chosen: StoredEntry[];
@@ -130,7 +130,7 @@ export class Compactor {
   async compact(tx: Tx, memoryRef: string, req: CompactRequest = {}): Promise<CompactResult> {
     const trigger = req.trigger ?? 'host-managed';
     if (this.trigger !== 'both' && this.trigger !== trigger) throw new CompactionError('trigger_not_advertised', `this host does not advertise ${trigger} compaction`);
-    const sources = await this.selectSources(memoryRef, req);
+    const sources = await this.selectSources(tx, memoryRef, req);
     const ctx = req.context ?? {};
     const compactionRunId = this.o.ids.next('cmp');
     const carry = await this.carryForward(tx, memoryRef, ctx);

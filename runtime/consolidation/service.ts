@@ -38,7 +38,7 @@ export interface ConsolidationServiceOptions {
   /** Plan the pass's `agent.memory.consolidated` event; where it was logged (event id and run). */
   readonly emit: (tx: Tx, payload: AgentMemoryConsolidatedPayload, ctx: { readonly tenantId: string }) => { readonly eventId: string; readonly runId: string };
   /** Whether a run reads a replay snapshot (a fork): such a run may not trigger a pass. */
-  readonly readsSnapshot?: (runId: string) => Promise<boolean>;
+  readonly readsSnapshot?: (tx: Tx, runId: string) => Promise<boolean>;
   readonly nearDuplicates?: NearDuplicateOptions;
   /** Entries one pass reads at most (default DEFAULT_MAX_CONSOLIDATION_ENTRIES). */
   readonly maxEntries?: number;
@@ -78,7 +78,7 @@ export class ConsolidationService {
     const tenantId = this.#o.tenantOf(memoryRef);
     if (tenantId === undefined) throw new ConsolidationError('consolidation_invalid_memory_ref', 'memoryRef does not resolve to a tenant (CTI-1)');
     if (req.tenantId !== undefined && req.tenantId !== tenantId) throw new ConsolidationError('consolidation_cross_tenant', 'memoryRef belongs to another tenant (CTI-1)');
-    if (req.requestedByRunId !== undefined && (await this.#o.readsSnapshot?.(req.requestedByRunId)) === true) {
+    if (req.requestedByRunId !== undefined && (await this.#o.readsSnapshot?.(writes, req.requestedByRunId)) === true) {
       throw new ConsolidationError('consolidation_own_snapshot', 'a run cannot trigger a consolidation pass over its own read snapshot');
     }
     return this.#mutex.run(memoryRef, () => this.#pass(writes, memoryRef, tenantId, req));
@@ -88,7 +88,7 @@ export class ConsolidationService {
     const now = this.#o.clock.now();
     // Long-term entries only (transactional working memory is distillation's input, not consolidation's), unexpired.
     // Read through the caller tenant's reader (CTI-1), never the raw store.
-    const live = (await this.#o.store.readerFor(tenantId).sources(memoryRef, { atMs: now, limit: this.#o.maxEntries ?? DEFAULT_MAX_CONSOLIDATION_ENTRIES }))
+    const live = (await this.#o.store.readerFor(writes, tenantId).sources(memoryRef, { atMs: now, limit: this.#o.maxEntries ?? DEFAULT_MAX_CONSOLIDATION_ENTRIES }))
       .filter((e) => tierOf(e.tags) === 'long-term');
     const redact = await this.#o.writer.redactFor(writes, memoryRef, { tenant: tenantId });
     const tx = planConsolidation(live, {

@@ -157,8 +157,8 @@ export class Distiller {
     if (!Number.isInteger(fromLevel) || fromLevel < 0) throw new DistillationError('invalid_budget', 'fromLevel must be a non-negative integer');
     const ctx = req.context ?? {};
     const sources = req.sourceIds !== undefined
-      ? await this.o.compactor.selectSources(memoryRef, { sourceIds: req.sourceIds, context: ctx })
-      : (await this.o.compactor.selectSources(memoryRef, { tag: fromLevel === 0 ? TRANSACTIONAL_TAG : `${LEVEL_TAG}${fromLevel}`, context: ctx }))
+      ? await this.o.compactor.selectSources(tx, memoryRef, { sourceIds: req.sourceIds, context: ctx })
+      : (await this.o.compactor.selectSources(tx, memoryRef, { tag: fromLevel === 0 ? TRANSACTIONAL_TAG : `${LEVEL_TAG}${fromLevel}`, context: ctx }))
         .filter((e) => levelOf(e) === fromLevel);
     if (sources.length === 0) throw new DistillationError('no_sources', 'nothing to distil');
     // SR-1 on the way in too: the summariser never sees a plaintext the run has registered since the source was
@@ -205,9 +205,9 @@ export class Distiller {
     if (!validatePayload('memory.compacted', event).ok) throw new DistillationError('invalid_event', 'memory.compacted would not validate; nothing written');
     const tenant = this.o.writer.tenantFor(memoryRef, ctx);
     // An archive distilled before from the same sources keeps its entry, and so its creation time.
-    const existing = await this.o.store.readerFor(tenant).entry(memoryRef, entryId);
+    const existing = await this.o.store.readerFor(tx, tenant).entry(memoryRef, entryId);
     const createdAt = existing?.createdAt ?? toIso(now);
-    const before = indexed ? await readIndex(this.o.workspace, tenant, memoryRef) : undefined;
+    const before = indexed ? await readIndex(tx, this.o.workspace, tenant, memoryRef) : undefined;
     const index = indexed ? withArchive(before, memoryRef, this.tokenizerName, archiveRecord(createdAt), toIso(now)) : undefined;
     if (index !== undefined && !isValidIndex(index)) throw new DistillationError('invalid_event', 'MEMORY-INDEX.json would not validate; nothing written');
     const compactionRunId = this.o.ids.next('dst');

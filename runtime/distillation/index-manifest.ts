@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { validateMemoryIndex } from '../../generated/validators/validators.js';
 import type { MemoryIndex, MemoryIndexArchive } from '../../generated/ts/memory-index.ts';
 import { isExpired } from '../memory/ttl.ts';
-import type { Reads, Tx } from '../storage/index.ts';
+import type { Tx } from '../storage/index.ts';
 
 
 export const INDEX_PATH = 'MEMORY-INDEX.json';
@@ -15,12 +15,9 @@ export type { MemoryIndex, MemoryIndexArchive } from '../../generated/ts/memory-
 
 /** Workspace files, one namespace per memoryRef of a tenant (tenant-bound, like the memory itself), in the store. */
 export class Workspace {
-  readonly #reads: Reads;
-  constructor(reads: Reads) {
-    this.#reads = reads;
-  }
-  read(tenant: string, memoryRef: string, path: string): Promise<string | undefined> {
-    return this.#reads.workspaceFile({ tenant, memoryRef, path });
+  /** A file's contents as the request's unit of work reads them. */
+  read(tx: Tx, tenant: string, memoryRef: string, path: string): Promise<string | undefined> {
+    return tx.read.workspaceFile({ tenant, memoryRef, path });
   }
   /** Plan a file's write into the request; its digest and size (what `workspace.updated` carries). */
   write(tx: Tx, tenant: string, memoryRef: string, path: string, contents: string): { sha256: string; byteSize: number } {
@@ -29,8 +26,8 @@ export class Workspace {
   }
 }
 
-export async function readIndex(ws: Workspace, tenant: string, memoryRef: string): Promise<MemoryIndex | undefined> {
-  const raw = await ws.read(tenant, memoryRef, INDEX_PATH);
+export async function readIndex(tx: Tx, ws: Workspace, tenant: string, memoryRef: string): Promise<MemoryIndex | undefined> {
+  const raw = await ws.read(tx, tenant, memoryRef, INDEX_PATH);
   return raw === undefined ? undefined : (JSON.parse(raw) as MemoryIndex);
 }
 

@@ -21,7 +21,7 @@ import type { RunEvent } from '../../generated/ts/index.ts';
 import type { Clock, IdSource } from '../shared/clock.ts';
 import { toIso } from '../shared/clock.ts';
 import { WopkitError } from '../shared/errors.ts';
-import { DEFAULT_ENDED_RUNS_KEPT, type EventPage, type Pending, type Reads, type RunKind, type Tx } from '../storage/index.ts';
+import { DEFAULT_ENDED_RUNS_KEPT, type EventPage, type Pending, type RunKind, type Tx } from '../storage/index.ts';
 import { validateRunEvent, type EventValidationFailure } from './validate.ts';
 
 /** The payload an event of type `T` carries: the generated payload of a known type, an open object otherwise. */
@@ -58,13 +58,11 @@ export const DEFAULT_EVENT_LOG_LIMITS: RunEventLogLimits = { eventsPerRun: 100_0
 export const MAX_EVENT_PAGE = 1000;
 
 export class RunEventLog {
-  readonly #reads: Reads;
   readonly #clock: Clock;
   readonly #ids: IdSource;
   readonly limits: RunEventLogLimits;
 
-  constructor(o: { readonly reads: Reads; readonly clock: Clock; readonly ids: IdSource; readonly limits?: Partial<RunEventLogLimits> }) {
-    this.#reads = o.reads;
+  constructor(o: { readonly clock: Clock; readonly ids: IdSource; readonly limits?: Partial<RunEventLogLimits> }) {
     this.#clock = o.clock;
     this.#ids = o.ids;
     this.limits = { ...DEFAULT_EVENT_LOG_LIMITS, ...o.limits };
@@ -117,12 +115,12 @@ export class RunEventLog {
   }
 
   /** A page of the run's events from `fromSeq` (inclusive), in order; at most `limit` (default and most MAX_EVENT_PAGE). */
-  read(runId: string, fromSeq = 0, limit = MAX_EVENT_PAGE): Promise<EventPage> {
-    return this.#reads.eventPage({ runId, fromSeq: Math.max(0, fromSeq), limit: Math.max(1, Math.min(MAX_EVENT_PAGE, limit)) });
+  read(tx: Tx, runId: string, fromSeq = 0, limit = MAX_EVENT_PAGE): Promise<EventPage> {
+    return tx.read.eventPage({ runId, fromSeq: Math.max(0, fromSeq), limit: Math.max(1, Math.min(MAX_EVENT_PAGE, limit)) });
   }
 
   /** Whether the run's log holds any event (it was not dropped). */
-  has(runId: string): Promise<boolean> {
-    return this.#reads.hasEvents(runId);
+  has(tx: Tx, runId: string): Promise<boolean> {
+    return tx.read.hasEvents(runId);
   }
 }

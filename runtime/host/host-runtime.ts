@@ -130,9 +130,8 @@ export interface HostRuntime extends WorkflowRuns {
   run(runId: string): Promise<RunRecord | undefined>;
   /** The tenant a run or an event log belongs to, if it exists (binding a request to its key's tenant). */
   runTenant(runId: string): Promise<string | undefined>;
-  hasEventLog(runId: string): Promise<boolean>;
-  /** A page of the run's events from `fromSeq` (empty for a run without a log). */
-  events(runId: string, fromSeq?: number, limit?: number): Promise<EventPage>;
+  /** A page of the run's events from `fromSeq`, read in one unit of work; undefined when the run has no event log (unknown, or dropped). */
+  events(runId: string, fromSeq?: number, limit?: number): Promise<EventPage | undefined>;
   /** Sequence of the run's last event (-1 when it has none). */
   lastSequence(runId: string): Promise<number>;
   /** Forget a run's event log (retention, degraded infrastructure): a fork of it can no longer be served. */
@@ -152,8 +151,11 @@ export interface HostRuntime extends WorkflowRuns {
   resumeWorkflow(runId: string, nodeId: string, resumeValue: Readonly<ResumeValue>): Promise<void>;
   /** Where a workflow run stands (undefined for a run that executes no workflow). */
   workflowState(runId: string): Promise<WorkflowState | undefined>;
-  /** Memory as a run reads it: a fork reads its snapshot, any other run the live memory of its tenant. */
-  runMemory(runId: string): Promise<MemoryReader | undefined>;
+  /**
+   * A run (read in one unit of work) and memory as it reads it: a fork reads its snapshot, any other run the live
+   * memory of its tenant; undefined for an unknown run.
+   */
+  runMemory(runId: string): Promise<{ readonly run: RunRecord; readonly memory: MemoryReader } | undefined>;
   /** The run ended: its secret registry dies with it. */
   endRun(runId: string): Promise<void>;
 

@@ -15,8 +15,9 @@ import { parseMemoryRef } from '../memory/memory-ref.ts';
 import type { OpenwopRuntime } from '../openwop/index.ts';
 import { packEntries } from '../openwop/agent-inventory.ts';
 import { WorkflowEngine, type Progress, type WorkflowDefinition, type WorkflowNode } from '../openwop/workflow-engine.ts';
-import { readsOf, unitOfWork, type Tx } from '../storage/index.ts';
+import { unitOfWork, type Tx } from '../storage/index.ts';
 import type { HostCore } from './host-runtime.ts';
+import { requestReader } from './reference-runtime.ts';
 
 type Mutant = (base: HostCore, rt: OpenwopRuntime) => HostCore;
 const tenantOfRef = (ref: string): string | undefined => parseMemoryRef(ref)?.tenant;
@@ -27,7 +28,7 @@ const commitOnce = <T>(rt: OpenwopRuntime, f: (tx: Tx) => Promise<T> | T): Promi
 /** A writer that skips the SR-1 chokepoint (its redaction is the identity), attributing writes as the real one does. */
 const unredactedWriter = (rt: OpenwopRuntime): MemoryWriter =>
   new MemoryWriter({
-    reads: readsOf(rt.port), clock: rt.clock, ids: rt.ids, bounds: DEFAULT_MEMORY_BOUNDS, redactor: async () => (c) => c,
+    clock: rt.clock, ids: rt.ids, bounds: DEFAULT_MEMORY_BOUNDS, redactor: async () => (c) => c,
     onWrite: (tx, w) => void rt.log.appendBackground(tx, w.tenant, { type: 'memory.written', payload: { memoryRef: w.memoryRef, memoryId: w.memoryId, operation: w.operation } }),
   });
 
@@ -65,7 +66,7 @@ const MUTANTS = {
   leakSecret: (base, rt) => {
     const writer = unredactedWriter(rt);
     const unredacted = new ConsolidationService({
-      clock: rt.clock, store: { readerFor: (t) => rt.readerFor(t) }, writer, tenantOf: tenantOfRef,
+      clock: rt.clock, store: { readerFor: (tx, t) => rt.readerFor(tx, t) }, writer, tenantOf: tenantOfRef,
       emit: (tx, payload, { tenantId }) => ({ eventId: rt.log.appendBackground(tx, tenantId, { type: 'agent.memory.consolidated', payload: { ...payload } }).eventId, runId: `bg-${tenantId}` }),
     });
     return {
@@ -94,7 +95,7 @@ const MUTANTS = {
     }),
   }),
   /** Read seams ignore expiresAt (TTL broken). */
-  ignoreTtl: (base, rt) => ({ ...base, memoryFor: (tenant) => new TenantMemoryAdapter(rt.readerFor(tenant), { now: () => 0 }, { cursors: rt.cursors }) }),
+  ignoreTtl: (base, rt) => ({ ...base, memoryFor: (tenant) => requestReader(rt.port, (tx) => new TenantMemoryAdapter(rt.readerFor(tx, tenant), { now: () => 0 }, { cursors: rt.cursors })) }),
   /** Read seams serve the tenant named in the memoryRef instead of the caller's tenant (CTI-1 broken). */
   crossTenantRead: (base) => ({
     ...base,
@@ -127,7 +128,7 @@ const MUTANTS = {
         return (content) => redact(neutraliseByokForms(content));
       }
     }
-    const lax = new LaxCompactor({ store: { readerFor: (t) => rt.readerFor(t) }, writer: rt.writer, clock: rt.clock, ids: rt.ids, log: rt.log, trigger: 'both', maxOutputBytes: rt.writer.maxEntrySizeBytes });
+    const lax = new LaxCompactor({ store: { readerFor: (tx, t) => rt.readerFor(tx, t) }, writer: rt.writer, clock: rt.clock, ids: rt.ids, log: rt.log, trigger: 'both', maxOutputBytes: rt.writer.maxEntrySizeBytes });
     return { ...base, compact: (memoryRef, tenant, sourceIds) => commitOnce(rt, (tx) => lax.compact(tx, memoryRef, { trigger: 'client-requested', context: { tenant }, ...(sourceIds !== undefined ? { sourceIds: [...sourceIds] } : {}) })) };
   },
   /** The archive embeds the time it was written: the same sources and budget give another checksum each run. */
@@ -179,8 +180,8 @@ const MUTANTS = {
   forkReadsLive: (base, rt) => ({
     ...base,
     async runMemory(runId) {
-      const tenant = await rt.runs.tenantOf(runId);
-      return tenant === undefined ? undefined : rt.adapterFor(tenant);
+      const run = await commitOnce(rt, (tx) => rt.runs.get(tx, runId));
+      return run === undefined ? undefined : { run, memory: requestReader(rt.port, (tx) => rt.adapterFor(tx, run.tenant)) };
     },
   }),
   /** Run code: a workflow run never ends — after its last node it neither completes nor writes its summary. */

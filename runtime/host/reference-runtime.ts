@@ -7,9 +7,10 @@
 import { createInquiriumRuntime, type InquiriumRuntime } from '../inquirium/index.ts';
 import type { OpenwopRuntime } from '../openwop/index.ts';
 import { tenantOf } from '../memory/memory-ref.ts';
-import { CORRUPT_REASON, unitOfWork, type StoreHealth, type Tx } from '../storage/index.ts';
+import { CORRUPT_REASON, unitOfWork, type StoragePort, type StoreHealth, type Tx } from '../storage/index.ts';
 import { QuotaExceededError } from '../shared/quota.ts';
-import type { HostCore, RunStart } from './host-runtime.ts';
+import type { TenantMemoryAdapter } from '../memory/adapter.ts';
+import type { HostCore, MemoryReader, RunStart } from './host-runtime.ts';
 
 /** Fixtures a test seam keeps per tenant unless configured otherwise (limits.ts `fixturesPerTenant`). */
 export const DEFAULT_FIXTURES_PER_TENANT = 256;
@@ -32,6 +33,18 @@ function remoteOnlyInquirium(rt: OpenwopRuntime): InquiriumRuntime {
 /** Most entries a fixture probe scans of one ref (fixtures are small by construction). */
 const PROBE_SCAN = 10_000;
 
+/**
+ * A memory read interface each of whose reads is one request — its own unit of work on `port` — over the adapter
+ * `open` makes within it (the adapter reads through that unit's `tx`, and lives no longer than it).
+ */
+export function requestReader(port: StoragePort, open: (tx: Tx) => Promise<TenantMemoryAdapter> | TenantMemoryAdapter): MemoryReader {
+  return {
+    list: (memoryRef, options) => unitOfWork(port, async (tx) => (await open(tx)).list(memoryRef, options)),
+    get: (memoryRef, id) => unitOfWork(port, async (tx) => (await open(tx)).get(memoryRef, id)),
+    page: (memoryRef, options) => unitOfWork(port, async (tx) => (await open(tx)).page(memoryRef, options)),
+  };
+}
+
 export function createHostRuntime(openwop: OpenwopRuntime, inquirium: InquiriumRuntime, bounds: HostRuntimeBounds = {}): HostCore {
   const rt = openwop;
   const remoteOnly = remoteOnlyInquirium(rt);
@@ -41,10 +54,7 @@ export function createHostRuntime(openwop: OpenwopRuntime, inquirium: InquiriumR
   const request = <T>(f: (tx: Tx) => Promise<T> | T): Promise<T> => unitOfWork(rt.port, f);
 
   /** Entries stored under a ref as its own tenant's reader sees them, expired ones included (fixture probes). */
-  const ownersEntries = async (memoryRef: string) => {
-    const reader = rt.readerFor(tenantOf(memoryRef) ?? '');
-    return reader.sources(memoryRef, { atMs: Number.MIN_SAFE_INTEGER, limit: PROBE_SCAN });
-  };
+  const ownersEntries = (memoryRef: string) => request((tx) => rt.readerFor(tx, tenantOf(memoryRef) ?? '').sources(memoryRef, { atMs: Number.MIN_SAFE_INTEGER, limit: PROBE_SCAN }));
 
   const startFixtureRun = (r: RunStart) => request(async (tx) => {
     const run = rt.startRun(tx, { ...r, kind: 'fixture', fixtureRef: r.memoryRef });
@@ -69,20 +79,24 @@ export function createHostRuntime(openwop: OpenwopRuntime, inquirium: InquiriumR
 
     startRun: (r) => request((tx) => rt.startRun(tx, r)),
     startFixtureRun,
-    run: (runId) => rt.runs.get(runId),
-    runTenant: (runId) => rt.runs.tenantOf(runId),
-    hasEventLog: (runId) => rt.log.has(runId),
-    events: (runId, fromSeq = 0, limit) => rt.log.read(runId, fromSeq, limit),
-    lastSequence: async (runId) => ((await rt.runs.row(runId))?.nextSeq ?? 0) - 1,
+    run: (runId) => request((tx) => rt.runs.get(tx, runId)),
+    runTenant: (runId) => request((tx) => rt.runs.tenantOf(tx, runId)),
+    events: (runId, fromSeq = 0, limit) => request(async (tx) => ((await rt.log.has(tx, runId)) ? rt.log.read(tx, runId, fromSeq, limit) : undefined)),
+    lastSequence: async (runId) => ((await request((tx) => rt.runs.row(tx, runId)))?.nextSeq ?? 0) - 1,
     dropEventLog: (runId) => request((tx) => void tx.add('run.dropEvents', { runId })),
     fork: (sourceRunId, fromSeq, mode) => request((tx) => rt.fork(tx, sourceRunId, fromSeq, mode)),
     runWorkflow: (definition, memoryRef) => request((tx) => rt.workflows.start(tx, definition, memoryRef)),
     resumeWorkflow: (runId, nodeId, value) => request((tx) => rt.workflows.resume(tx, runId, nodeId, value)),
-    workflowState: (runId) => rt.workflows.state(runId),
-    runMemory: (runId) => rt.memoryOfRun(runId),
+    workflowState: (runId) => request((tx) => rt.workflows.state(tx, runId)),
+    // A run and its memory, read in one unit; the memory's reads each a request over the run as it stands then (a
+    // run gone since reads as nothing: a reader of no tenant).
+    runMemory: (runId) => request(async (tx) => {
+      const run = await rt.runs.get(tx, runId);
+      return run === undefined ? undefined : { run, memory: requestReader(rt.port, async (tx2) => (await rt.memoryOfRun(tx2, runId)) ?? rt.adapterFor(tx2, '')) };
+    }),
     endRun: (runId) => request((tx) => void tx.add('secrets.end', { runId })),
 
-    memoryFor: (tenant) => rt.adapterFor(tenant),
+    memoryFor: (tenant) => requestReader(rt.port, (tx) => rt.adapterFor(tx, tenant)),
     write: (memoryRef, entry, as) => request(async (tx) => (await rt.writer.put(tx, memoryRef, entry, as)).stored).then((stored) => stored.value),
     seedMemory: (seed) => request(async (tx) => {
       // A run the seed names lives on (bounded per tenant, dropped when idle); secrets of a seed that names no run
@@ -143,7 +157,7 @@ export function createHostRuntime(openwop: OpenwopRuntime, inquirium: InquiriumR
       if ((await request((tx) => tx.read.quotaCount({ tenant, resource: 'follow-up-runs' }))) >= limit) throw new QuotaExceededError('follow-up-runs', limit);
     },
 
-    agentInventory: (tenant) => rt.agentInventory(tenant),
+    agentInventory: (tenant) => request((tx) => rt.agentInventory(tx, tenant)),
     proposalTenant: (proposalId) => rt.proposals.tenantOf(proposalId),
     synthesizeProposal: (request) => rt.proposals.synthesize(request),
     listProposals: (tenant, filter) => rt.proposals.list(tenant, filter),

@@ -59,7 +59,7 @@ export function withWorkflowRuns(core: HostCore, rt: OpenwopRuntime): HostRuntim
     endRun: (runId) => core.endRun(runId),
     supervisorStep: (runId, decision, resolve) => core.supervisorStep(runId, decision, resolve),
     continueStep: (runId, interruptId, resolution) => core.continueStep(runId, interruptId, resolution),
-    events: async (runId) => (await core.events(runId)).events,
+    events: async (runId) => (await core.events(runId))?.events ?? [],
     run: (runId) => core.run(runId),
     runWorkflow: (definition, memoryRef) => core.runWorkflow(definition, memoryRef),
     resumeWorkflow: (runId, nodeId, value) => core.resumeWorkflow(runId, nodeId, value),
@@ -74,7 +74,7 @@ export function withWorkflowRuns(core: HostCore, rt: OpenwopRuntime): HostRuntim
       await unitOfWork(rt.port, (tx) => rt.runs.update(tx, { runId: run.runId, tenant: run.tenant, kind: 'run' }, { status: outcome.status, doc: { ...run, outcome }, ended: true }));
     },
     async outcomeOf(runId) {
-      const row = await rt.runs.row(runId);
+      const row = await unitOfWork(rt.port, (tx) => rt.runs.row(tx, runId));
       const recorded = (row?.doc as { outcome?: ProbeOutcome } | undefined)?.outcome;
       // A run that ended without an outcome (one a 0.2 store held: that version kept outcomes in memory) ended as its
       // row says, with nothing to show.

@@ -24,7 +24,7 @@ import { assembleContext, type ContextElement, type ContextResolver } from './co
 import { OUTPUT_TRUNCATED_CAVEAT, type GeneratePipeline } from './generate.ts';
 import type { Grants } from './grants.ts';
 import type { Classification } from './lattice.ts';
-import { StoreCorruptError, type JsonDoc, type Reads, type Tx } from '../storage/index.ts';
+import { StoreCorruptError, type JsonDoc, type Tx } from '../storage/index.ts';
 import type { InquiryTranscriptStore } from './storage/transcript.ts';
 import { isInquiriumAssistantTurnResponse } from '../../generated/guards/index.ts';
 
@@ -90,7 +90,7 @@ export class AssistantTurns {
     const sources = req.context_assembly?.sources ?? [];
     let elements: readonly ContextElement[] = [];
     if (sources.length > 0 && req.policy?.scope === 'granted-context' && this.o.grants !== undefined && this.o.resolver !== undefined) {
-      const assembled = await assembleContext(this.o.grants, req.context_assembly, { participant, session, nowMs: this.o.clock.now(), onDenied: req.policy.on_context_denied ?? 'fail_closed' }, this.o.resolver);
+      const assembled = await assembleContext(tx, this.o.grants, req.context_assembly, { participant, session, nowMs: this.o.clock.now(), onDenied: req.policy.on_context_denied ?? 'fail_closed' }, this.o.resolver);
       elements = assembled.elements;
     }
     let generated: Awaited<ReturnType<AssistantTurnOptions['pipeline']['generate']>>;

@@ -13,6 +13,7 @@ import type { InquiriumContextElement } from '../../generated/ts/inquirium.conte
 import { WopkitError } from '../shared/errors.ts';
 import { assertDto } from './dto.ts';
 import { admitContext, admitSource, type ContextGrant, type GrantRefusal, type Grants, type GrantUse } from './grants.ts';
+import type { Tx } from '../storage/index.ts';
 
 export type ContextElement = InquiriumContextElement;
 
@@ -47,7 +48,7 @@ export interface AssemblyUse extends GrantUse {
 }
 
 /** Assemble the requested context for one participant's session under the grants as the store holds them now. */
-export async function assembleContext(grants: Grants, request: unknown, use: AssemblyUse, resolver: ContextResolver): Promise<AssembledContext> {
+export async function assembleContext(tx: Tx, grants: Grants, request: unknown, use: AssemblyUse, resolver: ContextResolver): Promise<AssembledContext> {
   const req = assertDto('inquirium.context-assembly.request.v1', request);
   const elements: ContextElement[] = [];
   const decisions: AssemblyDecision[] = [];
@@ -58,7 +59,7 @@ export async function assembleContext(grants: Grants, request: unknown, use: Ass
   };
   for (const source of req.sources ?? []) {
     const at = { 'grant/ref': source['grant/ref'], 'source/kind': source['source/kind'] };
-    const view = await grants.get('context', source['grant/ref']);
+    const view = await grants.get(tx, 'context', source['grant/ref']);
     const gate = admitSource(view, source, use);
     if (!decide({ ...at, outcome: gate.admit ? 'include' : 'drop', reason: gate.admit ? 'grant-admitted' : gate.reason })) continue;
     let taken = 0;

@@ -12,7 +12,7 @@ import type { InquiriumCrisisCandidate } from '../../generated/ts/inquirium.cris
 import { toIso, type Clock, type IdSource } from '../shared/clock.ts';
 import { assertDto } from './dto.ts';
 import { normaliseClassification } from './lattice.ts';
-import { StoreCorruptError, type JsonDoc, type Reads, type Tx } from '../storage/index.ts';
+import { StoreCorruptError, type JsonDoc, type Tx } from '../storage/index.ts';
 import { isInquiriumCrisisCandidate } from '../../generated/guards/index.ts';
 
 export type CrisisCandidate = InquiriumCrisisCandidate;
@@ -47,8 +47,8 @@ export function raiseCrisisCandidate(tx: Tx, signal: CandidateSignal, deps: { re
 }
 
 /** A tenant's candidates awaiting the host crisis layer, oldest first, at most `limit`. */
-export async function crisisCandidates(read: Reads, a: { readonly tenant?: string; readonly limit: number }): Promise<CrisisCandidate[]> {
-  return (await read.docsPage({ log: CRISIS_CANDIDATE_LOG, key: a.tenant ?? 'local', fromPos: 0, limit: a.limit })).map((d) => {
+export async function crisisCandidates(tx: Tx, a: { readonly tenant?: string; readonly limit: number }): Promise<CrisisCandidate[]> {
+  return (await tx.read.docsPage({ log: CRISIS_CANDIDATE_LOG, key: a.tenant ?? 'local', fromPos: 0, limit: a.limit })).map((d) => {
     // The candidate log's decoder: each document is a candidate this runtime validated before it planned it.
     if (!isInquiriumCrisisCandidate(d.doc)) throw new StoreCorruptError(CRISIS_CANDIDATE_LOG, 'a stored crisis candidate is not one this runtime wrote');
     return d.doc;

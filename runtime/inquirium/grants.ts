@@ -19,7 +19,7 @@ import type { Clock } from '../shared/clock.ts';
 import { validationFailures, WopkitError, type WireAnswer } from '../shared/errors.ts';
 import { assertDto, type DtoId } from './dto.ts';
 import { classificationAxis } from './lattice.ts';
-import { StoreCorruptError, type JsonDoc, type Reads, type Tx } from '../storage/index.ts';
+import { StoreCorruptError, type JsonDoc, type Tx } from '../storage/index.ts';
 import { isInquiriumContextGrantIssueRequest, isInquiriumTrainingGrantIssueRequest } from '../../generated/guards/index.ts';
 
 export type ContextGrant = InquiriumContextGrantIssueRequest;
@@ -60,12 +60,12 @@ export interface GrantView<K extends GrantKind> {
 interface IssueDoc<K extends GrantKind = GrantKind> { readonly grant: IssueOf[K]; readonly issuedMs: number }
 interface RevokeDoc { readonly atMs: number; readonly reason?: string }
 
-/** The grants of one tenant. */
+/** The grants of one tenant: every read goes through the caller's unit of work (`tx`). */
 export class Grants {
-  constructor(private readonly read: Reads, private readonly clock: Clock, readonly tenant = 'local') {}
+  constructor(private readonly clock: Clock, readonly tenant = 'local') {}
 
   forTenant(tenant: string): Grants {
-    return tenant === this.tenant ? this : new Grants(this.read, this.clock, tenant);
+    return tenant === this.tenant ? this : new Grants(this.clock, tenant);
   }
 
   #key(kind: GrantKind, part: 'issued' | 'revoked'): string {
@@ -77,7 +77,7 @@ export class Grants {
     const grant = ISSUE_DTOS[kind](request);
     const now = this.clock.now();
     if (Date.parse(grant['expires/at']) <= now) throw new GrantError('grant-already-expired', 'the grant expires before it is issued');
-    if ((await this.get(kind, grant['grant/ref'])) !== undefined) throw new GrantError('grant-exists', 'a grant with this ref exists');
+    if ((await this.get(tx, kind, grant['grant/ref'])) !== undefined) throw new GrantError('grant-exists', 'a grant with this ref exists');
     // The log's unique (key, item) index refuses a concurrent issue of the same ref that this read missed.
     tx.add('doc.append', { log: GRANT_LOG, tenant: this.tenant, key: this.#key(kind, 'issued'), item: grant['grant/ref'], atMs: now, doc: { grant: structuredClone(grant), issuedMs: now } satisfies IssueDoc });
     return grant;
@@ -89,7 +89,7 @@ export class Grants {
    */
   async planRevoke<K extends GrantKind>(tx: Tx, kind: K, request: unknown): Promise<boolean> {
     const req = assertDto(GRANT_KINDS[kind].revoke, request);
-    const view = await this.get(kind, req['grant/ref']);
+    const view = await this.get(tx, kind, req['grant/ref']);
     if (view === undefined) throw new GrantError('grant-unknown', 'no such grant');
     if (view.revoked !== undefined) return false;
     const now = this.clock.now();
@@ -98,11 +98,11 @@ export class Grants {
     return true;
   }
 
-  /** The grant as the store holds it now (issue and revocation, two indexed reads), or undefined. */
-  async get<K extends GrantKind>(kind: K, grantRef: string): Promise<GrantView<K> | undefined> {
-    const issued = await this.read.docByItem({ log: GRANT_LOG, key: this.#key(kind, 'issued'), item: grantRef });
+  /** The grant as the store holds it now (issue and revocation, two indexed reads through `tx`), or undefined. */
+  async get<K extends GrantKind>(tx: Tx, kind: K, grantRef: string): Promise<GrantView<K> | undefined> {
+    const issued = await tx.read.docByItem({ log: GRANT_LOG, key: this.#key(kind, 'issued'), item: grantRef });
     if (issued === undefined) return undefined;
-    const revoked = await this.read.docByItem({ log: GRANT_LOG, key: this.#key(kind, 'revoked'), item: grantRef });
+    const revoked = await tx.read.docByItem({ log: GRANT_LOG, key: this.#key(kind, 'revoked'), item: grantRef });
     const doc = issueDocOf(kind, issued.doc);
     return { kind, grant: doc.grant, issuedMs: doc.issuedMs, ...(revoked !== undefined ? { revoked: revokeDocOf(revoked.doc) } : {}) };
   }

@@ -22,7 +22,9 @@ import { assertDto } from './dto.ts';
 import { answerAllowed, normaliseAnswer, validateProposedQuestion, type Answer, type HostQuestionPolicy, type ValidationIssue } from './widget-kinds.ts';
 import { canTransition, transition } from '../shared/state-machine.ts';
 import { QUESTION_LIFECYCLE, type QuestionState } from './question-lifecycle.ts';
-import type { JsonDoc, Tx, Units } from '../storage/index.ts';
+import { isJsonDoc, StoreCorruptError, type JsonDoc, type Tx, type Units } from '../storage/index.ts';
+import { isInquiriumOperatorQuestionState } from '../../generated/guards/index.ts';
+import type { InquiriumOperatorQuestionState } from '../../generated/ts/inquirium.operator-question.state.v1.ts';
 
 
 export type { QuestionState } from './question-lifecycle.ts';
@@ -104,6 +106,46 @@ export interface QuestionOutcome {
 
 /** Question refs are per tenant: the same ref in two tenants names two questions. */
 
+const QUESTION_STATES: ReadonlySet<string> = new Set(QUESTION_LIFECYCLE.states);
+const isQuestionState = (v: unknown): v is QuestionState => typeof v === 'string' && QUESTION_STATES.has(v);
+const isText = (v: unknown): v is string => typeof v === 'string';
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isTextList = (v: unknown): v is string[] => Array.isArray(v) && v.every(isText);
+const isAnswer = (v: unknown): v is Answer => isText(v) || isTextList(v);
+
+const corruptQuestion = (table: string, what: string): StoreCorruptError => new StoreCorruptError(table, `a stored ${what} is not one this runtime wrote`);
+
+/** The questions table's decoder: a stored document back into the record `#transition` / `propose` wrote. */
+export function questionRecordOf(doc: JsonDoc): QuestionRecord {
+  const { tenant, ref, request, state, answer, answerRaw, answeredBy, defaultApplied, supersededBy, reason, updatedAt, deadline } = doc;
+  if (!isText(tenant) || !isText(ref) || !isJsonDoc(request) || !isQuestionState(state) || !isText(updatedAt) || typeof deadline !== 'number' || !Number.isFinite(deadline)
+    || (answer !== undefined && !isTextList(answer)) || (answerRaw !== undefined && !isAnswer(answerRaw)) || (answeredBy !== undefined && !isText(answeredBy))
+    || (defaultApplied !== undefined && !isJsonDoc(defaultApplied)) || (supersededBy !== undefined && !isText(supersededBy)) || (reason !== undefined && !isText(reason))) {
+    throw corruptQuestion('questions', 'operator question');
+  }
+  return {
+    tenant, ref, request, state, updatedAt, deadline,
+    ...(isTextList(answer) ? { answer } : {}),
+    ...(isAnswer(answerRaw) ? { answerRaw } : {}),
+    ...(isText(answeredBy) ? { answeredBy } : {}),
+    ...(isJsonDoc(defaultApplied) ? { defaultApplied } : {}),
+    ...(isText(supersededBy) ? { supersededBy } : {}),
+    ...(isText(reason) ? { reason } : {}),
+  };
+}
+
+/** The question history's decoder: each stored record is the state DTO a transition rendered and validated. */
+export function questionStateOf(doc: JsonDoc): InquiriumOperatorQuestionState {
+  if (!isInquiriumOperatorQuestionState(doc)) throw corruptQuestion('question_history', 'operator question state');
+  return doc;
+}
+
+/** The idempotency key a question's request declared (every answer and transition must echo it). */
+const requestKeyOf = (r: QuestionRecord): unknown => {
+  const response = r.request['response'];
+  return isObject(response) ? response['idempotency/key'] : undefined;
+};
+
 /** The state DTO (inquirium.operator-question.state.v1) of a record; throws, changing nothing, if it would be invalid. */
 function render(r: QuestionRecord): Json {
   return { ...assertDto('inquirium.operator-question.state.v1', {
@@ -175,10 +217,11 @@ export class OperatorQuestions {
     return this.#o.units(async (tx) => {
       const row = await tx.read.questionGet({ tenant: this.tenant, ref });
       if (row === undefined) throw new QuestionError('question-unknown', 'no such question');
-      const r = row.doc as unknown as QuestionRecord;
+      const r = questionRecordOf(row.doc);
       const now = this.#now();
       if (r.state !== 'pending' || r.deadline > now) return r;
-      const def = r.request['default/on-timeout'] as Json | undefined;
+      const declared = r.request['default/on-timeout'];
+      const def = isObject(declared) ? declared : undefined;
       return this.#transition(tx, r, { ...r, state: 'timed_out', reason: 'timeout', updatedAt: toIso(now), ...(def !== undefined ? { defaultApplied: def } : {}) });
     });
   }
@@ -195,7 +238,7 @@ export class OperatorQuestions {
     if (claimed !== undefined && by.participant !== undefined && claimed !== by.participant) throw new QuestionError('answerer-mismatch', 'answered/by names someone other than the caller');
     return this.#o.units(async (tx) => {
       const r = await this.#record(a['question/ref']);
-      const key = (r.request.response as Json)['idempotency/key'];
+      const key = requestKeyOf(r);
       if (a['idempotency/key'] !== key) throw new QuestionError('idempotency-key-mismatch', 'the idempotency key does not match the question');
       if (r.state === 'answered' && JSON.stringify(normaliseAnswer(r.request, a.answer)) === JSON.stringify(r.answer)) return render(r);
       if (!canTransition(QUESTION_LIFECYCLE, r.state, 'answered')) throw new QuestionError('question-terminal', `the question is already ${r.state}`);
@@ -232,8 +275,14 @@ export class OperatorQuestions {
   }
 
   /** The appended state records of a question, oldest first. */
-  async history(ref: string): Promise<readonly Json[]> {
-    return (await this.#o.units((tx) => tx.read.questionHistory({ tenant: this.tenant, ref, limit: MAX_HISTORY }))) as unknown as Json[];
+  async history(ref: string): Promise<readonly InquiriumOperatorQuestionState[]> {
+    return (await this.#o.units((tx) => tx.read.questionHistory({ tenant: this.tenant, ref, limit: MAX_HISTORY }))).map(questionStateOf);
+  }
+
+  /** The idempotency key the question `ref` of this tenant declared (undefined for an unknown question). */
+  async idempotencyKey(ref: string): Promise<unknown> {
+    const row = await this.#o.units((tx) => tx.read.questionGet({ tenant: this.tenant, ref }));
+    return row === undefined ? undefined : requestKeyOf(questionRecordOf(row.doc));
   }
 
   /**

@@ -19,7 +19,6 @@ import { WopkitError } from '../shared/errors.ts';
 import { assertDto } from './dto.ts';
 import { OperatorQuestions, QuestionError, type Answerer } from './operator-questions.ts';
 import type { QuestionState } from './question-lifecycle.ts';
-import type { Reads } from '../storage/index.ts';
 import { assertInquiriumOperatorQuestionState } from '../../generated/guards/index.ts';
 
 export type TransitionRequest = InquiriumOperatorQuestionTransitionRequest;
@@ -53,22 +52,22 @@ function isRepeat(req: TransitionRequest, s: StateDto): boolean {
   return true;
 }
 
-/**
- * Applies transition requests to one tenant's questions. `questions` decides and records each move; `port` is read
- * for the question's idempotency key (a request must echo it, whatever the transition).
- */
 /** A question's state as `OperatorQuestions` renders it, checked as the state DTO it is. */
 function stateDto(state: unknown): StateDto {
   assertInquiriumOperatorQuestionState(state);
   return state;
 }
 
+/**
+ * Applies transition requests to one tenant's questions. `questions` decides and records each move, and answers the
+ * question's idempotency key (a request must echo it, whatever the transition); everything is read through it.
+ */
 export class QuestionTransitions {
-  constructor(private readonly read: Reads, private readonly questions: OperatorQuestions) {}
+  constructor(private readonly questions: OperatorQuestions) {}
 
   /** The view of `tenant`'s questions. */
   forTenant(tenant: string): QuestionTransitions {
-    return tenant === this.questions.tenant ? this : new QuestionTransitions(this.read, this.questions.forTenant(tenant));
+    return tenant === this.questions.tenant ? this : new QuestionTransitions(this.questions.forTenant(tenant));
   }
 
   /** Apply one transition request; the question's new state DTO, or a refusal that changed nothing. */
@@ -111,8 +110,6 @@ export class QuestionTransitions {
   }
 
   async #checkKey(ref: string, key: string): Promise<void> {
-    const row = await this.read.questionGet({ tenant: this.questions.tenant, ref });
-    const want = ((row?.doc as { request?: { response?: { 'idempotency/key'?: unknown } } } | undefined)?.request?.response ?? {})['idempotency/key'];
-    if (key !== want) throw new QuestionError('idempotency-key-mismatch', 'the idempotency key does not match the question');
+    if (key !== (await this.questions.idempotencyKey(ref))) throw new QuestionError('idempotency-key-mismatch', 'the idempotency key does not match the question');
   }
 }

@@ -13,7 +13,7 @@
  * clock); `page` and `sources` skip entries expired at the instant they are given.
  */
 import type { MemoryEntry } from '../../generated/ts/index.ts';
-import type { EntryPage, EntryPosition, Reads } from '../storage/index.ts';
+import type { EntryPage, EntryPosition, Tx } from '../storage/index.ts';
 import { parseMemoryRef } from './memory-ref.ts';
 
 /** A replay snapshot's anchor: memory as of journal position `jseq`, TTL evaluated at `atMs`. */
@@ -29,23 +29,25 @@ export interface ReaderPageOptions {
   readonly tag?: string;
 }
 
+/** A reader of one tenant's memory within one unit of work (it reads through that unit's `tx`, and lives as long). */
 export class TenantReader {
-  readonly #reads: Reads;
+  readonly #tx: Tx;
   readonly #anchor: SnapshotAnchor | undefined;
 
   constructor(
+    /** The unit of work the reader reads through. */
+    tx: Tx,
     /** The tenant this reader serves; a string that is no valid tenant serves nothing. */
     readonly tenant: string,
-    reads: Reads,
     anchor?: SnapshotAnchor,
   ) {
-    this.#reads = reads;
+    this.#tx = tx;
     this.#anchor = anchor;
   }
 
   /** The same tenant's memory as of a replay snapshot. */
   at(anchor: SnapshotAnchor): TenantReader {
-    return new TenantReader(this.tenant, this.#reads, anchor);
+    return new TenantReader(this.#tx, this.tenant, anchor);
   }
 
   get anchor(): SnapshotAnchor | undefined {
@@ -61,25 +63,25 @@ export class TenantReader {
   async page(memoryRef: string, o: ReaderPageOptions): Promise<EntryPage> {
     if (!this.owns(memoryRef)) return { entries: [] };
     const args = { tenant: this.tenant, memoryRef, atMs: o.atMs, limit: o.limit, ...(o.after !== undefined ? { after: o.after } : {}), ...(o.tag !== undefined ? { tag: o.tag } : {}) };
-    return this.#anchor === undefined ? this.#reads.entryPage(args) : this.#reads.snapshotPage({ ...args, jseq: this.#anchor.jseq });
+    return this.#anchor === undefined ? this.#tx.read.entryPage(args) : this.#tx.read.snapshotPage({ ...args, jseq: this.#anchor.jseq });
   }
 
   /** The stored entry `id` of an own ref (expired or not); undefined for a malformed ref, another tenant's, or a missing entry. */
   async entry(memoryRef: string, id: string): Promise<MemoryEntry | undefined> {
     if (!this.owns(memoryRef) || typeof id !== 'string' || id.length === 0 || id.length > 512) return undefined;
     const args = { tenant: this.tenant, memoryRef, id };
-    return this.#anchor === undefined ? this.#reads.entryGet(args) : this.#reads.snapshotGet({ ...args, jseq: this.#anchor.jseq });
+    return this.#anchor === undefined ? this.#tx.read.entryGet(args) : this.#tx.read.snapshotGet({ ...args, jseq: this.#anchor.jseq });
   }
 
   /** An own live ref's entries (with `tag`, or all) unexpired at `atMs`, oldest first (then id), at most `limit`. */
   async sources(memoryRef: string, o: { readonly atMs: number; readonly tag?: string; readonly limit: number }): Promise<MemoryEntry[]> {
     if (!this.owns(memoryRef)) return [];
     if (this.#anchor !== undefined) throw new RangeError('a replay snapshot is read page by page');
-    return this.#reads.entriesOldestFirst({ tenant: this.tenant, memoryRef, atMs: o.atMs, limit: o.limit, ...(o.tag !== undefined ? { tag: o.tag } : {}) });
+    return this.#tx.read.entriesOldestFirst({ tenant: this.tenant, memoryRef, atMs: o.atMs, limit: o.limit, ...(o.tag !== undefined ? { tag: o.tag } : {}) });
   }
 }
 
-/** What a view is given instead of a store: a reader per tenant. */
+/** What a view is given instead of a store: a reader per tenant, within the request's unit of work. */
 export interface TenantReaders {
-  readerFor(tenant: string): TenantReader;
+  readerFor(tx: Tx, tenant: string): TenantReader;
 }

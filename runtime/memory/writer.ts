@@ -17,7 +17,7 @@ import type { MemoryWrittenPayload } from '../../generated/ts/index.ts';
 import type { Clock, IdSource } from '../shared/clock.ts';
 import { toIso } from '../shared/clock.ts';
 import { BAD_REQUEST, WopkitError } from '../shared/errors.ts';
-import type { MemoryBounds, Pending, Reads, Tx } from '../storage/index.ts';
+import type { MemoryBounds, Pending, Tx } from '../storage/index.ts';
 
 import { parseMemoryRef } from './memory-ref.ts';
 import type { StoredEntry } from './stored-entry.ts';
@@ -73,8 +73,6 @@ export type WrittenEvent = Readonly<Pick<MemoryWrittenPayload, 'memoryRef' | 'me
 };
 
 export interface MemoryWriterOptions {
-  /** The store's read session (a delete looks the entry up first, so only a real deletion is attributed). */
-  readonly reads: Reads;
   readonly clock: Clock;
   readonly ids: IdSource;
   /** The SR-1 chokepoint every write goes through. */
@@ -167,10 +165,10 @@ export class MemoryWriter {
     return stored;
   }
 
-  /** Tx one entry's deletion (nothing when it does not exist now); whether it is planned. */
+  /** Plan one entry's deletion (nothing when it does not exist now: it is looked up through `tx` first, so only a real deletion is attributed); whether it is planned. */
   async delete(tx: Tx, memoryRef: string, id: string, ctx: WriteContext = {}): Promise<boolean> {
     const tenant = this.tenantFor(memoryRef, ctx);
-    if ((await this.#o.reads.entryGet({ tenant, memoryRef, id })) === undefined) return false;
+    if ((await tx.read.entryGet({ tenant, memoryRef, id })) === undefined) return false;
     tx.add('memory.delete', { tenant, memoryRef, id, atMs: this.#o.clock.now(), ...(ctx.runId !== undefined ? { runId: ctx.runId } : {}) });
     this.#o.onWrite?.(tx, { memoryRef, memoryId: id, operation: 'delete', context: ctx, tenant });
     return true;

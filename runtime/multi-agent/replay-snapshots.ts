@@ -20,7 +20,7 @@ import type { ReplayMemorySnapshotUnavailableDetails } from '../../generated/ts/
 import { WopkitError } from '../shared/errors.ts';
 import type { SnapshotAnchor } from '../memory/tenant-reader.ts';
 
-import type { Reads, RunRow } from '../storage/index.ts';
+import type { RunRow, Tx } from '../storage/index.ts';
 
 /** Typed refusal of a fork whose memory snapshot cannot be served (RFC 0039 §C): 422 with the details. */
 export class ReplayMemorySnapshotUnavailableError extends WopkitError<'replay_memory_snapshot_unavailable'> {
@@ -52,16 +52,16 @@ export class ForkSeqOutOfRangeError extends WopkitError<'fork_seq_out_of_range'>
  * hold that event (`event_log_unavailable`; an index past the last event is ForkSeqOutOfRangeError), or the journal
  * no longer reaches back to it (`retention_expired`, with the oldest index still servable when there is one).
  */
-export async function forkAnchor(reads: Reads, source: RunRow, fromSeq: number): Promise<SnapshotAnchor> {
-  const anchor = await reads.eventAnchor({ runId: source.runId, seq: fromSeq });
+export async function forkAnchor(tx: Tx, source: RunRow, fromSeq: number): Promise<SnapshotAnchor> {
+  const anchor = await tx.read.eventAnchor({ runId: source.runId, seq: fromSeq });
   if (anchor === undefined) {
-    if (fromSeq >= source.nextSeq && (await reads.hasEvents(source.runId))) throw new ForkSeqOutOfRangeError(fromSeq, source.nextSeq - 1, source.runId);
+    if (fromSeq >= source.nextSeq && (await tx.read.hasEvents(source.runId))) throw new ForkSeqOutOfRangeError(fromSeq, source.nextSeq - 1, source.runId);
     throw new ReplayMemorySnapshotUnavailableError({ fromSeq, sourceRunId: source.runId, reason: 'event_log_unavailable' });
   }
-  const pruned = await reads.journalPrunedThrough();
+  const pruned = await tx.read.journalPrunedThrough();
   if (anchor.jseq < pruned) {
     const details: ReplayMemorySnapshotUnavailableDetails = { fromSeq, sourceRunId: source.runId, reason: 'retention_expired' };
-    const oldest = await reads.oldestEventAfter({ runId: source.runId, jseq: pruned });
+    const oldest = await tx.read.oldestEventAfter({ runId: source.runId, jseq: pruned });
     if (oldest !== undefined) details.oldestAvailableIdx = oldest;
     throw new ReplayMemorySnapshotUnavailableError(details);
   }

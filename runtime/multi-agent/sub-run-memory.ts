@@ -20,7 +20,7 @@ import type { StoredEntry } from '../memory/stored-entry.ts';
 import type { TenantReaders } from '../memory/tenant-reader.ts';
 import type { MemoryWriter } from '../memory/writer.ts';
 import { KeyedMutex } from '../shared/keyed-mutex.ts';
-import type { Units } from '../storage/index.ts';
+import type { Tx, Units } from '../storage/index.ts';
 
 /** `multiAgent.executionModel.crossChildMemoryConcurrency`: strict (serialised per parent run) or advisory. */
 export type CrossChildMemoryConcurrency = NonNullable<ExecutionModelCapability['crossChildMemoryConcurrency']>;
@@ -32,7 +32,7 @@ export class SubRunScopeError extends WopkitError<'sub_run_scope_cross_tenant'> 
 }
 
 export interface SubRunMemoryOptions {
-  /** Opens the unit of work each child write commits in. */
+  /** Opens the unit of work of each of its requests (a child's write, a parent's read, a scope check). */
   readonly units: Units;
   readonly clock: Clock;
   readonly store: TenantReaders;
@@ -41,7 +41,7 @@ export interface SubRunMemoryOptions {
   /** CTI-1 tenant of a memoryRef (undefined = malformed). */
   readonly tenantOf: (memoryRef: string) => string | undefined;
   /** Tenant a run belongs to (undefined = unknown run): a parent reads with its own tenant's reader. */
-  readonly tenantOfRun: (runId: string) => Promise<string | undefined>;
+  readonly tenantOfRun: (tx: Tx, runId: string) => Promise<string | undefined>;
   /** Mint a fresh memoryRef for an isolated child in `tenantId`. */
   readonly mintIsolatedRef: (tenantId: string, childRunId: string) => string;
   readonly concurrency?: CrossChildMemoryConcurrency;
@@ -86,7 +86,7 @@ export class SubRunMemory {
   ): Promise<ChildMemoryScope> {
     const tenantId = this.#o.tenantOf(parent.memoryRef);
     if (tenantId === undefined) throw new SubRunScopeError('parent memoryRef does not resolve to a tenant');
-    const runTenant = await this.#o.tenantOfRun(parent.runId);
+    const runTenant = await this.#o.units((tx) => this.#o.tenantOfRun(tx, parent.runId));
     if (runTenant !== undefined && runTenant !== tenantId) throw new SubRunScopeError('parent memoryRef belongs to another tenant than the parent run (CTI-1)');
     if (dispatch.memoryScopeIsolation !== 'isolated') return { parentRunId: parent.runId, childRunId, memoryRef: parent.memoryRef, tenantId, isolated: false };
     const ref = this.#o.mintIsolatedRef(tenantId, childRunId);
@@ -118,10 +118,10 @@ export class SubRunMemory {
    * tenant, or any ref read by an unknown run, reads as empty.
    */
   readForParent(parentRunId: string, memoryRef: string): Promise<StoredEntry[]> {
-    const read = async () => {
-      const tenant = (await this.#o.tenantOfRun(parentRunId)) ?? '';
-      return this.#o.store.readerFor(tenant).sources(memoryRef, { atMs: this.#o.clock.now(), limit: PARENT_READ_LIMIT });
-    };
+    const read = () => this.#o.units(async (tx) => {
+      const tenant = (await this.#o.tenantOfRun(tx, parentRunId)) ?? '';
+      return this.#o.store.readerFor(tx, tenant).sources(memoryRef, { atMs: this.#o.clock.now(), limit: PARENT_READ_LIMIT });
+    });
     return this.concurrency === 'strict' ? this.#mutex.run(parentRunId, read) : read();
   }
 }

@@ -42,7 +42,7 @@ import { SecretRegistries, SimulatedByokResolver, type SecretRegistryLimits, typ
 import { SecretKeyRing } from '../redaction/sealing.ts';
 import { randomIds, systemClock, type Clock, type IdSource } from '../shared/clock.ts';
 import { WOPKIT_VERSION } from '../shared/version.ts';
-import { readsOf, toWireRefusal, unitsOf, type MemoryBounds, type StoragePort, type Tx } from '../storage/index.ts';
+import { toWireRefusal, unitsOf, type MemoryBounds, type StoragePort, type Tx } from '../storage/index.ts';
 import { ProposalService, type ProposalActivationPolicy } from '../proposals/service.ts';
 import { InstalledArtifacts } from '../proposals/store.ts';
 import { agentInventory } from './agent-inventory.ts';
@@ -132,13 +132,13 @@ export interface OpenwopRuntime {
   readonly proposals: ProposalService;
   readonly installedArtifacts: InstalledArtifacts;
   /** GET /v1/agents for `tenant`: built-in agents plus the agent packs applied proposals installed (RFC 0080 §C projection). */
-  agentInventory(tenant: string | undefined): Promise<AgentInventoryResponse>;
-  /** The reader of one tenant's memory (CTI-1). */
-  readerFor(tenant: string): TenantReader;
-  /** The read interface for one tenant, over live memory. */
-  adapterFor(tenant: string): TenantMemoryAdapter;
-  /** Memory as a run reads it: a fork its snapshot, any other run the live memory of its tenant (undefined: no such run). */
-  memoryOfRun(runId: string): Promise<TenantMemoryAdapter | undefined>;
+  agentInventory(tx: Tx, tenant: string | undefined): Promise<AgentInventoryResponse>;
+  /** The reader of one tenant's memory (CTI-1), within the unit of work `tx`. */
+  readerFor(tx: Tx, tenant: string): TenantReader;
+  /** The read interface for one tenant, over live memory, within the unit of work `tx`. */
+  adapterFor(tx: Tx, tenant: string): TenantMemoryAdapter;
+  /** Memory as a run reads it, within `tx`: a fork its snapshot, any other run the live memory of its tenant (undefined: no such run). */
+  memoryOfRun(tx: Tx, runId: string): Promise<TenantMemoryAdapter | undefined>;
   /** Plan a run's start. */
   startRun(tx: Tx, r: StartRun): RunRecord;
   /** Discovery document (validated against capabilities.schema.json). */
@@ -155,18 +155,17 @@ export interface OpenwopRuntime {
 
 export function createOpenwopRuntime(options: OpenwopRuntimeOptions): OpenwopRuntime {
   const port = options.port;
-  const reads = readsOf(port);
   const units = unitsOf(port);
   const clock = options.clock ?? systemClock;
   const ids = options.ids ?? randomIds;
   const keys = options.secretKeys ?? SecretKeyRing.ephemeral();
   const cursors = new CursorCodec(options.cursorKey);
-  const registries = new SecretRegistries({ reads: readsOf(port), clock, keys, ...(options.secretRegistries !== undefined ? { limits: options.secretRegistries } : {}) });
+  const registries = new SecretRegistries({ clock, keys, ...(options.secretRegistries !== undefined ? { limits: options.secretRegistries } : {}) });
   const byok = new SimulatedByokResolver();
-  const log = new RunEventLog({ reads, clock, ids, limits: { ...options.eventLimits, ...(options.runBounds?.endedRunsPerTenant !== undefined ? { endedRunsKept: options.runBounds.endedRunsPerTenant } : {}) } });
-  const runs = new Runs({ reads, clock, ids, log, tenantOf, ...(options.runBounds !== undefined ? { bounds: options.runBounds } : {}) });
-  const workspace = new Workspace(reads);
-  const readers = { readerFor: (tenant: string) => new TenantReader(tenant, reads) };
+  const log = new RunEventLog({ clock, ids, limits: { ...options.eventLimits, ...(options.runBounds?.endedRunsPerTenant !== undefined ? { endedRunsKept: options.runBounds.endedRunsPerTenant } : {}) } });
+  const runs = new Runs({ clock, ids, log, tenantOf, ...(options.runBounds !== undefined ? { bounds: options.runBounds } : {}) });
+  const workspace = new Workspace();
+  const readers = { readerFor: (tx: Tx, tenant: string) => new TenantReader(tx, tenant) };
 
   // One scope of a tenant's secret registries per request (memoised on the request's tx).
   const scopes = new WeakMap<Tx, Map<string, ReturnType<SecretRegistries['scope']>>>();
@@ -180,7 +179,6 @@ export function createOpenwopRuntime(options: OpenwopRuntimeOptions): OpenwopRun
 
   const attribution = options.memoryAttribution !== false;
   const writer = new MemoryWriter({
-    reads,
     clock,
     ids,
     bounds: { ...DEFAULT_MEMORY_BOUNDS, ...options.memoryBounds },
@@ -219,7 +217,7 @@ export function createOpenwopRuntime(options: OpenwopRuntimeOptions): OpenwopRun
     store: readers,
     writer,
     tenantOf,
-    readsSnapshot: async (runId) => (await runs.row(runId))?.anchor !== undefined,
+    readsSnapshot: async (tx, runId) => (await runs.row(tx, runId))?.anchor !== undefined,
     emit: (tx, payload, { tenantId }) => {
       const runId = ids.next('cns');
       const e = log.appendTask(tx, { runId, tenant: tenantId }, { type: 'agent.memory.consolidated', payload: { ...payload } });
@@ -247,18 +245,17 @@ export function createOpenwopRuntime(options: OpenwopRuntimeOptions): OpenwopRun
     store: readers,
     writer,
     tenantOf,
-    tenantOfRun: (runId) => runs.tenantOf(runId),
+    tenantOfRun: (tx, runId) => runs.tenantOf(tx, runId),
     mintIsolatedRef: (tenant, childRunId) => buildRef(tenant, 'runs', childRunId.replace(/[^A-Za-z0-9._-]/g, '-')),
     concurrency: options.crossChildMemoryConcurrency ?? 'strict',
   });
 
   // RFC 0096: proposals are inert until an authorised apply installs them into the installed-artefact registry.
-  const installedArtifacts = new InstalledArtifacts(reads, options.proposalsPerTenant);
+  const installedArtifacts = new InstalledArtifacts(options.proposalsPerTenant);
   const proposals = new ProposalService({
     clock,
     ids,
     units,
-    reads,
     installed: installedArtifacts,
     ...(options.proposalsPerTenant !== undefined ? { maxPerTenant: options.proposalsPerTenant } : {}),
     redactor: async (tx, tenant) => {
@@ -266,7 +263,7 @@ export function createOpenwopRuntime(options: OpenwopRuntimeOptions): OpenwopRun
       return (content) => scope.redact(content);
     },
     emit: (tx, tenant, type, payload) => ({ eventId: log.appendBackground(tx, tenant, { type, payload: { ...payload } }).eventId, runId: backgroundRunId(tenant) }),
-    runTenant: (runId) => runs.tenantOf(runId),
+    runTenant: (tx, runId) => runs.tenantOf(tx, runId),
     activation: options.proposalActivation ?? { mode: 'approval-gate' },
   });
 
@@ -294,7 +291,7 @@ export function createOpenwopRuntime(options: OpenwopRuntimeOptions): OpenwopRun
 
   // Workflow runs: the run, fork and interrupt code of runs that execute a workflow definition. Both fork modes are
   // served: replay re-emits what its source recorded, branch does it anew.
-  const workflows = new WorkflowEngine({ reads, log, runs, writer, ids, clock, floor: () => escalationPolicy.floor });
+  const workflows = new WorkflowEngine({ log, runs, writer, ids, clock, floor: () => escalationPolicy.floor });
   capabilities.contribute('replay', { replay: { supported: true, modes: ['replay', 'branch'] } });
 
   /** The steps of a supervisor turn, planned into `tx` (records return their event ids at once). */
@@ -328,19 +325,19 @@ export function createOpenwopRuntime(options: OpenwopRuntimeOptions): OpenwopRun
     proposals,
     installedArtifacts,
     /** GET /v1/agents for `tenant`: built-in agents plus the agent packs applied proposals installed (RFC 0080 §C projection). */
-    agentInventory: async (tenant: string | undefined) => agentInventory(tenant === undefined ? [] : await installedArtifacts.list(tenant, 'agent-pack'), capabilities.document()),
+    agentInventory: async (tx: Tx, tenant: string | undefined) => agentInventory(tenant === undefined ? [] : await installedArtifacts.list(tx, tenant, 'agent-pack'), capabilities.document()),
     /** The reader of one tenant's memory (CTI-1). */
-    readerFor: (tenant: string) => readers.readerFor(tenant),
+    readerFor: (tx: Tx, tenant: string) => readers.readerFor(tx, tenant),
     /** The read interface for one tenant, over live memory. */
-    adapterFor: (tenant: string) => new TenantMemoryAdapter(readers.readerFor(tenant), clock, { cursors }),
+    adapterFor: (tx: Tx, tenant: string) => new TenantMemoryAdapter(readers.readerFor(tx, tenant), clock, { cursors }),
     /**
      * Memory as a run reads it: a fork reads its snapshot (the memory as of its fork point), any other run the live
      * memory of its tenant — both through a reader bound to the run's tenant.
      */
-    async memoryOfRun(runId: string): Promise<TenantMemoryAdapter | undefined> {
-      const row = await runs.row(runId);
+    async memoryOfRun(tx: Tx, runId: string): Promise<TenantMemoryAdapter | undefined> {
+      const row = await runs.row(tx, runId);
       if (row === undefined) return undefined;
-      const reader = readers.readerFor(row.tenant);
+      const reader = readers.readerFor(tx, row.tenant);
       return row.anchor === undefined
         ? new TenantMemoryAdapter(reader, clock, { cursors })
         : new TenantMemoryAdapter(reader.at(row.anchor), clock, { cursors, view: runId });
@@ -378,7 +375,7 @@ export function createOpenwopRuntime(options: OpenwopRuntimeOptions): OpenwopRun
       resolution: InterruptResolution,
       dispatch: (d: OrchestratorDecisionLike) => Promise<void> | void = () => {},
     ): Promise<OrchestratorStepResult> {
-      const open = interruptInLog((await log.read(runId, 0, MAX_EVENT_PAGE)).events, interruptId);
+      const open = interruptInLog((await log.read(tx, runId, 0, MAX_EVENT_PAGE)).events, interruptId);
       if (open === undefined) throw new InterruptNotFoundError();
       if (open === 'resolved') throw new InterruptAlreadyResolvedError();
       tx.add('claim.take', { key: `interrupt:${runId}:${interruptId}`, atMs: clock.now(), refuseAs: toWireRefusal(new InterruptAlreadyResolvedError()) });

@@ -6,7 +6,7 @@
 import type { ForkOrigin } from '../../generated/ts/index.ts';
 import type { RunEventLog } from '../events/log.ts';
 import type { IdSource, Clock } from '../shared/clock.ts';
-import type { JsonDoc, Reads, RunBound, RunKind, RunRow, StoredDoc, Tx } from '../storage/index.ts';
+import type { JsonDoc, RunBound, RunKind, RunRow, StoredDoc, Tx } from '../storage/index.ts';
 import type { SnapshotAnchor } from '../memory/tenant-reader.ts';
 import { workflowDefinitionOf, type ForkMode, type WorkflowDefinition } from './workflow-definition.ts';
 import { isForkOrigin } from '../../generated/guards/index.ts';
@@ -85,7 +85,6 @@ export interface StartRun {
 }
 
 export class Runs {
-  readonly #reads: Reads;
   readonly #clock: Clock;
   readonly #ids: IdSource;
   readonly #log: RunEventLog;
@@ -93,8 +92,7 @@ export class Runs {
   readonly bounds: RunBounds;
   readonly #byKind: Readonly<Partial<Record<RunKind, RunBound>>>;
 
-  constructor(o: { readonly reads: Reads; readonly clock: Clock; readonly ids: IdSource; readonly log: RunEventLog; readonly tenantOf: (memoryRef: string) => string | undefined; readonly bounds?: Partial<RunBounds> }) {
-    this.#reads = o.reads;
+  constructor(o: { readonly clock: Clock; readonly ids: IdSource; readonly log: RunEventLog; readonly tenantOf: (memoryRef: string) => string | undefined; readonly bounds?: Partial<RunBounds> }) {
     this.#clock = o.clock;
     this.#ids = o.ids;
     this.#log = o.log;
@@ -162,18 +160,18 @@ export class Runs {
   }
 
   /** The run's record, if it exists. */
-  async get(runId: string): Promise<RunRecord | undefined> {
-    const row = await this.#reads.runGet(runId);
+  async get(tx: Tx, runId: string): Promise<RunRecord | undefined> {
+    const row = await tx.read.runGet(runId);
     return row === undefined ? undefined : runRecordOf(row.doc);
   }
 
   /** The run's row (kind, status, anchor, …), if it exists. */
-  row(runId: string): Promise<RunRow | undefined> {
-    return this.#reads.runGet(runId);
+  row(tx: Tx, runId: string): Promise<RunRow | undefined> {
+    return tx.read.runGet(runId);
   }
 
   /** The tenant a run belongs to, if it exists. */
-  async tenantOf(runId: string): Promise<string | undefined> {
-    return (await this.#reads.runGet(runId))?.tenant;
+  async tenantOf(tx: Tx, runId: string): Promise<string | undefined> {
+    return (await tx.read.runGet(runId))?.tenant;
   }
 }

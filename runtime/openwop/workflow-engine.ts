@@ -26,7 +26,7 @@ import { InterruptAlreadyResolvedError, InterruptNotFoundError } from '../multi-
 import { forkAnchor } from '../multi-agent/replay-snapshots.ts';
 import type { Clock, IdSource } from '../shared/clock.ts';
 import { WopkitError } from '../shared/errors.ts';
-import { toWireRefusal, type Reads, type Tx } from '../storage/index.ts';
+import { toWireRefusal, type Tx } from '../storage/index.ts';
 import type { RunRecord, Runs } from './runs.ts';
 import type { ApprovalAction, ForkMode, WorkflowDefinition, WorkflowNode } from './workflow-definition.ts';
 
@@ -129,7 +129,6 @@ export interface Execution {
 }
 
 export interface WorkflowEngineParts {
-  readonly reads: Reads;
   /** The confidence floor below which an agent's decision waits for a person (the host's escalation floor). */
   readonly floor: () => number;
   readonly log: RunEventLog;
@@ -156,10 +155,10 @@ export class WorkflowEngine {
    * for an action the node does not offer; InterruptAlreadyResolvedError (at commit) for every answer but one.
    */
   async resume(tx: Tx, runId: string, nodeId: string, value: Readonly<ResumeValue>): Promise<void> {
-    const run = await this.parts.runs.get(runId);
-    const row = run?.workflow === undefined ? undefined : await this.parts.runs.row(runId);
+    const run = await this.parts.runs.get(tx, runId);
+    const row = run?.workflow === undefined ? undefined : await this.parts.runs.row(tx, runId);
     if (run?.workflow === undefined || row === undefined) throw new InterruptNotFoundError();
-    const entries = await this.#read(runId);
+    const entries = await this.#read(tx, runId);
     const progress = progressOf(run.workflow, entries);
     const node = this.interruptedNode(run.workflow, progress, nodeId);
     const p = node === undefined ? undefined : progress.nodes.get(node.nodeId);
@@ -168,7 +167,7 @@ export class WorkflowEngine {
     if (progress.ended !== undefined) throw new InterruptNotFoundError();
     const action = this.admits(node, value.action);
     tx.add('claim.take', { key: `interrupt:${runId}:${p.interruptId}`, atMs: this.parts.clock.now(), refuseAs: toWireRefusal(new InterruptAlreadyResolvedError()) });
-    const ex: Execution = { tx, run, kind: row.kind === 'fork' ? 'fork' : 'run', def: run.workflow, entries, ...(await this.#replaySourceOf(run)) };
+    const ex: Execution = { tx, run, kind: row.kind === 'fork' ? 'fork' : 'run', def: run.workflow, entries, ...(await this.#replaySourceOf(tx, run)) };
     this.#answer(ex, node, p.interruptId, action, value.decidedAt);
     this.parts.runs.update(tx, { runId, tenant: run.tenant, kind: ex.kind }, { status: 'running', expectStatus: 'waiting-approval' });
     await this.drive(ex);
@@ -180,24 +179,24 @@ export class WorkflowEngine {
    * past the source's last event; ReplayMemorySnapshotUnavailableError (422) when no snapshot can be served.
    */
   async fork(tx: Tx, sourceRunId: string, fromSeq: number, mode: ForkMode = 'replay'): Promise<RunRecord> {
-    const row = await this.parts.runs.row(sourceRunId);
-    const source = (await this.parts.runs.get(sourceRunId));
+    const row = await this.parts.runs.row(tx, sourceRunId);
+    const source = (await this.parts.runs.get(tx, sourceRunId));
     if (row === undefined || source === undefined) throw new RangeError('unknown source run');
-    const anchor = await forkAnchor(this.parts.reads, row, fromSeq);
+    const anchor = await forkAnchor(tx, row, fromSeq);
     const fork = this.parts.runs.start(tx, {
       runId: this.parts.ids.next('run'), workflowId: source.workflowId, memoryRef: source.memoryRef, forkedFrom: { runId: sourceRunId, fromSeq },
       kind: 'fork', status: 'created', anchor, forkMode: mode, ...(source.workflow !== undefined ? { workflow: source.workflow } : {}),
     });
-    if (source.workflow !== undefined) await this.executeFork({ tx, run: fork, kind: 'fork', def: source.workflow, entries: [startedEntry(fork)] }, { runId: sourceRunId, entries: await this.#read(sourceRunId) }, fromSeq, mode);
+    if (source.workflow !== undefined) await this.executeFork({ tx, run: fork, kind: 'fork', def: source.workflow, entries: [startedEntry(fork)] }, { runId: sourceRunId, entries: await this.#read(tx, sourceRunId) }, fromSeq, mode);
     return fork;
   }
 
   /** Where a workflow run stands (undefined for a run that executes no workflow). */
-  async state(runId: string): Promise<WorkflowState | undefined> {
-    const run = (await this.parts.runs.get(runId));
-    const row = run?.workflow === undefined ? undefined : await this.parts.runs.row(runId);
+  async state(tx: Tx, runId: string): Promise<WorkflowState | undefined> {
+    const run = (await this.parts.runs.get(tx, runId));
+    const row = run?.workflow === undefined ? undefined : await this.parts.runs.row(tx, runId);
     if (run?.workflow === undefined || row === undefined) return undefined;
-    const progress = progressOf(run.workflow, await this.#read(runId));
+    const progress = progressOf(run.workflow, await this.#read(tx, runId));
     const status = row.status as RunStatus;
     if (progress.ended !== undefined) return { status, ...(progress.error !== undefined ? { error: progress.error } : {}) };
     const current = run.workflow.nodes.find((n) => progress.nodes.get(n.nodeId)?.done === undefined);
@@ -350,17 +349,17 @@ export class WorkflowEngine {
   }
 
   /** A replay fork's source events (to re-emit its recorded facts from). */
-  async #replaySourceOf(run: RunRecord): Promise<{ replay?: ReplaySource }> {
+  async #replaySourceOf(tx: Tx, run: RunRecord): Promise<{ replay?: ReplaySource }> {
     if (run.forkMode !== 'replay' || run.forkedFrom === undefined) return {};
-    return { replay: { runId: run.forkedFrom.runId, entries: await this.#read(run.forkedFrom.runId) } };
+    return { replay: { runId: run.forkedFrom.runId, entries: await this.#read(tx, run.forkedFrom.runId) } };
   }
 
   /** A run's whole log, page by page. */
-  async #read(runId: string): Promise<LogEntry[]> {
+  async #read(tx: Tx, runId: string): Promise<LogEntry[]> {
     const out: LogEntry[] = [];
     let from = 0;
     for (;;) {
-      const page = await this.parts.log.read(runId, from);
+      const page = await this.parts.log.read(tx, runId, from);
       out.push(...page.events);
       if (page.nextSeq === undefined) return out;
       from = page.nextSeq;

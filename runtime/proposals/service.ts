@@ -26,7 +26,7 @@ import { canTransition, IllegalTransitionError, transition } from '../shared/sta
 import { ActivationForbiddenError, ProposalInvalidError, ProposalNotFoundError, StaleGateError } from './errors.ts';
 import { APPROVAL_GATE_LIFECYCLE, PROPOSAL_LIFECYCLE, type GateState } from './lifecycle.ts';
 import { ProposalRecords, type InstalledArtifacts, type StoredGate, type StoredProposal } from './store.ts';
-import type { Reads, Tx, Units } from '../storage/index.ts';
+import type { Tx, Units } from '../storage/index.ts';
 
 export const PROPOSAL_KINDS: readonly ProposalKind[] = ['agent-pack', 'workflow-chain-pack', 'prompt-template', 'automation'];
 /** The RFC 0049 scope a direct-rbac host asks for, unless configured otherwise. */
@@ -50,8 +50,6 @@ export interface ProposalServiceOptions {
   readonly ids: IdSource;
   /** Opens each request's unit of work (its records read and write through it). */
   readonly units: Units;
-  /** The store's queries, for read-only requests. */
-  readonly reads: Reads;
   readonly installed: InstalledArtifacts;
   /** Proposals one tenant may hold (default DEFAULT_PROPOSALS_PER_TENANT). */
   readonly maxPerTenant?: number;
@@ -60,7 +58,7 @@ export interface ProposalServiceOptions {
   /** Plan a content-free event (validated by the event log) into the tenant's log; where it was logged. */
   readonly emit: (tx: Tx, tenant: string, type: 'proposal.created' | 'proposal.activated', payload: ProposalCreatedPayload | ProposalActivatedPayload) => { readonly eventId: string; readonly runId: string };
   /** The tenant a run belongs to, when the host knows the run. */
-  readonly runTenant: (runId: string) => Promise<string | undefined>;
+  readonly runTenant: (tx: Tx, runId: string) => Promise<string | undefined>;
   readonly activation: ProposalActivationPolicy;
 }
 
@@ -110,7 +108,7 @@ export class ProposalService {
    * transaction; re-run from its reads when another request changed what it decided on.
    */
   #request<T>(f: (records: ProposalRecords, tx: Tx) => Promise<T>): Promise<T> {
-    return this.#o.units((tx) => f(new ProposalRecords(tx.read, tx, this.#o.maxPerTenant), tx));
+    return this.#o.units((tx) => f(new ProposalRecords(tx, this.#o.maxPerTenant), tx));
   }
 
   get activation(): Required<ProposalActivationPolicy> {
@@ -131,7 +129,7 @@ export class ProposalService {
   synthesize(req: HostSampleProposalSynthesizeRequest): Promise<{ proposal: Proposal; eventId?: string; runId?: string }> {
     return this.#request(async (records, tx) => {
     const { tenant } = req;
-    const owners = await Promise.all(req.sourceRunIds.map((id) => this.#o.runTenant(id)));
+    const owners = await Promise.all(req.sourceRunIds.map((id) => this.#o.runTenant(tx, id)));
     const foreign = req.sourceRunIds.flatMap((_id, i) => {
       const owner = owners[i];
       return owner !== undefined && owner !== tenant ? [{ instancePath: `/sourceRunIds/${i}`, message: 'names a run of another tenant' }] : [];
@@ -139,7 +137,7 @@ export class ProposalService {
     if (foreign.length > 0) throw new ProposalInvalidError(foreign);
     const clean = await this.#o.redactor(tx, tenant);
     const artifact = redactStrings(req.artifact, clean) as Proposal['artifact'];
-    const duplicateOf = req.duplicateOf ?? (await this.#duplicateOf(tenant, req.kind, artifact));
+    const duplicateOf = req.duplicateOf ?? (await this.#duplicateOf(tx, tenant, req.kind, artifact));
     const now = new Date(this.#o.clock.now()).toISOString();
     const proposal: Proposal = {
       id: this.#o.ids.next('prop'),
@@ -163,22 +161,17 @@ export class ProposalService {
 
   /** The caller's tenant's proposals (a tenant must be named), oldest first, filtered by state and kind. */
   async list(tenant: string, filter: ProposalFilter = {}): Promise<readonly Proposal[]> {
-    const all = await this.#records().list(tenant);
+    const all = await this.#request((records) => records.list(tenant));
     return all.filter((p) => (filter.state === undefined || p.state === filter.state) && (filter.kind === undefined || p.kind === filter.kind)).map(proposalView);
   }
 
   async get(actor: ProposalActor, id: string): Promise<Proposal> {
-    return proposalView(await this.#own(this.#records(), actor, id));
+    return proposalView(await this.#request((records) => this.#own(records, actor, id)));
   }
 
   /** The tenant a proposal belongs to (undefined when there is none): for binding a request to its key's tenant. */
   async tenantOf(id: string): Promise<string | undefined> {
-    return (await this.#records().get(id))?.owner.tenant;
-  }
-
-  /** Records for a read-only request (they refuse to write). */
-  #records(): ProposalRecords {
-    return new ProposalRecords(this.#o.reads, undefined, this.#o.maxPerTenant);
+    return (await this.#request((records) => records.get(id)))?.owner.tenant;
   }
 
   /** Replace artefact, title or rationale; the proposal becomes revised. Never installs anything. */
@@ -238,7 +231,7 @@ export class ProposalService {
    * on; an override needs a reason and is audited; denied installs nothing.
    */
   async decide(approvalId: string, decision: 'granted' | 'denied' | 'overridden', by: { readonly decidedBy: string; readonly reason?: string }): Promise<ApplyOutcome> {
-    const found = await this.#records().gate(approvalId);
+    const found = await this.#request((records) => records.gate(approvalId));
     if (found === undefined) throw new ProposalNotFoundError('gate');
     return this.#lock.run(found.proposalId, () => this.#request(async (records, tx) => {
       const gate = (await records.gate(approvalId))!;
@@ -260,8 +253,7 @@ export class ProposalService {
 
   /** What an applied proposal installed, read back from the registry (404 before apply). */
   async installed(actor: ProposalActor, id: string) {
-    const p = await this.#own(this.#records(), actor, id);
-    const a = await this.#o.installed.get(p.owner.tenant, id);
+    const a = await this.#request(async (records, tx) => this.#o.installed.get(tx, (await this.#own(records, actor, id)).owner.tenant, id));
     if (a === undefined) throw new ProposalNotFoundError('installed artefact');
     return { proposalId: id, kind: a.kind, installedArtifactRef: a.ref, installedAt: a.installedAt, artifact: JSON.parse(a.artifactJson) as Record<string, unknown> };
   }
@@ -314,7 +306,7 @@ export class ProposalService {
     return proposalView(applied);
   }
 
-  async #duplicateOf(tenant: string, kind: ProposalKind, artifact: Proposal['artifact']): Promise<string | undefined> {
-    return (await this.#o.installed.list(tenant, kind)).find((a) => (JSON.parse(a.artifactJson) as { name?: unknown }).name === artifact.name)?.ref;
+  async #duplicateOf(tx: Tx, tenant: string, kind: ProposalKind, artifact: Proposal['artifact']): Promise<string | undefined> {
+    return (await this.#o.installed.list(tx, tenant, kind)).find((a) => (JSON.parse(a.artifactJson) as { name?: unknown }).name === artifact.name)?.ref;
   }
 }

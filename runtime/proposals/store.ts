@@ -7,7 +7,7 @@
  */
 import type { Proposal, ProposalKind } from '../../generated/ts/proposal.ts';
 import type { ApprovalGate } from '../../generated/ts/proposal-apply-response.ts';
-import { StoreCorruptError, type JsonDoc, type Reads, type Tx } from '../storage/index.ts';
+import { StoreCorruptError, type JsonDoc, type Tx } from '../storage/index.ts';
 import { isApprovalGate, isProposal, isProposalKind } from '../../generated/guards/index.ts';
 
 
@@ -64,26 +64,18 @@ export function installedArtifactOf(doc: JsonDoc): InstalledArtifact {
   return { tenant, proposalId, kind, ref, artifactJson, installedAt };
 }
 
-/** The proposal records of one request: reads from the store, writes into the request's tx. */
+/** The proposal records of one request: reads and writes through the request's unit of work. */
 export class ProposalRecords {
-  readonly #read: Reads;
-  readonly #writes: Tx | undefined;
+  readonly #tx: Tx;
   readonly #limit: number;
 
-  /** Records over `read`; `tx` takes the writes (absent: a read-only view, which refuses to write). */
-  constructor(read: Reads, tx: Tx | undefined, limit = DEFAULT_PROPOSALS_PER_TENANT) {
-    this.#read = read;
-    this.#writes = tx;
+  constructor(tx: Tx, limit = DEFAULT_PROPOSALS_PER_TENANT) {
+    this.#tx = tx;
     this.#limit = limit;
   }
 
-  get #tx(): Tx {
-    if (this.#writes === undefined) throw new Error('a read-only view of the proposal records cannot write');
-    return this.#writes;
-  }
-
   async get(id: string): Promise<StoredProposal | undefined> {
-    const row = await this.#read.proposalGet(id);
+    const row = await this.#tx.read.proposalGet(id);
     return row === undefined ? undefined : storedProposalOf(row.doc);
   }
 
@@ -97,11 +89,11 @@ export class ProposalRecords {
 
   /** Every proposal of `tenant`, oldest first (at most the tenant's bound). */
   async list(tenant: string): Promise<readonly StoredProposal[]> {
-    return (await this.#read.proposalsOf({ tenant, limit: this.#limit })).map(storedProposalOf);
+    return (await this.#tx.read.proposalsOf({ tenant, limit: this.#limit })).map(storedProposalOf);
   }
 
   async gate(approvalId: string): Promise<StoredGate | undefined> {
-    const doc = await this.#read.gateGet(approvalId);
+    const doc = await this.#tx.read.gateGet(approvalId);
     return doc === undefined ? undefined : storedGateOf(doc);
   }
 
@@ -112,7 +104,7 @@ export class ProposalRecords {
 
   /** The gate of the proposal that is still pending, if any. */
   async pendingGate(proposalId: string): Promise<StoredGate | undefined> {
-    return (await this.#read.gatesOf({ proposalId, limit: 1000 })).map(storedGateOf).find((g) => g.state === 'pending');
+    return (await this.#tx.read.gatesOf({ proposalId, limit: 1000 })).map(storedGateOf).find((g) => g.state === 'pending');
   }
 
   install(a: InstalledArtifact): void {
@@ -125,22 +117,20 @@ export class ProposalRecords {
  * inventory reads its agent packs). Only an authorised apply writes to it.
  */
 export class InstalledArtifacts {
-  readonly #read: Reads;
   readonly #limit: number;
 
-  constructor(read: Reads, limit = DEFAULT_PROPOSALS_PER_TENANT) {
-    this.#read = read;
+  constructor(limit = DEFAULT_PROPOSALS_PER_TENANT) {
     this.#limit = limit;
   }
 
-  /** What `proposalId` installed for `tenant` (nothing for another tenant's proposal). */
-  async get(tenant: string, proposalId: string): Promise<InstalledArtifact | undefined> {
-    const found = await this.#read.installedFor(proposalId);
+  /** What `proposalId` installed for `tenant` (nothing for another tenant's proposal), read through `tx`. */
+  async get(tx: Tx, tenant: string, proposalId: string): Promise<InstalledArtifact | undefined> {
+    const found = await tx.read.installedFor(proposalId);
     return found === undefined || found.tenant !== tenant ? undefined : installedArtifactOf(found.doc);
   }
 
   /** Everything installed for `tenant`, optionally of one kind, in install order. */
-  async list(tenant: string, kind?: ProposalKind): Promise<readonly InstalledArtifact[]> {
-    return (await this.#read.installedOf({ tenant, ...(kind !== undefined ? { kind } : {}), limit: this.#limit })).map(installedArtifactOf);
+  async list(tx: Tx, tenant: string, kind?: ProposalKind): Promise<readonly InstalledArtifact[]> {
+    return (await tx.read.installedOf({ tenant, ...(kind !== undefined ? { kind } : {}), limit: this.#limit })).map(installedArtifactOf);
   }
 }

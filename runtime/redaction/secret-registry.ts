@@ -19,7 +19,7 @@
  */
 import type { Clock } from '../shared/clock.ts';
 import { BAD_REQUEST, WopkitError } from '../shared/errors.ts';
-import { SecretRegistryUnavailableError, type Reads, type Tx } from '../storage/index.ts';
+import { SecretRegistryUnavailableError, type Tx } from '../storage/index.ts';
 
 import { idCharsOnly, markerBody, markerOverlap, SECRET_ID_PATTERN } from './marker.ts';
 import { redact } from './chokepoint.ts';
@@ -201,8 +201,6 @@ interface TenantView {
 }
 
 export interface SecretRegistriesOptions {
-  /** The store's queries (the registries and their version). */
-  readonly reads: Reads;
   readonly clock: Clock;
   readonly keys: SecretKeyRing;
   readonly limits?: Partial<SecretRegistryLimits>;
@@ -233,16 +231,15 @@ export class SecretRegistries {
     return this.#o.keys;
   }
 
-  /** The tenant's live registries: the cached view, or (none cached) as the store holds them now. */
-  async view(tenant: string): Promise<TenantView> {
+  /** The tenant's live registries: the cached view, or (none cached) as the store holds them now, read through `tx`. */
+  async view(tx: Tx, tenant: string): Promise<TenantView> {
     const cached = this.#views.get(tenant);
     if (cached !== undefined) {
       this.#cache(tenant, cached);
       return cached;
     }
-    const reads = this.#o.reads;
-    const version = await reads.secretVersion(tenant);
-    const rows = await reads.liveRegistries({ tenant, limit: this.limits.maxLiveRunsPerTenant + 1 });
+    const version = await tx.read.secretVersion(tenant);
+    const rows = await tx.read.liveRegistries({ tenant, limit: this.limits.maxLiveRunsPerTenant + 1 });
     const set = new TenantSecrets(tenant, this.limits.maxSecretCharsPerTenant);
     const registries = new Map<string, OpenedRegistry>();
     let unreadable = false;
@@ -280,7 +277,7 @@ export class SecretRegistries {
 
   /** A request's view of `tenant`'s registries: its writes are planned into `tx`. */
   async scope(tx: Tx, tenant: string): Promise<TenantSecretScope> {
-    return new TenantSecretScope(this, this.#o, tx, tenant, await this.view(tenant));
+    return new TenantSecretScope(this, this.#o, tx, tenant, await this.view(tx, tenant));
   }
 
   /** @internal a committed registration moved the tenant's version on: keep the view that matches it. */

@@ -1,10 +1,10 @@
 /**
  * The storage layer's public entry: everything outside `runtime/storage/` reaches the store through what this module
  * exports — opening a store, the port's type and errors, and the unit of work (`unitOfWork`, `Tx`) that is the only way
- * to read and write. Query and operation modules, SQL sessions and back-end internals are not exported.
+ * to read and write: its queries are reached as `tx.read` and nowhere else (the bound query table, `readsOf`, is
+ * private to the storage layer). Query and operation modules, SQL sessions and back-end internals are not exported.
  */
-export { readsOf } from './reads/index.ts';
-export { unitOfWork, unitsOf, type Tx, type Units, type UnitOfWorkOptions, type Pending, type Reads } from './unit-of-work.ts';
+export { unitOfWork, unitsOf, type Tx, type Units, type UnitOfWorkOptions, type Pending } from './unit-of-work.ts';
 export {
   CORRUPT_REASON, isJsonDoc, StoreClosedError, StoreCorruptError, StoreUnavailableError, StoreUpgradeBlockedError, StoreVersionError,
   type Json, type JsonDoc, type StoredDoc, type StoragePort, type StoreHealth, type StoreKind,

@@ -8,18 +8,16 @@ import type { StoragePort } from './port.ts';
 
 /** The result of one planned operation, readable after the plan committed. */
 export class Pending<T> {
-  #set = false;
-  #value: T | undefined;
+  #result: { readonly value: T } | undefined;
 
   /** @internal set by `Plan.commit`. */
   resolve(value: T): void {
-    this.#set = true;
-    this.#value = value;
+    this.#result = { value };
   }
 
   get value(): T {
-    if (!this.#set) throw new Error('the plan this result belongs to has not committed');
-    return this.#value as T;
+    if (this.#result === undefined) throw new Error('the plan this result belongs to has not committed');
+    return this.#result.value;
   }
 }
 

@@ -5,6 +5,11 @@
  * - In `runtime/` outside the storage layer: no `new Plan(`, no `.commit(` call, no SQL text in a string literal, no
  *   stale-read retry of its own (`isStale`: the unit of work re-runs its work), no `as unknown as`, `as any` or
  *   `as never`, and no cast to a type parameter (a helper that answers any type it is asked for from what it read).
+ * - Reads go through the request's unit of work and nothing else: no file outside the storage layer imports `readsOf`
+ *   (the store's queries bound to a port, private to `runtime/storage/`), and no runtime code outside it holds the
+ *   store's queries — no `Reads` type (nor `Tx['read']`, `typeof x.read`) in a field, parameter or variable, and no
+ *   `tx.read` taken as a value (kept, passed on or destructured) rather than called through (`tx.read.runGet(…)`). A
+ *   domain object then reads only through the `tx` it is handed, so it can hold no query table of its own.
  */
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
@@ -14,7 +19,11 @@ const STORAGE = 'runtime/storage/';
 const ENTRY = 'runtime/storage/index.ts';
 const outsideStorage = (f: string): boolean => !f.startsWith(STORAGE);
 const RUNTIME = tsFilesUnder('runtime').filter(outsideStorage);
+/** Every runtime file, the storage layer's included: the cast rules hold everywhere in runtime/. */
+const ALL_RUNTIME = tsFilesUnder('runtime');
 const CONSUMERS = [...RUNTIME, ...tsFilesUnder('entry'), ...tsFilesUnder('conformance')];
+/** Every file outside the storage layer, tests, benchmarks and scripts included. */
+const EVERYWHERE = [...CONSUMERS, ...tsFilesUnder('test'), ...tsFilesUnder('bench'), ...tsFilesUnder('scripts')];
 
 /** Every node of `file` for which `pick` answers a finding, as `file:line finding`. */
 function findings(files: readonly string[], pick: (n: ts.Node, sf: ts.SourceFile) => string | undefined): string[] {
@@ -33,6 +42,29 @@ function findings(files: readonly string[], pick: (n: ts.Node, sf: ts.SourceFile
 
 const SQL = /^\s*(SELECT|INSERT|UPDATE|DELETE|CREATE|ALTER|DROP|BEGIN|COMMIT|ROLLBACK|PRAGMA|WITH)\b[\s\S]*\b(FROM|INTO|SET|TABLE|INDEX|WHERE|VALUES|TRANSACTION)?/i;
 const SQL_WORDS = /\b(SELECT\s+[\w*]|INSERT\s+INTO|UPDATE\s+\w+\s+SET|DELETE\s+FROM|CREATE\s+(TABLE|INDEX)|ALTER\s+TABLE|DROP\s+TABLE|PRAGMA\s+\w)/;
+
+/** `n` names the store's query table as a type: `Reads`, `Tx['read']`, or `typeof x.read`. */
+function readsType(n: ts.Node): string | undefined {
+  if (ts.isTypeReferenceNode(n) && ts.isIdentifier(n.typeName) && n.typeName.text === 'Reads') return n.getText();
+  if (ts.isIndexedAccessTypeNode(n) && ts.isLiteralTypeNode(n.indexType) && ts.isStringLiteral(n.indexType.literal) && n.indexType.literal.text === 'read') return n.getText();
+  if (ts.isTypeQueryNode(n) && ts.isQualifiedName(n.exprName) && n.exprName.right.text === 'read') return n.getText();
+  return undefined;
+}
+
+/**
+ * `n` takes a unit of work's query table as a value: `x.read` that is neither called through (`x.read.q(…)`) nor a
+ * method call of its own (`log.read(tx, …)`), or `read` destructured out of an object.
+ */
+function readsTaken(n: ts.Node): string | undefined {
+  if (ts.isPropertyAccessExpression(n) && n.name.text === 'read') {
+    const p = n.parent;
+    if (ts.isPropertyAccessExpression(p) && p.expression === n) return undefined;
+    if (ts.isCallExpression(p) && p.expression === n) return undefined;
+    return n.getText();
+  }
+  if (ts.isBindingElement(n) && ts.isObjectBindingPattern(n.parent) && ((n.propertyName ?? n.name).getText() === 'read')) return n.getText();
+  return undefined;
+}
 
 /** The type parameters in scope at `n`. */
 function typeParametersAt(n: ts.Node): Set<string> {
@@ -62,7 +94,7 @@ export const RULES: Readonly<Record<string, { readonly files: readonly string[];
     pick: (n) => (ts.isIdentifier(n) && (n.text === 'isStale' || n.text === 'retryStale') ? n.text : undefined),
   },
   'no as unknown as, as any, as never': {
-    files: RUNTIME,
+    files: ALL_RUNTIME,
     pick: (n) => {
       if (!ts.isAsExpression(n)) return undefined;
       if (n.type.kind === ts.SyntaxKind.AnyKeyword || n.type.kind === ts.SyntaxKind.NeverKeyword) return n.getText().slice(0, 80);
@@ -71,17 +103,23 @@ export const RULES: Readonly<Record<string, { readonly files: readonly string[];
     },
   },
   'no cast to a type parameter': {
-    files: RUNTIME,
+    files: ALL_RUNTIME,
     pick: (n) => (ts.isAsExpression(n) && ts.isTypeReferenceNode(n.type) && ts.isIdentifier(n.type.typeName) && typeParametersAt(n).has(n.type.typeName.text) ? n.getText().slice(0, 80) : undefined),
+  },
+  'no import of readsOf (anywhere outside the storage layer)': {
+    files: EVERYWHERE,
+    pick: (n) => (ts.isImportSpecifier(n) && (n.propertyName ?? n.name).text === 'readsOf' ? `import ${n.getText()}` : undefined),
+  },
+  'no store query table held: no Reads type': {
+    files: RUNTIME,
+    pick: readsType,
+  },
+  'no store query table held: tx.read only called through': {
+    files: RUNTIME,
+    pick: readsTaken,
   },
 };
 
-/**
- * Files that still decode stored documents (or DTOs) with a cast, until each table has its typed decoder: the list
- * only shrinks — a file not listed fails, and a listed file that no longer casts fails too (take it off the list).
- */
-const CASTS_PENDING_DECODERS = new Set(['runtime/inquirium/operator-questions.ts']);
-const CAST_RULES = new Set(['no as unknown as, as any, as never', 'no cast to a type parameter']);
 
 describe('a unit of work is the only way to the store', () => {
   it('code outside runtime/storage/ imports it only through its public entry', () => {
@@ -90,17 +128,10 @@ describe('a unit of work is the only way to the store', () => {
   });
 
   for (const [rule, { files, pick }] of Object.entries(RULES)) {
-    it(`runtime/ outside the storage layer: ${rule}`, () => {
-      const found = findings(files, pick);
-      if (!CAST_RULES.has(rule)) return void expect(found).toEqual([]);
-      expect(found.filter((f) => !CASTS_PENDING_DECODERS.has(f.split(':')[0]!))).toEqual([]);
+    it(`${rule}`, () => {
+      expect(findings(files, pick)).toEqual([]);
     });
   }
-
-  it('every file on the pending-decoder list still casts (the list only shrinks)', () => {
-    const casting = new Set([...CAST_RULES].flatMap((rule) => findings(RULES[rule]!.files, RULES[rule]!.pick)).map((f) => f.split(':')[0]!));
-    expect([...CASTS_PENDING_DECODERS].filter((f) => !casting.has(f))).toEqual([]);
-  });
 
   it('the rules find what they look for (each on a sample that breaks it)', () => {
     const sample = (text: string): ts.SourceFile => ts.createSourceFile('sample.ts', text, ts.ScriptTarget.Latest, true);
@@ -122,5 +153,19 @@ describe('a unit of work is the only way to the store', () => {
     expect(hits('no as unknown as, as any, as never', 'const a = x as unknown as Y; const b = y as any; const c = z as never; const d = w as Y;')).toBe(3);
     expect(hits('no cast to a type parameter', 'function f<T>(v: unknown): T { return v as T; }')).toBe(1);
     expect(SQL.test('SELECT 1')).toBe(true);
+    const importsReadsOf = 'no import of readsOf (anywhere outside the storage layer)';
+    expect(hits(importsReadsOf, "import { readsOf, unitOfWork } from '../storage/index.ts';")).toBe(1);
+    expect(hits(importsReadsOf, "import { readsOf as bound } from '../storage/reads/index.ts';")).toBe(1);
+    expect(hits(importsReadsOf, "import { unitOfWork } from '../storage/index.ts'; function readsOf() {}")).toBe(0);
+    const readsTyped = 'no store query table held: no Reads type';
+    expect(hits(readsTyped, 'class Log { readonly #reads: Reads; constructor(reads: Reads) { this.#reads = reads; } }')).toBe(2);
+    expect(hits(readsTyped, "class Log { constructor(private readonly read: Tx['read']) {} }")).toBe(1);
+    expect(hits(readsTyped, 'let kept: typeof tx.read | undefined;')).toBe(1);
+    expect(hits(readsTyped, 'function page(tx: Tx, runId: string) { return tx.read.eventPage({ runId }); }')).toBe(0);
+    const readsHeld = 'no store query table held: tx.read only called through';
+    expect(hits(readsHeld, 'const log = new RunEventLog({ reads: tx.read });')).toBe(1);
+    expect(hits(readsHeld, 'class Reader { readonly #r; constructor(tx: Tx) { this.#r = tx.read; } }')).toBe(1);
+    expect(hits(readsHeld, 'const { read } = tx; const { read: q } = tx;')).toBe(2);
+    expect(hits(readsHeld, 'await tx.read.runGet(id); await log.read(tx, id, 0); await this.#tx.read.entryGet(a);')).toBe(0);
   });
 });

@@ -14,6 +14,7 @@ import { CONFORMANCE_FIXTURES } from '../../runtime/openwop/fixtures/table.ts';
 import { ResumeValueRefusedError, type WorkflowDefinition } from '../../runtime/openwop/workflow-engine.ts';
 import type { OpenwopRuntime } from '../../runtime/openwop/index.ts';
 import { openRuntime, request, withRuntime } from '../runtime/support.ts';
+import { unitOfWork } from '../../runtime/storage/index.ts';
 
 const NOOP = CONFORMANCE_FIXTURES['conformance-noop'].definition;
 const APPROVAL = CONFORMANCE_FIXTURES['conformance-approval'].definition;
@@ -25,7 +26,7 @@ const TWO_GATES: WorkflowDefinition = {
 const REF = 'mem://acme/conformance/wf';
 
 async function eventsOf(rt: OpenwopRuntime, runId: string): Promise<RunEvent[]> {
-  return (await rt.log.read(runId)).events;
+  return (await unitOfWork(rt.port, (tx) => rt.log.read(tx, runId))).events;
 }
 const types = async (rt: OpenwopRuntime, runId: string) => (await eventsOf(rt, runId)).map((e) => (e.nodeId === undefined ? e.type : `${e.type}@${e.nodeId}`));
 const ids = async (rt: OpenwopRuntime, runId: string) => (await eventsOf(rt, runId)).filter((e) => e.type === 'memory.written').map((e) => e.payload['memoryId']);
@@ -37,15 +38,15 @@ describe('workflow runs', () => {
     expect(await types(rt, run.runId)).toEqual(['run.started', 'node.started@noop', 'node.completed@noop', 'memory.written', 'run.completed']);
     const written = (await eventsOf(rt, run.runId)).find((e) => e.type === 'memory.written')!;
     expect(Object.keys(written.payload).sort()).toEqual(['byteSize', 'memoryId', 'memoryRef', 'operation']);
-    expect(await rt.adapterFor('acme').get(REF, String(written.payload['memoryId']))).toMatchObject({ tags: ['run-summary', 'conformance-noop'] });
-    expect(await rt.workflows.state(run.runId)).toEqual({ status: 'completed' });
-    expect((await rt.runs.row(run.runId))?.endedMs).toBeDefined();
+    expect(await unitOfWork(rt.port, (tx) => rt.adapterFor(tx, 'acme').get(REF, String(written.payload['memoryId'])))).toMatchObject({ tags: ['run-summary', 'conformance-noop'] });
+    expect(await unitOfWork(rt.port, (tx) => rt.workflows.state(tx, run.runId))).toEqual({ status: 'completed' });
+    expect((await unitOfWork(rt.port, (tx) => rt.runs.row(tx, run.runId)))?.endedMs).toBeDefined();
   });
 
   it('an approval gate waits at its node, takes only its actions, and one answer: accept completes, reject fails with approval_rejected', async () => {
     const { rt, port } = await openRuntime();
     const [a, r] = [await request(port, (p) => rt.workflows.start(p, APPROVAL, REF)), await request(port, (p) => rt.workflows.start(p, APPROVAL, REF))];
-    const waiting = await rt.workflows.state(a.runId);
+    const waiting = await unitOfWork(rt.port, (tx) => rt.workflows.state(tx, a.runId));
     expect(waiting).toMatchObject({ status: 'waiting-approval', currentNodeId: 'gate', interrupt: { kind: 'approval', nodeId: 'gate' } });
     await expect(request(port, (p) => rt.workflows.resume(p, a.runId, 'elsewhere', { action: 'accept' }))).rejects.toBeInstanceOf(InterruptNotFoundError);
     for (const action of ['approve', 'amend', 'confirm'] as const) {
@@ -53,7 +54,7 @@ describe('workflow runs', () => {
       await expect(refused).rejects.toBeInstanceOf(ResumeValueRefusedError);
       await expect(refused).rejects.toMatchObject({ status: 400, details: { failures: [{ instancePath: '/resumeValue/action', message: 'must be one of accept, reject' }] } });
     }
-    expect(await rt.workflows.state(a.runId)).toEqual(waiting);
+    expect(await unitOfWork(rt.port, (tx) => rt.workflows.state(tx, a.runId))).toEqual(waiting);
     // by the interrupt's id as well as by the node's
     await request(port, (p) => rt.workflows.resume(p, a.runId, waiting!.interrupt!.interruptId, { action: 'accept', decidedAt: '2026-11-20T10:00:00Z' }));
     expect(await types(rt, a.runId)).toEqual(['run.started', 'node.started@gate', 'interrupt.requested@gate', 'interrupt.resolved@gate', 'approval.received@gate', 'node.completed@gate', 'memory.written', 'run.completed']);
@@ -61,7 +62,7 @@ describe('workflow runs', () => {
     await expect(request(port, (p) => rt.workflows.resume(p, a.runId, 'gate', { action: 'accept' }))).rejects.toBeInstanceOf(InterruptAlreadyResolvedError);
 
     await request(port, (p) => rt.workflows.resume(p, r.runId, 'gate', { action: 'reject' }));
-    expect(await rt.workflows.state(r.runId)).toEqual({ status: 'failed', error: { code: 'approval_rejected', message: 'the approval gate was answered reject' } });
+    expect(await unitOfWork(rt.port, (tx) => rt.workflows.state(tx, r.runId))).toEqual({ status: 'failed', error: { code: 'approval_rejected', message: 'the approval gate was answered reject' } });
     expect((await types(rt, r.runId)).slice(-2)).toEqual(['node.failed@gate', 'run.failed']);
     expect(await ids(rt, r.runId)).toEqual([]);
   });
@@ -71,13 +72,13 @@ describe('workflow runs', () => {
     const sure: WorkflowDefinition = { ...LOW, workflowId: 'sure', nodes: [{ ...LOW.nodes[0], agent: { ...LOW.nodes[0].agent, confidence: 0.9 } }] };
     const { rt, port } = await openRuntime();
     const low = await request(port, (p) => rt.workflows.start(p, LOW, REF));
-    expect(await rt.workflows.state(low.runId)).toMatchObject({ status: 'waiting-approval', currentNodeId: 'low-conf-decider' });
+    expect(await unitOfWork(rt.port, (tx) => rt.workflows.state(tx, low.runId))).toMatchObject({ status: 'waiting-approval', currentNodeId: 'low-conf-decider' });
     const log = await eventsOf(rt, low.runId);
     expect(log.find((e) => e.type === 'agent.decided')?.payload).toEqual({ agentId: 'core.conformance.low-conf-decider', decision: 'route-to-refunds', confidence: 0.3 });
     const suspended = log.find((e) => e.type === 'node.suspended')!;
     expect(suspended.payload).toEqual({ nodeId: 'low-conf-decider', interruptId: log.find((e) => e.type === 'interrupt.requested')!.payload['interruptId'], kind: 'approval', reason: 'low-confidence', agentId: 'core.conformance.low-conf-decider', threshold: 0.5, observed: 0.3 });
     await request(port, (p) => rt.workflows.resume(p, low.runId, 'low-conf-decider', { action: 'accept' }));
-    expect(await rt.workflows.state(low.runId)).toEqual({ status: 'completed' });
+    expect(await unitOfWork(rt.port, (tx) => rt.workflows.state(tx, low.runId))).toEqual({ status: 'completed' });
     expect(await types(rt, (await request(port, (p) => rt.workflows.start(p, sure, REF))).runId)).toEqual(['run.started', 'node.started@low-conf-decider', 'agent.decided@low-conf-decider', 'node.completed@low-conf-decider', 'memory.written', 'run.completed']);
     // a host advertising a stricter floor suspends the 0.9 decision too, and says which threshold it applied
     const { rt: strict, port: strictPort } = await openRuntime({ confidenceEscalationFloor: 0.95 });
@@ -101,12 +102,12 @@ describe('workflow runs', () => {
     await request(port, (p) => rt.workflows.resume(p, src.runId, 'gate', { action: 'accept' }));
     const replay = await request(port, (p) => rt.fork(p, src.runId, 0, 'replay'));
     const branch = await request(port, (p) => rt.fork(p, src.runId, 0, 'branch'));
-    expect(await rt.workflows.state(replay.runId)).toEqual({ status: 'completed' });
+    expect(await unitOfWork(rt.port, (tx) => rt.workflows.state(tx, replay.runId))).toEqual({ status: 'completed' });
     expect(await ids(rt, replay.runId)).toEqual(await ids(rt, src.runId));
     const srcAnswer = (await eventsOf(rt, src.runId)).find((e) => e.type === 'interrupt.resolved')!.payload;
     expect((await eventsOf(rt, replay.runId)).find((e) => e.type === 'interrupt.resolved')?.payload).toEqual(srcAnswer);
     // the branch waits for its own answer (it does not inherit the source's), then writes its own summary
-    expect(await rt.workflows.state(branch.runId)).toMatchObject({ status: 'waiting-approval', currentNodeId: 'gate' });
+    expect(await unitOfWork(rt.port, (tx) => rt.workflows.state(tx, branch.runId))).toMatchObject({ status: 'waiting-approval', currentNodeId: 'gate' });
     await request(port, (p) => rt.workflows.resume(p, branch.runId, 'gate', { action: 'accept' }));
     const [mine] = await ids(rt, branch.runId);
     expect(mine).toBeDefined();
@@ -118,12 +119,12 @@ describe('workflow runs', () => {
     const { rt, port } = await openRuntime();
     const src = await request(port, (p) => rt.workflows.start(p, APPROVAL, REF));
     const replay = await request(port, (p) => rt.fork(p, src.runId, 0, 'replay'));
-    expect(await rt.workflows.state(replay.runId)).toMatchObject({ status: 'waiting-approval', currentNodeId: 'gate' });
+    expect(await unitOfWork(rt.port, (tx) => rt.workflows.state(tx, replay.runId))).toMatchObject({ status: 'waiting-approval', currentNodeId: 'gate' });
     // the replay raised the interrupt its source raised (same id)
     const interruptOf = async (runId: string) => (await eventsOf(rt, runId)).find((e) => e.type === 'interrupt.requested')?.payload['interruptId'];
     expect(await interruptOf(replay.runId)).toBe(await interruptOf(src.runId));
     await request(port, (p) => rt.workflows.resume(p, replay.runId, 'gate', { action: 'accept' }));
-    expect(await rt.workflows.state(replay.runId)).toEqual({ status: 'failed', error: { code: 'replay_source_missing', message: 'the replay reached a write its source run never recorded; it is not performed' } });
+    expect(await unitOfWork(rt.port, (tx) => rt.workflows.state(tx, replay.runId))).toEqual({ status: 'failed', error: { code: 'replay_source_missing', message: 'the replay reached a write its source run never recorded; it is not performed' } });
     expect(await ids(rt, replay.runId)).toEqual([]);
   });
 
@@ -141,14 +142,14 @@ describe('workflow runs', () => {
         expect(log.slice(1, Math.max(1, fromSeq)).map(shape)).toEqual(source.slice(1, Math.max(1, fromSeq)).map(shape));
         expect(log.map((e) => e.sequence)).toEqual(log.map((_, i) => i));
         if (mode === 'replay') {
-          expect(await rt.workflows.state(fork.runId)).toEqual({ status: 'completed' });
+          expect(await unitOfWork(rt.port, (tx) => rt.workflows.state(tx, fork.runId))).toEqual({ status: 'completed' });
           expect(log.map(shape).slice(1)).toEqual(source.map(shape).slice(1));
         } else {
           // a branch goes on from its fork point as an independent run: it waits at the first gate its history did not
           // answer, or completes — with the summary its history holds, else one of its own
           const prefix = source.slice(1, fromSeq);
           const unanswered = TWO_GATES.nodes.find((n) => n.typeId === 'core.approvalGate' && !prefix.some((e) => e.type === 'interrupt.resolved' && e.nodeId === n.nodeId));
-          const state = await rt.workflows.state(fork.runId);
+          const state = await unitOfWork(rt.port, (tx) => rt.workflows.state(tx, fork.runId));
           if (unanswered !== undefined) expect(state).toMatchObject({ status: 'waiting-approval', currentNodeId: unanswered.nodeId });
           else {
             expect(state).toEqual({ status: 'completed' });
@@ -172,8 +173,8 @@ describe('workflow runs', () => {
       const { rt: other } = await openRuntime({ port });
       await request(port, (p) => other.workflows.resume(p, src.runId, 'gate', { action: 'accept' }));
       const fork = await request(port, (p) => other.fork(p, src.runId, 0, 'replay'));
-      expect(await rt.workflows.state(fork.runId)).toEqual({ status: 'completed' });
-      expect(await rt.workflows.state('run_nope')).toBeUndefined();
+      expect(await unitOfWork(rt.port, (tx) => rt.workflows.state(tx, fork.runId))).toEqual({ status: 'completed' });
+      expect(await unitOfWork(rt.port, (tx) => rt.workflows.state(tx, 'run_nope'))).toBeUndefined();
       await expect(request(port, (p) => rt.workflows.resume(p, 'run_nope', 'gate', { action: 'accept' }))).rejects.toBeInstanceOf(InterruptNotFoundError);
     });
   });

@@ -101,7 +101,7 @@ export async function allEvents(port: StoragePort): Promise<RunEvent[]> {
 export async function eventsOf(rt: OpenwopRuntime, runId: string): Promise<RunEvent[]> {
   const out: RunEvent[] = [];
   for (let from: number | undefined = 0; from !== undefined; ) {
-    const page = await rt.log.read(runId, from);
+    const page = await unitOfWork(rt.port, (tx) => rt.log.read(tx, runId, from));
     out.push(...page.events);
     from = page.nextSeq;
   }

@@ -152,7 +152,7 @@ describe('fixtures of the multi-agent seams per tenant', () => {
     // five fixtures, bound 3: the two oldest replay fixtures are retired
     for (const old of made.slice(0, 2)) {
       expect(await runtime.run(old.runId)).toBeUndefined();
-      expect(await runtime.hasEventLog(old.runId)).toBe(false);
+      expect(await runtime.events(old.runId)).toBeUndefined();
       expect(await runtime.storedCount(old.memoryRef)).toBe(0);
       expect((await get(app, targetOf(ROUTES.runEvents, { params: { runId: old.runId } }))).status).toBe(404);
       // a fork of a retired fixture's run is refused with a 4xx, not served from leftovers
@@ -178,7 +178,7 @@ describe('fixtures of the multi-agent seams per tenant', () => {
     }
     const live = async (ids: string[], f: (id: string) => Promise<boolean>) => (await Promise.all(ids.map(async (id) => ((await f(id)) ? id : undefined)))).filter((id) => id !== undefined);
     expect(await live(runIds, async (id) => (await runtime.run(id)) !== undefined)).toEqual(runIds.slice(-5));
-    expect(await live(runIds, (id) => runtime.hasEventLog(id))).toEqual(runIds.slice(-5));
+    expect(await live(runIds, async (id) => (await runtime.events(id)) !== undefined)).toEqual(runIds.slice(-5));
     // The tenant's rows (the journal aside: it is bounded by time) stop growing once the bound is reached.
     expect(rows[10]).toBeGreaterThan(0);
     expect(new Set(rows.slice(10))).toEqual(new Set([rows[10]]));

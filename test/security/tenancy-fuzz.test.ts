@@ -22,7 +22,8 @@ import { ROUTES, targetOf, type CatalogueRoute, type RouteName } from '../../run
 import { ManualClock, SequentialIds, toIso } from '../../runtime/shared/clock.ts';
 import { library } from './library.ts';
 import { unitsOf } from '../../runtime/storage/index.ts';
-import { readsOf } from '../../runtime/storage/index.ts';
+import { detachedTx } from '../../runtime/storage/unit-of-work.ts';
+import { unitOfWork } from '../../runtime/storage/index.ts';
 
 const CANARY = /CNRY(\d)x(\d+)/g;
 /** Owners of the canaries in `text` that are not `reader`'s and not already in `sent` (what the reader itself sent). */
@@ -109,7 +110,7 @@ describe('cross-tenant fuzz: library read views', () => {
               written.push({ owner: w.owner, ref, id: entry.id, tag });
             }
             // Positive control: the owner reads what it wrote.
-            expect(JSON.stringify(await rt.adapterFor(tenant).list(ref))).toContain(token);
+            expect(JSON.stringify(await unitOfWork(rt.port, (tx) => rt.adapterFor(tx, tenant).list(ref)))).toContain(token);
           }
           let k = 0;
           for (const p of reads) {
@@ -119,22 +120,23 @@ describe('cross-tenant fuzz: library read views', () => {
             const target = (victims.length > 0 ? victims : written)[p.pick % (victims.length > 0 ? victims.length : written.length)]!;
             const ref = TRANSFORMS[p.transform]!(target.ref, reader);
             const options = p.tagged ? { tag: target.tag } : {};
-            const seqOf = async (runId: string) => p.seq % (await rt.runs.row(runId))!.nextSeq;
+            const seqOf = async (runId: string) => p.seq % (await unitOfWork(rt.port, (tx) => rt.runs.row(tx, runId)))!.nextSeq;
             const both = async (view: TenantMemoryAdapter) => [await view.list(ref, options), await view.get(ref, target.id)];
             const probe: Record<View, () => Promise<unknown>> = {
-              'adapter.list': () => rt.adapterFor(reader).list(ref, options),
-              'adapter.get': () => rt.adapterFor(reader).get(ref, target.id),
+              'adapter.list': () => unitOfWork(rt.port, (tx) => rt.adapterFor(tx, reader).list(ref, options)),
+              'adapter.get': () => unitOfWork(rt.port, (tx) => rt.adapterFor(tx, reader).get(ref, target.id)),
               fork: async () => {
                 const src = runs[p.reader]!;
                 const seq = await seqOf(src.runId);
                 const fork = await request((plan) => rt.fork(plan, src.runId, seq));
-                return both((await rt.memoryOfRun(fork.runId))!);
+                return both((await rt.memoryOfRun(detachedTx(port), fork.runId))!);
               },
               'replay-snapshot': async () => {
                 // A snapshot read by the reader at a point of ANY run's history, the victim's included.
                 const src = runs[p.victim]!;
-                const anchor = await forkAnchor(readsOf(port), (await rt.runs.row(src.runId))!, await seqOf(src.runId));
-                return both(new TenantMemoryAdapter(rt.readerFor(reader).at(anchor), clock));
+                const tx = detachedTx(port);
+                const anchor = await forkAnchor(tx, (await rt.runs.row(tx, src.runId))!, await seqOf(src.runId));
+                return both(new TenantMemoryAdapter(rt.readerFor(tx, reader).at(anchor), clock));
               },
               'sub-run.parent-read': () => rt.subRuns.readForParent(runs[p.reader]!.runId, ref),
               'sub-run.child-write': async () => {

@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { createHost } from '../../runtime/host/server.ts';
 import { ROUTES, targetOf } from '../../runtime/host/seam-catalogue.ts';
 import { library } from './library.ts';
+import { unitOfWork } from '../../runtime/storage/index.ts';
 
 const VICTIM_REF = 'mem://victimx/private';
 const SECRET_PLAN = 'victimx private plan CANARY-item1';
@@ -19,14 +20,14 @@ describe('item 1: a fork never reads another tenant\'s memory (library)', () => 
     const entry = (await request((plan) => rt.writer.put(plan, VICTIM_REF, { content: SECRET_PLAN }, { tenant: 'victimx' }))).entry;
     const run = await request((plan) => rt.startRun(plan, { workflowId: 'w', memoryRef: 'mem://conformance/replay-1' }));
     await request((plan) => rt.writer.put(plan, 'mem://conformance/replay-1', { id: 'k', content: 'v1' }, { tenant: 'conformance', runId: run.runId }));
-    const fromSeq = (await rt.runs.row(run.runId))!.nextSeq - 1;
+    const fromSeq = (await unitOfWork(rt.port, (tx) => rt.runs.row(tx, run.runId)))!.nextSeq - 1;
     await request((plan) => rt.writer.put(plan, 'mem://conformance/replay-1', { id: 'k', content: 'v2' }, { tenant: 'conformance', runId: run.runId }));
     // Positive control: the victim's own adapter sees the entry.
-    expect((await rt.adapterFor('victimx').list(VICTIM_REF)).map((e) => e.content)).toEqual([SECRET_PLAN]);
-    expect(await (await rt.memoryOfRun(run.runId))!.list(VICTIM_REF)).toEqual([]);
+    expect((await unitOfWork(rt.port, (tx) => rt.adapterFor(tx, 'victimx').list(VICTIM_REF))).map((e) => e.content)).toEqual([SECRET_PLAN]);
+    expect(await (await unitOfWork(rt.port, (tx) => rt.memoryOfRun(tx, run.runId)))!.list(VICTIM_REF)).toEqual([]);
     const fork = await request((plan) => rt.fork(plan, run.runId, fromSeq));
     expect(fork.tenant).toBe('conformance');
-    const view = (await rt.memoryOfRun(fork.runId))!;
+    const view = (await unitOfWork(rt.port, (tx) => rt.memoryOfRun(tx, fork.runId)))!;
     // Positive control: the fork reads its own tenant's snapshot (v1, not the current v2).
     expect((await view.get('mem://conformance/replay-1', 'k'))?.content).toBe('v1');
     expect(await view.list(VICTIM_REF)).toEqual([]);

@@ -43,7 +43,7 @@ const snapshot = async (rt: HostRuntime, runIds: readonly string[]) => JSON.stri
 /** Every commitment id the acme and globex background logs record as fired. */
 const firedIds = async (rt: HostRuntime) => {
   const out: string[] = [];
-  for (const runId of ['bg-acme', 'bg-globex']) out.push(...(await rt.events(runId)).events.filter((e) => e.type === 'commitment.fired').map((e) => String(e.payload.commitmentId)));
+  for (const runId of ['bg-acme', 'bg-globex']) out.push(...((await rt.events(runId))?.events ?? []).filter((e) => e.type === 'commitment.fired').map((e) => String(e.payload.commitmentId)));
   return out;
 };
 
@@ -73,7 +73,7 @@ describe('restart on SQLite', () => {
     const before = await snapshot(runtime, runIds);
     // What forks of the first run read at three points of its log (replay snapshots, MAE-3).
     const forks = await Promise.all([0, 2, await runtime.lastSequence(runIds[0]!)].map((seq) => runtime.fork(runIds[0]!, seq)));
-    const forkReads = async (rt: HostRuntime) => JSON.stringify(await Promise.all(forks.map(async (f) => (await rt.runMemory(f.runId))!.list(REF))));
+    const forkReads = async (rt: HostRuntime) => JSON.stringify(await Promise.all(forks.map(async (f) => (await rt.runMemory(f.runId))!.memory.list(REF))));
     const forksBefore = await forkReads(runtime);
     expect(JSON.parse(forksBefore).map((l: unknown[]) => l.length)).toEqual([0, 2, 5]);
     await app.close();

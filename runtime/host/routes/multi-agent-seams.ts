@@ -25,7 +25,7 @@ export function registerMultiAgentSeams(app: FastifyInstance, host: HostRuntime)
     const { ttlSeconds, delayMs = 200 } = bodyOf(req, ROUTES.crossRunTtl);
     const memoryRef = `mem://conformance/cross-run-${randomUUID().slice(0, 8)}`;
     const parent = await host.startFixtureRun({ workflowId: 'conformance-parent', memoryRef });
-    const parentStartedAt = (await host.events(parent.runId, 0, 1)).events[0]!.timestamp;
+    const parentStartedAt = (await host.events(parent.runId, 0, 1))!.events[0]!.timestamp;
     await sleep(delayMs);
     const childRunId = `${parent.runId}-child`;
     await host.startFixtureRun({ runId: childRunId, workflowId: 'conformance-child', memoryRef, parentRunId: parent.runId });

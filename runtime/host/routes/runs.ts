@@ -15,8 +15,8 @@ export function registerRuns(app: FastifyInstance, host: HostRuntime): void {
     const q = queryOf(req, ROUTES.runEvents);
     const fromSeq = q.fromSeq ?? 0;
     const limit = q.limit ?? MAX_EVENT_PAGE;
-    if (!(await host.hasEventLog(runId))) throw new HttpError('not_found', 'no such run');
     const page = await host.events(runId, fromSeq, limit);
+    if (page === undefined) throw new HttpError('not_found', 'no such run');
     return { runId, events: page.events, ...(page.nextSeq !== undefined ? { nextSeq: page.nextSeq } : {}), hasMore: page.nextSeq !== undefined };
   });
 
@@ -38,9 +38,9 @@ export function registerRuns(app: FastifyInstance, host: HostRuntime): void {
   serve(app, ROUTES.runMemory, async (req) => {
     const { runId } = paramsOf(req, ROUTES.runMemory);
     const q = queryOf(req, ROUTES.runMemory);
-    const run = await host.run(runId);
-    const memory = run === undefined ? undefined : await host.runMemory(runId);
-    if (run === undefined || memory === undefined) throw new HttpError('not_found', 'no such run');
+    const found = await host.runMemory(runId);
+    if (found === undefined) throw new HttpError('not_found', 'no such run');
+    const { run, memory } = found;
     const memoryRef = q.memoryRef ?? run.memoryRef;
     if (q.id !== undefined) {
       const e = await memory.get(memoryRef, q.id);

@@ -5,7 +5,7 @@
 import type { JsonDoc } from '../port.ts';
 import type { SqlSession } from '../sql/session.ts';
 
-const parsed = <T = JsonDoc>(row: { readonly doc: string } | undefined): T | undefined => (row === undefined ? undefined : (JSON.parse(row.doc) as T));
+const parsed = (row: { readonly doc: string } | undefined): JsonDoc | undefined => (row === undefined ? undefined : (JSON.parse(row.doc) as JsonDoc));
 
 /** A workspace file of a memoryRef (its text), if written. */
 export async function workspaceFile(s: SqlSession, a: { readonly tenant: string; readonly memoryRef: string; readonly path: string }): Promise<string | undefined> {

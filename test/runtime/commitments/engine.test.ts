@@ -85,7 +85,7 @@ describe('CommitmentEngine (RFC 0068 §C)', () => {
     expect(await rt.commitments.tick()).toEqual([]);
     const { payload } = fired[0]!;
     expect(payload).toMatchObject({ memoryRef: 'mem://acme/agent-1', memoryId: 'mem-1', condition: 'time', conditionInstance: 'time:1767229200000' });
-    const followUp = (await rt.runs.row(payload.enqueuedRunId!))!;
+    const followUp = (await unitOfWork(rt.port, (tx) => rt.runs.row(tx, payload.enqueuedRunId!)))!;
     expect(followUp).toMatchObject({ tenant: 'acme', kind: 'follow-up', status: 'queued' });
     const announced = (await eventsOf(rt, followUp.runId)).filter((e) => e.type === 'commitment.fired');
     expect(announced.map((e) => e.payload)).toEqual([payload]);
@@ -164,7 +164,7 @@ describe('CommitmentEngine (RFC 0068 §C)', () => {
     const [first] = await rt.commitments.tick();
     expect(first).toBeDefined();
     expect(await rt.commitments.tick()).toEqual([]); // the second waits
-    const run = (await rt.runs.row(first!.payload.enqueuedRunId!))!;
+    const run = (await unitOfWork(rt.port, (tx) => rt.runs.row(tx, first!.payload.enqueuedRunId!)))!;
     await request(port, (plan) => rt.runs.update(plan, run, { status: 'completed', ended: true }));
     const [second] = await rt.commitments.tick();
     expect(second?.payload.memoryId).not.toBe(first!.payload.memoryId);
@@ -320,7 +320,7 @@ describe('CommitmentEngine (RFC 0068 §C)', () => {
           const announced = (await allEvents(port)).filter((e) => e.type === 'commitment.fired').map((e) => e.payload as FiredCommitmentPayload);
           expect(announced.map((p) => `${p.commitmentId}#${p.conditionInstance}`).sort()).toEqual([...fires].sort());
           // every follow-up run is the commitment's tenant's
-          for (const p of announced) expect((await rt.runs.row(p.enqueuedRunId!))?.tenant).toBe('acme');
+          for (const p of announced) expect((await unitOfWork(rt.port, (tx) => rt.runs.row(tx, p.enqueuedRunId!)))?.tenant).toBe('acme');
           // predicate fires per commitment never exceed the rising edges its own predicate showed the ticks
           const perCommitment = new Map<string, { n: number; p: string }>();
           for (const p of announced) {

@@ -4,6 +4,7 @@ import { COMPACTED_FROM, CompactionError } from '../../../runtime/compaction/com
 import { extractiveSummariser, type Summariser } from '../../../runtime/compaction/summariser.ts';
 import { validateRunEvent } from '../../../runtime/events/validate.ts';
 import { REF, setup, thrown } from './fixture.ts';
+import { unitOfWork } from '../../../runtime/storage/index.ts';
 
 describe('RFC 0012 compaction', () => {
   it('collapses sources into one entry readable via get, tagged compacted-from, and emits memory.compacted (with the writes it made)', async () => {
@@ -21,7 +22,7 @@ describe('RFC 0012 compaction', () => {
     const ev = events.filter((e) => e.type === 'memory.compacted');
     expect(ev.map((e) => e.payload)).toEqual([r.event]);
     expect(ev[0]!.runId).toBe(r.compactionRunId); // logged in a run of its own, in the tenant
-    expect((await s.rt.runs.row(r.compactionRunId))).toMatchObject({ tenant: 'tenant-a', kind: 'task' });
+    expect((await unitOfWork(s.rt.port, (tx) => s.rt.runs.row(tx, r.compactionRunId)))).toMatchObject({ tenant: 'tenant-a', kind: 'task' });
     // the output's put and the sources' deletions are announced in the same transaction
     expect(events.slice(before).filter((e) => e.type === 'memory.written').map((e) => e.payload.operation).sort()).toEqual(['delete', 'delete', 'delete', 'put']);
     for (const e of events) expect(validateRunEvent(e).ok).toBe(true);

@@ -14,6 +14,7 @@ import type { MemoryBounds } from '../../../runtime/storage/ops/memory.ts';
 import type { StoragePort } from '../../../runtime/storage/port.ts';
 import type { ManualClock } from '../../../runtime/shared/clock.ts';
 import { allEvents, openRuntime, put, registerSecrets, request, storedEntries, storeText } from '../support.ts';
+import { detachedTx, type Tx } from '../../../runtime/storage/unit-of-work.ts';
 
 export { thrown } from '../support.ts';
 
@@ -33,7 +34,7 @@ export interface SetupOptions {
 export async function setup(o: SetupOptions = {}) {
   const t = await openRuntime({ ...(o.memoryBounds !== undefined ? { memoryBounds: o.memoryBounds } : {}), ...(o.port !== undefined ? { port: o.port } : {}), ...(o.clock !== undefined ? { clock: o.clock } : {}) });
   const { rt, port, clock, ids } = t;
-  const store = { readerFor: (tenant: string) => rt.readerFor(tenant) };
+  const store = { readerFor: (tx: Tx, tenant: string) => rt.readerFor(tx, tenant) };
   const compactor = o.summariser === undefined ? rt.compactor : new Compactor({ store, writer: rt.writer, clock, ids, log: rt.log, summariser: o.summariser });
   const distillerOptions: DistillerOptions = {
     store, writer: rt.writer, compactor, workspace: rt.workspace, clock, ids, log: rt.log,
@@ -51,7 +52,7 @@ export async function setup(o: SetupOptions = {}) {
     distiller,
     distillerOptions,
     workspace: rt.workspace,
-    adapter: rt.adapterFor('tenant-a'),
+    adapter: rt.adapterFor(detachedTx(rt.port), 'tenant-a'),
     put: (ref: string, input: PutInput, ctx?: WriteContext) => put(rt, ref, input, ctx),
     compact: (ref: string, req?: CompactRequest) => request(port, (plan) => compactor.compact(plan, ref, req)),
     distill: (ref: string, req?: DistillRequest) => request(port, (plan) => distiller.distill(plan, ref, req)),
@@ -59,8 +60,8 @@ export async function setup(o: SetupOptions = {}) {
     register: (secrets: Readonly<Record<string, string>>, runId = 'run-1') => registerSecrets(rt, 'tenant-a', runId, secrets),
     events: () => allEvents(port),
     entries: (ref?: string) => storedEntries(port, ref),
-    index: (ref = REF) => readIndex(rt.workspace, tenant(ref), ref),
-    indexFile: (ref = REF) => rt.workspace.read(tenant(ref), ref, INDEX_PATH),
+    index: (ref = REF) => request(port, (tx) => readIndex(tx, rt.workspace, tenant(ref), ref)),
+    indexFile: (ref = REF) => request(port, (tx) => rt.workspace.read(tx, tenant(ref), ref, INDEX_PATH)),
     /** Every row of the store: what "nothing changed" is checked against. */
     snapshot: () => storeText(port),
   };

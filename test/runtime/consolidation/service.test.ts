@@ -6,6 +6,7 @@ import type { ConsolidateRequest } from '../../../runtime/consolidation/service.
 import { DEFAULT_MEMORY_BOUNDS } from '../../../runtime/memory/writer.ts';
 import { toIso } from '../../../runtime/shared/clock.ts';
 import { allEvents, openRuntime, registerSecrets, request, storedEntries, withRuntime, type TestRuntime } from '../support.ts';
+import { unitOfWork } from '../../../runtime/storage/index.ts';
 
 const SECRETS = { s1: 'sk-live-CANARY-AAAA1111', s2: 'pw-CANARY-BBBB2222' };
 const T0 = Date.UTC(2026, 0, 1);
@@ -105,7 +106,7 @@ describe('ConsolidationService (RFC 0068 §D)', () => {
           expect(JSON.stringify(await storedEntries(t.port, 'mem://globex/agent'))).toBe(otherBefore);
           const after = JSON.stringify(await storedEntries(t.port, 'mem://acme/agent'));
           for (const v of Object.values(SECRETS)) expect(after).not.toContain(v);
-          expect(await t.rt.adapterFor('acme').list('mem://acme/agent')).toHaveLength(first.payload.outputCount);
+          expect(await unitOfWork(t.rt.port, (tx) => t.rt.adapterFor(tx, 'acme').list('mem://acme/agent'))).toHaveLength(first.payload.outputCount);
           const before = await mutations(t, 'mem://acme/agent');
           const second = await consolidate(t, 'mem://acme/agent', { trigger: 'host-managed' });
           expect(second.payload.inputCount).toBe(second.payload.outputCount);

@@ -10,6 +10,8 @@ import { validateRunEvent } from '../../../runtime/events/validate.ts';
 import type { Summariser } from '../../../runtime/compaction/summariser.ts';
 import { REF, setup, thrown, type Env } from '../compaction/fixture.ts';
 import { markerOverlap } from '../../../runtime/redaction/marker.ts';
+import { unitOfWork } from '../../../runtime/storage/index.ts';
+import { detachedTx } from '../../../runtime/storage/unit-of-work.ts';
 
 const seed = async (s: Env) => {
   for (const t of ['Customer asked about refunds.', 'Customer prefers email follow-up.', 'Customer asked about refunds.']) await s.put(REF, { content: t, tier: 'transactional' });
@@ -136,10 +138,10 @@ describe('RFC 0062 distillation', () => {
     const s = await setup();
     await seed(s);
     const r = await s.distill(REF);
-    const b = s.rt.adapterFor('tenant-b');
+    const b = s.rt.adapterFor(detachedTx(s.rt.port), 'tenant-b');
     expect(await b.get(REF, r.entry.id)).toBeNull();
-    expect(await s.workspace.read('tenant-b', REF, INDEX_PATH)).toBeUndefined();
-    expect(await s.workspace.read('tenant-a', REF, INDEX_PATH)).toBeDefined();
+    expect(await unitOfWork(s.port, (tx) => s.workspace.read(tx, 'tenant-b', REF, INDEX_PATH))).toBeUndefined();
+    expect(await unitOfWork(s.port, (tx) => s.workspace.read(tx, 'tenant-a', REF, INDEX_PATH))).toBeDefined();
     const before = await s.snapshot();
     expect(await thrown(() => s.distill(REF, { context: { tenant: 'tenant-b' } }))).toBeDefined();
     expect(await s.snapshot()).toBe(before);
@@ -212,7 +214,7 @@ describe('distillation of named sources (the upstream-shaped seam)', () => {
     expect(a.event.sourceIds).toEqual(['s1', 's2']);
     expect(a.archiveChecksum).toBe(`sha256:${createHash('sha256').update(a.entry.content).digest('hex')}`);
     expect(a.indexFile?.content.archives.map((x) => x.archiveId)).toContain(a.archiveId);
-    expect(await rt.adapterFor('acme').get(ref, 'other')).not.toBeNull();
+    expect(await unitOfWork(rt.port, (tx) => rt.adapterFor(tx, 'acme').get(ref, 'other'))).not.toBeNull();
     clock.advance(5_000);
     await seed();
     const b = await distil();

@@ -5,6 +5,7 @@ import { validateRunEvent } from '../../../runtime/events/validate.ts';
 import { QuotaExceededError } from '../../../runtime/shared/quota.ts';
 import { commitDetached, detachedTx } from '../../../runtime/storage/unit-of-work.ts';
 import { eventsOf, openRuntime, request, thrown, withRuntime } from '../support.ts';
+import { unitOfWork } from '../../../runtime/storage/index.ts';
 
 const REF = 'mem://tenant-a/log';
 
@@ -16,8 +17,8 @@ describe('run event log', () => {
     await request(port, (plan) => rt.log.append(plan, r1.runId, { type: 'run.completed', payload: { status: 'completed' } }));
     expect((await eventsOf(rt, 'r1')).map((e) => [e.sequence, e.type])).toEqual([[0, 'run.started'], [1, 'run.completed']]);
     expect((await eventsOf(rt, 'r2')).map((e) => e.sequence)).toEqual([0]);
-    expect((await rt.log.read('r1', 1)).events.map((e) => e.type)).toEqual(['run.completed']);
-    expect((await rt.log.read('r1', 5)).events).toEqual([]);
+    expect((await unitOfWork(rt.port, (tx) => rt.log.read(tx, 'r1', 1))).events.map((e) => e.type)).toEqual(['run.completed']);
+    expect((await unitOfWork(rt.port, (tx) => rt.log.read(tx, 'r1', 5))).events).toEqual([]);
   });
 
   it('refuses an invalid event and does not append it', async () => {
@@ -42,7 +43,7 @@ describe('run event log', () => {
   it('every log belongs to a run row: an event for a run that does not exist is refused with its request', async () => {
     const { rt, port } = await openRuntime();
     expect(await thrown(() => request(port, (plan) => rt.log.append(plan, 'nobody', { type: 'run.completed', payload: { status: 'completed' } })))).toMatchObject({ code: 'run_unknown' });
-    expect(await rt.log.has('nobody')).toBe(false);
+    expect(await unitOfWork(rt.port, (tx) => rt.log.has(tx, 'nobody'))).toBe(false);
   });
 
   it('pages: at most `limit` events, nextSeq while the log continues, the limit clamped to 1…MAX_EVENT_PAGE', async () => {
@@ -51,15 +52,15 @@ describe('run event log', () => {
       rt.startRun(plan, { runId: 'r1', workflowId: 'wf', memoryRef: REF });
       for (let i = 0; i < 9; i++) rt.log.append(plan, 'r1', { type: 'vendor.tick', payload: { i } });
     });
-    const first = await rt.log.read('r1', 0, 4);
+    const first = await unitOfWork(rt.port, (tx) => rt.log.read(tx, 'r1', 0, 4));
     expect(first.events.map((e) => e.sequence)).toEqual([0, 1, 2, 3]);
     expect(first.nextSeq).toBe(4);
-    const last = await rt.log.read('r1', 8, 4);
+    const last = await unitOfWork(rt.port, (tx) => rt.log.read(tx, 'r1', 8, 4));
     expect(last.events.map((e) => e.sequence)).toEqual([8, 9]);
     expect(last.nextSeq).toBeUndefined();
-    expect((await rt.log.read('r1', 0, 0)).events).toHaveLength(1);
-    expect((await rt.log.read('r1', -5, 2)).events.map((e) => e.sequence)).toEqual([0, 1]);
-    expect((await rt.log.read('r1', 0, MAX_EVENT_PAGE * 10)).events).toHaveLength(10);
+    expect((await unitOfWork(rt.port, (tx) => rt.log.read(tx, 'r1', 0, 0))).events).toHaveLength(1);
+    expect((await unitOfWork(rt.port, (tx) => rt.log.read(tx, 'r1', -5, 2))).events.map((e) => e.sequence)).toEqual([0, 1]);
+    expect((await unitOfWork(rt.port, (tx) => rt.log.read(tx, 'r1', 0, MAX_EVENT_PAGE * 10))).events).toHaveLength(10);
   });
 
   it('a run holds at most eventsPerRun events (429 events-per-run, nothing of the request kept); a tenant background log keeps its newest', async () => {

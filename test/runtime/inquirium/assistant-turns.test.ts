@@ -9,7 +9,7 @@ import { openMemoryStore } from '../../../runtime/storage/memory/index.ts';
 import { StoreTranscript } from '../../../runtime/inquirium/storage/transcript.ts';
 import { inquirium, OTHER_PARTICIPANT, PARTICIPANT, recordingRuntime } from './helpers.ts';
 import { commitDetached, detachedTx } from '../../../runtime/storage/unit-of-work.ts';
-import { readsOf, unitsOf } from '../../../runtime/storage/index.ts';
+import { unitsOf } from '../../../runtime/storage/index.ts';
 
 const turnRequest = (text: string, extra: Record<string, unknown> = {}) => ({
   schema: 'inquirium.assistant.turn.request.v1', 'session/ref': 'session:local', turn: { role: 'user', content: [{ type: 'text', text }] }, ...extra,
@@ -19,7 +19,7 @@ async function setup(answer: (text: string) => string = () => 'an answer') {
   const clock = new ManualClock(0);
   const echo = recordingRuntime('echo', 'http_local', (r) => answer(JSON.stringify(r)));
   const rt = await inquirium({ port, clock, runtimes: [echo] });
-  const turns = new AssistantTurns({ pipeline: rt, transcript: rt.transcript, clock, ids: new SequentialIds(), grants: new Grants(readsOf(port), clock), resolver: { resolve: async (_s, g) => [{ schema: 'inquirium.context-element.v1', 'element/id': 'n1', 'source/kind': 'memarium', 'source/ref': g['source/ref'], classification: 'public', content: [{ type: 'text', text: 'GRANTED-NOTE' }], 'grant/ref': g['grant/ref'] }] } });
+  const turns = new AssistantTurns({ pipeline: rt, transcript: rt.transcript, clock, ids: new SequentialIds(), grants: new Grants(clock), resolver: { resolve: async (_s, g) => [{ schema: 'inquirium.context-element.v1', 'element/id': 'n1', 'source/kind': 'memarium', 'source/ref': g['source/ref'], classification: 'public', content: [{ type: 'text', text: 'GRANTED-NOTE' }], 'grant/ref': g['grant/ref'] }] } });
   const run = async (req: unknown, who = PARTICIPANT) => { const plan = detachedTx(port); const out = await turns.turn(plan, req, { participant: who }); await commitDetached(plan, port); return out; };
   return { port, clock, rt, echo, turns, run };
 }
@@ -71,7 +71,7 @@ describe('assistant turns', () => {
 
   it('assemble granted context only under a live grant for this participant and session', async () => {
     const { port, clock, echo, run } = await setup();
-    const grants = new Grants(readsOf(port), clock);
+    const grants = new Grants(clock);
     const plan = detachedTx(port);
     await grants.planIssue(plan, 'context', { schema: 'inquirium.context-grant.issue.request.v1', 'grant/ref': 'grant/n', 'participant/ref': PARTICIPANT, 'session/ref': 'session:local', 'source/kind': 'memarium', 'source/ref': 'memarium:notes', 'classification/ceiling': 'public', 'expires/at': toIso(60_000) });
     await commitDetached(plan, port);

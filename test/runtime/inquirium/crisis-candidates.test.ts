@@ -6,7 +6,6 @@ import { classificationAxis } from '../../../runtime/inquirium/lattice.ts';
 import { ManualClock, type IdSource } from '../../../runtime/shared/clock.ts';
 import { openMemoryStore } from '../../../runtime/storage/memory/index.ts';
 import { commitDetached, detachedTx } from '../../../runtime/storage/unit-of-work.ts';
-import { readsOf } from '../../../runtime/storage/index.ts';
 
 const P = 'participant:did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK';
 const counter = (): IdSource => { let n = 0; return { next: (p) => `${p}-${++n}` }; };
@@ -19,8 +18,8 @@ describe('crisis candidates', () => {
     expect(c).toEqual({ schema: 'inquirium.crisis-candidate.v1', 'candidate/id': 'crisis-candidate:crisis-candidate-1', 'turn/id': 'turn:01J', 'participant/ref': P, classification: 'community', 'reason/code': 'self-harm-signal', review: 'needs-host-review', 'raised/at': '1970-01-01T00:00:00.000Z' });
     expect(plan.size).toBe(1);
     await commitDetached(plan, port);
-    expect(await crisisCandidates(readsOf(port), { limit: 10 })).toEqual([c]);
-    expect(await crisisCandidates(readsOf(port), { tenant: 'other', limit: 10 })).toEqual([]);
+    expect(await crisisCandidates(detachedTx(port), { limit: 10 })).toEqual([c]);
+    expect(await crisisCandidates(detachedTx(port), { tenant: 'other', limit: 10 })).toEqual([]);
   });
 
   it('refuse a reason that is free text (it could carry what the turn said), planning nothing', async () => {

@@ -7,7 +7,7 @@ import { ManualClock, toIso } from '../../../runtime/shared/clock.ts';
 import { openMemoryStore } from '../../../runtime/storage/memory/index.ts';
 import type { StoragePort } from '../../../runtime/storage/port.ts';
 import { BACKENDS, type TwoHosts } from './two-hosts.ts';
-import { readsOf, unitOfWork, type Tx } from '../../../runtime/storage/index.ts';
+import { unitOfWork, type Tx } from '../../../runtime/storage/index.ts';
 import { detachedTx } from '../../../runtime/storage/unit-of-work.ts';
 
 const P = 'participant:did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK';
@@ -32,7 +32,7 @@ describe('context and training grants', () => {
   it('issues and revokes through a plan; an existing ref, an unknown ref and an already-expired grant are refused', async () => {
     const port = await openMemoryStore();
     const clock = new ManualClock(1_000);
-    const grants = new Grants(readsOf(port), clock);
+    const grants = new Grants(clock);
     await commit(port, (p) => grants.planIssue(p, 'context', contextGrant({}, 1_000)));
     await expect(grants.planIssue(detachedTx(port), 'context', contextGrant({}, 1_000))).rejects.toMatchObject({ code: 'grant-exists', status: 409 });
     await expect(grants.planIssue(detachedTx(port), 'context', contextGrant({ 'grant/ref': 'grant/b', 'expires/at': toIso(1_000) }))).rejects.toMatchObject({ code: 'grant-already-expired', status: 400 });
@@ -41,9 +41,9 @@ describe('context and training grants', () => {
     const again = detachedTx(port);
     expect(await grants.planRevoke(again, 'context', revoke('grant/ctx/notes'))).toBe(false);
     expect(again.size).toBe(0);
-    expect((await grants.get('context', 'grant/ctx/notes'))?.revoked?.reason).toBe('operator-revoked');
+    expect((await grants.get(detachedTx(port), 'context', 'grant/ctx/notes'))?.revoked?.reason).toBe('operator-revoked');
     // Another tenant does not see this tenant's grant.
-    expect(await grants.forTenant('other').get('context', 'grant/ctx/notes')).toBeUndefined();
+    expect(await grants.forTenant('other').get(detachedTx(port), 'context', 'grant/ctx/notes')).toBeUndefined();
   });
 
   it('a grant admits only its participant, session and source, up to its ceiling, and protected egress only with an acknowledgement', () => {
@@ -68,18 +68,18 @@ describe('context and training grants', () => {
   it('a training grant is separate: live, and bound to its participant and its one feedback fact', async () => {
     const port = await openMemoryStore();
     const clock = new ManualClock(0);
-    const grants = new Grants(readsOf(port), clock);
+    const grants = new Grants(clock);
     const t = { schema: 'inquirium.training-grant.issue.request.v1', 'grant/ref': 'grant/train/1', 'participant/ref': P, 'feedback/ref': 'feedback:1', 'expires/at': toIso(HOUR) };
     await commit(port, (p) => grants.planIssue(p, 'training', t));
     // A context grant of the same ref is another grant: the kinds do not share records.
-    expect(await grants.get('context', 'grant/train/1')).toBeUndefined();
-    const view = await grants.get('training', 'grant/train/1');
+    expect(await grants.get(detachedTx(port), 'context', 'grant/train/1')).toBeUndefined();
+    const view = await grants.get(detachedTx(port), 'training', 'grant/train/1');
     expect(admitTraining(view, { participant: P, feedbackRef: 'feedback:1', nowMs: 0 })).toEqual({ admit: true });
     expect(admitTraining(view, { participant: P, feedbackRef: 'feedback:2', nowMs: 0 })).toEqual({ admit: false, reason: 'grant-feedback-mismatch' });
     expect(admitTraining(view, { participant: OTHER, feedbackRef: 'feedback:1', nowMs: 0 })).toEqual({ admit: false, reason: 'grant-participant-mismatch' });
     expect(admitTraining(view, { participant: P, feedbackRef: 'feedback:1', nowMs: HOUR })).toEqual({ admit: false, reason: 'grant-expired' });
     await commit(port, (p) => grants.planRevoke(p, 'training', { schema: 'inquirium.training-grant.revoke.request.v1', 'grant/ref': 'grant/train/1' }));
-    expect(admitTraining(await grants.get('training', 'grant/train/1'), { participant: P, feedbackRef: 'feedback:1', nowMs: 0 })).toEqual({ admit: false, reason: 'grant-revoked' });
+    expect(admitTraining(await grants.get(detachedTx(port), 'training', 'grant/train/1'), { participant: P, feedbackRef: 'feedback:1', nowMs: 0 })).toEqual({ admit: false, reason: 'grant-revoked' });
   });
 
   it('a grant past its expiry or above its classification ceiling is never used (property)', async () => {
@@ -88,14 +88,14 @@ describe('context and training grants', () => {
       fc.asyncProperty(fc.constantFrom(...CLASSIFICATIONS), fc.integer({ min: 1, max: 10 * HOUR }), fc.array(fc.record({ cls: label, at: fc.integer({ min: 0, max: 12 * HOUR }) }), { minLength: 1, maxLength: 8 }), fc.boolean(), async (ceiling, ttl, uses, failClosed) => {
         const port = await openMemoryStore();
         const clock = new ManualClock(0);
-        const grants = new Grants(readsOf(port), clock);
+        const grants = new Grants(clock);
         await commit(port, (p) => grants.planIssue(p, 'context', contextGrant({ 'classification/ceiling': ceiling, 'expires/at': toIso(ttl) })));
         for (const [i, u] of uses.entries()) {
           const el = element('memarium:notes', 'grant/ctx/notes', `e${i}`, u.cls);
           const usable = u.at < ttl && classificationAxis.rank(u.cls) <= classificationAxis.rank(ceiling);
-          const view = await grants.get('context', 'grant/ctx/notes');
+          const view = await grants.get(detachedTx(port), 'context', 'grant/ctx/notes');
           expect(admitContext(view, el, use(u.at)).admit).toBe(usable);
-          const run = () => assembleContext(grants, { schema: 'inquirium.context-assembly.request.v1', sources: [{ 'source/kind': 'memarium', 'grant/ref': 'grant/ctx/notes' }] }, use(u.at, failClosed ? { onDenied: 'fail_closed' } : {}), { resolve: async () => (CLASSIFICATIONS as readonly string[]).includes(u.cls) ? [el] : [{ ...el, classification: 'personal' }] });
+          const run = () => assembleContext(detachedTx(port), grants, { schema: 'inquirium.context-assembly.request.v1', sources: [{ 'source/kind': 'memarium', 'grant/ref': 'grant/ctx/notes' }] }, use(u.at, failClosed ? { onDenied: 'fail_closed' } : {}), { resolve: async () => (CLASSIFICATIONS as readonly string[]).includes(u.cls) ? [el] : [{ ...el, classification: 'personal' }] });
           const effective = (CLASSIFICATIONS as readonly string[]).includes(u.cls) ? u.cls : 'personal';
           const fits = u.at < ttl && classificationAxis.rank(effective) <= classificationAxis.rank(ceiling);
           if (failClosed && !fits) await expect(run()).rejects.toBeInstanceOf(ContextDeniedError);
@@ -120,7 +120,7 @@ for (const backend of BACKENDS) {
         fc.asyncProperty(fc.array(fc.record({ revoked: fc.boolean(), cls: fc.array(fc.constantFrom(...CLASSIFICATIONS), { minLength: 1, maxLength: 3 }) }), { minLength: 1, maxLength: 5 }), async (sources) => {
           const tenant = `t${++run}`;
           const clock = new ManualClock(0);
-          const [a, b] = [new Grants(readsOf(hosts.a), clock, tenant), new Grants(readsOf(hosts.b), clock, tenant)];
+          const [a, b] = [new Grants(clock, tenant), new Grants(clock, tenant)];
           const facts = new Map<string, ContextElement[]>();
           for (const [i, s] of sources.entries()) {
             const ref = `grant/ctx/${i}`;
@@ -129,9 +129,9 @@ for (const backend of BACKENDS) {
           }
           const request = { schema: 'inquirium.context-assembly.request.v1', sources: sources.map((_, i) => ({ 'source/kind': 'memarium', 'grant/ref': `grant/ctx/${i}` })) };
           // Before: host B sees every granted source.
-          expect((await assembleContext(b, request, use(0), gate(facts))).elements).toHaveLength(sources.reduce((n, s) => n + s.cls.length, 0));
+          expect((await assembleContext(detachedTx(hosts.b), b, request, use(0), gate(facts))).elements).toHaveLength(sources.reduce((n, s) => n + s.cls.length, 0));
           for (const [i, s] of sources.entries()) if (s.revoked) await commit(hosts.a, (p) => a.planRevoke(p, 'context', revoke(`grant/ctx/${i}`)));
-          const after = await assembleContext(b, request, use(0), gate(facts));
+          const after = await assembleContext(detachedTx(hosts.b), b, request, use(0), gate(facts));
           const revokedSources = new Set(sources.flatMap((s, i) => (s.revoked ? [`memarium:s${i}`] : [])));
           expect(after.elements.filter((e) => revokedSources.has(e['source/ref']!))).toEqual([]);
           expect(after.elements.some((e) => e['source/ref'] === 'memarium:stray')).toBe(false);

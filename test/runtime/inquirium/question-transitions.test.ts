@@ -5,7 +5,7 @@ import { QuestionTransitions, QuestionTransitionError, TRANSITION_TARGET, type T
 import { ManualClock } from '../../../runtime/shared/clock.ts';
 import { question } from './questions.ts';
 import { BACKENDS, type TwoHosts } from './two-hosts.ts';
-import { readsOf, unitsOf } from '../../../runtime/storage/index.ts';
+import { unitsOf } from '../../../runtime/storage/index.ts';
 
 const policy = { displayCeiling: 'community' as const, secrets: [] };
 const KEY = question().response['idempotency/key'];
@@ -32,11 +32,11 @@ for (const backend of BACKENDS) {
     beforeAll(async () => { hosts = await backend.open('qtransition'); });
     afterAll(() => hosts?.done());
     const both = () => [new OperatorQuestions(unitsOf(hosts.a), clock, policy), new OperatorQuestions(unitsOf(hosts.b), clock, policy)] as const;
-    const transitions = (q: OperatorQuestions, port: 'a' | 'b') => new QuestionTransitions(readsOf(hosts[port]), q);
+    const transitions = (q: OperatorQuestions) => new QuestionTransitions(q);
 
     it('moves a pending question by each transition; a timeout before the deadline is refused as not due', async () => {
       const [qa] = both();
-      const t = transitions(qa, 'a');
+      const t = transitions(qa);
       for (const kind of ['answer', 'cancel', 'supersede'] as const) {
         const { ref, request } = fresh();
         await qa.propose(request);
@@ -54,7 +54,7 @@ for (const backend of BACKENDS) {
       const [qa] = both();
       const { ref, request } = fresh();
       await qa.propose(request);
-      await expect(transitions(qa, 'a').apply({ ...tr(ref, 'cancel'), 'idempotency/key': 'other' })).rejects.toMatchObject({ code: 'idempotency-key-mismatch' });
+      await expect(transitions(qa).apply({ ...tr(ref, 'cancel'), 'idempotency/key': 'other' })).rejects.toMatchObject({ code: 'idempotency-key-mismatch' });
       expect((await qa.history(ref)).map((h) => h.state)).toEqual(['pending']);
     });
 
@@ -65,7 +65,7 @@ for (const backend of BACKENDS) {
           const [qa, qb] = both();
           const { ref, request } = fresh();
           await qa.propose(request);
-          const out = await Promise.allSettled([transitions(qa, 'a').apply(tr(ref, x.kind, x.v)), transitions(qb, 'b').apply(tr(ref, y.kind, y.v))]);
+          const out = await Promise.allSettled([transitions(qa).apply(tr(ref, x.kind, x.v)), transitions(qb).apply(tr(ref, y.kind, y.v))]);
           const won = out.filter((o) => o.status === 'fulfilled');
           const lost = out.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
           expect(won).toHaveLength(1);
@@ -83,7 +83,7 @@ for (const backend of BACKENDS) {
       const [qa, qb] = both();
       const { ref, request } = fresh();
       await qa.propose(request);
-      const [x, y] = await Promise.all([transitions(qa, 'a').apply(tr(ref, 'answer', 'no')), transitions(qb, 'b').apply(tr(ref, 'answer', 'no'))]);
+      const [x, y] = await Promise.all([transitions(qa).apply(tr(ref, 'answer', 'no')), transitions(qb).apply(tr(ref, 'answer', 'no'))]);
       expect(x).toEqual(y);
       expect((await qa.history(ref)).map((h) => h.state)).toEqual(['pending', 'answered']);
     });
@@ -97,7 +97,7 @@ for (const backend of BACKENDS) {
           clock.advance(5 * 60_000 + lateBy);
           // With readFirst, another host has already seen the deadline pass; otherwise the late request is the first.
           const seen = readFirst ? await qa.state(ref) : undefined;
-          const result = await transitions(qb, 'b').apply(tr(ref, x.kind, x.v)).then((s) => ({ ok: s }), (e: unknown) => ({ err: e }));
+          const result = await transitions(qb).apply(tr(ref, x.kind, x.v)).then((s) => ({ ok: s }), (e: unknown) => ({ err: e }));
           if (x.kind === 'timeout') expect(result).toMatchObject({ ok: { state: 'timed_out' } });
           else expect(result).toMatchObject({ err: { code: 'question-transition-late', state: 'timed_out' } });
           const after = await qa.state(ref);

@@ -11,10 +11,12 @@ import type { SqlSession } from '../../../runtime/storage/sql/session.ts';
 import type { StoragePort } from '../../../runtime/storage/port.ts';
 import { openRuntime, put, request, storedEntries, thrown, withRuntime, type TestRuntime } from '../support.ts';
 import { bindReads } from '../../../runtime/storage/reads/index.ts';
+import { unitOfWork } from '../../../runtime/storage/index.ts';
+import { detachedTx, type Tx } from '../../../runtime/storage/unit-of-work.ts';
 
 const setup = async (o: Parameters<typeof openRuntime>[0] = {}) => {
   const t = await openRuntime(o);
-  return { ...t, a: t.rt.adapterFor('tenant-a'), b: t.rt.adapterFor('tenant-b') };
+  return { ...t, a: t.rt.adapterFor(detachedTx(t.rt.port), 'tenant-a'), b: t.rt.adapterFor(detachedTx(t.rt.port), 'tenant-b') };
 };
 
 /** Something else sharing the store writes a row under any key, bypassing the write path (no ref or tenant check). */
@@ -107,7 +109,7 @@ describe('pages and cursors', () => {
             }
           };
           const tag = tagged ? 'u' : undefined;
-          const seen = await walk(rt.adapterFor('tenant-a'), REF, limit, { ...(tag !== undefined ? { tag } : {}), between });
+          const seen = await walk(rt.adapterFor(detachedTx(rt.port), 'tenant-a'), REF, limit, { ...(tag !== undefined ? { tag } : {}), between });
           expect(new Set(seen).size).toBe(seen.length);
           for (const id of present) expect(seen).toContain(id);
           // newest first by (createdAt, id): createdAt never rises along the walk, and ties go by id
@@ -126,13 +128,13 @@ describe('pages and cursors', () => {
     const { rt, port, clock } = await setup({ cursorKey: key });
     for (let i = 0; i < 5; i++) { await put(rt, REF, { id: `m${i}`, content: `c${i}`, tags: ['t'] }); clock.advance(1); }
     await put(rt, 'mem://tenant-b/paged', { content: 'b' });
-    const a = rt.adapterFor('tenant-a');
+    const a = rt.adapterFor(detachedTx(rt.port), 'tenant-a');
     const first = await a.page(REF, { limit: 2 });
     expect(first.entries.map((e) => e.id)).toEqual(['m4', 'm3']);
     const cursor = first.nextCursor!;
     expect((await a.page(REF, { limit: 2, cursor })).entries.map((e) => e.id)).toEqual(['m2', 'm1']);
     const refused = async (p: Promise<unknown>) => expect(await p.catch((e: unknown) => e)).toBeInstanceOf(InvalidCursorError);
-    await refused(rt.adapterFor('tenant-b').page('mem://tenant-b/paged', { cursor }));
+    await refused(unitOfWork(rt.port, (tx) => rt.adapterFor(tx, 'tenant-b').page('mem://tenant-b/paged', { cursor })));
     await refused(a.page('mem://tenant-a/other', { cursor }));
     await refused(a.page(REF, { cursor, tag: 't' }));
     const tagged = (await a.page(REF, { limit: 1, tag: 't' })).nextCursor!;
@@ -143,12 +145,12 @@ describe('pages and cursors', () => {
     // A fork's view binds its run into its cursors: a live-memory cursor does not resume the fork's list, nor back.
     const run = await request(port, (plan) => rt.startRun(plan, { workflowId: 'wf', memoryRef: REF }));
     const fork = await request(port, (plan) => rt.fork(plan, run.runId, 0));
-    const view = (await rt.memoryOfRun(fork.runId))!;
+    const view = (await unitOfWork(rt.port, (tx) => rt.memoryOfRun(tx, fork.runId)))!;
     await refused(view.page(REF, { cursor }));
     // Another runtime on the same store and key (a restart, another host) resumes it; one with another key does not.
-    const again = (await openRuntime({ port, cursorKey: key })).rt.adapterFor('tenant-a');
+    const again = (await openRuntime({ port, cursorKey: key })).rt.adapterFor(detachedTx(port), 'tenant-a');
     expect((await again.page(REF, { limit: 2, cursor })).entries.map((e) => e.id)).toEqual(['m2', 'm1']);
-    await refused((await openRuntime({ port, cursorKey: Buffer.alloc(32, 8) })).rt.adapterFor('tenant-a').page(REF, { cursor }));
+    await refused((await openRuntime({ port, cursorKey: Buffer.alloc(32, 8) })).rt.adapterFor(detachedTx(port), 'tenant-a').page(REF, { cursor }));
   });
 });
 
@@ -179,7 +181,9 @@ describe('CTI-1 cross-tenant isolation', () => {
   it('store failures surface as an error without entry data', async () => {
     const fail = async (): Promise<never> => { throw new Error('db row: content=SECRET-CONTENT-123'); };
     const broken: SqlSession = { dialect: 'sqlite', run: fail, get: fail, all: fail, returning: fail };
-    const adapter = new TenantMemoryAdapter(new TenantReader('tenant-a', bindReads(broken)), new ManualClock());
+    // A unit of work whose every read fails as the store would.
+    const tx: Tx = { read: bindReads(broken), add: () => { throw new Error('read-only'); }, beforeCommit: () => {}, afterCommit: () => {}, afterFailure: () => {}, size: 0 };
+    const adapter = new TenantMemoryAdapter(new TenantReader(tx, 'tenant-a'), new ManualClock());
     for (const err of [await thrown(() => adapter.list('mem://tenant-a/x')), await thrown(() => adapter.get('mem://tenant-a/x', 'id'))]) {
       expect(err).toBeInstanceOf(MemoryAdapterError);
       expect(JSON.stringify({ m: (err as Error).message, s: String(err) })).not.toContain('SECRET-CONTENT');
@@ -223,7 +227,7 @@ describe('CTI-1 cross-tenant isolation', () => {
                 if ((e as { code?: unknown }).code !== 'invalid_text') throw e;
               });
             } else {
-              const adapter = rt.adapterFor(o.reader);
+              const adapter = rt.adapterFor(detachedTx(rt.port), o.reader);
               const listed = await adapter.list(o.ref);
               for (const e of listed) {
                 if (!e.content.startsWith(`owner=${o.reader};`)) expect(e.content).toBe('owner=foreign');
@@ -297,7 +301,7 @@ describe('TTL', () => {
         fc.array(fc.tuple(fc.integer({ min: 0, max: 3000 }), fc.boolean(), fc.boolean()), { maxLength: 12 }),
         async (writes, steps) => {
           await withRuntime({}, async ({ rt, port, clock }) => {
-            const a = rt.adapterFor('tenant-a');
+            const a = rt.adapterFor(detachedTx(rt.port), 'tenant-a');
             const sorted = [...writes].sort((x, y) => x.at - y.at);
             const start = clock.now();
             const expiry = new Map<string, { at: number; tagged: boolean }>();

@@ -9,6 +9,7 @@ import type { AgentInventoryEntry, MemoryShape } from '../../../generated/ts/age
 import { degradedProjection, MEMORY_DIMENSIONS, requestedDimensions, satisfiedDimensions, withDegradedProjection } from '../../../runtime/memory/degraded.ts';
 import { agentInventory, BUILT_IN_AGENTS } from '../../../runtime/openwop/agent-inventory.ts';
 import { openRuntime, put, request } from '../support.ts';
+import { unitOfWork } from '../../../runtime/storage/index.ts';
 
 /** The seed's full-memory host and its read-only host (RFC 0080 §Examples, restated). */
 const FULL = { memory: { supported: true, search: { supported: true, modes: ['semantic'] }, compaction: { supported: true }, attribution: { supported: true }, retention: { ttl: true, forget: true } }, agents: { memoryBackends: ['long-term'] }, multiAgent: { executionModel: { version: 2 } } };
@@ -88,7 +89,7 @@ describe('§C rule 2: a degraded agent stays listed (observable, never hidden)',
   });
   it('on the reference runtime nothing is degraded: a longTerm agent is satisfied, not silently — by the model', async () => {
     const { rt } = await openRuntime();
-    const inv = await rt.agentInventory('acme');
+    const inv = await unitOfWork(rt.port, (tx) => rt.agentInventory(tx, 'acme'));
     expect(inv.agents.some((a) => a.memoryShape?.longTerm === true)).toBe(true);
     expect(inv.agents.filter((a) => a.memoryDegraded !== undefined || a.degradedMemoryDimensions !== undefined)).toEqual([]);
     expect(rt.discovery().agents?.manifestRuntime).toEqual({ supported: true });
@@ -101,12 +102,12 @@ describe('§C: forget is a host-managed mutation outside the replay envelope', (
     const memoryRef = 'mem://acme/notes';
     const run = await request(port, (plan) => rt.startRun(plan, { workflowId: 'w', memoryRef }));
     await put(rt, memoryRef, { content: 'Alice prefers e-mail.', tags: ['subject:alice'] }, { tenant: 'acme', runId: run.runId });
-    const at = (await rt.runs.row(run.runId))!.nextSeq - 1;
+    const at = (await unitOfWork(rt.port, (tx) => rt.runs.row(tx, run.runId)))!.nextSeq - 1;
     const erased = await request(port, (plan) => rt.writer.forget(plan, 'acme', 'subject:alice'));
     expect(erased.value).toHaveLength(1);
-    expect(await rt.adapterFor('acme').list(memoryRef)).toEqual([]);
+    expect(await unitOfWork(rt.port, (tx) => rt.adapterFor(tx, 'acme').list(memoryRef))).toEqual([]);
     const fork = await request(port, (plan) => rt.fork(plan, run.runId, at));
-    const view = (await rt.memoryOfRun(fork.runId))!;
+    const view = (await unitOfWork(rt.port, (tx) => rt.memoryOfRun(tx, fork.runId)))!;
     expect((await view.list(memoryRef)).map((e) => e.content)).toEqual(['Alice prefers e-mail.']);
   });
 });

@@ -4,6 +4,8 @@ import type { MemoryEntry } from '../../../generated/ts/index.ts';
 import { DEFAULT_MEMORY_BOUNDS } from '../../../runtime/memory/writer.ts';
 import { toIso } from '../../../runtime/shared/clock.ts';
 import { openRuntime, request } from '../support.ts';
+import { unitOfWork } from '../../../runtime/storage/index.ts';
+import { detachedTx } from '../../../runtime/storage/unit-of-work.ts';
 
 const REF = 'mem://tenant-a/ttl';
 
@@ -31,17 +33,17 @@ describe('the one TTL rule', () => {
       raw({ id: 'unreadable', content: 'entry with unreadable lifetime', tags: [], createdAt: toIso(now), expiresAt: 'not-an-instant' });
       rt.log.append(plan, run.runId, { type: 'memory.written', payload: { memoryRef: REF, memoryId: 'unreadable', operation: 'put' } });
     });
-    const fromSeq = (await rt.runs.row(run.runId))!.nextSeq - 1;
+    const fromSeq = (await unitOfWork(rt.port, (tx) => rt.runs.row(tx, run.runId)))!.nextSeq - 1;
     const visible = ['forever', 'live'];
 
-    const adapter = rt.adapterFor('tenant-a');
+    const adapter = rt.adapterFor(detachedTx(rt.port), 'tenant-a');
     expect((await adapter.list(REF)).map((e) => e.id).sort()).toEqual(visible);
     expect(await adapter.get(REF, 'unreadable')).toBeNull();
     expect(await adapter.get(REF, 'past')).toBeNull();
-    expect((await rt.compactor.selectSources(REF, {})).map((e) => e.id).sort()).toEqual(visible);
+    expect((await unitOfWork(rt.port, (tx) => rt.compactor.selectSources(tx, REF, {}))).map((e) => e.id).sort()).toEqual(visible);
     expect((await rt.subRuns.readForParent(run.runId, REF)).map((e) => e.id).sort()).toEqual(visible);
     const fork = await request(port, (plan) => rt.fork(plan, run.runId, fromSeq));
-    const view = (await rt.memoryOfRun(fork.runId))!;
+    const view = (await unitOfWork(rt.port, (tx) => rt.memoryOfRun(tx, fork.runId)))!;
     expect((await view.list(REF)).map((e) => e.id).sort()).toEqual(visible);
     expect(await view.get(REF, 'unreadable')).toBeNull();
     expect(await view.get(REF, 'past')).toBeNull();

@@ -5,6 +5,7 @@ import { toIso } from '../../../runtime/shared/clock.ts';
 import { DEFAULT_MEMORY_BOUNDS } from '../../../runtime/memory/writer.ts';
 import { ForkSeqOutOfRangeError, ReplayMemorySnapshotUnavailableError } from '../../../runtime/multi-agent/replay-snapshots.ts';
 import { openRuntime, put, request, thrown, withRuntime, type TestRuntime } from '../support.ts';
+import { unitOfWork } from '../../../runtime/storage/index.ts';
 
 const M = 'mem://acme/m';
 const M1 = 'mem://acme/m1';
@@ -19,7 +20,7 @@ const mark = async (t: TestRuntime, runId: string) => (await request(t.port, (pl
 /** Fork `runId` at `seq` and read memory as the fork does. */
 async function forkAt(t: TestRuntime, runId: string, seq: number) {
   const fork = await request(t.port, (plan) => t.rt.fork(plan, runId, seq));
-  return { fork, view: (await t.rt.memoryOfRun(fork.runId))! };
+  return { fork, view: (await unitOfWork(t.rt.port, (tx) => t.rt.memoryOfRun(tx, fork.runId)))! };
 }
 const del = (t: TestRuntime, ref: string, id: string) => request(t.port, (plan) => t.rt.writer.delete(plan, ref, id));
 const prune = async (t: TestRuntime, beforeMs: number) => (await request(t.port, (plan) => plan.add('journal.prune', { beforeMs, limit: 10_000 }))).value;

@@ -5,6 +5,8 @@ import { SubRunMemory, SubRunScopeError, type CrossChildMemoryConcurrency } from
 import type { StoragePort } from '../../../runtime/storage/port.ts';
 import { openRuntime, racingPort, registerSecrets, request, storedEntries, thrown, withCommit, withRuntime, type TestRuntime } from '../support.ts';
 import { unitsOf } from '../../../runtime/storage/index.ts';
+import { unitOfWork } from '../../../runtime/storage/index.ts';
+import { detachedTx } from '../../../runtime/storage/unit-of-work.ts';
 
 const tenantOf = (ref: string) => /^mem:\/\/([a-z0-9-]+)\/[a-z0-9-]+$/.exec(ref)?.[1];
 const SECRET = 'tok-SECRET-0123456789';
@@ -35,10 +37,10 @@ async function setup(t: TestRuntime, o: { concurrency?: CrossChildMemoryConcurre
   const mem = new SubRunMemory({
     units: unitsOf(o.port ?? t.port),
     clock: t.clock,
-    store: { readerFor: (tenant) => t.rt.readerFor(tenant) },
+    store: { readerFor: (tx, tenant) => t.rt.readerFor(tx, tenant) },
     writer: t.rt.writer,
     tenantOf,
-    tenantOfRun: (runId) => t.rt.runs.tenantOf(runId),
+    tenantOfRun: (tx, runId) => t.rt.runs.tenantOf(tx, runId),
     mintIsolatedRef: o.mint ?? ((tenant, child) => `mem://${tenant}/${child}`),
     ...(o.concurrency !== undefined ? { concurrency: o.concurrency } : {}),
   });
@@ -97,7 +99,7 @@ describe('sub-run memory (RFC 0039 MAE-2)', () => {
     await registerSecrets(t.rt, 'acme', 'run-resolver', { s1: SECRET });
     const e = await mem.write(await child('c'), { content: `key ${SECRET}` });
     expect(e.content).toBe('key [REDACTED:s1]');
-    const written = (await t.rt.log.read('c')).events.filter((x) => x.type === 'memory.written');
+    const written = (await unitOfWork(t.rt.port, (tx) => t.rt.log.read(tx, 'c'))).events.filter((x) => x.type === 'memory.written');
     expect(written.map((x) => x.payload.memoryId)).toEqual([e.id]);
   });
 

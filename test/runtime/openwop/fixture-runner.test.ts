@@ -66,9 +66,9 @@ describe('fixture runner', () => {
     const h = await host();
     const run = await h.startWorkflow('conformance-multi-agent-confidence-escalation', 'acme');
     expect(run.status).toBe('waiting-clarification');
-    const types = async () => (await h.events(run.runId)).events.map((e) => e.type);
+    const types = async () => (await h.events(run.runId))!.events.map((e) => e.type);
     expect(await types()).not.toContain('worker.dispatched');
-    const { events } = await h.events(run.runId);
+    const { events } = (await h.events(run.runId))!;
     const escalated = events.find((e) => e.type === 'core.workflowChain.confidence-escalated')!;
     expect(events.find((e) => e.eventId === escalated.causationId)?.type).toBe('runOrchestrator.decided');
     expect(events.find((e) => e.type === 'interrupt.requested')?.causationId).toBe(escalated.eventId);

@@ -53,7 +53,7 @@ describe('OpenWOP runtime, wired end to end', () => {
     expect(first.payload.outputCount).toBeLessThan(first.payload.inputCount);
     const second = await request(port, (plan) => rt.consolidation.consolidate(plan, REF, { trigger: 'on-demand' }));
     expect(second.payload.inputCount).toBe(second.payload.outputCount);
-    const contents = (await rt.adapterFor('tenant-a').list(REF)).map((e) => e.content).join('\n');
+    const contents = (await unitOfWork(rt.port, (tx) => rt.adapterFor(tx, 'tenant-a').list(REF))).map((e) => e.content).join('\n');
     expect(contents).not.toContain('sk-secret-ABCDEFGH');
     const ev = (await allEvents(port)).filter((e) => e.type === 'agent.memory.consolidated');
     expect(ev).toHaveLength(2);
@@ -74,7 +74,7 @@ describe('OpenWOP runtime, wired end to end', () => {
     expect(JSON.stringify(ev)).not.toContain('INTENT-CANARY');
     const runId = (ev[0]!.payload as { enqueuedRunId: string }).enqueuedRunId;
     expect(ev[0]!.runId).toBe(runId);
-    expect((await rt.runs.row(runId))?.tenant).toBe('tenant-a');
+    expect((await unitOfWork(rt.port, (tx) => rt.runs.row(tx, runId)))?.tenant).toBe('tenant-a');
   });
   it('confidence escalation: the escalation event precedes the interrupt and any dispatch', async () => {
     const { rt, port } = await openRuntime();
@@ -121,19 +121,19 @@ describe('OpenWOP runtime, wired end to end', () => {
     const { entry } = await rt.childWrite({ runId: parent.runId, memoryRef: REF }, 'child-1', { content: 'cached answer', ttlSeconds: 5 });
     expect(Date.parse(entry.expiresAt!)).toBe(clock.now() + 5000);
     clock.advance(4999);
-    expect(await rt.adapterFor('tenant-a').get(REF, entry.id)).not.toBeNull();
+    expect(await unitOfWork(rt.port, (tx) => rt.adapterFor(tx, 'tenant-a').get(REF, entry.id))).not.toBeNull();
     clock.advance(1);
-    expect(await rt.adapterFor('tenant-a').get(REF, entry.id)).toBeNull();
+    expect(await unitOfWork(rt.port, (tx) => rt.adapterFor(tx, 'tenant-a').get(REF, entry.id))).toBeNull();
   });
   it('replay: a fork at N reads memory as it was at N; an unknown source or an unavailable snapshot is refused', async () => {
     const { rt, port, clock } = await openRuntime();
     const run = await request(port, (plan) => rt.startRun(plan, { workflowId: 'wf', memoryRef: REF }));
     await put(rt, REF, { id: 'k', content: 'v1' }, { runId: run.runId });
-    const n = (await rt.runs.row(run.runId))!.nextSeq - 1;
+    const n = (await unitOfWork(rt.port, (tx) => rt.runs.row(tx, run.runId)))!.nextSeq - 1;
     await put(rt, REF, { id: 'k', content: 'v2' }, { runId: run.runId });
     const fork = await request(port, (plan) => rt.fork(plan, run.runId, n));
     expect(fork).toMatchObject({ tenant: 'tenant-a', memoryRef: REF, forkedFrom: { runId: run.runId, fromSeq: n } });
-    expect((await (await rt.memoryOfRun(fork.runId))!.get(REF, 'k'))?.content).toBe('v1');
+    expect((await (await unitOfWork(rt.port, (tx) => rt.memoryOfRun(tx, fork.runId)))!.get(REF, 'k'))?.content).toBe('v1');
     expect((await eventsOf(rt, fork.runId))[0]).toMatchObject({ type: 'run.started', payload: { forkedFrom: { runId: run.runId, fromSeq: n } } });
     expect(await thrown(() => request(port, (plan) => rt.fork(plan, 'no-such-run', 0)))).toBeInstanceOf(RangeError);
     clock.advance(120_000);
@@ -151,7 +151,7 @@ describe('OpenWOP runtime, wired end to end', () => {
     await put(rt, 'mem://tenant-b/y', { content: 'y' });
     expect((await eventsOf(rt, backgroundRunId('tenant-a'))).map((e) => [e.type, e.payload.memoryRef])).toEqual([['memory.written', REF]]);
     expect((await eventsOf(rt, backgroundRunId('tenant-b'))).map((e) => e.payload.memoryRef)).toEqual(['mem://tenant-b/y']);
-    expect((await rt.runs.row(backgroundRunId('tenant-a')))?.tenant).toBe('tenant-a');
+    expect((await unitOfWork(rt.port, (tx) => rt.runs.row(tx, backgroundRunId('tenant-a'))))?.tenant).toBe('tenant-a');
   });
   it('live runs per tenant are bounded (429 runs); ended runs are kept up to their bound, the oldest retired with its log', async () => {
     const { rt, port, clock } = await openRuntime({ runBounds: { runsPerTenant: 2, endedRunsPerTenant: 2 } });
@@ -166,9 +166,9 @@ describe('OpenWOP runtime, wired end to end', () => {
     await end(b.runId);
     clock.advance(1);
     await end(c.runId); // a third ended run: the oldest ended one (a) is retired, its log with it
-    expect(await rt.runs.row(a.runId)).toBeUndefined();
-    expect(await rt.log.has(a.runId)).toBe(false);
-    expect((await rt.runs.row(b.runId))?.endedMs).toBeDefined();
-    expect(await rt.log.has(c.runId)).toBe(true);
+    expect(await unitOfWork(rt.port, (tx) => rt.runs.row(tx, a.runId))).toBeUndefined();
+    expect(await unitOfWork(rt.port, (tx) => rt.log.has(tx, a.runId))).toBe(false);
+    expect((await unitOfWork(rt.port, (tx) => rt.runs.row(tx, b.runId)))?.endedMs).toBeDefined();
+    expect(await unitOfWork(rt.port, (tx) => rt.log.has(tx, c.runId))).toBe(true);
   });
 });

@@ -4,6 +4,7 @@
  */
 import type { HostSampleProposalSynthesizeRequest } from '../../../generated/ts/host-sample-proposal-synthesize-request.ts';
 import { GATE_OVERRIDES_LOG, type ProposalActivationPolicy, type ProposalActor } from '../../../runtime/proposals/service.ts';
+import type { ProposalKind } from '../../../generated/ts/proposal.ts';
 import { ManualClock } from '../../../runtime/shared/clock.ts';
 import { docsPage } from '../../../runtime/storage/reads/records.ts';
 import { allEvents, openRuntime, registerSecrets, request as inRequest } from '../support.ts';
@@ -24,7 +25,11 @@ export async function setup(activation: ProposalActivationPolicy = { mode: 'appr
   return {
     ...t,
     service: t.rt.proposals,
-    installed: t.rt.installedArtifacts,
+    /** The installed-artefact registry, each read one request (its own unit of work). */
+    installed: {
+      list: (tenant: string, kind?: ProposalKind) => inRequest(t.port, (tx) => t.rt.installedArtifacts.list(tx, tenant, kind)),
+      get: (tenant: string, proposalId: string) => inRequest(t.port, (tx) => t.rt.installedArtifacts.get(tx, tenant, proposalId)),
+    },
     /** The proposal events the log holds (validated when they were appended), oldest first. */
     events: async () => (await allEvents(t.port)).filter((e) => e.type.startsWith('proposal.')).sort((a, b) => (a.timestamp < b.timestamp ? -1 : a.timestamp > b.timestamp ? 1 : a.sequence - b.sequence)).map((e) => ({ type: e.type, payload: e.payload })),
     /** The audited gate overrides, oldest first. */
