@@ -215,10 +215,11 @@ export class SecretRegistries {
   readonly limits: SecretRegistryLimits;
   readonly #o: SecretRegistriesOptions;
   /**
-   * The one cross-request cache: each tenant's opened registries at the version they were read, the most recently
-   * used MAX_CACHED_TENANTS tenants. Used optimistically — a request redacts against it without asking the store,
-   * and its transaction checks the version (`secrets.expect`): when another request or host moved it, the commit is
-   * refused as stale, the tenant is forgotten here, and the request runs again against a fresh read.
+   * Opened registries memoised by the tenant's registry version, the most recently used MAX_CACHED_TENANTS tenants:
+   * derived data (decrypted and indexed), never an answer of its own. Every request reads the tenant's version
+   * through its tx first and uses the memo only when it was opened at that same version; otherwise it reads the
+   * registries afresh. The request's transaction still checks the version (`secrets.expect`): when another request or
+   * host moved it in between, the commit is refused as stale and the request runs again against a fresh read.
    */
   readonly #views = new Map<string, TenantView>();
 
@@ -231,14 +232,14 @@ export class SecretRegistries {
     return this.#o.keys;
   }
 
-  /** The tenant's live registries: the cached view, or (none cached) as the store holds them now, read through `tx`. */
+  /** The tenant's live registries as the store holds them now, read through `tx` (opened afresh unless the memo is at the store's version). */
   async view(tx: Tx, tenant: string): Promise<TenantView> {
-    const cached = this.#views.get(tenant);
-    if (cached !== undefined) {
-      this.#cache(tenant, cached);
-      return cached;
-    }
     const version = await tx.read.secretVersion(tenant);
+    const memo = this.#views.get(tenant);
+    if (memo !== undefined && memo.version === version) {
+      this.#cache(tenant, memo);
+      return memo;
+    }
     const rows = await tx.read.liveRegistries({ tenant, limit: this.limits.maxLiveRunsPerTenant + 1 });
     const set = new TenantSecrets(tenant, this.limits.maxSecretCharsPerTenant);
     const registries = new Map<string, OpenedRegistry>();

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_SECRET_REGISTRY_LIMITS, SecretBoundError } from '../../../runtime/redaction/secret-registry.ts';
 import { registryAad, SecretKeyRing } from '../../../runtime/redaction/sealing.ts';
 import { QuotaExceededError } from '../../../runtime/shared/quota.ts';
-import { commitDetached, detachedTx } from '../../../runtime/storage/unit-of-work.ts';
+import { commitDetached, detachedTx, unitOfWork } from '../../../runtime/storage/unit-of-work.ts';
 import { registryRow } from '../../../runtime/storage/reads/secrets.ts';
 import { endRun, openRuntime, put, registerSecrets, request, requestSecrets, storeText, storedEntries, thrown } from '../support.ts';
 
@@ -108,6 +108,19 @@ describe('each write checks, in its transaction, that the set it was redacted ag
     expect(await storedEntries(port, REF)).toEqual([]);
     // the same write again, from its reads: both redacted
     expect((await put(rt, REF, { content: `${V} ${late}` })).content).toBe('[REDACTED:s1] [REDACTED:s2]');
+    expect(await storeText(port)).not.toContain(late);
+  });
+
+  it('no process-local copy answers for the store: a runtime that opened the registries redacts, on its first attempt, a secret another runtime registered since', async () => {
+    const { rt: a, port, clock } = await openRuntime();
+    const b = (await openRuntime({ port, clock, secretKeys: a.keys })).rt;
+    await registerSecrets(a, 'acme', 'run-1', { s1: V });
+    expect((await put(b, REF, { content: V })).content).toBe('[REDACTED:s1]'); // b has opened acme's registries
+    const late = 'sk-live-REGISTERED-ELSEWHERE-7';
+    await registerSecrets(a, 'acme', 'run-2', { s2: late });
+    // One attempt only: a copy opened before the registration would be refused at commit (stale_read), not retried.
+    const stored = await unitOfWork(port, async (tx) => (await b.writer.put(tx, REF, { content: `${V} ${late}` })).stored, { retries: 1 });
+    expect(stored.value.content).toBe('[REDACTED:s1] [REDACTED:s2]');
     expect(await storeText(port)).not.toContain(late);
   });
 
