@@ -24,9 +24,9 @@ export const BUNDLE_SUITE_NAME = '@openwop/openwop-conformance';
 /** The upstream commit whose bundle schema, id grammar and profile predicates this code restates. */
 export const UPSTREAM_CONTRACT = 'openwop/openwop@35bd91f4d9e56e6acc371701d1b401c8a48cff8b';
 
-/** Our requirement outcome → upstream's row result. */
-export function rowResult(r: Pick<RequirementResult, 'outcome' | 'skipClass'>): RowResult {
-  if (r.outcome === 'pass') return 'executed-pass';
+/** Our requirement outcome → upstream's row result; a pass without an assertion witnesses nothing and is `blocked`. */
+export function rowResult(r: Pick<RequirementResult, 'outcome' | 'skipClass' | 'assertions'>): RowResult {
+  if (r.outcome === 'pass') return r.assertions > 0 ? 'executed-pass' : 'blocked';
   if (r.outcome === 'fail') return 'executed-fail';
   if (r.skipClass === 'inapplicable') return 'inapplicable';
   if (r.skipClass === 'skipped') return 'skipped';
@@ -38,7 +38,7 @@ export function ledgerRows(requirements: readonly RequirementResult[]): BundleRo
   return requirements.filter((r) => r.namespace === 'openwop' && r.outcome !== 'unwitnessed').map((r) => {
     const result = rowResult(r);
     const scenario = (r.scenarios.length > 0 ? r.scenarios : REQUIREMENTS.get(r.id)?.scenarios ?? []).join(',');
-    return { id: r.id, scenario, result, assertions: r.assertions, ...(result === 'executed-pass' ? {} : { detail: r.reason ?? result }) };
+    return { id: r.id, scenario, result, assertions: r.assertions, ...(result === 'executed-pass' ? {} : { detail: r.outcome === 'pass' ? 'passed without an assertion: a witness of nothing' : r.reason ?? result }) };
   });
 }
 
