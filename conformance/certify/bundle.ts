@@ -71,7 +71,7 @@ export function claimedProfiles(major: MajorRule, document: Readonly<Record<stri
 }
 
 export interface CutInput {
-  readonly results: Pick<SuiteResults, 'requirements' | 'host' | 'finishedAt'>;
+  readonly results: Pick<SuiteResults, 'requirements' | 'finishedAt'> & { readonly host: Pick<SuiteResults['host'], 'name' | 'version'> };
   readonly major: MajorRule;
   readonly discovery: { readonly url: string; readonly document: Readonly<Record<string, unknown>> };
   readonly build: { readonly kind: BuildKind; readonly id: string };
