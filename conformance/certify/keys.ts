@@ -43,7 +43,7 @@ export function signingKeyEntry(key: KeyObject): SigningKeyEntry {
 }
 
 /** The public key of a published entry; a malformed entry is a CertifyError naming the field. */
-export function publicKeyOf(entry: Readonly<Record<string, unknown>>, where: string): KeyObject {
+export function publicKeyOf(entry: { readonly publicKey?: unknown }, where: string): KeyObject {
   if (typeof entry.publicKey !== 'string' || !/^[A-Za-z0-9_-]{43}$/.test(entry.publicKey)) throw new CertifyError('signing_key_invalid', `${where}.publicKey must be 32 bytes of unpadded base64url`);
   return createPublicKey({ key: Buffer.concat([SPKI_PREFIX, fromBase64url(entry.publicKey)]), format: 'der', type: 'spki' });
 }

@@ -44,7 +44,7 @@ export function cleanResults(): RequirementResult[] {
 /** A bundle cut in memory from `requirements` and `document`, signed by `key`. */
 export function bundleOf(requirements: readonly RequirementResult[], key: KeyObject, o: { document?: Readonly<Record<string, unknown>>; relaxations?: readonly Relaxation[] } = {}): BundleV3 {
   return cutBundle({
-    results: { requirements, host: { name: 'test-host', version: '1.0.0', baseUrl: 'http://127.0.0.1:1' }, finishedAt: '2026-12-07T20:00:00.000Z' },
+    results: { requirements, host: { name: 'test-host', version: '1.0.0' }, finishedAt: '2026-12-07T20:00:00.000Z' },
     major: MAJORS[1]!,
     discovery: { url: 'http://127.0.0.1:1/.well-known/openwop', document: o.document ?? MEMORY_DISCOVERY },
     build: { kind: 'commit', id: '0123456789abcdef0123456789abcdef01234567' },
