@@ -47,6 +47,7 @@ const rowsOf = (b: BundleV3): readonly BundleRow[] => (Array.isArray(b.results?.
 const relaxationsOf = (b: BundleV3): readonly Relaxation[] => (Array.isArray(b.host?.relaxations) ? b.host.relaxations : []);
 const fail = (member: string, detail: string) => ({ member, detail });
 
+const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 /** upstream's requirement-id grammar for a host bundle: `openwop.<area>.<slug>` in one of six areas. */
 export const BUNDLE_ID_PATTERN = /^openwop\.(requirement|it|scenario|floor|profile|family)\.[a-z0-9]/;
 
@@ -75,7 +76,7 @@ function shape(b: BundleV3): ReturnType<Predicate['check']> {
     for (const k of c.required) if (!(k in o)) out.push(fail(c.path === '' ? k : `${c.path}.${k}`, 'is required'));
   }
   if (root.bundleVersion !== '3') out.push(fail('bundleVersion', `must be the string "3", is ${JSON.stringify(root.bundleVersion)}`));
-  if (typeof root.generatedAt !== 'string' || Number.isNaN(Date.parse(root.generatedAt))) out.push(fail('generatedAt', 'must be a date-time'));
+  if (typeof root.generatedAt !== 'string' || !RFC3339.test(root.generatedAt) || Number.isNaN(Date.parse(root.generatedAt))) out.push(fail('generatedAt', 'must be an RFC 3339 date-time'));
   const suite = obj(root.suite);
   if (suite !== undefined) {
     if (suite.name !== '@openwop/openwop-conformance') out.push(fail('suite.name', 'must be "@openwop/openwop-conformance"'));
@@ -130,9 +131,31 @@ function shape(b: BundleV3): ReturnType<Predicate['check']> {
     if (typeof sig.sig !== 'string' || !/^[A-Za-z0-9_-]{86}$/.test(sig.sig)) out.push(fail('signature.sig', 'must be 86 characters of unpadded base64url (64 bytes)'));
     if (JSON.stringify(sig.over) !== JSON.stringify(SIGNED_MEMBERS)) out.push(fail('signature.over', `must be ${JSON.stringify(SIGNED_MEMBERS)}`));
   }
-  const anyNonPass = Array.isArray(rows) && rows.some((r) => obj(r)?.result !== 'executed-pass');
   const needsDetail = totals !== undefined && ['executedFail', 'skipped', 'blocked'].some((k) => typeof totals[k] === 'number' && (totals[k] as number) >= 1);
-  if ((needsDetail || anyNonPass) && root.detail === undefined) out.push(fail('detail', 'is required when a row is not executed-pass'));
+  if (needsDetail && root.detail === undefined) out.push(fail('detail', 'is required when the totals count a failed, skipped or blocked row'));
+  if (root.detail !== undefined) {
+    const d = obj(root.detail);
+    const ok = d !== undefined && Object.keys(d).every((k) => k === 'nonPass') && Array.isArray(d.nonPass)
+      && d.nonPass.every((x: unknown) => { const o = obj(x); return o !== undefined && Object.keys(o).every((k) => ['id', 'result', 'reason'].includes(k)) && ['id', 'result', 'reason'].every((k) => typeof o[k] === 'string'); });
+    if (!ok) out.push(fail('detail', 'must be {nonPass: [{id, result, reason}]} (strings) and nothing else'));
+  }
+  if (disc !== undefined) {
+    if (!Array.isArray(disc.protocolVersions) || !disc.protocolVersions.every((v: unknown) => typeof v === 'string')) out.push(fail('discovery.protocolVersions', 'must be an array of strings'));
+    if (typeof disc.preferredVersion !== 'string') out.push(fail('discovery.preferredVersion', 'must be a string'));
+  }
+  if (suite?.stampSha256 !== undefined && !(typeof suite.stampSha256 === 'string' && /^[0-9a-f]{64}$/.test(suite.stampSha256))) out.push(fail('suite.stampSha256', 'must be 64 lowercase hex digits'));
+  if (host?.vendor !== undefined && typeof host.vendor !== 'string') out.push(fail('host.vendor', 'must be a string'));
+  if (host?.relaxations !== undefined && !(Array.isArray(host.relaxations) && host.relaxations.every((x: unknown) => {
+    const o = obj(x);
+    return o !== undefined && Object.keys(o).every((k) => ['obligation', 'durability', 'reason'].includes(k)) && typeof o.obligation === 'string' && typeof o.reason === 'string' && ['session', 'deployment', 'persisted'].includes(String(o.durability));
+  }))) out.push(fail('host.relaxations', 'must be [{obligation, durability: session|deployment|persisted, reason}]'));
+  if (Array.isArray(root.claimedProfiles) && new Set(root.claimedProfiles.map((p: unknown) => canonicalJson(p))).size !== root.claimedProfiles.length) out.push(fail('claimedProfiles', 'must not list the same entry twice'));
+  const vs = root.verifierSignature;
+  if (vs !== undefined) {
+    const o = obj(vs);
+    if (o === undefined || Object.keys(o).some((k) => !['alg', 'keyId', 'sig'].includes(k)) || o.alg !== 'ed25519' || typeof o.keyId !== 'string' || !KEY_ID_PATTERN.test(o.keyId) || typeof o.sig !== 'string' || !/^[A-Za-z0-9_-]{86}$/.test(o.sig)) out.push(fail('verifierSignature', 'must be {alg: ed25519, keyId, sig (86 base64url characters)}'));
+  }
+  if (Array.isArray(root.claimedProfiles) && root.claimedProfiles.some((p: unknown) => obj(p)?.evidenceTier === 'independent') && vs === undefined) out.push(fail('verifierSignature', 'is required when a profile claims evidenceTier independent'));
   return out;
 }
 
@@ -151,7 +174,13 @@ export const PREDICATES: readonly Predicate[] = [
     name: 'one-row-per-requirement', group: 'evidence',
     check: (b) => { const seen = new Set<string>(); return rowsOf(b).flatMap((r, i) => (seen.has(r.id) ? [fail(`results.requirements[${i}].id`, `${r.id} has more than one row`)] : (seen.add(r.id), []))); },
   },
-  { name: 'non-pass-has-reason', group: 'cut-gate', check: (b) => rowsOf(b).flatMap((r, i) => (r.result !== 'executed-pass' && !(typeof r.detail === 'string' && r.detail.trim() !== '') ? [fail(`results.requirements[${i}].detail`, `${r.id}: ${r.result} without a reason`)] : [])) },
+  // The cut gate exempts inapplicable rows; the suite's verifier does not (next predicate).
+  { name: 'non-pass-has-reason', group: 'cut-gate', check: (b) => rowsOf(b).flatMap((r, i) => (r.result !== 'executed-pass' && r.result !== 'inapplicable' && !r.detail ? [fail(`results.requirements[${i}].detail`, `${r.id}: ${r.result} without a reason`)] : [])) },
+  { name: 'every-non-pass-explained', group: 'evidence', check: (b) => rowsOf(b).flatMap((r, i) => (r.result === 'inapplicable' && !(typeof r.detail === 'string' && r.detail.trim() !== '') ? [fail(`results.requirements[${i}].detail`, `${r.id}: inapplicable without a reason`)] : r.result !== 'executed-pass' && r.result !== 'inapplicable' && typeof r.detail === 'string' && r.detail.trim() === '' ? [fail(`results.requirements[${i}].detail`, `${r.id}: ${r.result} with a blank reason`)] : [])) },
+  {
+    name: 'detail-lists-non-pass', group: 'evidence',
+    check: (b) => { const n = rowsOf(b).filter((r) => r.result !== 'executed-pass').length; return n > 0 && b.detail === undefined ? [fail('detail', `${n} non-pass row(s) and no detail.nonPass`)] : []; },
+  },
   { name: 'no-vacuous-pass', group: 'evidence', check: (b) => rowsOf(b).flatMap((r, i) => (r.result === 'executed-pass' && !((r.assertions ?? 0) > 0) ? [fail(`results.requirements[${i}].assertions`, `${r.id}: executed-pass with no assertion witnesses nothing`)] : [])) },
   {
     name: 'totals-match-rows', group: 'evidence',
@@ -166,7 +195,8 @@ export const PREDICATES: readonly Predicate[] = [
     name: 'discovery-digest', group: 'evidence',
     check: (b) => { const doc = obj(b.discovery?.document); if (doc === undefined) return []; const d = sha256Hex(canonicalJson(doc)); return d === b.discovery.sha256 ? [] : [fail('discovery.sha256', `the captured discovery.document hashes to ${d.slice(0, 12)}…: the document or its digest changed after signing`)]; },
   },
-  { name: 'supported-major', group: 'cut-gate', check: (b) => (MAJORS[b.suite?.targetMajor] !== undefined ? [] : [fail('suite.targetMajor', `is ${JSON.stringify(b.suite?.targetMajor)}: no profile catalogue for it, so the applicable requirements are undefined`)]) },
+  { name: 'target-major-known', group: 'cut-gate', check: (b) => (b.suite?.targetMajor === 1 || b.suite?.targetMajor === 2 ? [] : [fail('suite.targetMajor', `is ${JSON.stringify(b.suite?.targetMajor)}: without it the applicable requirements are undefined`)]) },
+  { name: 'major-catalogue', group: 'derivation', check: (b) => (b.suite?.targetMajor !== 1 && b.suite?.targetMajor !== 2) || MAJORS[b.suite.targetMajor] !== undefined ? [] : [fail('suite.targetMajor', `is ${b.suite.targetMajor}: this verifier has no profile catalogue for that major yet, so the claimed profiles cannot be re-derived`)] },
   { name: 'no-executed-failure', group: 'cut-gate', check: (b) => (b.results?.totals?.executedFail === 0 ? [] : [fail('results.totals.executedFail', `is ${String(b.results?.totals?.executedFail)}: the front-door gate needs 0`)]) },
   {
     name: 'signature-attributed', group: 'cut-gate',
@@ -174,10 +204,18 @@ export const PREDICATES: readonly Predicate[] = [
       const keyId = b.signature?.keyId;
       if (typeof keyId !== 'string') return [fail('signature.keyId', 'is missing: an unsigned bundle v3 does not exist')];
       if (!ctx.keys.has(keyId)) return [fail('signature.keyId', ctx.keys.size === 0 ? `${keyId}: ${ctx.keySource} publishes no signingKeys[]; nothing binds the key to the host` : `${keyId} is not among the ${ctx.keys.size} key(s) ${ctx.keySource} publishes (${[...ctx.keys.keys()].join(', ')})`)];
-      if (b.host?.signingKeyId !== undefined && b.host.signingKeyId !== keyId) return [fail('host.signingKeyId', `is ${b.host.signingKeyId}, the signature's key is ${keyId}`)];
       return [];
     },
   },
+  {
+    // Durability evidence and rung claims (upstream RFC 0158) are outside what this verifier re-derives: refused, not assumed.
+    name: 'no-underived-claims', group: 'evidence',
+    check: (b) => [
+      ...rowsOf(b).flatMap((r, i) => ((r as { evidence?: unknown }).evidence !== undefined ? [fail(`results.requirements[${i}].evidence`, 'durability evidence is not re-derived by this verifier')] : [])),
+      ...((b as { durability?: unknown }).durability !== undefined ? [fail('durability', 'a durability rung claim is not re-derived by this verifier')] : []),
+    ],
+  },
+  { name: 'host-key-is-signature-key', group: 'evidence', check: (b) => (b.host?.signingKeyId !== undefined && b.host.signingKeyId !== b.signature?.keyId ? [fail('host.signingKeyId', `is ${b.host.signingKeyId}, the signature's key is ${String(b.signature?.keyId)}`)] : []) },
   {
     name: 'signature-verifies', group: 'cut-gate',
     check: (b, ctx) => {

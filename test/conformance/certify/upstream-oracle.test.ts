@@ -1,0 +1,136 @@
+/**
+ * `certify verify` agrees with upstream's own verifier — its bundle v3 schema and the host-bundle checks of its
+ * scripts/check-cut-gates.mjs, run unchanged from the scratch folder scripts/upstream-certify.ts assembles outside the
+ * repository — on 100 generated bundles, valid and mutated: schema validity against our closed-shape predicate, and
+ * each single-bundle cut-gate check (non-pass reasons, no executed failure, signature attributed and verifying)
+ * against ours. Bundles the reference host certifies pass upstream's checks; tampered, relaxed or blocked ones fail.
+ *
+ * Without the folder the tests skip with the reason (noted for the run's skip summary); under
+ * WOPKIT_REQUIRE_TOOLCHAINS=1 a missing folder fails them.
+ */
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { bundleSchema, cutGates, folderProblems, oracleDir, singleBundleVerdicts } from '../../../scripts/upstream-certify.ts';
+import type { BundleV3 } from '../../../conformance/certify/bundle-types.ts';
+import { verifyBundle, keysOfDiscovery } from '../../../conformance/certify/verify.ts';
+import { matrixRow } from '../../../conformance/certify/matrix.ts';
+import type { RequirementResult } from '../../../conformance/requirement-results.ts';
+import { noteSkip } from '../../support/skip-log.ts';
+import { REQUIRE_ENV } from '../../support/toolchains.ts';
+import { bundleOf, cleanResults, keyPair, MEMORY_DISCOVERY } from './support.ts';
+
+const dir = oracleDir();
+const problems = folderProblems(dir);
+const required = process.env[REQUIRE_ENV] === '1';
+const skip = problems.length > 0 && !required;
+if (skip) noteSkip(`upstream's bundle verifier is not in ${dir} (scripts/upstream-certify.ts; docs/certify.md says how to place it)`);
+
+const work = mkdtempSync(join(tmpdir(), 'wopkit-certify-oracle-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+const host = keyPair();
+const stranger = generateKeyPairSync('ed25519').privateKey;
+const discovery = { ...MEMORY_DISCOVERY, signingKeys: [host.entry] };
+const discoveryFile = join(work, 'discovery.json');
+writeFileSync(discoveryFile, JSON.stringify(discovery));
+const keys = keysOfDiscovery(discovery, discoveryFile);
+
+type Damage = 'fail' | 'blocked' | 'skipped' | 'inapplicable';
+function damaged(ds: readonly (readonly [Damage, number])[]): RequirementResult[] {
+  const rows = cleanResults();
+  for (const [kind, at] of ds) {
+    const i = at % rows.length;
+    rows[i] = kind === 'fail' ? { ...rows[i]!, outcome: 'fail', reason: 'broke', failures: ['broke'] } : { ...rows[i]!, outcome: 'skip', skipClass: kind, reason: `${kind} here`, assertions: 0 };
+  }
+  return rows;
+}
+const flip = (s: string, at = s.length - 1) => `${s.slice(0, at)}${s[at] === 'A' ? 'B' : s[at] === '0' ? '1' : s[at] === 'a' ? 'b' : s[at] === '1' ? '0' : 'A'}${s.slice(at + 1)}`;
+/** A bundle copy the mutations edit freely. */
+type Json = Record<string, any>;
+
+/** Mutations of a bundle, by name: each keeps it JSON and loadable by the checker unless said otherwise. */
+const MUTATIONS: Readonly<Record<string, (b: Json) => void>> = {
+  none: () => undefined,
+  'flip witnessSha256': (b) => void (b.witnessSha256 = flip(b.witnessSha256)),
+  'flip host.build': (b) => void (b.host.build.id = flip(b.host.build.id)),
+  'flip suite.version': (b) => void (b.suite.version = flip(b.suite.version)),
+  'flip discovery.sha256': (b) => void (b.discovery.sha256 = flip(b.discovery.sha256)),
+  'flip signature.sig': (b) => void (b.signature.sig = flip(b.signature.sig, 0)),
+  'signed by an unpublished key': (b) => { const o = bundleOf(damaged([]), stranger); b.signature = o.signature; },
+  'drop a reason': (b) => { const r = b.results.requirements.find((x: Json) => x.detail !== undefined && x.result !== 'inapplicable') ?? b.results.requirements[0]; r.result = 'skipped'; delete r.detail; },
+  'count an executed failure': (b) => void (b.results.totals.executedFail += 1),
+  'unknown root member': (b) => void (b.note = 'x'),
+  'drop assertionCount': (b) => void delete b.assertionCount,
+  'result outside the enum': (b) => void (b.results.requirements[0].result = 'passed'),
+  'bundleVersion 2': (b) => void (b.bundleVersion = '2'),
+  'signature.over reordered': (b) => void b.signature.over.reverse(),
+  'duplicate profile': (b) => void b.claimedProfiles.push({ ...b.claimedProfiles[0] }),
+  'targetMajor 3': (b) => void (b.suite.targetMajor = 3),
+  'independent without verifier': (b) => void (b.claimedProfiles[0].evidenceTier = 'independent'),
+  'malformed keyId': (b) => void (b.signature.keyId = 'not a key id'),
+  'date that is not a date-time': (b) => void (b.generatedAt = 'yesterday'),
+};
+
+const validate = skip ? undefined : bundleSchema(dir);
+function judge(b: Json, label: string) {
+  const file = join(work, `${label.replace(/[^a-z0-9]+/gi, '-')}.json`);
+  writeFileSync(file, JSON.stringify(b));
+  if (validate === undefined) throw new Error(problems.join('\n'));
+  const upstream = { schema: validate(b) === true, ...singleBundleVerdicts(cutGates(dir, file, discoveryFile, `| ${String(b.host?.name)} |\n`)) };
+  const v = verifyBundle(b, keys, discoveryFile);
+  const has = (...names: string[]) => v.failures.some((f) => names.includes(f.predicate));
+  const ours = { schema: !has('closed-shape'), reason: !has('non-pass-has-reason'), noFailure: !has('no-executed-failure'), signature: !has('signature-attributed', 'signature-verifies') };
+  return { upstream, ours, ok: v.ok, failures: v.failures };
+}
+
+describe.skipIf(skip)('certify verify agrees with upstream\'s verifier', () => {
+  it('the oracle folder holds upstream\'s files at the cited commits', () => {
+    expect(problems).toEqual([]);
+  });
+
+  it('a clean bundle passes upstream\'s schema and its single-bundle cut-gate checks, and ours', () => {
+    const j = judge(JSON.parse(JSON.stringify(bundleOf(cleanResults(), host.privateKey))) as Json, 'clean');
+    expect(j.upstream).toEqual({ schema: true, reason: true, noFailure: true, signature: true });
+    expect(j.ok, JSON.stringify(j.failures)).toBe(true);
+  });
+
+  it('tampered, relaxed and blocked bundles fail upstream\'s checks or certify nothing', () => {
+    const tampered = JSON.parse(JSON.stringify(bundleOf(cleanResults(), host.privateKey))) as Json;
+    tampered.suite.version = flip(tampered.suite.version);
+    expect(judge(tampered, 'tampered').upstream.signature).toBe(false);
+    const relaxed = bundleOf(cleanResults(), host.privateKey, { relaxations: [{ obligation: 'memory.ttl', durability: 'session', reason: 'test' }] });
+    expect(relaxed.claimedProfiles.some((p) => p.certified)).toBe(false);
+    const forged = JSON.parse(JSON.stringify(relaxed)) as Json;
+    forged.claimedProfiles[0].certified = true;
+    expect(judge(forged, 'relaxed-forged').ok).toBe(false);
+    const blocked = bundleOf(damaged([['blocked', 3]]), host.privateKey);
+    expect(blocked.claimedProfiles.some((p) => p.certified)).toBe(false);
+    expect(judge(JSON.parse(JSON.stringify(blocked)) as Json, 'blocked').upstream.schema).toBe(true);
+  });
+
+  it('agrees on 100 generated bundles, valid and mutated', () => {
+    const seen = new Map<string, number>();
+    const damage = fc.array(fc.tuple(fc.constantFrom<Damage>('fail', 'blocked', 'skipped', 'inapplicable'), fc.nat()), { maxLength: 2 });
+    fc.assert(fc.property(damage, fc.constantFrom(...Object.keys(MUTATIONS)), (ds, mutation) => {
+      const b = JSON.parse(JSON.stringify(bundleOf(damaged(ds), host.privateKey))) as Json;
+      MUTATIONS[mutation]!(b);
+      const j = judge(b, `${mutation}-${seen.size}`);
+      seen.set(mutation, (seen.get(mutation) ?? 0) + 1);
+      expect(j.ours.schema, `${mutation}: schema`).toBe(j.upstream.schema);
+      for (const k of ['reason', 'noFailure', 'signature'] as const) if (j.upstream[k] !== undefined) expect(j.ours[k], `${mutation}: ${k}`).toBe(j.upstream[k]);
+      // Whatever ours accepts, upstream accepts too (ours is the stricter verifier).
+      if (j.ok) expect(j.upstream).toEqual({ schema: true, reason: true, noFailure: true, signature: true });
+    }), { numRuns: 100 });
+    expect(seen.size).toBeGreaterThan(10);
+  }, 180_000);
+
+  it('the matrix row names the host the checker looks for', () => {
+    const b = bundleOf(cleanResults(), host.privateKey);
+    const j = judge(JSON.parse(JSON.stringify(b)) as Json, 'matrix');
+    expect(j.upstream.signature).toBe(true);
+    expect(matrixRow(b)).toContain(b.host.name);
+  });
+});
