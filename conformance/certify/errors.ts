@@ -15,8 +15,10 @@ export type CertifyErrorCode =
   | 'major_unsupported';
 
 export class CertifyError extends Error {
-  constructor(readonly code: CertifyErrorCode, message: string) {
+  readonly code: CertifyErrorCode;
+  constructor(code: CertifyErrorCode, message: string) {
     super(message);
+    this.code = code;
     this.name = 'CertifyError';
   }
 }
