@@ -72,13 +72,14 @@ async function cut(a: CertifyArgs, io: CertifyIo): Promise<number> {
     if (e instanceof ConfigError) throw new CertifyError('usage', e.message);
     throw e;
   }
+  const buildFlag = a.values.get('--build');
+  const flagBuild = buildFlag === undefined ? undefined : parseBuild(buildFlag);
   const url = `${config.baseUrl}${DISCOVERY_PATH}`;
   const document = await readJsonFrom(url, 'discovery document');
   if (typeof document !== 'object' || document === null || Array.isArray(document)) throw new CertifyError('discovery_unavailable', `${url} is not a JSON object`);
   const doc = document as Record<string, unknown>;
   const fromDoc = (doc.host as { build?: { kind?: unknown; id?: unknown } } | undefined)?.build;
-  const buildFlag = a.values.get('--build');
-  const build = buildFlag !== undefined ? parseBuild(buildFlag)
+  const build = flagBuild !== undefined ? flagBuild
     : typeof fromDoc?.kind === 'string' && typeof fromDoc.id === 'string' ? parseBuild(`${fromDoc.kind}:${fromDoc.id}`)
     : undefined;
   if (build === undefined) throw new CertifyError('build_unknown', `${url} names no host.build; give --build KIND:ID (a bundle attributes to a build)`);
