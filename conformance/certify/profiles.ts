@@ -66,6 +66,19 @@ const V1_PROFILES: readonly ProfileRule[] = [
     },
     floor: [],
   },
+  // The two operational annexes upstream derives beside the catalogue (RFC 0088, RFC 0085 §B: the floor tier).
+  { id: 'openwop-core-standard', derives: (d) => isV1Core(d) && (strings(d.supportedEnvelopes)?.includes('clarification.request') ?? false) && restTransport(d), floor: [] },
+  {
+    id: 'openwop-agent-platform',
+    derives: (d) => {
+      const agents = obj(d.agents);
+      const http = obj(d.httpClient);
+      return isV1Core(d) && supported(agents?.manifestRuntime) && supported(agents?.liveRuntime) && supported(d.toolCatalog) && supported(d.toolHooks)
+        && supported(http?.safeFetch) && supported(d.providerUsage) && supported(d.prompts) && supported(d.memory) && supported(d.feedback)
+        && (obj(d.replay)?.supported === true || obj(d.nondeterminismPolicy)?.declared === true);
+    },
+    floor: [],
+  },
 ];
 
 /** What certify needs to know about one OpenWOP major. */
