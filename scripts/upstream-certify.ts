@@ -23,7 +23,7 @@
  * and every host-bundle check of the checker that applies to one v1 bundle passes; 1 otherwise; 2 when the folder is
  * missing or a file's length differs from the manifest.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -74,15 +74,47 @@ export function assembleHarness(dir: string): string {
 /** One check line of the checker: its gate, verdict and evidence text. */
 export interface CutGateCheck { readonly gate: string; readonly ok: boolean; readonly blocked: boolean; readonly evidence: string }
 
-/** Run check-cut-gates.mjs in host-bundle mode on one bundle; every check it printed. */
-export function cutGates(dir: string, bundleFile: string, discoveryFile: string, matrix: string): CutGateCheck[] {
+/** The checker's command line and environment for one bundle (the matrix file written first). */
+function checkerRun(dir: string, bundleFile: string, discoveryFile: string, matrix: string) {
   const root = assembleHarness(dir);
   writeFileSync(join(root, 'INTEROP-MATRIX.md'), matrix);
   const bin = join(dir, 'harness', 'bin');
-  const r = spawnSync(process.execPath, [join(root, 'scripts', 'check-cut-gates.mjs'), '--host-bundle', bundleFile, '--host-discovery', discoveryFile], {
-    cwd: root, encoding: 'utf8', env: { ...process.env, PATH: `${bin}:${process.env.PATH ?? ''}` }, timeout: 60_000,
+  return {
+    args: [join(root, 'scripts', 'check-cut-gates.mjs'), '--host-bundle', bundleFile, '--host-discovery', discoveryFile],
+    options: { cwd: root, env: { ...process.env, PATH: `${bin}:${process.env.PATH ?? ''}` } },
+  };
+}
+
+/** Run check-cut-gates.mjs in host-bundle mode on one bundle; every check it printed. */
+export function cutGates(dir: string, bundleFile: string, discoveryFile: string, matrix: string): CutGateCheck[] {
+  const { args, options } = checkerRun(dir, bundleFile, discoveryFile, matrix);
+  const r = spawnSync(process.execPath, args, { ...options, encoding: 'utf8', timeout: 60_000 });
+  return parseChecks(r.status, r.stdout, r.stderr);
+}
+
+/** The same, without blocking (several bundles checked at once); all runs share one INTEROP-MATRIX.md. */
+export function cutGatesAsync(dir: string, bundleFile: string, discoveryFile: string, matrix: string): Promise<CutGateCheck[]> {
+  const { args, options } = checkerRun(dir, bundleFile, discoveryFile, matrix);
+  return new Promise((ok, fail) => {
+    const child = spawn(process.execPath, args, options);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', fail);
+    child.on('close', (status) => {
+      try {
+        ok(parseChecks(status, stdout, stderr));
+      } catch (e) {
+        fail(e);
+      }
+    });
   });
-  if (r.status !== 0 && r.status !== 1) throw new Error(`check-cut-gates.mjs exited ${String(r.status)}: ${(r.stderr || r.stdout).trim().split('\n').slice(-3).join(' | ')}`);
+}
+
+function parseChecks(status: number | null, stdout: string, stderr: string): CutGateCheck[] {
+  if (status !== 0 && status !== 1) throw new Error(`check-cut-gates.mjs exited ${String(status)}: ${(stderr || stdout).trim().split('\n').slice(-3).join(' | ')}`);
+  const r = { stdout };
   const checks: CutGateCheck[] = [];
   let gate = '';
   for (const line of r.stdout.split('\n')) {
