@@ -14,8 +14,8 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { configFrom, ConfigError } from '../config.ts';
-import { DiscoveryError, runSuite, SUITE_NAME, SUITE_VERSION } from '../run.ts';
+import { configFrom, ConfigError, type SuiteConfig } from '../config.ts';
+import { DiscoveryError, runSuite, SUITE_NAME, SUITE_VERSION, type SuiteResults } from '../run.ts';
 import { BUILD_KINDS, type BuildKind, type BundleV3, type EvidenceTier } from './bundle-types.ts';
 import { cutBundle } from './bundle.ts';
 import { CertifyError } from './errors.ts';
@@ -35,6 +35,9 @@ export interface CertifyArgs {
   readonly flags: ReadonlySet<string>;
   readonly format: 'text' | 'json';
 }
+
+/** The suite run for each major certify can certify; a v2 row joins when the host and the suite serve v2. */
+export const MAJOR_SUITES: readonly { readonly major: 1 | 2; readonly run: (config: SuiteConfig) => Promise<SuiteResults> }[] = [{ major: 1, run: (config) => runSuite(config) }];
 
 /** The path of the discovery document (upstream's well-known path). */
 const DISCOVERY_PATH = '/.well-known/openwop';
@@ -64,7 +67,6 @@ async function cut(a: CertifyArgs, io: CertifyIo): Promise<number> {
   if (!['self', 'steward', 'independent'].includes(tier)) throw new CertifyError('usage', '--evidence-tier must be self or independent');
   const verifierFile = a.values.get('--verifier-key');
   const verifierKey = verifierFile === undefined ? undefined : readKeyFile(verifierFile);
-  const major = MAJORS[1]!;
   let config;
   try {
     config = configFrom(io.env, { ...(a.values.get('--base-url') !== undefined ? { 'base-url': a.values.get('--base-url')! } : {}), ...(a.values.get('--api-key') !== undefined ? { 'api-key': a.values.get('--api-key')! } : {}), ...(a.flags.has('--strict') ? { strict: true } : {}) });
@@ -83,28 +85,35 @@ async function cut(a: CertifyArgs, io: CertifyIo): Promise<number> {
     : typeof fromDoc?.kind === 'string' && typeof fromDoc.id === 'string' ? parseBuild(`${fromDoc.kind}:${fromDoc.id}`)
     : undefined;
   if (build === undefined) throw new CertifyError('build_unknown', `${url} names no host.build; give --build KIND:ID (a bundle attributes to a build)`);
-  let results;
-  try {
-    results = await runSuite(config);
-  } catch (e) {
-    if (e instanceof DiscoveryError) throw new CertifyError('discovery_unavailable', e.message);
-    throw e;
-  }
-  const bundle = cutBundle({ results, major, discovery: { url, document: doc }, build, suiteVersion: BUNDLE_SUITE_VERSION, evidenceTier: tier }, hostKey, verifierKey);
+  // One run and one bundle per major the host serves and certify can run (MAJOR_SUITES × MAJORS: data, not a branch).
+  const runs = MAJOR_SUITES.flatMap((m) => { const rule = MAJORS[m.major]; return rule !== undefined && rule.versions(doc) !== undefined ? [{ rule, run: m.run }] : []; });
+  if (runs.length === 0) throw new CertifyError('major_unsupported', `${url} advertises protocol version ${JSON.stringify(doc.protocolVersion ?? doc.protocolVersions)}; certify runs major ${MAJOR_SUITES.map((m) => m.major).join(', ')}`);
   const dir = resolve(a.values.get('--out') ?? 'conformance/bundles');
   mkdirSync(dir, { recursive: true });
-  const slug = bundle.host.name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '');
-  const file = join(dir, `${slug}-v${major.major}-${bundle.generatedAt.replace(/[:.]/g, '-')}.bundle.json`);
-  writeFileSync(file, `${JSON.stringify(bundle, null, 2)}\n`);
-  const failed = bundle.results.totals.executedFail > 0;
-  if (a.format === 'json') io.out(JSON.stringify({ ok: !failed, bundle: file, claimedProfiles: bundle.claimedProfiles, totals: bundle.results.totals, matrixRow: matrixRow(bundle, file) }, null, 2));
-  else {
-    const t = bundle.results.totals;
-    io.out(`wrote ${file}`);
-    io.out(`signed by ${bundle.signature.keyId}; ${t.executedPass} pass, ${t.executedFail} fail, ${t.blocked} blocked, ${t.skipped} skipped, ${t.inapplicable} inapplicable; ${bundle.assertionCount} assertions`);
-    io.out(`claimed: ${bundle.claimedProfiles.map((p) => `${p.id}${p.certified ? ' (certified)' : ''}`).join(', ') || 'none'}`);
-    io.out(`INTEROP-MATRIX row:\n${matrixRow(bundle, file)}`);
+  const written: { file: string; bundle: BundleV3 }[] = [];
+  for (const { rule, run } of runs) {
+    let results;
+    try {
+      results = await run(config);
+    } catch (e) {
+      if (e instanceof DiscoveryError) throw new CertifyError('discovery_unavailable', e.message);
+      throw e;
+    }
+    const bundle = cutBundle({ results, major: rule, discovery: { url, document: doc }, build, suiteVersion: BUNDLE_SUITE_VERSION, evidenceTier: tier }, hostKey, verifierKey);
+    const slug = bundle.host.name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '');
+    const file = join(dir, `${slug}-v${rule.major}-${bundle.generatedAt.replace(/[:.]/g, '-')}.bundle.json`);
+    writeFileSync(file, `${JSON.stringify(bundle, null, 2)}\n`);
+    written.push({ file, bundle });
+    if (a.format === 'text') {
+      const t = bundle.results.totals;
+      io.out(`wrote ${file}`);
+      io.out(`signed by ${bundle.signature.keyId}; ${t.executedPass} pass, ${t.executedFail} fail, ${t.blocked} blocked, ${t.skipped} skipped, ${t.inapplicable} inapplicable; ${bundle.assertionCount} assertions`);
+      io.out(`claimed: ${bundle.claimedProfiles.map((p) => `${p.id}${p.certified ? ' (certified)' : ''}`).join(', ') || 'none'}`);
+      io.out(`INTEROP-MATRIX row:\n${matrixRow(bundle, file)}`);
+    }
   }
+  const failed = written.some((w) => w.bundle.results.totals.executedFail > 0);
+  if (a.format === 'json') io.out(JSON.stringify({ ok: !failed, bundles: written.map(({ file, bundle }) => ({ file, targetMajor: bundle.suite.targetMajor, claimedProfiles: bundle.claimedProfiles, totals: bundle.results.totals, matrixRow: matrixRow(bundle, file) })) }, null, 2));
   return failed ? 1 : 0;
 }
 

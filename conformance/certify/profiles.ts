@@ -84,7 +84,7 @@ const V1_PROFILES: readonly ProfileRule[] = [
 /** What certify needs to know about one OpenWOP major. */
 export interface MajorRule {
   readonly major: 1 | 2;
-  /** The protocol versions a discovery document advertises, and the preferred one (bundle `discovery`). */
+  /** The protocol versions of this major a discovery document advertises, and the preferred one (bundle `discovery`); undefined: it serves none. */
   readonly versions: (d: Doc) => { readonly protocolVersions: string[]; readonly preferredVersion: string } | undefined;
   readonly profiles: readonly ProfileRule[];
 }
@@ -93,7 +93,7 @@ export interface MajorRule {
 export const MAJORS: Readonly<Partial<Record<1 | 2, MajorRule>>> = {
   1: {
     major: 1,
-    versions: (d) => (typeof d.protocolVersion === 'string' ? { protocolVersions: [d.protocolVersion], preferredVersion: d.protocolVersion } : undefined),
+    versions: (d) => (typeof d.protocolVersion === 'string' && /^1\.(0|[1-9][0-9]*)$/.test(d.protocolVersion) ? { protocolVersions: [d.protocolVersion], preferredVersion: d.protocolVersion } : undefined),
     profiles: V1_PROFILES,
   },
 };

@@ -2,6 +2,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../../generator/cli.ts';
 import { bundleOf, cleanResults, keyPair, MEMORY_DISCOVERY } from './support.ts';
@@ -64,6 +66,16 @@ describe('wopkit certify (CLI)', () => {
     const badBuild = await cli(['certify', '--base-url', 'http://127.0.0.1:9', '--key', keyFile, '--build', 'sha:1']);
     expect(badBuild.code).toBe(2);
     expect(badBuild.err).toMatch(/--build must be KIND:ID with KIND one of image-digest, commit, artifact-sha256/);
+    // A host serving only a major certify has no suite for: refused by name, nothing written.
+    const v2 = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ protocolVersions: ['2.0'], preferredVersion: '2.0', host: { build: { kind: 'commit', id: 'x' } } })));
+    await new Promise<void>((ok) => v2.listen(0, '127.0.0.1', ok));
+    try {
+      const refused = await cli(['certify', '--base-url', `http://127.0.0.1:${(v2.address() as AddressInfo).port}`, '--key', keyFile, '--out', join(dir, 'none'), '--format', 'json']);
+      expect(refused.code).toBe(2);
+      expect(JSON.parse(refused.out)).toMatchObject({ ok: false, error: { code: 'major_unsupported', message: expect.stringMatching(/advertises protocol version \["2\.0"\]; certify runs major 1/) } });
+    } finally {
+      v2.close();
+    }
     const notABundle = join(dir, 'nb.json');
     writeFileSync(notABundle, '{"bundleVersion":"2"}');
     expect((await cli(['certify', 'matrix-row', notABundle])).code).toBe(2);
