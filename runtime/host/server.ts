@@ -33,7 +33,7 @@ import { withMutations, type HostMutations } from './mutants.ts';
 import { createHostRuntime } from './reference-runtime.ts';
 import { withWorkflowRuns } from './workflow-runs.ts';
 import { registerDiscovery } from './routes/discovery.ts';
-import type { PublishedSigningKey } from './signing-keys.ts';
+import { signingKeysMembers, type PublishedSigningKey } from './signing-keys.ts';
 import { registerHealth, type Readiness } from './routes/health.ts';
 import { FleetCredentialsError, joinFleet, type HostCredentials } from './fleet-credentials.ts';
 import { WIDGET_KINDS } from '../inquirium/widget-kinds.ts';
@@ -319,7 +319,7 @@ function createApp(o: HostOptions, credentials: Credentials, limits: HostLimits,
   // A request in the other form of a shared router path (POST /v1/runs/r1 on the fork row) is a 405 (method-answers.ts).
   installMethodForms(app, Object.values(ROUTES));
   registerHealth(app, runtime, readiness);
-  registerDiscovery(app, runtime, o.signingKeys ?? []);
+  registerDiscovery(app, runtime, signingKeysMembers(o.signingKeys ?? []));
   registerMemorySeams(app, runtime);
   registerRuns(app, runtime);
   registerWorkflowRuns(app, runtime);

@@ -48,7 +48,7 @@ export function signingKeysOfFile(text: string, path: string): readonly Publishe
   });
 }
 
-/** The discovery document with the published keys at its root (unchanged when there are none). */
-export function withSigningKeys(doc: Record<string, unknown>, keys: readonly PublishedSigningKey[]): Record<string, unknown> {
-  return keys.length === 0 ? doc : { ...doc, signingKeys: keys };
+/** The root members the discovery document gains from the published keys (none when there are none). */
+export function signingKeysMembers(keys: readonly PublishedSigningKey[]): Readonly<Record<string, unknown>> {
+  return keys.length === 0 ? {} : { signingKeys: keys };
 }

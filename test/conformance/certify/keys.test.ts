@@ -8,7 +8,7 @@ import { keyIdOf, publicKeyOf, rawPublicKey, readKeyFile, signingKeyEntry } from
 import { attestationVerifies } from '../../../conformance/certify/sign.ts';
 import { signingKeysOfFile } from '../../../runtime/host/signing-keys.ts';
 import { parseCredentialsFile } from '../../../runtime/host/auth.ts';
-import { bundleOf, cleanResults, keyPair } from './support.ts';
+import { bundleOf, cleanResults, keyPair, startHost } from './support.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'wopkit-certify-keys-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -60,6 +60,15 @@ describe('certify keygen', () => {
     const r = await run([], { '--key': join(dir, 'missing.pem'), '--base-url': 'http://127.0.0.1:1' });
     expect(JSON.parse(r.out)).toMatchObject({ ok: false, error: { code: 'key_file_unreadable' } });
     expect(() => publicKeyOf({ publicKey: 'short' }, 'k')).toThrow(/publicKey must be 32 bytes/);
+  });
+
+  it('a host given no signing keys publishes no signingKeys member', async () => {
+    const { app, url } = await startHost([]);
+    try {
+      expect(await (await fetch(`${url}/.well-known/openwop`)).json()).not.toHaveProperty('signingKeys');
+    } finally {
+      await app.close();
+    }
   });
 
   it('the host refuses private material or a malformed key in "signingKeys"', () => {

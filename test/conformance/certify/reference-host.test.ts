@@ -89,6 +89,10 @@ describe('certify against the reference host', () => {
     expect(ids.some((id) => id.startsWith('orbiplex.'))).toBe(false);
     expect(bundle.results.totals).toEqual({ executedPass: ids.length, executedFail: 0, skipped: 0, inapplicable: 0, blocked: 0 });
     expect(bundle.discovery.document).toMatchObject({ protocolVersion: '1.1', signingKeys: expect.any(Array) });
+    // Published at the root only (not mirrored under capabilities: a key is not a capability), both keys, public only.
+    expect((bundle.discovery.document as { capabilities: Record<string, unknown> }).capabilities.signingKeys).toBeUndefined();
+    const published = (bundle.discovery.document as { signingKeys: Record<string, unknown>[] }).signingKeys;
+    expect(published.map((k) => Object.keys(k).sort().join(','))).toEqual(['alg,keyId,publicKey', 'alg,keyId,publicKey']);
     expect(bundle.suite).toMatchObject({ name: '@openwop/openwop-conformance', version: 'wopkit-conformance/0.3.0', targetMajor: 1 });
     expect(bundle.host.signingKeyId).toBe(bundle.signature.keyId);
   });
