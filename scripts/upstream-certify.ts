@@ -24,7 +24,7 @@
  * missing or a file's length differs from the manifest.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -61,14 +61,24 @@ export function assembleHarness(dir: string): string {
   const root = join(dir, 'harness', 'root');
   const bin = join(dir, 'harness', 'bin');
   for (const d of [join(root, 'scripts'), join(root, 'spec', 'v2'), join(root, 'conformance'), bin]) mkdirSync(d, { recursive: true });
-  copyFileSync(join(dir, 'openwop', 'scripts', 'check-cut-gates.mjs'), join(root, 'scripts', 'check-cut-gates.mjs'));
-  writeFileSync(join(root, 'spec', 'v2', 'release.json'), '{"version":"wopkit-oracle"}\n');
-  writeFileSync(join(root, 'conformance', 'scenario-majors.json'), '{"majors":{}}\n');
+  // Written only when they differ: checker runs going on meanwhile must never read a half-written file.
+  writeIfChanged(join(root, 'scripts', 'check-cut-gates.mjs'), readFileSync(join(dir, 'openwop', 'scripts', 'check-cut-gates.mjs'), 'utf8'));
+  writeIfChanged(join(root, 'spec', 'v2', 'release.json'), '{"version":"wopkit-oracle"}\n');
+  writeIfChanged(join(root, 'conformance', 'scenario-majors.json'), '{"majors":{}}\n');
   for (const tool of ['node', 'bash']) {
-    writeFileSync(join(bin, tool), '#!/bin/sh\nexit 0\n');
-    chmodSync(join(bin, tool), 0o755);
+    writeIfChanged(join(bin, tool), '#!/bin/sh\nexit 0\n', 0o755);
   }
   return root;
+}
+
+/** Write a file unless it already holds `text` (written to a temporary name, then renamed into place); whether it wrote. */
+function writeIfChanged(path: string, text: string, mode = 0o644): boolean {
+  if (existsSync(path) && readFileSync(path, 'utf8') === text) return false;
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, text);
+  chmodSync(tmp, mode);
+  renameSync(tmp, path);
+  return true;
 }
 
 /** One check line of the checker: its gate, verdict and evidence text. */
@@ -77,7 +87,7 @@ export interface CutGateCheck { readonly gate: string; readonly ok: boolean; rea
 /** The checker's command line and environment for one bundle (the matrix file written first). */
 function checkerRun(dir: string, bundleFile: string, discoveryFile: string, matrix: string) {
   const root = assembleHarness(dir);
-  writeFileSync(join(root, 'INTEROP-MATRIX.md'), matrix);
+  writeIfChanged(join(root, 'INTEROP-MATRIX.md'), matrix);
   const bin = join(dir, 'harness', 'bin');
   return {
     args: [join(root, 'scripts', 'check-cut-gates.mjs'), '--host-bundle', bundleFile, '--host-discovery', discoveryFile],
@@ -114,6 +124,8 @@ export function cutGatesAsync(dir: string, bundleFile: string, discoveryFile: st
 
 function parseChecks(status: number | null, stdout: string, stderr: string): CutGateCheck[] {
   if (status !== 0 && status !== 1) throw new Error(`check-cut-gates.mjs exited ${String(status)}: ${(stderr || stdout).trim().split('\n').slice(-3).join(' | ')}`);
+  // Exit 1 is also how Node reports a crash: a run that printed no report is an error, not a verdict.
+  if (!stdout.includes('=== check-cut-gates')) throw new Error(`check-cut-gates.mjs printed no report (exit ${String(status)}): ${stderr.trim().split('\n').slice(-3).join(' | ')}`);
   const r = { stdout };
   const checks: CutGateCheck[] = [];
   let gate = '';
