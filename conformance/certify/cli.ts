@@ -109,11 +109,11 @@ async function cut(a: CertifyArgs, io: CertifyIo): Promise<number> {
       io.out(`wrote ${file}`);
       io.out(`signed by ${bundle.signature.keyId}; ${t.executedPass} pass, ${t.executedFail} fail, ${t.blocked} blocked, ${t.skipped} skipped, ${t.inapplicable} inapplicable; ${bundle.assertionCount} assertions`);
       io.out(`claimed: ${bundle.claimedProfiles.map((p) => `${p.id}${p.certified ? ' (certified)' : ''}`).join(', ') || 'none'}`);
-      io.out(`INTEROP-MATRIX row:\n${matrixRow(bundle, file)}`);
+      io.out(`INTEROP-MATRIX row:\n${matrixRow(bundle, { bundleLink: file })}`);
     }
   }
   const failed = written.some((w) => w.bundle.results.totals.executedFail > 0);
-  if (a.format === 'json') io.out(JSON.stringify({ ok: !failed, bundles: written.map(({ file, bundle }) => ({ file, targetMajor: bundle.suite.targetMajor, claimedProfiles: bundle.claimedProfiles, totals: bundle.results.totals, matrixRow: matrixRow(bundle, file) })) }, null, 2));
+  if (a.format === 'json') io.out(JSON.stringify({ ok: !failed, bundles: written.map(({ file, bundle }) => ({ file, targetMajor: bundle.suite.targetMajor, claimedProfiles: bundle.claimedProfiles, totals: bundle.results.totals, matrixRow: matrixRow(bundle, { bundleLink: file }) })) }, null, 2));
   return failed ? 1 : 0;
 }
 
@@ -130,7 +130,7 @@ async function row(a: CertifyArgs, io: CertifyIo): Promise<number> {
   if (path === undefined) throw new CertifyError('usage', 'certify matrix-row needs a bundle file');
   const b = (await readJsonFrom(path, 'bundle')) as BundleV3;
   if (b?.bundleVersion !== '3') throw new CertifyError('bundle_unreadable', `${path} is not a bundle v3`);
-  const text = matrixRow(b, path);
+  const text = matrixRow(b, { bundleLink: path });
   io.out(a.format === 'json' ? JSON.stringify({ ok: true, matrixRow: text }) : text);
   return 0;
 }

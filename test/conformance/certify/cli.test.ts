@@ -48,7 +48,12 @@ describe('wopkit certify (CLI)', () => {
     expect(verdict.failures).toEqual([expect.objectContaining({ predicate: 'signature-verifies', member: 'host.build | suite.version' })]);
     const row = await cli(['certify', 'matrix-row', good]);
     expect(row.code).toBe(0);
-    expect(row.out).toMatch(/^\| test-host 1\.0\.0 \| commit:0123456789ab \| v1 \(1\.1\) \| \*\*openwop-discovery-core\*\* ✓, .* \| \d+ pass \/ 0 fail/);
+    const cells = row.out.split(' | ');
+    expect(cells).toHaveLength(9);
+    expect(cells[0]).toBe('| **`test-host@1.0.0`** (build `commit:0123456789ab`)');
+    expect(cells[3]).toMatch(/^`openwop-discovery-core` \(witnessCount 1\), .*`openwop-memory` \(witnessCount 4\)$/);
+    expect(cells[5]).toMatch(/^\d+ \/ 0 \/ 0 \/ 0 \/ 0 \(\d+ ledger rows, \d+ assertions\)$/);
+    expect(cells[8]).toBe('**`openwop-discovery-core`, `openwop-memory`** |');
   });
 
   it('usage and I/O errors exit 2 with the error envelope', async () => {

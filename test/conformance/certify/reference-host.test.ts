@@ -66,7 +66,7 @@ describe('certify against the reference host', () => {
   it('writes one bundle, exits 0 and prints the matrix row', () => {
     expect(code, out).toBe(0);
     expect(readdirSync(join(dir, 'bundles'))).toHaveLength(1);
-    expect(out).toMatch(/INTEROP-MATRIX row:\n\| wopkit-reference-host /);
+    expect(out).toMatch(/INTEROP-MATRIX row:\n\| \*\*`wopkit-reference-host@/);
   });
 
   it('the bundle verifies against the host\'s published keys, and certifies the witnessed floors', async () => {

@@ -147,11 +147,14 @@ describe.skipIf(skip)('certify verify agrees with upstream\'s verifier', () => {
     expect(verdicts.some((v) => v.j.ok) && verdicts.some((v) => !v.j.ok)).toBe(true);
   }, 180_000);
 
-  it('the matrix row names the host the checker looks for', () => {
+  it('with the generated matrix row as upstream\'s INTEROP-MATRIX.md, the checker finds the host listed', () => {
     const b = bundleOf(cleanResults(), host.privateKey);
-    const j = judge(JSON.parse(JSON.stringify(b)) as Json, 'matrix');
-    expect(j.upstream.signature).toBe(true);
-    expect(matrixRow(b)).toContain(b.host.name);
+    const file = join(work, 'matrix-bundle.json');
+    writeFileSync(file, JSON.stringify(b));
+    const checks = cutGates(dir, file, discoveryFile, `| Host | … |\n| --- | --- |\n${matrixRow(b)}\n`);
+    expect(checks.find((c) => c.gate === 'Front door' && c.evidence.startsWith('INTEROP-MATRIX.md'))).toMatchObject({ ok: true, evidence: expect.stringContaining(`row for ${b.host.name}`) });
+    const unlisted = cutGates(dir, file, discoveryFile, '| Host |\n');
+    expect(unlisted.find((c) => c.evidence.startsWith('INTEROP-MATRIX.md'))?.ok).toBe(false);
   });
 });
 
