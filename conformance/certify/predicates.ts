@@ -224,7 +224,7 @@ export const PREDICATES: readonly Predicate[] = [
       if (attestationVerifies(b, b.signature.sig, key)) return [];
       const confirmed = confirmedSignedMembers(b);
       const suspects = SIGNED_MEMBERS.filter((m) => !confirmed.has(m));
-      return [fail(suspects.join(' | '), `the attestation does not verify under ${b.signature.keyId}: changed after signing: ${suspects.join(' or ')}${confirmed.size > 0 ? ` (${[...confirmed].join(' and ')} still match${confirmed.size === 1 ? 'es' : ''} the signed evidence)` : ''}, or the signature itself`)];
+      return [fail(suspects.join(' | '), `the attestation does not verify under ${b.signature.keyId}: changed after signing: ${suspects.join(' or ')}${confirmed.size > 0 ? ` (${[...confirmed].join(' and ')} still re-derive${confirmed.size === 1 ? 's' : ''} from the bundle)` : ''}, or the signature itself`)];
     },
   },
   {
