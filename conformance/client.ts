@@ -27,7 +27,11 @@ export interface RequestOptions {
 }
 
 export class HttpClient {
-  constructor(private readonly config: SuiteConfig) {}
+  // Fields declared, not parameter properties: `node generator/cli.ts certify` loads this file with type stripping.
+  private readonly config: SuiteConfig;
+  constructor(config: SuiteConfig) {
+    this.config = config;
+  }
 
   async request<T = unknown>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown, schema?: SchemaValidator, opts: RequestOptions = {}): Promise<HttpResult<T>> {
     const controller = new AbortController();

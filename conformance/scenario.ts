@@ -53,8 +53,13 @@ export interface Scenario {
 }
 
 class SkipSignal extends Error {
-  constructor(readonly skipClass: SkipClass, readonly reason: string) {
+  // Fields declared, not parameter properties: `node generator/cli.ts certify` loads this file with type stripping.
+  readonly skipClass: SkipClass;
+  readonly reason: string;
+  constructor(skipClass: SkipClass, reason: string) {
     super(reason);
+    this.skipClass = skipClass;
+    this.reason = reason;
   }
 }
 class SeamMissing extends Error {}
@@ -67,7 +72,16 @@ export class ScenarioContext {
   readonly failures: string[] = [];
   private readonly tallies = new Map<string, { assertions: number; failures: string[] }>();
   private current: string | undefined;
-  constructor(readonly client: HttpClient, readonly discovery: Discovery, readonly config: SuiteConfig, readonly scenarioId = '') {}
+  readonly client: HttpClient;
+  readonly discovery: Discovery;
+  readonly config: SuiteConfig;
+  readonly scenarioId: string;
+  constructor(client: HttpClient, discovery: Discovery, config: SuiteConfig, scenarioId = '') {
+    this.client = client;
+    this.discovery = discovery;
+    this.config = config;
+    this.scenarioId = scenarioId;
+  }
 
   /**
    * Open the section of one requirement: every assertion until the next `req` counts under `id`. The id must be a

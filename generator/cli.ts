@@ -165,6 +165,38 @@ const COMMANDS: readonly CommandSpec[] = [
     moreFormats: [{ format: 'markdown', help: 'a Markdown report (for a pull-request comment)' }],
     run: async (p, io) => (await import('./commands/compat.ts')).compat(p, io),
   },
+  {
+    name: 'certify',
+    args: '[keygen|verify <bundle>|matrix-row <bundle>]',
+    summary: 'run the conformance suite against a host and write a signed OpenWOP bundle v3; verify one',
+    details: [
+      'Without a subcommand: run the conformance suite against --base-url (as `npm run conformance` does), capture the',
+      'host\'s discovery document, and write upstream OpenWOP\'s certification bundle v3 to --out (default',
+      'conformance/bundles/): the OpenWOP requirement rows keyed by id, claimedProfiles derived from the discovery',
+      'document, witnessSha256, assertionCount, and an Ed25519 signature by --key. It prints the INTEROP-MATRIX row.',
+      '`certify keygen` writes a new key file (mode 0600) and prints the signingKeys[] entry a host publishes;',
+      '`certify verify <bundle>` resolves the key from the host\'s signingKeys[] (--discovery, else the bundle\'s',
+      'discovery.url) and checks the signature and every predicate that applies to one bundle, naming each failure;',
+      '`certify matrix-row <bundle>` prints the matrix row. docs/certify.md has the details.',
+    ],
+    options: [
+      { flag: '--base-url', arg: '<url>', help: 'the host to certify (default OPENWOP_BASE_URL)' },
+      { flag: '--api-key', arg: '<key>', help: 'the suite\'s bearer key (default OPENWOP_API_KEY)' },
+      { flag: '--strict', help: 'strict mode: a missing seam or unadvertised behaviour fails (OPENWOP_REQUIRE_BEHAVIOR)' },
+      { flag: '--key', arg: '<file>', help: 'the Ed25519 private key file that signs the bundle' },
+      { flag: '--build', arg: '<kind:id>', help: 'the host build the bundle attributes to (image-digest|commit|artifact-sha256; default: discovery host.build)' },
+      { flag: '--evidence-tier', arg: 'self|independent', help: 'default self; independent needs --verifier-key distinct from --key' },
+      { flag: '--verifier-key', arg: '<file>', help: 'a verifier\'s key file, for evidenceTier independent' },
+      { flag: '--out', arg: '<path>', help: 'keygen: the key file (default wopkit-signing-key.pem); certify: the bundle folder' },
+      { flag: '--discovery', arg: '<url|file>', help: 'verify: where the host\'s signingKeys[] are read (default: the bundle\'s discovery.url)' },
+    ],
+    exit: ['done (verify: the bundle verifies)', 'verify: a predicate failed; certify: the run had failures (the bundle is written)'],
+    takesArgs: true,
+    run: async (p, io) => {
+      const { certify } = await import('../conformance/certify/cli.ts');
+      return certify({ args: p.args, values: p.values ?? new Map(), flags: p.flags, format: p.format === 'json' ? 'json' : 'text' }, { out: io.out, err: io.err, env: process.env });
+    },
+  },
 ];
 
 const optionLines = (options: readonly OptionSpec[]): string[] => {

@@ -95,7 +95,7 @@ export function parseApiKeysEnv(value: string, source = 'WOPKIT_API_KEYS'): Cred
 
 const FILE_FIELDS = new Set(['id', 'role', 'tenant', 'key', 'sha256']);
 /** The members of a credentials file: its API keys, and the host's other keys (read by host-keys.ts). */
-const FILE_TOP_FIELDS = new Set(['keys', 'secretKeys', 'cursorKey']);
+const FILE_TOP_FIELDS = new Set(['keys', 'secretKeys', 'cursorKey', 'signingKeys']);
 
 /** Entries of a credentials file (JSON text); `source` names the file in messages. */
 export function parseCredentialsFile(text: string, source: string): CredentialEntry[] {
@@ -107,7 +107,7 @@ export function parseCredentialsFile(text: string, source: string): CredentialEn
   }
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) throw new CredentialsError(`${source}: expected an object {"keys": [...]}`);
   const extra = Object.keys(doc).filter((k) => !FILE_TOP_FIELDS.has(k));
-  if (extra.length > 0) throw new CredentialsError(`${source}: unknown top-level field ${JSON.stringify(extra[0]!.slice(0, 40))} (expected "keys", and optionally "secretKeys" and "cursorKey")`);
+  if (extra.length > 0) throw new CredentialsError(`${source}: unknown top-level field ${JSON.stringify(extra[0]!.slice(0, 40))} (expected "keys", and optionally "secretKeys", "cursorKey" and "signingKeys")`);
   const keys = (doc as { keys?: unknown }).keys;
   if (!Array.isArray(keys) || keys.length === 0) throw new CredentialsError(`${source}: "keys" must be a non-empty array`);
   return keys.map((k: unknown, i) => {

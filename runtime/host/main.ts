@@ -23,6 +23,7 @@ import { parseStoreArgs, type StoreArgs } from './store-args.ts';
 import { argsOf, drainOf, listenOf, parseStartFlags, startHelp } from './start-flags.ts';
 import { openStore, type StoragePort } from '../storage/index.ts';
 import { hostKeys, type HostKeys } from './host-keys.ts';
+import { signingKeysOfFile, type PublishedSigningKey } from './signing-keys.ts';
 import { WopkitError } from '../shared/errors.ts';
 
 /** One line: whatever a message carries (a database's report, a path) never breaks the one-line contract. */
@@ -55,12 +56,14 @@ try {
   refuse(err instanceof Error ? err.message : String(err));
 }
 let keys: HostKeys;
+let signingKeys: readonly PublishedSigningKey[] = [];
 try {
   // Several hosts share a PostgreSQL database: they must be given one credentials file (fleet-credentials.ts).
   if (storeArgs!.store.kind === 'postgres' && start!.file === undefined) {
     refuse('on PostgreSQL a host needs a credentials file (--credentials <file.json> or WOPKIT_CREDENTIALS_FILE), the same for every host of the database, with its "secretKeys" and "cursorKey"');
   }
   keys = hostKeys({ env: process.env, production: start!.production, store: storeArgs!.store.kind, ...(start!.file !== undefined ? { file: start!.file } : {}) });
+  if (start!.file !== undefined) signingKeys = signingKeysOfFile(start!.file.text, start!.file.path);
 } catch (err) {
   if (!(err instanceof WopkitError)) throw err;
   refuse(err.message);
@@ -89,7 +92,7 @@ const onRetired = () => {
 let started: Awaited<ReturnType<typeof createHost>>;
 try {
   started = await createHost({
-    credentials: start!.credentials, logger: { level: process.env.LOG_LEVEL ?? 'info' }, backgroundIdleMs: 1000, limits: limits!, storage: storage!, seedConformanceFixtures, memoryAttribution: attribution === 'on', onFatal, onRetired,
+    credentials: start!.credentials, logger: { level: process.env.LOG_LEVEL ?? 'info' }, backgroundIdleMs: 1000, limits: limits!, storage: storage!, seedConformanceFixtures, memoryAttribution: attribution === 'on', onFatal, onRetired, signingKeys,
     ...(keys!.secretKeys !== undefined ? { secretKeys: keys!.secretKeys } : {}), ...(keys!.cursorKey !== undefined ? { cursorKey: keys!.cursorKey } : {}),
   });
 } catch (err) {

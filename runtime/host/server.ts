@@ -33,6 +33,7 @@ import { withMutations, type HostMutations } from './mutants.ts';
 import { createHostRuntime } from './reference-runtime.ts';
 import { withWorkflowRuns } from './workflow-runs.ts';
 import { registerDiscovery } from './routes/discovery.ts';
+import { signingKeysMembers, type PublishedSigningKey } from './signing-keys.ts';
 import { registerHealth, type Readiness } from './routes/health.ts';
 import { FleetCredentialsError, joinFleet, type HostCredentials } from './fleet-credentials.ts';
 import { WIDGET_KINDS } from '../inquirium/widget-kinds.ts';
@@ -59,6 +60,8 @@ export const HOST_VERSION = WOPKIT_VERSION;
 export const DEFAULT_BODY_LIMIT = DEFAULT_LIMITS.bodyLimitBytes;
 
 export interface HostOptions {
+  /** Public keys published as discovery `signingKeys[]` (the credentials file's "signingKeys"; signing-keys.ts). */
+  readonly signingKeys?: readonly PublishedSigningKey[];
   /** The API keys the host accepts (runtime/host/auth.ts): tenant keys bound to one tenant, operator keys. */
   readonly credentials?: Credentials;
   /** A development token: one more operator key (at least 16 characters). At least one of the two is required. */
@@ -316,7 +319,7 @@ function createApp(o: HostOptions, credentials: Credentials, limits: HostLimits,
   // A request in the other form of a shared router path (POST /v1/runs/r1 on the fork row) is a 405 (method-answers.ts).
   installMethodForms(app, Object.values(ROUTES));
   registerHealth(app, runtime, readiness);
-  registerDiscovery(app, runtime);
+  registerDiscovery(app, runtime, signingKeysMembers(o.signingKeys ?? []));
   registerMemorySeams(app, runtime);
   registerRuns(app, runtime);
   registerWorkflowRuns(app, runtime);

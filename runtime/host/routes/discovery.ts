@@ -16,18 +16,19 @@ export function withCapabilitiesMirror(doc: Readonly<Record<string, unknown>>): 
 
 /**
  * The two public documents (no key needed), both cached (cached-document.ts):
+ *   (plus `rootMembers`, the host's own root members: the bundle-signing public keys of its credentials file, signing-keys.ts)
  * - the discovery document, built from what the runtimes wire. The registry hands out the same frozen document until
  *   a capability changes, so its text and ETag are computed once per document identity (a wrapper that changes the
  *   document returns a new object and gets its own);
  * - the OpenAPI document generated from the route table and the schemas (generated/openapi/openapi.json, imported as
  *   a module so a bundled host carries it too), served as the text the generator wrote.
  */
-export function registerDiscovery(app: FastifyInstance, host: HostRuntime): void {
+export function registerDiscovery(app: FastifyInstance, host: HostRuntime, rootMembers: Readonly<Record<string, unknown>> = {}): void {
   const texts = new WeakMap<object, CachedText>();
   serveCached(app, ROUTES.discovery, async () => {
     const doc = await host.discovery();
     let served = texts.get(doc);
-    if (served === undefined) texts.set(doc, (served = cachedText(JSON.stringify(withCapabilitiesMirror(doc)))));
+    if (served === undefined) texts.set(doc, (served = cachedText(JSON.stringify({ ...withCapabilitiesMirror(doc), ...rootMembers }))));
     return served;
   });
   // The emitter writes JSON.stringify(document, null, 2) and a newline; the same here gives the file's bytes.
