@@ -44,4 +44,8 @@ export interface InquiriumInquiryFeedback {
    * When the fact was appended.
    */
   'recorded/at': string;
+  /**
+   * The operator's explicit flag offering this feedback as a training candidate (P066 § Decision 8.3: feedback becomes a candidate only with this flag and a live training grant for it). Absent or false: never a candidate, whatever grant exists. The wire key is ours; the prose names the flag, not its key.
+   */
+  'training/candidate'?: boolean;
 }

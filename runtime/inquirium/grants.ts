@@ -15,6 +15,7 @@
 import type { InquiriumContextGrantIssueRequest } from '../../generated/ts/inquirium.context-grant.issue.request.v1.ts';
 import type { InquiriumTrainingGrantIssueRequest } from '../../generated/ts/inquirium.training-grant.issue.request.v1.ts';
 import type { InquiriumContextElement } from '../../generated/ts/inquirium.context-element.v1.ts';
+import type { InquiriumInquiryFeedback } from '../../generated/ts/inquirium.inquiry-feedback.v1.ts';
 import type { Clock } from '../shared/clock.ts';
 import { validationFailures, WopkitError, type WireAnswer } from '../shared/errors.ts';
 import { assertDto, type DtoId } from './dto.ts';
@@ -137,7 +138,7 @@ function revokeDocOf(doc: JsonDoc): RevokeDoc {
 /** Why a grant did not admit something (content-free codes, traced per element). */
 export type GrantRefusal =
   | 'grant-missing' | 'grant-unknown' | 'grant-revoked' | 'grant-expired' | 'grant-participant-mismatch' | 'grant-session-mismatch'
-  | 'grant-source-mismatch' | 'above-grant-ceiling' | 'egress-not-acknowledged' | 'grant-feedback-mismatch';
+  | 'grant-source-mismatch' | 'above-grant-ceiling' | 'egress-not-acknowledged' | 'grant-feedback-mismatch' | 'feedback-not-flagged';
 export type Admission = { readonly admit: true } | { readonly admit: false; readonly reason: GrantRefusal };
 
 /** Who is using a grant, when, and whether the model the context would reach is remote. */
@@ -187,9 +188,16 @@ export function admitContext(view: GrantView<'context'> | undefined, element: Pi
   return ADMIT;
 }
 
-/** Whether a training grant admits this participant's feedback fact as a training candidate now. */
-export function admitTraining(view: GrantView<'training'> | undefined, use: { readonly participant: string; readonly feedbackRef: string; readonly nowMs: number }): Admission {
-  const base = live(view, use.participant, use.nowMs);
+/** The members of a feedback fact a training admission reads. */
+export type TrainingFeedback = Pick<InquiriumInquiryFeedback, 'feedback/id' | 'participant/ref' | 'training/candidate'>;
+
+/**
+ * Whether a feedback fact is admitted as a training candidate now (P066 8.3): only when the operator flagged it
+ * (`training/candidate: true`) and a live training grant of its participant names it.
+ */
+export function admitTraining(view: GrantView<'training'> | undefined, use: { readonly feedback: TrainingFeedback; readonly nowMs: number }): Admission {
+  if (use.feedback['training/candidate'] !== true) return refuse('feedback-not-flagged');
+  const base = live(view, use.feedback['participant/ref'], use.nowMs);
   if (!base.admit) return base;
-  return view!.grant['feedback/ref'] === use.feedbackRef ? ADMIT : refuse('grant-feedback-mismatch');
+  return view!.grant['feedback/ref'] === use.feedback['feedback/id'] ? ADMIT : refuse('grant-feedback-mismatch');
 }

@@ -3808,6 +3808,15 @@ namespace Wopkit.Generated
         public string SupersedesRef { get; set; }
 
         /// <summary>
+        /// The operator's explicit flag offering this feedback as a training candidate (P066 §
+        /// Decision 8.3: feedback becomes a candidate only with this flag and a live training grant
+        /// for it). Absent or false: never a candidate, whatever grant exists. The wire key is ours;
+        /// the prose names the flag, not its key.
+        /// </summary>
+        [JsonProperty("training/candidate", NullValueHandling = NullValueHandling.Ignore)]
+        public bool? TrainingCandidate { get; set; }
+
+        /// <summary>
         /// verified: checked and holds; refuted: checked and wrong; amended: partly right, corrected
         /// in the note.
         /// </summary>
@@ -5518,6 +5527,15 @@ namespace Wopkit.Generated
         /// </summary>
         [JsonProperty("supersedes/ref", NullValueHandling = NullValueHandling.Ignore)]
         public string SupersedesRef { get; set; }
+
+        /// <summary>
+        /// The operator's explicit flag offering this feedback as a training candidate (P066 §
+        /// Decision 8.3: feedback becomes a candidate only with this flag and a live training grant
+        /// for it). Absent or false: never a candidate, whatever grant exists. The wire key is ours;
+        /// the prose names the flag, not its key.
+        /// </summary>
+        [JsonProperty("training/candidate", NullValueHandling = NullValueHandling.Ignore)]
+        public bool? TrainingCandidate { get; set; }
 
         /// <summary>
         /// verified: checked and holds; refuted: checked and wrong; amended: partly right, corrected

@@ -3491,6 +3491,14 @@ data class InquiriumInquiry (
     val supersedesRef: String? = null,
 
     /**
+     * The operator's explicit flag offering this feedback as a training candidate (P066 §
+     * Decision 8.3: feedback becomes a candidate only with this flag and a live training grant
+     * for it). Absent or false: never a candidate, whatever grant exists. The wire key is ours;
+     * the prose names the flag, not its key.
+     */
+    val trainingCandidate: Boolean? = null,
+
+    /**
      * verified: checked and holds; refuted: checked and wrong; amended: partly right, corrected
      * in the note.
      */
@@ -5219,6 +5227,14 @@ data class InquiriumInquiryFeedback (
      * earlier fact stays.
      */
     val supersedesRef: String? = null,
+
+    /**
+     * The operator's explicit flag offering this feedback as a training candidate (P066 §
+     * Decision 8.3: feedback becomes a candidate only with this flag and a live training grant
+     * for it). Absent or false: never a candidate, whatever grant exists. The wire key is ours;
+     * the prose names the flag, not its key.
+     */
+    val trainingCandidate: Boolean? = null,
 
     /**
      * verified: checked and holds; refuted: checked and wrong; amended: partly right, corrected

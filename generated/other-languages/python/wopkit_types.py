@@ -4618,6 +4618,12 @@ class InquiriumInquiry:
     """An earlier feedback fact on the same result that this one replaces in reading; the
     earlier fact stays.
     """
+    training_candidate: Optional[bool] = None
+    """The operator's explicit flag offering this feedback as a training candidate (P066 §
+    Decision 8.3: feedback becomes a candidate only with this flag and a live training grant
+    for it). Absent or false: never a candidate, whatever grant exists. The wire key is ours;
+    the prose names the flag, not its key.
+    """
     verdict: Optional[Verdict] = None
     """verified: checked and holds; refuted: checked and wrong; amended: partly right, corrected
     in the note.
@@ -4643,8 +4649,9 @@ class InquiriumInquiry:
         note = from_union([from_str, from_none], obj.get("note"))
         result_ref = from_union([from_str, from_none], obj.get("result/ref"))
         supersedes_ref = from_union([from_str, from_none], obj.get("supersedes/ref"))
+        training_candidate = from_union([from_bool, from_none], obj.get("training/candidate"))
         verdict = from_union([Verdict, from_none], obj.get("verdict"))
-        return InquiriumInquiry(participant_ref, recorded_at, schema, session_ref, classification, content, sequence, turn_id, epistemic, output, provenance, result_id, trace_ref, feedback_id, note, result_ref, supersedes_ref, verdict)
+        return InquiriumInquiry(participant_ref, recorded_at, schema, session_ref, classification, content, sequence, turn_id, epistemic, output, provenance, result_id, trace_ref, feedback_id, note, result_ref, supersedes_ref, training_candidate, verdict)
 
     def to_dict(self) -> dict:
         result: dict = {}
@@ -4678,6 +4685,8 @@ class InquiriumInquiry:
             result["result/ref"] = from_union([from_str, from_none], self.result_ref)
         if self.supersedes_ref is not None:
             result["supersedes/ref"] = from_union([from_str, from_none], self.supersedes_ref)
+        if self.training_candidate is not None:
+            result["training/candidate"] = from_union([from_bool, from_none], self.training_candidate)
         if self.verdict is not None:
             result["verdict"] = from_union([lambda x: to_enum(Verdict, x), from_none], self.verdict)
         return result
@@ -6724,6 +6733,12 @@ class InquiriumInquiryFeedback:
     """An earlier feedback fact on the same result that this one replaces in reading; the
     earlier fact stays.
     """
+    training_candidate: Optional[bool] = None
+    """The operator's explicit flag offering this feedback as a training candidate (P066 §
+    Decision 8.3: feedback becomes a candidate only with this flag and a live training grant
+    for it). Absent or false: never a candidate, whatever grant exists. The wire key is ours;
+    the prose names the flag, not its key.
+    """
 
     @staticmethod
     def from_dict(obj: Any) -> 'InquiriumInquiryFeedback':
@@ -6737,7 +6752,8 @@ class InquiriumInquiryFeedback:
         verdict = Verdict(obj.get("verdict"))
         note = from_union([from_str, from_none], obj.get("note"))
         supersedes_ref = from_union([from_str, from_none], obj.get("supersedes/ref"))
-        return InquiriumInquiryFeedback(feedback_id, participant_ref, recorded_at, result_ref, schema, session_ref, verdict, note, supersedes_ref)
+        training_candidate = from_union([from_bool, from_none], obj.get("training/candidate"))
+        return InquiriumInquiryFeedback(feedback_id, participant_ref, recorded_at, result_ref, schema, session_ref, verdict, note, supersedes_ref, training_candidate)
 
     def to_dict(self) -> dict:
         result: dict = {}
@@ -6752,6 +6768,8 @@ class InquiriumInquiryFeedback:
             result["note"] = from_union([from_str, from_none], self.note)
         if self.supersedes_ref is not None:
             result["supersedes/ref"] = from_union([from_str, from_none], self.supersedes_ref)
+        if self.training_candidate is not None:
+            result["training/candidate"] = from_union([from_bool, from_none], self.training_candidate)
         return result
 
 

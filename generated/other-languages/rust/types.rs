@@ -2852,6 +2852,13 @@ pub struct InquiriumInquiry {
     #[serde(rename = "supersedes/ref")]
     pub supersedes_ref: Option<String>,
 
+    /// The operator's explicit flag offering this feedback as a training candidate (P066 §
+    /// Decision 8.3: feedback becomes a candidate only with this flag and a live training grant
+    /// for it). Absent or false: never a candidate, whatever grant exists. The wire key is ours;
+    /// the prose names the flag, not its key.
+    #[serde(rename = "training/candidate")]
+    pub training_candidate: Option<bool>,
+
     /// verified: checked and holds; refuted: checked and wrong; amended: partly right, corrected
     /// in the note.
     pub verdict: Option<Verdict>,
@@ -4349,6 +4356,13 @@ pub struct InquiriumInquiryFeedback {
     /// earlier fact stays.
     #[serde(rename = "supersedes/ref")]
     pub supersedes_ref: Option<String>,
+
+    /// The operator's explicit flag offering this feedback as a training candidate (P066 §
+    /// Decision 8.3: feedback becomes a candidate only with this flag and a live training grant
+    /// for it). Absent or false: never a candidate, whatever grant exists. The wire key is ours;
+    /// the prose names the flag, not its key.
+    #[serde(rename = "training/candidate")]
+    pub training_candidate: Option<bool>,
 
     /// verified: checked and holds; refuted: checked and wrong; amended: partly right, corrected
     /// in the note.

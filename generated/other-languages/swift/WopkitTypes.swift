@@ -7056,6 +7056,11 @@ struct InquiriumInquiry: Codable {
     /// An earlier feedback fact on the same result that this one replaces in reading; the
     /// earlier fact stays.
     let supersedesRef: String?
+    /// The operator's explicit flag offering this feedback as a training candidate (P066 §
+    /// Decision 8.3: feedback becomes a candidate only with this flag and a live training grant
+    /// for it). Absent or false: never a candidate, whatever grant exists. The wire key is ours;
+    /// the prose names the flag, not its key.
+    let trainingCandidate: Bool?
     /// verified: checked and holds; refuted: checked and wrong; amended: partly right, corrected
     /// in the note.
     let verdict: Verdict?
@@ -7078,6 +7083,7 @@ struct InquiriumInquiry: Codable {
         case note = "note"
         case resultRef = "result/ref"
         case supersedesRef = "supersedes/ref"
+        case trainingCandidate = "training/candidate"
         case verdict = "verdict"
     }
 }
@@ -7118,6 +7124,7 @@ extension InquiriumInquiry {
         note: String?? = nil,
         resultRef: String?? = nil,
         supersedesRef: String?? = nil,
+        trainingCandidate: Bool?? = nil,
         verdict: Verdict?? = nil
     ) -> InquiriumInquiry {
         return InquiriumInquiry(
@@ -7138,6 +7145,7 @@ extension InquiriumInquiry {
             note: note ?? self.note,
             resultRef: resultRef ?? self.resultRef,
             supersedesRef: supersedesRef ?? self.supersedesRef,
+            trainingCandidate: trainingCandidate ?? self.trainingCandidate,
             verdict: verdict ?? self.verdict
         )
     }
@@ -10116,6 +10124,11 @@ struct InquiriumInquiryFeedback: Codable {
     /// An earlier feedback fact on the same result that this one replaces in reading; the
     /// earlier fact stays.
     let supersedesRef: String?
+    /// The operator's explicit flag offering this feedback as a training candidate (P066 §
+    /// Decision 8.3: feedback becomes a candidate only with this flag and a live training grant
+    /// for it). Absent or false: never a candidate, whatever grant exists. The wire key is ours;
+    /// the prose names the flag, not its key.
+    let trainingCandidate: Bool?
     /// verified: checked and holds; refuted: checked and wrong; amended: partly right, corrected
     /// in the note.
     let verdict: Verdict
@@ -10129,6 +10142,7 @@ struct InquiriumInquiryFeedback: Codable {
         case schema = "schema"
         case sessionRef = "session/ref"
         case supersedesRef = "supersedes/ref"
+        case trainingCandidate = "training/candidate"
         case verdict = "verdict"
     }
 }
@@ -10160,6 +10174,7 @@ extension InquiriumInquiryFeedback {
         schema: InquiriumInquiryFeedbackSchema? = nil,
         sessionRef: String? = nil,
         supersedesRef: String?? = nil,
+        trainingCandidate: Bool?? = nil,
         verdict: Verdict? = nil
     ) -> InquiriumInquiryFeedback {
         return InquiriumInquiryFeedback(
@@ -10171,6 +10186,7 @@ extension InquiriumInquiryFeedback {
             schema: schema ?? self.schema,
             sessionRef: sessionRef ?? self.sessionRef,
             supersedesRef: supersedesRef ?? self.supersedesRef,
+            trainingCandidate: trainingCandidate ?? self.trainingCandidate,
             verdict: verdict ?? self.verdict
         )
     }

@@ -66,14 +66,18 @@ function __c0(d) {
   if (x12 === undefined) return false;
   if (!(typeof x12 === "string")) return false;
   if (!__fmtDateTime(x12)) return false;
-  for (const k13 in d) if (!(k13 === "schema" || k13 === "feedback/id" || k13 === "result/ref" || k13 === "session/ref" || k13 === "participant/ref" || k13 === "verdict" || k13 === "note" || k13 === "supersedes/ref" || k13 === "recorded/at")) return false;
+  const x13 = d["training/candidate"];
+  if (x13 !== undefined) {
+    if (!(typeof x13 === "boolean")) return false;
+  }
+  for (const k14 in d) if (!(k14 === "schema" || k14 === "feedback/id" || k14 === "result/ref" || k14 === "session/ref" || k14 === "participant/ref" || k14 === "verdict" || k14 === "note" || k14 === "supersedes/ref" || k14 === "recorded/at" || k14 === "training/candidate")) return false;
   return true;
 }
-function __c15(d) {
+function __c16(d) {
   if (typeof d === "object" && d !== null && !Array.isArray(d)) {
-    const x14 = d.verdict;
-    if (x14 === undefined) return false;
-    if (x14 !== "amended") return false;
+    const x15 = d.verdict;
+    if (x15 === undefined) return false;
+    if (x15 !== "amended") return false;
   }
   return true;
 }
@@ -82,7 +86,7 @@ function __c15(d) {
 let __T;
 function __S() {
   return (__T ??= __link([
-    { f: __F0, p: "", c: __c0, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","feedback/id","result/ref","session/ref","participant/ref","verdict","recorded/at"] }, pr: [["schema", "schema", 1], ["feedback/id", "feedback~1id", 2], ["result/ref", "result~1ref", 3], ["session/ref", "session~1ref", 5], ["participant/ref", "participant~1ref", 7], ["verdict", "verdict", 9], ["note", "note", 10], ["supersedes/ref", "supersedes~1ref", 11], ["recorded/at", "recorded~1at", 12]], ap: 13, kn: new Set(["schema","feedback/id","result/ref","session/ref","participant/ref","verdict","note","supersedes/ref","recorded/at"]), all: [14] },
+    { f: __F0, p: "", c: __c0, t: ["object"], tv: "object", g: [[0,[6]],[4,[23,25,26]]], k: { "required": ["schema","feedback/id","result/ref","session/ref","participant/ref","verdict","recorded/at"] }, pr: [["schema", "schema", 1], ["feedback/id", "feedback~1id", 2], ["result/ref", "result~1ref", 3], ["session/ref", "session~1ref", 5], ["participant/ref", "participant~1ref", 7], ["verdict", "verdict", 9], ["note", "note", 10], ["supersedes/ref", "supersedes~1ref", 11], ["recorded/at", "recorded~1at", 12], ["training/candidate", "training~1candidate", 13]], ap: 14, kn: new Set(["schema","feedback/id","result/ref","session/ref","participant/ref","verdict","note","supersedes/ref","recorded/at","training/candidate"]), all: [15] },
     { f: __F0, p: "/properties/schema", g: [[0,[1]]], k: { "const": "inquirium.inquiry-feedback.v1" } },
     { f: __F0, p: "/properties/feedback~1id", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^feedback:.+$" }, re: __RE0 },
     { f: __F0, p: "/properties/result~1ref", c: __check_InquiriumResultRef, r: 4, ro: 1, g: [[0,[0]]] },
@@ -95,11 +99,12 @@ function __S() {
     { f: __F0, p: "/properties/note", t: ["string"], tv: "string", g: [[2,[12,13]]], k: { "maxLength": 4000, "minLength": 1 } },
     { f: __F0, p: "/properties/supersedes~1ref", t: ["string"], tv: "string", g: [[2,[14]]], k: { "pattern": "^feedback:.+$" }, re: __RE0 },
     { f: __F0, p: "/properties/recorded~1at", t: ["string"], tv: "string", g: [[2,[15]]], k: { "format": "date-time" }, fm: __fmtDateTime },
+    { f: __F0, p: "/properties/training~1candidate", t: ["boolean"], tv: "boolean", ut: 1, g: [] },
     { f: __F0, p: "/additionalProperties", b: false },
-    { f: __F0, p: "/allOf/0", g: [[0,[7]]], if: 15, th: 17 },
-    { f: __F0, p: "/allOf/0/if", c: __c15, g: [[4,[23,26]]], k: { "required": ["verdict"] }, pr: [["verdict", "verdict", 16]] },
+    { f: __F0, p: "/allOf/0", g: [[0,[7]]], if: 16, th: 18 },
+    { f: __F0, p: "/allOf/0/if", c: __c16, g: [[4,[23,26]]], k: { "required": ["verdict"] }, pr: [["verdict", "verdict", 17]] },
     { f: __F0, p: "/allOf/0/if/properties/verdict", g: [[0,[1]]], k: { "const": "amended" } },
-    { f: __F0, p: "/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["note"] }, pr: [["note", "note", 18]] },
+    { f: __F0, p: "/allOf/0/then", g: [[4,[23,26]]], k: { "required": ["note"] }, pr: [["note", "note", 19]] },
     { f: __F0, p: "/allOf/0/then/properties/note", av: 1, g: [] },
   ].map((o) => new __Node(o))));
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { admitContext, admitTraining, GrantError, Grants, type ContextGrant, type GrantView } from '../../../runtime/inquirium/grants.ts';
+import { admitContext, admitTraining, GrantError, Grants, type ContextGrant, type GrantView, type TrainingFeedback } from '../../../runtime/inquirium/grants.ts';
 import { assembleContext, ContextDeniedError, type ContextElement, type ContextResolver } from '../../../runtime/inquirium/context-assembly.ts';
 import { CLASSIFICATIONS, classificationAxis } from '../../../runtime/inquirium/lattice.ts';
 import { ManualClock, toIso } from '../../../runtime/shared/clock.ts';
@@ -65,7 +65,11 @@ describe('context and training grants', () => {
     expect(admitContext(undefined, el, use(0))).toEqual({ admit: false, reason: 'grant-unknown' });
   });
 
-  it('a training grant is separate: live, and bound to its participant and its one feedback fact', async () => {
+  /** A feedback fact as a training admission reads it (flagged unless `flag` says otherwise). */
+  const fb = (participant: string, id: string, flag: boolean | 'absent' = true): TrainingFeedback =>
+    ({ 'feedback/id': id, 'participant/ref': participant, ...(flag === 'absent' ? {} : { 'training/candidate': flag }) });
+
+  it('a training grant is separate: live, bound to its participant and its one feedback fact, and used only for feedback flagged as a candidate', async () => {
     const port = await openMemoryStore();
     const clock = new ManualClock(0);
     const grants = new Grants(clock);
@@ -74,12 +78,14 @@ describe('context and training grants', () => {
     // A context grant of the same ref is another grant: the kinds do not share records.
     expect(await grants.get(detachedTx(port), 'context', 'grant/train/1')).toBeUndefined();
     const view = await grants.get(detachedTx(port), 'training', 'grant/train/1');
-    expect(admitTraining(view, { participant: P, feedbackRef: 'feedback:1', nowMs: 0 })).toEqual({ admit: true });
-    expect(admitTraining(view, { participant: P, feedbackRef: 'feedback:2', nowMs: 0 })).toEqual({ admit: false, reason: 'grant-feedback-mismatch' });
-    expect(admitTraining(view, { participant: OTHER, feedbackRef: 'feedback:1', nowMs: 0 })).toEqual({ admit: false, reason: 'grant-participant-mismatch' });
-    expect(admitTraining(view, { participant: P, feedbackRef: 'feedback:1', nowMs: HOUR })).toEqual({ admit: false, reason: 'grant-expired' });
+    expect(admitTraining(view, { feedback: fb(P, 'feedback:1'), nowMs: 0 })).toEqual({ admit: true });
+    // P066 8.3: the grant alone admits nothing; the feedback itself must carry the operator's flag.
+    for (const flag of [false, 'absent'] as const) expect(admitTraining(view, { feedback: fb(P, 'feedback:1', flag), nowMs: 0 })).toEqual({ admit: false, reason: 'feedback-not-flagged' });
+    expect(admitTraining(view, { feedback: fb(P, 'feedback:2'), nowMs: 0 })).toEqual({ admit: false, reason: 'grant-feedback-mismatch' });
+    expect(admitTraining(view, { feedback: fb(OTHER, 'feedback:1'), nowMs: 0 })).toEqual({ admit: false, reason: 'grant-participant-mismatch' });
+    expect(admitTraining(view, { feedback: fb(P, 'feedback:1'), nowMs: HOUR })).toEqual({ admit: false, reason: 'grant-expired' });
     await commit(port, (p) => grants.planRevoke(p, 'training', { schema: 'inquirium.training-grant.revoke.request.v1', 'grant/ref': 'grant/train/1' }));
-    expect(admitTraining(await grants.get(detachedTx(port), 'training', 'grant/train/1'), { participant: P, feedbackRef: 'feedback:1', nowMs: 0 })).toEqual({ admit: false, reason: 'grant-revoked' });
+    expect(admitTraining(await grants.get(detachedTx(port), 'training', 'grant/train/1'), { feedback: fb(P, 'feedback:1'), nowMs: 0 })).toEqual({ admit: false, reason: 'grant-revoked' });
   });
 
   it('a grant past its expiry or above its classification ceiling is never used (property)', async () => {

@@ -4244,6 +4244,11 @@ type InquiriumInquiry struct {
 	// An earlier feedback fact on the same result that this one replaces in reading; the                                     
 	// earlier fact stays.                                                                                                    
 	SupersedesRef                                                                               *string                       `json:"supersedes/ref,omitempty"`
+	// The operator's explicit flag offering this feedback as a training candidate (P066 §                                    
+	// Decision 8.3: feedback becomes a candidate only with this flag and a live training grant                               
+	// for it). Absent or false: never a candidate, whatever grant exists. The wire key is ours;                              
+	// the prose names the flag, not its key.                                                                                 
+	TrainingCandidate                                                                           *bool                         `json:"training/candidate,omitempty"`
 	// verified: checked and holds; refuted: checked and wrong; amended: partly right, corrected                              
 	// in the note.                                                                                                           
 	Verdict                                                                                     *Verdict                      `json:"verdict,omitempty"`
@@ -5044,6 +5049,11 @@ type InquiriumInquiryFeedback struct {
 	// An earlier feedback fact on the same result that this one replaces in reading; the                                      
 	// earlier fact stays.                                                                                                     
 	SupersedesRef                                                                               *string                        `json:"supersedes/ref,omitempty"`
+	// The operator's explicit flag offering this feedback as a training candidate (P066 §                                     
+	// Decision 8.3: feedback becomes a candidate only with this flag and a live training grant                                
+	// for it). Absent or false: never a candidate, whatever grant exists. The wire key is ours;                               
+	// the prose names the flag, not its key.                                                                                  
+	TrainingCandidate                                                                           *bool                          `json:"training/candidate,omitempty"`
 	// verified: checked and holds; refuted: checked and wrong; amended: partly right, corrected                               
 	// in the note.                                                                                                            
 	Verdict                                                                                     Verdict                        `json:"verdict"`
