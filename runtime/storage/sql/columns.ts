@@ -20,7 +20,7 @@ import type { Row } from './session.ts';
 function kindOf(v: unknown): string {
   if (v === null) return 'null';
   if (v === undefined) return 'nothing (no such column)';
-  if (typeof v === 'number' && !Number.isSafeInteger(v)) return `the number ${String(v).slice(0, 24)}`;
+  if (typeof v === 'number' && !Number.isSafeInteger(v)) return 'a number that is not a safe integer';
   if (typeof v === 'object') return v instanceof Uint8Array ? 'bytes' : 'an object';
   return `a ${typeof v}`;
 }
