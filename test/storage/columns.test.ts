@@ -142,6 +142,12 @@ describe('queries decode their rows (SQLite)', () => {
       const a = await agenda(port.reads);
       expect(a).toMatchObject({ commitment: null, schedule: null, predicates: 0, ended: null, fleet: null });
       expect(await dueSchedules(port.reads, { nowMs: Date.now(), limit: 5 })).toEqual([]);
+      // A write operation meets the damaged row on the writer thread: the same error arrives, rebuilt from its wire form.
+      raw.prepare("UPDATE runs SET ended_ms = 'never' WHERE run_id = 'good'").run();
+      const update = { op: 'run.update', args: { runId: 'good', tenant: 'acme', status: 'completed' } } as const;
+      const err = await port.commit([update]).then(() => undefined, (e: unknown) => e);
+      expect(err).toBeInstanceOf(StoreCorruptError);
+      expect(err).toMatchObject({ location: 'runs', detail: 'column ended_ms holds a string where the store keeps an integer or NULL' });
     } finally {
       raw.close();
       await port.close();
