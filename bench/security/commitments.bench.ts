@@ -56,7 +56,7 @@ async function library(armed: number) {
     await unitOfWork(rt.port, (tx) => rt.commitments.setPredicate(tx, 'acme', predicate, true));
     for (let i = 0; i < 3; i++) await rt.commitments.tick();
   };
-  const armedCount = async () => (await port.reads.get<{ n: number }>("SELECT count(*) AS n FROM commitments WHERE tenant = 'acme' AND state = 'armed'"))!.n;
+  const armedCount = async () => Number((await port.reads.get("SELECT count(*) AS n FROM commitments WHERE tenant = 'acme' AND state = 'armed'"))!.n);
   return { fire, armedCount, close: () => port.close() };
 }
 

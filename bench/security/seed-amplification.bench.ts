@@ -128,7 +128,7 @@ async function libraryRuntime(runs: number, ending: 'ended' | 'abandoned') {
     await scope.register('current', 'k-current', secret, 'run');
   });
   const content = `${CONTENT} key ${secret}.`;
-  const live = (await port.reads.get<{ n: number }>("SELECT count(*) AS n FROM secret_registries WHERE tenant = 'acme' AND state = 'live'"))!.n;
+  const live = Number((await port.reads.get("SELECT count(*) AS n FROM secret_registries WHERE tenant = 'acme' AND state = 'live'"))!.n);
   return { write: () => request((plan) => rt.writer.put(plan, 'mem://acme/measure', { content }, { runId: 'current', tenant: 'acme' })), live, close: () => port.close() };
 }
 

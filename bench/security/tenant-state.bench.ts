@@ -28,7 +28,7 @@ const UNBOUNDED = 1_000_000_000;
 async function storeRows(store: StoragePort): Promise<{ rows: number; journal: number }> {
   const out = { rows: 0, journal: 0 };
   for (const t of SCHEMA_TABLES) {
-    const n = (await store.reads.get<{ n: number }>(`SELECT count(*) AS n FROM ${t}`))!.n;
+    const n = Number((await store.reads.get(`SELECT count(*) AS n FROM ${t}`))!.n);
     if (t === 'journal') out.journal += n;
     else out.rows += n;
   }

@@ -127,8 +127,8 @@ function portReader(store: StoragePort): Reader {
     async start(scope, c) {
       if (c.from === undefined) return undefined;
       const at = Math.floor(SCOPES[scope].size * c.from) - 1;
-      const row = await store.reads.get<{ neg_created: number; id: string }>(`SELECT neg_created, id FROM entries WHERE tenant = ? AND memory_ref = ? ORDER BY neg_created, id LIMIT 1 OFFSET ${at}`, [TENANT, refOf(scope)]);
-      return row === undefined ? undefined : { negCreated: row.neg_created, id: row.id };
+      const row = await store.reads.get(`SELECT neg_created, id FROM entries WHERE tenant = ? AND memory_ref = ? ORDER BY neg_created, id LIMIT 1 OFFSET ${at}`, [TENANT, refOf(scope)]);
+      return row === undefined ? undefined : { negCreated: Number(row.neg_created), id: String(row.id) };
     },
     page: async (scope, c, start) => (await entryPage(store.reads, { tenant: TENANT, memoryRef: refOf(scope), atMs: Date.now(), limit: PAGE, ...(c.tag !== undefined ? { tag: c.tag } : {}), ...(start !== undefined ? { after: start as EntryPosition } : {}) })).entries,
   };

@@ -173,13 +173,13 @@ export async function recordTemplates(): Promise<Templates> {
     await post(ROUTES.questionPropose.path, questionRequest('question/bench/template', 'bench:template'));
     const { $schema: _, ...proposal } = example('openwop', 'host-sample-proposal-synthesize-request', 'prompt-template.json');
     await post(ROUTES.proposalSynthesize.path, proposal);
-    const q = await store.reads.get<{ doc: string }>('SELECT doc FROM questions');
-    const h = await store.reads.get<{ doc: string }>('SELECT doc FROM question_history');
-    const p = await store.reads.get<{ doc: string; kind: string; state: string }>('SELECT doc, kind, state FROM proposals');
+    const q = await store.reads.get('SELECT doc FROM questions');
+    const h = await store.reads.get('SELECT doc FROM question_history');
+    const p = await store.reads.get('SELECT doc, kind, state FROM proposals');
     if (q === undefined || h === undefined || p === undefined) throw new Error('recording a template: the host stored no question or proposal');
     return {
-      question: { record: JSON.parse(q.doc) as QuestionRecord, stateDto: JSON.parse(h.doc) as Record<string, unknown> },
-      proposal: { doc: JSON.parse(p.doc) as Record<string, unknown>, kind: p.kind, state: p.state },
+      question: { record: JSON.parse(String(q.doc)) as QuestionRecord, stateDto: JSON.parse(String(h.doc)) as Record<string, unknown> },
+      proposal: { doc: JSON.parse(String(p.doc)) as Record<string, unknown>, kind: String(p.kind), state: String(p.state) },
     };
   } finally {
     await app.close();

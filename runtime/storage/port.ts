@@ -19,8 +19,11 @@
  * corrupt reports a fatal error once (`onFatal`), after which the process must stop.
  */
 import { WopkitError } from '../shared/errors.ts';
+import { StoreCorruptError } from './corrupt.ts';
 import type { WriteOp } from './ops/index.ts';
 import type { SqlSession } from './sql/session.ts';
+
+export { StoreCorruptError };
 
 /** A JSON value as stored and returned (no undefined, functions, or class instances). */
 export type Json = null | boolean | number | string | readonly Json[] | { readonly [key: string]: Json };
@@ -92,13 +95,6 @@ export class StoreUnavailableError extends WopkitError<'store_unavailable'> {
 export class StoreUpgradeBlockedError extends WopkitError<'store_upgrade_blocked'> {
   constructor(readonly pid: number) {
     super('store_upgrade_blocked', `a host of wopkit 0.2 still holds this database's active-host lease (server process ${pid}): stop every 0.2 host on it, then start this one (it upgrades the database once, before serving)`);
-  }
-}
-
-/** The store's data is corrupt: the process stops with one line (exit 2) rather than serve or write more. */
-export class StoreCorruptError extends WopkitError<'store_corrupt'> {
-  constructor(readonly location: string, detail: string) {
-    super('store_corrupt', `the store at ${location} is corrupt (${detail}); stop the host, restore the data directory from a backup, or move it aside and start empty`);
   }
 }
 

@@ -6,6 +6,7 @@
  */
 import { WopkitError, type WireAnswer, type WireError } from '../shared/errors.ts';
 import { QuotaExceededError } from '../shared/quota.ts';
+import { StoreCorruptError } from './corrupt.ts';
 
 /** A refusal raised by a store operation; `code` says which (callers branch on it). */
 export class StoreRefusal extends WopkitError<string> {
@@ -26,6 +27,8 @@ export interface WireRefusal {
   readonly message: string;
   readonly wire: WireError;
   readonly quota?: { readonly resource: string; readonly limit: number };
+  /** A row an operation read did not decode (a column reader's StoreCorruptError): rebuilt as one. */
+  readonly corrupt?: { readonly location: string; readonly detail: string };
 }
 
 export function toWireRefusal(err: WopkitError): WireRefusal {
@@ -34,10 +37,12 @@ export function toWireRefusal(err: WopkitError): WireRefusal {
     message: err.message,
     wire: err.toWire(),
     ...(err instanceof QuotaExceededError ? { quota: { resource: err.resource, limit: err.limit } } : {}),
+    ...(err instanceof StoreCorruptError ? { corrupt: { location: err.location, detail: err.detail } } : {}),
   };
 }
 
 export function fromWireRefusal(w: WireRefusal): WopkitError {
   if (w.quota !== undefined) return new QuotaExceededError(w.quota.resource, w.quota.limit);
+  if (w.corrupt !== undefined) return new StoreCorruptError(w.corrupt.location, w.corrupt.detail);
   return new StoreRefusal(w.code, w.message, w.wire);
 }

@@ -4,7 +4,10 @@
  * - Outside `runtime/storage/`, code imports the storage layer only through its public entry (`runtime/storage/index.ts`).
  * - In `runtime/` outside the storage layer: no `new Plan(`, no `.commit(` call, no SQL text in a string literal, no
  *   stale-read retry of its own (`isStale`: the unit of work re-runs its work), no `as unknown as`, `as any` or
- *   `as never`, and no cast to a type parameter (a helper that answers any type it is asked for from what it read).
+ *   `as never`, and no cast to a type parameter, alone or as a union, intersection or array of it (`as R`,
+ *   `as R | undefined`, `as R[]`: a helper that answers any type it is asked for from what it read, such as a SQL
+ *   session answering the row type its caller names; the session answers untyped rows, read through column readers),
+ *   and no call asks a query for a row type (`s.get<{ n: number }>(…)`, `pool.query<{ x: string }>(…)`).
  * - Reads go through the request's unit of work and nothing else: no file outside the storage layer imports `readsOf`
  *   (the store's queries bound to a port, private to `runtime/storage/`), and no runtime code outside it holds the
  *   store's queries — no `Reads` type (nor `Tx['read']`, `typeof x.read`) in a field, parameter or variable, and no
@@ -76,6 +79,27 @@ function typeParametersAt(n: ts.Node): Set<string> {
   return names;
 }
 
+/** The methods that answer a database's rows (the SQL session's, `pg`'s `query`). */
+const ROW_METHODS = new Set(['get', 'all', 'returning', 'query']);
+
+/** Generic containers whose type argument a cast hands back as it is (an array, a promise of it). */
+const CONTAINERS = new Set(['Array', 'ReadonlyArray', 'Promise', 'Readonly']);
+
+/**
+ * The cast's type answers a type parameter in scope, alone or as a union, intersection or array of it: `as R`,
+ * `as R | undefined`, `as R[]`, `as readonly R[]`, `as Array<R>`, `as Promise<R | undefined>`.
+ */
+function answersTypeParameter(t: ts.TypeNode, params: ReadonlySet<string>): boolean {
+  if (ts.isTypeReferenceNode(t) && ts.isIdentifier(t.typeName)) {
+    if (params.has(t.typeName.text)) return true;
+    return CONTAINERS.has(t.typeName.text) && (t.typeArguments ?? []).some((a) => answersTypeParameter(a, params));
+  }
+  if (ts.isUnionTypeNode(t) || ts.isIntersectionTypeNode(t)) return t.types.some((m) => answersTypeParameter(m, params));
+  if (ts.isArrayTypeNode(t)) return answersTypeParameter(t.elementType, params);
+  if (ts.isTypeOperatorNode(t) || ts.isParenthesizedTypeNode(t)) return answersTypeParameter(t.type, params);
+  return false;
+}
+
 export const RULES: Readonly<Record<string, { readonly files: readonly string[]; readonly pick: (n: ts.Node, sf: ts.SourceFile) => string | undefined }>> = {
   'no new Plan(': {
     files: RUNTIME,
@@ -104,7 +128,18 @@ export const RULES: Readonly<Record<string, { readonly files: readonly string[];
   },
   'no cast to a type parameter': {
     files: ALL_RUNTIME,
-    pick: (n) => (ts.isAsExpression(n) && ts.isTypeReferenceNode(n.type) && ts.isIdentifier(n.type.typeName) && typeParametersAt(n).has(n.type.typeName.text) ? n.getText().slice(0, 80) : undefined),
+    pick: (n) => (ts.isAsExpression(n) && answersTypeParameter(n.type, typeParametersAt(n)) ? n.getText().slice(0, 80) : undefined),
+  },
+  'no row type asked of a query (rows are read through column readers)': {
+    files: ALL_RUNTIME,
+    pick: (n) => {
+      if (!ts.isCallExpression(n) || !ts.isPropertyAccessExpression(n.expression) || n.typeArguments === undefined) return undefined;
+      const method = n.expression.name.text;
+      if (!ROW_METHODS.has(method)) return undefined;
+      // `pg`'s own `query<Row>` names the untyped row, the one shape a driver's answer has before it is read.
+      if (method === 'query' && n.typeArguments.length === 1 && n.typeArguments[0]!.getText() === 'Row') return undefined;
+      return n.getText().slice(0, 80);
+    },
   },
   'no import of readsOf (anywhere outside the storage layer)': {
     files: EVERYWHERE,
@@ -151,7 +186,19 @@ describe('a unit of work is the only way to the store', () => {
     expect(hits('no SQL text in a string literal', "const m = 'select a memory scope';")).toBe(0);
     expect(hits('no stale-read retry of its own', 'if (isStale(err)) again();')).toBe(1);
     expect(hits('no as unknown as, as any, as never', 'const a = x as unknown as Y; const b = y as any; const c = z as never; const d = w as Y;')).toBe(3);
-    expect(hits('no cast to a type parameter', 'function f<T>(v: unknown): T { return v as T; }')).toBe(1);
+    const castToParameter = 'no cast to a type parameter';
+    expect(hits(castToParameter, 'function f<T>(v: unknown): T { return v as T; }')).toBe(1);
+    // The SQL session's old shape: a row type the caller names, handed back from what the driver gave.
+    expect(hits(castToParameter, 'class S { async get<R extends Row = Row>(sql: string) { return this.st(sql).get() as R | undefined; } }')).toBe(1);
+    expect(hits(castToParameter, 'class S { async all<R extends Row = Row>(sql: string) { return this.st(sql).all() as R[]; } }')).toBe(1);
+    expect(hits(castToParameter, 'function f<R>(v: unknown) { return [v as readonly R[], v as Array<R>, v as Promise<R | null>, v as (R & object)]; }')).toBe(4);
+    // Casts to concrete types, and a type parameter only named inside another type, are other rules' business.
+    expect(hits(castToParameter, 'function f<R>(v: unknown) { return [v as string | undefined, v as Row[], v as Map<string, R>]; }')).toBe(0);
+    expect(hits(castToParameter, 'function g(v: unknown) { type R = string; return v as R | undefined; }')).toBe(0);
+    const rowType = 'no row type asked of a query (rows are read through column readers)';
+    expect(hits(rowType, "await s.get<{ n: number }>('SELECT count(*) AS n FROM t'); await s.all<RunRow>(q, [], 10); await s.returning<R>(q, []);")).toBe(3);
+    expect(hits(rowType, "await pool.query<{ synchronous_commit: string }>('SHOW synchronous_commit');")).toBe(1);
+    expect(hits(rowType, "await s.get('SELECT 1'); await pool.query<Row>('SHOW x'); map.get(key);")).toBe(0);
     expect(SQL.test('SELECT 1')).toBe(true);
     const importsReadsOf = 'no import of readsOf (anywhere outside the storage layer)';
     expect(hits(importsReadsOf, "import { readsOf, unitOfWork } from '../storage/index.ts';")).toBe(1);

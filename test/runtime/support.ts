@@ -93,8 +93,8 @@ export async function thrown(f: () => unknown): Promise<unknown> {
 
 /** Every event the store holds, of every run, in (run, sequence) order. */
 export async function allEvents(port: StoragePort): Promise<RunEvent[]> {
-  const rows = await port.reads.all<{ doc: string }>('SELECT doc FROM events ORDER BY run_id, seq', [], RAW_LIMIT);
-  return rows.map((r) => JSON.parse(r.doc) as RunEvent);
+  const rows = await port.reads.all('SELECT doc FROM events ORDER BY run_id, seq', [], RAW_LIMIT);
+  return rows.map((r) => JSON.parse(String(r.doc)) as RunEvent);
 }
 
 /** Every event of one run, every page of it. */
@@ -111,9 +111,9 @@ export async function eventsOf(rt: OpenwopRuntime, runId: string): Promise<RunEv
 /** The entries stored (expired or not, as the store holds them) under `memoryRef`, or every entry, by id. */
 export async function storedEntries(port: StoragePort, memoryRef?: string): Promise<MemoryEntry[]> {
   const rows = memoryRef === undefined
-    ? await port.reads.all<{ doc: string }>('SELECT doc FROM entries ORDER BY tenant, memory_ref, id', [], RAW_LIMIT)
-    : await port.reads.all<{ doc: string }>('SELECT doc FROM entries WHERE memory_ref = ? ORDER BY id', [memoryRef], RAW_LIMIT);
-  return rows.map((r) => JSON.parse(r.doc) as MemoryEntry);
+    ? await port.reads.all('SELECT doc FROM entries ORDER BY tenant, memory_ref, id', [], RAW_LIMIT)
+    : await port.reads.all('SELECT doc FROM entries WHERE memory_ref = ? ORDER BY id', [memoryRef], RAW_LIMIT);
+  return rows.map((r) => JSON.parse(String(r.doc)) as MemoryEntry);
 }
 
 /** Every row of every table of the store as text: what "the store holds V nowhere" is checked against. */

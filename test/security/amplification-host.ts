@@ -36,7 +36,7 @@ export async function testHost(options: Partial<HostOptions> = {}): Promise<Test
     background,
     post: (route, body) => app.inject({ method: route.method, url: route.path, headers: HEADERS, payload: JSON.stringify(body) }),
     get: (url, headers = HEADERS) => app.inject({ method: 'GET', url, headers }),
-    stored: async (memoryRef) => (await store.reads.all<{ doc: string }>('SELECT doc FROM entries WHERE memory_ref = ? ORDER BY neg_created, id', [memoryRef], 100_000)).map((r) => JSON.parse(r.doc) as MemoryEntry),
-    liveRegistries: async (tenant) => (await store.reads.get<{ n: number }>("SELECT count(*) AS n FROM secret_registries WHERE tenant = ? AND state = 'live'", [tenant]))!.n,
+    stored: async (memoryRef) => (await store.reads.all('SELECT doc FROM entries WHERE memory_ref = ? ORDER BY neg_created, id', [memoryRef], 100_000)).map((r) => JSON.parse(String(r.doc)) as MemoryEntry),
+    liveRegistries: async (tenant) => Number((await store.reads.get("SELECT count(*) AS n FROM secret_registries WHERE tenant = ? AND state = 'live'", [tenant]))!.n),
   };
 }

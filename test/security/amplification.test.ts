@@ -139,10 +139,10 @@ describe('item 2: secret registries have an end of life and a bound', () => {
       scope.endRun(`run-${i}`);
       await commitDetached(plan, port);
     }
-    expect((await port.reads.get<{ n: number }>("SELECT count(*) AS n FROM secret_registries WHERE state = 'live'"))!.n).toBe(0);
-    const stored = await port.reads.all<{ doc: string }>("SELECT doc FROM entries WHERE memory_ref = 'mem://acme/lib'", [], 5000);
+    expect(Number((await port.reads.get("SELECT count(*) AS n FROM secret_registries WHERE state = 'live'"))!.n)).toBe(0);
+    const stored = await port.reads.all("SELECT doc FROM entries WHERE memory_ref = 'mem://acme/lib'", [], 5000);
     expect(stored).toHaveLength(2000);
-    expect(stored.some((r) => r.doc.includes('sk-live-lib-'))).toBe(false);
+    expect(stored.some((r) => String(r.doc).includes('sk-live-lib-'))).toBe(false);
     await port.close();
   });
 });

@@ -200,7 +200,7 @@ describe('standing commitments', () => {
     const [a] = await remind(host, 1, at);
     const [b] = await remind(host, 2, at);
     clock.advance(2_000);
-    const fires = async () => (await host.store.reads.all<{ commitment_id: string }>("SELECT commitment_id FROM commitment_fires WHERE tenant = 'acme' ORDER BY fired_ms", [], 10)).map((r) => r.commitment_id);
+    const fires = async () => (await host.store.reads.all("SELECT commitment_id FROM commitment_fires WHERE tenant = 'acme' ORDER BY fired_ms", [], 10)).map((r) => r.commitment_id);
     expect(await host.runtime.evaluateCommitments()).toHaveLength(1);
     expect(await host.runtime.evaluateCommitments(), 'the other waits while the follow-up run lives').toEqual([]);
     const [first] = await fires();

@@ -21,7 +21,7 @@ beforeAll(async () => {
 });
 
 /** The journal's records, as the store holds them. */
-const journal = () => host.store.reads.all<{ jseq: number; at_ms: number }>('SELECT jseq, at_ms FROM journal ORDER BY jseq', [], 100_000);
+const journal = async () => (await host.store.reads.all('SELECT jseq, at_ms FROM journal ORDER BY jseq', [], 100_000)).map((r) => ({ jseq: Number(r.jseq), at_ms: Number(r.at_ms) }));
 afterAll(() => app.close());
 
 const headers = { authorization: `Bearer ${TOKEN}` };
@@ -41,7 +41,7 @@ describe('the replay journal is bounded by its retention window', () => {
     const recent = await fixture();
     await host.background.runOnce();
     // The live fork's anchor holds the records after it, old as they are: the source can still be forked there.
-    const anchor = (await host.store.reads.get<{ j: number }>('SELECT min(anchor_jseq) AS j FROM runs'))!.j;
+    const anchor = Number((await host.store.reads.get('SELECT min(anchor_jseq) AS j FROM runs'))!.j);
     expect((await journal()).filter((r) => r.at_ms < now - WINDOW_MS && r.jseq > anchor).length).toBeGreaterThan(0);
     expect((await fork(old)).statusCode).toBe(201);
 

@@ -20,12 +20,12 @@ const THROUGH: Readonly<Record<string, string>> = {
 const HOST_ONLY = new Set(['meta']);
 
 const columnsOf = async (port: StoragePort, table: string): Promise<string[]> =>
-  (await port.reads.all<{ name: string }>(`SELECT name FROM pragma_table_info('${table}')`, [], 100)).map((r) => r.name);
+  (await port.reads.all(`SELECT name FROM pragma_table_info('${table}')`, [], 100)).map((r) => String(r.name));
 
 /** Rows of every table of the schema. */
 export async function rowCounts(port: StoragePort): Promise<RowCounts> {
   const out: Record<string, number> = {};
-  for (const t of SCHEMA_TABLES) out[t] = (await port.reads.get<{ n: number }>(`SELECT count(*) AS n FROM ${t}`))!.n;
+  for (const t of SCHEMA_TABLES) out[t] = Number((await port.reads.get(`SELECT count(*) AS n FROM ${t}`))!.n);
   return out;
 }
 
@@ -36,7 +36,7 @@ export async function tenantRowCounts(port: StoragePort, tenant: string): Promis
     if (HOST_ONLY.has(t)) continue;
     const where = (await columnsOf(port, t)).includes('tenant') ? 'tenant = ?' : THROUGH[t];
     if (where === undefined) throw new Error(`store-rows: table ${t} has no tenant column and no way to one; add it to THROUGH`);
-    out[t] = (await port.reads.get<{ n: number }>(`SELECT count(*) AS n FROM ${t} WHERE ${where}`, [tenant]))!.n;
+    out[t] = Number((await port.reads.get(`SELECT count(*) AS n FROM ${t} WHERE ${where}`, [tenant]))!.n);
   }
   return out;
 }

@@ -75,9 +75,9 @@ describe('one set of credentials per fleet (PostgreSQL)', () => {
     }
     await expect(createHost({ token: TOKEN, storage: await openStore({ kind: 'postgres', url }), logger: false }), 'no keys given').rejects.toThrow(/needs secretKeys and cursorKey/);
     const store = await openStore({ kind: 'postgres', url });
-    const record = (await store.reads.get<{ value: string }>('SELECT value FROM meta WHERE key = ?', [FLEET_META_KEY]))!.value;
+    const record = (await store.reads.get('SELECT value FROM meta WHERE key = ?', [FLEET_META_KEY]))!.value;
     await store.close();
-    expect(JSON.parse(record).accepted).toHaveLength(1);
+    expect(JSON.parse(String(record)).accepted).toHaveLength(1);
     for (const secret of [TOKEN, kA.key.toString('base64'), kA.key.toString('hex'), CURSOR.toString('base64')]) expect(record).not.toContain(secret);
   }, 60_000);
 

@@ -22,7 +22,7 @@ const pg = toolchain('postgres');
 const TOKEN = 'hostile-text-token-0123456789ab';
 const H = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
 
-const rows = async (port: StoragePort) => Promise.all(SCHEMA_TABLES.map(async (t) => Number((await port.reads.get<{ n: number }>(`SELECT count(*) AS n FROM ${t}`, []))!.n)));
+const rows = async (port: StoragePort) => Promise.all(SCHEMA_TABLES.map(async (t) => Number(Number((await port.reads.get(`SELECT count(*) AS n FROM ${t}`, []))!.n))));
 
 const BACKENDS: [string, boolean, () => Promise<{ open: () => Promise<StoragePort>; done: () => Promise<void> }>][] = [
   ['in-memory', false, async () => ({ open: () => openStore({ kind: 'memory' }), done: async () => {} })],

@@ -12,7 +12,7 @@ import type { StoragePort } from '../../runtime/storage/port.ts';
 const TOKEN = 'inquiry-retention-token-0123456789';
 const H = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
 const request = { schema: 'inquirium.generate.request.v1', operation: 'generate', turns: [{ role: 'user', content: [{ type: 'text', text: 'help' }] }], policy: { locality: 'local_only', trust_mode: 'strict_local', scope: 'assistant-session-only', on_context_denied: 'fail_closed' } };
-const logRows = async (port: StoragePort, log: string) => Number((await port.reads.get<{ n: number }>('SELECT count(*) AS n FROM doc_logs WHERE log = ?', [log]))!.n);
+const logRows = async (port: StoragePort, log: string) => Number(Number((await port.reads.get('SELECT count(*) AS n FROM doc_logs WHERE log = ?', [log]))!.n));
 
 describe('Inquirium retention', () => {
   it('transcript facts and traces older than inquiryRetentionMs are removed; newer ones stay', async () => {

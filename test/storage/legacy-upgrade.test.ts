@@ -46,7 +46,7 @@ async function answersAsBefore(open: () => Promise<StoragePort>, kind: string): 
   const { app, background, store } = await createHost({ token: LEGACY_TOKEN, ...TEST_FLEET_KEYS, storage: await open(), seedConformanceFixtures: true, clock: { now: () => observedAt } });
   try {
     // The background work's first pass retires nothing that was live in 0.2 (upgraded forks live their full window).
-    const forks = async () => (await store.reads.all<{ run_id: string }>("SELECT run_id FROM runs WHERE kind = 'fork' ORDER BY run_id", [], 1000)).map((r) => r.run_id);
+    const forks = async () => (await store.reads.all("SELECT run_id FROM runs WHERE kind = 'fork' ORDER BY run_id", [], 1000)).map((r) => r.run_id);
     const before = await forks();
     expect(before.length, 'the fixture holds forks').toBeGreaterThan(0);
     await background.runOnce();
@@ -82,11 +82,11 @@ describe('a wopkit 0.2 store upgrades on first start', () => {
     const open = () => openStore({ kind: 'sqlite', dataDir });
     await answersAsBefore(open, 'sqlite');
     const again = await open();
-    const versions = await again.reads.all<{ version: number }>('SELECT version FROM schema_version ORDER BY version', [], 100);
+    const versions = await again.reads.all('SELECT version FROM schema_version ORDER BY version', [], 100);
     await again.close();
     await answersAsBefore(open, 'sqlite');
     const after = await open();
-    expect(await after.reads.all<{ version: number }>('SELECT version FROM schema_version ORDER BY version', [], 100)).toEqual(versions);
+    expect(await after.reads.all('SELECT version FROM schema_version ORDER BY version', [], 100)).toEqual(versions);
     expect(await after.reads.all("SELECT name FROM sqlite_master WHERE name LIKE 'legacy_%'", [], 100)).toEqual([]);
     await after.close();
   }, 120_000);

@@ -57,7 +57,7 @@ async function request<T>(rt: OpenwopRuntime, f: (tx: Tx) => Promise<T> | T): Pr
 
 /** Slots recorded for `scheduleId`, in order. */
 const slots = async (port: StoragePort, scheduleId: string): Promise<number[]> =>
-  (await port.reads.all<{ slot: number | string }>('SELECT slot FROM schedule_runs WHERE schedule_id = ? ORDER BY slot', [scheduleId], 1000)).map((r) => Number(r.slot));
+  (await port.reads.all('SELECT slot FROM schedule_runs WHERE schedule_id = ? ORDER BY slot', [scheduleId], 1000)).map((r) => Number(r.slot));
 
 for (const [name, open, skip] of [['SQLite', sqlitePair, false], ['PostgreSQL', postgresPair, pg.skip]] as const) {
   describe(`schedule slots are taken in the store (${name})`, () => {

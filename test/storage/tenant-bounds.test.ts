@@ -23,7 +23,7 @@ const as = (key: string) => ({ authorization: `Bearer ${key}`, 'content-type': '
 /** Rows of every table of the store. */
 async function rowCounts(port: StoragePort): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
-  for (const t of SCHEMA_TABLES) out[t] = Number((await port.reads.get<{ n: number }>(`SELECT count(*) AS n FROM ${t}`, []))!.n);
+  for (const t of SCHEMA_TABLES) out[t] = Number(Number((await port.reads.get(`SELECT count(*) AS n FROM ${t}`, []))!.n));
   return out;
 }
 

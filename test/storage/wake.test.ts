@@ -21,7 +21,7 @@ const H = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json'
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Schedule slots run so far (any schedule). */
-const slotsRun = async (port: StoragePort): Promise<number> => Number((await port.reads.get<{ n: number }>('SELECT count(*) AS n FROM schedule_runs', []))!.n);
+const slotsRun = async (port: StoragePort): Promise<number> => Number(Number((await port.reads.get('SELECT count(*) AS n FROM schedule_runs', []))!.n));
 
 /** Through `via` (a host without background work), a distillation schedule whose first instant is now. */
 async function scheduleDueNow(via: Host): Promise<void> {

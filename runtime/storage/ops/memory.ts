@@ -7,7 +7,8 @@
  * cursor walk sees it once.
  */
 import type { MemoryEntry } from '../../../generated/ts/index.ts';
-import type { SqlSession } from '../sql/session.ts';
+import { columnsOf } from '../sql/columns.ts';
+import type { Row, SqlSession } from '../sql/session.ts';
 import { bump, bumpAll, type QuotaMove } from './quota.ts';
 
 /** The bounds a memory write is checked against. */
@@ -22,6 +23,16 @@ export interface StoredRow {
   readonly bytes: number;
   readonly doc: string;
 }
+
+const ENTRIES = columnsOf('entries');
+const TAGS = columnsOf('entry_tags');
+const RUNS = columnsOf('runs');
+const JOURNAL = columnsOf('journal');
+
+/** An entry's stored row (neg_created, expires_ms, bytes, doc; its doc kept as the text the journal copies). */
+const storedRowOf = (r: Row): StoredRow => ({ neg_created: ENTRIES.int(r, 'neg_created'), expires_ms: ENTRIES.intOrNull(r, 'expires_ms'), bytes: ENTRIES.int(r, 'bytes'), doc: ENTRIES.text(r, 'doc') });
+/** The entry a stored row holds. */
+const storedEntry = (row: StoredRow): MemoryEntry => ENTRIES.entry({ doc: row.doc }, 'doc');
 
 const QUOTA_ENTRIES = 'memory-entries';
 const QUOTA_BYTES = 'memory-bytes';
@@ -64,7 +75,8 @@ export const entryMoves = (memoryRef: string, bytes: number, before: Pick<Stored
  * same before-image, and the byte count and the journal lost one of the two changes). SQLite has one writer.
  */
 async function current(s: SqlSession, tenant: string, memoryRef: string, id: string): Promise<StoredRow | undefined> {
-  return s.get<StoredRow & Record<string, number | string | null>>(`SELECT neg_created, expires_ms, bytes, doc FROM entries WHERE tenant = ? AND memory_ref = ? AND id = ?${s.dialect === 'postgres' ? ' FOR UPDATE' : ''}`, [tenant, memoryRef, id]);
+  const r = await s.get(`SELECT neg_created, expires_ms, bytes, doc FROM entries WHERE tenant = ? AND memory_ref = ? AND id = ?${s.dialect === 'postgres' ? ' FOR UPDATE' : ''}`, [tenant, memoryRef, id]);
+  return r === undefined ? undefined : storedRowOf(r);
 }
 
 async function putTags(s: SqlSession, tenant: string, memoryRef: string, id: string, tags: readonly string[], negCreated: number, expiresMs: number | null): Promise<void> {
@@ -74,7 +86,7 @@ async function putTags(s: SqlSession, tenant: string, memoryRef: string, id: str
 }
 
 async function dropTags(s: SqlSession, tenant: string, memoryRef: string, id: string, row: StoredRow): Promise<void> {
-  for (const tag of new Set((JSON.parse(row.doc) as MemoryEntry).tags)) {
+  for (const tag of new Set(storedEntry(row).tags)) {
     await s.run('DELETE FROM entry_tags WHERE tenant = ? AND memory_ref = ? AND tag = ? AND neg_created = ? AND id = ?', [tenant, memoryRef, tag, row.neg_created, id]);
   }
 }
@@ -106,7 +118,7 @@ export async function putEntry(s: SqlSession, a: PutEntryArgs): Promise<MemoryEn
   let before: StoredRow | undefined;
   if (inserted === 0) {
     before = (await current(s, a.tenant, a.memoryRef, a.entry.id))!;
-    c = { ...entryColumns({ ...a.entry, createdAt: (JSON.parse(before.doc) as MemoryEntry).createdAt }), negCreated: before.neg_created };
+    c = { ...entryColumns({ ...a.entry, createdAt: storedEntry(before).createdAt }), negCreated: before.neg_created };
     await dropTags(s, a.tenant, a.memoryRef, c.stored.id, before);
     await s.run('UPDATE entries SET expires_ms = ?, bytes = ?, doc = ? WHERE tenant = ? AND memory_ref = ? AND id = ?', [c.expiresMs, c.bytes, c.doc, a.tenant, a.memoryRef, c.stored.id]);
   }
@@ -146,14 +158,18 @@ async function removeRow(s: SqlSession, tenant: string, memoryRef: string, id: s
  * many were removed.
  */
 export async function purgeExpired(s: SqlSession, a: { readonly atMs: number; readonly limit: number }): Promise<number> {
-  const rows = await s.all<StoredRow & { tenant: string; memory_ref: string; id: string } & Record<string, string | number | null>>(
+  const rows = await s.all(
     'SELECT tenant, memory_ref, id, neg_created, expires_ms, bytes, doc FROM entries WHERE expires_ms IS NOT NULL AND expires_ms <= ? ORDER BY expires_ms',
     [a.atMs],
     a.limit,
   );
   for (const r of rows) {
-    await removeRow(s, r.tenant, r.memory_ref, r.id, r);
-    await journal(s, { tenant: r.tenant, memoryRef: r.memory_ref, id: r.id, atMs: a.atMs, runId: undefined, before: r, after: null });
+    const tenant = ENTRIES.text(r, 'tenant');
+    const memoryRef = ENTRIES.text(r, 'memory_ref');
+    const id = ENTRIES.text(r, 'id');
+    const before = storedRowOf(r);
+    await removeRow(s, tenant, memoryRef, id, before);
+    await journal(s, { tenant, memoryRef, id, atMs: a.atMs, runId: undefined, before, after: null });
   }
   return rows.length;
 }
@@ -163,18 +179,19 @@ export async function purgeExpired(s: SqlSession, a: { readonly atMs: number; re
  * from live memory; each removal journaled and attributed to no run). The ids removed, with their refs.
  */
 export async function forgetTagged(s: SqlSession, a: { readonly tenant: string; readonly tag: string; readonly atMs: number; readonly limit: number }): Promise<{ memoryRef: string; id: string }[]> {
-  const hits = await s.all<{ memory_ref: string; id: string }>('SELECT memory_ref, id FROM entry_tags WHERE tenant = ? AND tag = ?', [a.tenant, a.tag], a.limit);
+  const hits = await s.all('SELECT memory_ref, id FROM entry_tags WHERE tenant = ? AND tag = ?', [a.tenant, a.tag], a.limit);
   const removed: { memoryRef: string; id: string }[] = [];
   for (const h of hits) {
-    if (await deleteEntry(s, { tenant: a.tenant, memoryRef: h.memory_ref, id: h.id, atMs: a.atMs })) removed.push({ memoryRef: h.memory_ref, id: h.id });
+    const hit = { memoryRef: TAGS.text(h, 'memory_ref'), id: TAGS.text(h, 'id') };
+    if (await deleteEntry(s, { tenant: a.tenant, ...hit, atMs: a.atMs })) removed.push(hit);
   }
   return removed;
 }
 
 /** Remove every entry of a memoryRef (a retired fixture), up to `limit`; how many. Journaled like any delete. */
 export async function clearRef(s: SqlSession, a: { readonly tenant: string; readonly memoryRef: string; readonly atMs: number; readonly limit: number }): Promise<number> {
-  const rows = await s.all<{ id: string }>('SELECT id FROM entries WHERE tenant = ? AND memory_ref = ?', [a.tenant, a.memoryRef], a.limit);
-  for (const r of rows) await deleteEntry(s, { tenant: a.tenant, memoryRef: a.memoryRef, id: r.id, atMs: a.atMs });
+  const rows = await s.all('SELECT id FROM entries WHERE tenant = ? AND memory_ref = ?', [a.tenant, a.memoryRef], a.limit);
+  for (const r of rows) await deleteEntry(s, { tenant: a.tenant, memoryRef: a.memoryRef, id: ENTRIES.text(r, 'id'), atMs: a.atMs });
   return rows.length;
 }
 
@@ -183,8 +200,9 @@ export async function clearRef(s: SqlSession, a: { readonly tenant: string; read
  * at most `limit` at a time; records how far the journal was pruned. How many were dropped.
  */
 export async function pruneJournal(s: SqlSession, a: { readonly beforeMs: number; readonly limit: number }): Promise<number> {
-  const hold = (await s.get<{ j: number | null }>('SELECT min(anchor_jseq) AS j FROM runs WHERE anchor_jseq IS NOT NULL'))?.j ?? null;
-  const rows = await s.all<{ jseq: number }>(
+  const held = await s.get('SELECT min(anchor_jseq) AS j FROM runs WHERE anchor_jseq IS NOT NULL');
+  const hold = held === undefined ? null : RUNS.intOrNull(held, 'j');
+  const rows = await s.all(
     `SELECT jseq FROM journal WHERE at_ms < ?${hold === null ? '' : ' AND jseq <= ?'} ORDER BY jseq`,
     hold === null ? [a.beforeMs] : [a.beforeMs, hold],
     a.limit,
@@ -192,7 +210,7 @@ export async function pruneJournal(s: SqlSession, a: { readonly beforeMs: number
   if (rows.length === 0) return 0;
   // Pruned in jseq order from the front: everything up to the last one goes (a record newer than beforeMs below it
   // cannot exist, since jseq grows with time on one store).
-  const through = rows[rows.length - 1]!.jseq;
+  const through = JOURNAL.int(rows[rows.length - 1]!, 'jseq');
   const n = await s.run('DELETE FROM journal WHERE jseq <= ?', [through]);
   await s.run(
     "INSERT INTO meta (key, value) VALUES ('journal_pruned_through', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",

@@ -5,7 +5,11 @@
  */
 import type { JsonDoc, StoredDoc } from '../port.ts';
 import { StoreRefusal } from '../refusal.ts';
+import { columnsOf } from '../sql/columns.ts';
 import type { SqlSession } from '../sql/session.ts';
+
+const QUESTIONS = columnsOf('questions');
+const HISTORY = columnsOf('question_history');
 import { bump } from './quota.ts';
 
 export const QUOTA_OPEN_QUESTIONS = 'open-operator-questions';
@@ -48,16 +52,18 @@ export async function transitionQuestion(s: SqlSession, a: TransitionQuestionArg
   const ending = a.from === 'pending' && a.to !== 'pending';
   const n = await s.run('UPDATE questions SET state = ?, ended_ms = coalesce(ended_ms, ?), doc = ? WHERE tenant = ? AND ref = ? AND state = ?', [a.to, ending ? a.atMs : null, JSON.stringify(a.record), a.tenant, a.ref, a.from]);
   if (n !== 1) throw new StoreRefusal('stale_read', 'the question changed since it was read');
-  const next = (await s.get<{ n: number | null }>('SELECT max(n) AS n FROM question_history WHERE tenant = ? AND ref = ?', [a.tenant, a.ref]))?.n ?? -1;
+  const last = await s.get('SELECT max(n) AS n FROM question_history WHERE tenant = ? AND ref = ?', [a.tenant, a.ref]);
+  const next = (last === undefined ? null : HISTORY.intOrNull(last, 'n')) ?? -1;
   await s.run('INSERT INTO question_history (tenant, ref, n, doc) VALUES (?, ?, ?, ?)', [a.tenant, a.ref, next + 1, JSON.stringify(a.stateDto)]);
   if (!ending) return;
   await bump(s, a.tenant, QUOTA_OPEN_QUESTIONS, '', -1);
   const ended = await bump(s, a.tenant, QUOTA_ENDED_QUESTIONS, '', 1);
   if (ended <= a.retained) return;
-  const forgotten = await s.all<{ ref: string }>('SELECT ref FROM questions WHERE tenant = ? AND ended_ms IS NOT NULL ORDER BY ended_ms, ref', [a.tenant], ended - a.retained);
+  const forgotten = await s.all('SELECT ref FROM questions WHERE tenant = ? AND ended_ms IS NOT NULL ORDER BY ended_ms, ref', [a.tenant], ended - a.retained);
   for (const q of forgotten) {
-    await s.run('DELETE FROM question_history WHERE tenant = ? AND ref = ?', [a.tenant, q.ref]);
-    await s.run('DELETE FROM questions WHERE tenant = ? AND ref = ?', [a.tenant, q.ref]);
+    const ref = QUESTIONS.text(q, 'ref');
+    await s.run('DELETE FROM question_history WHERE tenant = ? AND ref = ?', [a.tenant, ref]);
+    await s.run('DELETE FROM questions WHERE tenant = ? AND ref = ?', [a.tenant, ref]);
   }
   await bump(s, a.tenant, QUOTA_ENDED_QUESTIONS, '', -forgotten.length);
 }

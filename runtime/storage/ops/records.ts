@@ -6,7 +6,15 @@
 import { QuotaExceededError } from '../../shared/quota.ts';
 import type { JsonDoc, StoredDoc } from '../port.ts';
 import { fromWireRefusal, StoreRefusal, type WireRefusal } from '../refusal.ts';
+import { columnsOf } from '../sql/columns.ts';
 import type { SqlSession } from '../sql/session.ts';
+
+const PROPOSALS = columnsOf('proposals');
+const GATES = columnsOf('approval_gates');
+const DOC_LOGS = columnsOf('doc_logs');
+const FIXTURES = columnsOf('fixtures');
+const RUNS = columnsOf('runs');
+const CLAIMS = columnsOf('claims');
 import { claimTaken } from './commitments.ts';
 import { clearRef } from './memory.ts';
 import { bump } from './quota.ts';
@@ -40,8 +48,8 @@ export async function putProposal(s: SqlSession, a: PutProposalArgs): Promise<vo
     await bump(s, a.tenant, QUOTA_PROPOSALS, '', 1, a.limit);
     return;
   }
-  const row = await s.get<{ doc: string }>('SELECT doc FROM proposals WHERE proposal_id = ? AND tenant = ?', [a.proposalId, a.tenant]);
-  if (row === undefined || (JSON.parse(row.doc) as { revision?: number }).revision !== a.revisionRead) throw staleRevision();
+  const row = await s.get('SELECT doc FROM proposals WHERE proposal_id = ? AND tenant = ?', [a.proposalId, a.tenant]);
+  if (row === undefined || PROPOSALS.doc(row, 'doc').revision !== a.revisionRead) throw staleRevision();
   await s.run('UPDATE proposals SET state = ?, doc = ? WHERE proposal_id = ?', [a.state, doc, a.proposalId]);
 }
 
@@ -51,13 +59,13 @@ export async function putGate(s: SqlSession, a: { readonly approvalId: string; r
   if (a.stateRead === undefined) {
     // Gates are kept for audit, whatever their state: each proposal may open GATES_PER_PROPOSAL of them (every revise
     // supersedes the pending one, so revise-then-apply could otherwise add rows without end).
-    const opened = Number((await s.get<{ n: number }>('SELECT count(*) AS n FROM approval_gates WHERE proposal_id = ?', [a.proposalId]))!.n);
+    const opened = GATES.int((await s.get('SELECT count(*) AS n FROM approval_gates WHERE proposal_id = ?', [a.proposalId])) ?? {}, 'n');
     if (opened >= GATES_PER_PROPOSAL) throw new QuotaExceededError('approval-gates-per-proposal', GATES_PER_PROPOSAL);
     await s.run('INSERT INTO approval_gates (approval_id, proposal_id, tenant, doc) VALUES (?, ?, ?, ?)', [a.approvalId, a.proposalId, a.tenant, doc]);
     return;
   }
-  const row = await s.get<{ doc: string }>('SELECT doc FROM approval_gates WHERE approval_id = ?', [a.approvalId]);
-  if (row === undefined || (JSON.parse(row.doc) as { state?: string }).state !== a.stateRead) throw staleRevision();
+  const row = await s.get('SELECT doc FROM approval_gates WHERE approval_id = ?', [a.approvalId]);
+  if (row === undefined || GATES.doc(row, 'doc').state !== a.stateRead) throw staleRevision();
   await s.run('UPDATE approval_gates SET doc = ? WHERE approval_id = ?', [doc, a.approvalId]);
 }
 
@@ -75,8 +83,8 @@ export async function installArtifact(s: SqlSession, a: { readonly tenant: strin
  * turns of one session).
  */
 export async function appendDoc(s: SqlSession, a: { readonly log: string; readonly tenant?: string; readonly key?: string; readonly item?: string; readonly grp?: string; readonly atMs: number; readonly doc: StoredDoc }): Promise<number> {
-  const head = await s.get<{ pos: number }>('INSERT INTO doc_log_heads (log, next_pos) VALUES (?, 1) ON CONFLICT (log) DO UPDATE SET next_pos = doc_log_heads.next_pos + 1 RETURNING next_pos - 1 AS pos', [a.log]);
-  const pos = head!.pos;
+  const head = await s.get('INSERT INTO doc_log_heads (log, next_pos) VALUES (?, 1) ON CONFLICT (log) DO UPDATE SET next_pos = doc_log_heads.next_pos + 1 RETURNING next_pos - 1 AS pos', [a.log]);
+  const pos = DOC_LOGS.int(head ?? {}, 'pos');
   const n = await s.run('INSERT INTO doc_logs (log, pos, tenant, doc_key, item, grp, at_ms, doc) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING', [a.log, pos, a.tenant ?? null, a.key ?? null, a.item ?? null, a.grp ?? null, a.atMs, JSON.stringify(a.doc)]);
   if (n !== 1) throw new StoreRefusal('duplicate_item', `${a.log} already holds ${JSON.stringify((a.item ?? '').slice(0, 80))} under this key: it is append-only`);
   return pos;
@@ -92,9 +100,9 @@ export async function replaceDoc(s: SqlSession, a: { readonly log: string; reado
 
 /** Drop a log's documents older than `beforeMs` (retention), at most `limit`; how many. */
 export async function pruneDocs(s: SqlSession, a: { readonly log: string; readonly beforeMs: number; readonly limit: number }): Promise<number> {
-  const rows = await s.all<{ pos: number }>('SELECT pos FROM doc_logs WHERE log = ? AND at_ms < ? ORDER BY pos', [a.log, a.beforeMs], a.limit);
+  const rows = await s.all('SELECT pos FROM doc_logs WHERE log = ? AND at_ms < ? ORDER BY pos', [a.log, a.beforeMs], a.limit);
   if (rows.length === 0) return 0;
-  return s.run('DELETE FROM doc_logs WHERE log = ? AND pos <= ?', [a.log, rows[rows.length - 1]!.pos]);
+  return s.run('DELETE FROM doc_logs WHERE log = ? AND pos <= ?', [a.log, DOC_LOGS.int(rows[rows.length - 1]!, 'pos')]);
 }
 
 /** Write a workspace file of a memoryRef. */
@@ -133,21 +141,21 @@ export async function addFixture(s: SqlSession, a: AddFixtureArgs): Promise<stri
   if (n === 0) return [];
   const held = await bump(s, a.tenant, 'fixtures', '', 1);
   if (held <= a.limit) return [];
-  const old = await s.all<{ memory_ref: string }>('SELECT memory_ref FROM fixtures WHERE tenant = ? AND memory_ref <> ? ORDER BY created_ms, memory_ref', [a.tenant, a.memoryRef], held - a.limit);
-  for (const { memory_ref } of old) {
-    const runs = await s.all<{ run_id: string }>('SELECT run_id FROM runs WHERE tenant = ? AND fixture_ref = ?', [a.tenant, memory_ref], 10_000);
-    await removeRuns(s, { runIds: runs.map((r) => r.run_id), ...(a.runBounds !== undefined ? { bounds: a.runBounds } : {}) });
+  const old = (await s.all('SELECT memory_ref FROM fixtures WHERE tenant = ? AND memory_ref <> ? ORDER BY created_ms, memory_ref', [a.tenant, a.memoryRef], held - a.limit)).map((r) => FIXTURES.text(r, 'memory_ref'));
+  for (const memory_ref of old) {
+    const runs = await s.all('SELECT run_id FROM runs WHERE tenant = ? AND fixture_ref = ?', [a.tenant, memory_ref], 10_000);
+    await removeRuns(s, { runIds: runs.map((r) => RUNS.text(r, 'run_id')), ...(a.runBounds !== undefined ? { bounds: a.runBounds } : {}) });
     await clearRef(s, { tenant: a.tenant, memoryRef: memory_ref, atMs: a.createdMs, limit: 100_000 });
     await s.run('DELETE FROM fixtures WHERE tenant = ? AND memory_ref = ?', [a.tenant, memory_ref]);
   }
   await bump(s, a.tenant, 'fixtures', '', -old.length);
-  return old.map((o) => o.memory_ref);
+  return old;
 }
 
 /** Drop claims taken before `beforeMs` (their work is long done; a run's interrupt claims go with the run's retention). */
 export async function pruneClaims(s: SqlSession, a: { readonly beforeMs: number; readonly limit: number }): Promise<number> {
-  const rows = await s.all<{ claim_key: string }>('SELECT claim_key FROM claims WHERE at_ms < ? ORDER BY at_ms', [a.beforeMs], a.limit);
-  for (const r of rows) await s.run('DELETE FROM claims WHERE claim_key = ?', [r.claim_key]);
+  const rows = await s.all('SELECT claim_key FROM claims WHERE at_ms < ? ORDER BY at_ms', [a.beforeMs], a.limit);
+  for (const r of rows) await s.run('DELETE FROM claims WHERE claim_key = ?', [CLAIMS.text(r, 'claim_key')]);
   return rows.length;
 }
 

@@ -8,7 +8,11 @@ import type { RunEvent } from '../../../generated/ts/index.ts';
 import { QuotaExceededError } from '../../shared/quota.ts';
 import type { JsonDoc, StoredDoc } from '../port.ts';
 import { StoreRefusal } from '../refusal.ts';
+import { columnsOf } from '../sql/columns.ts';
 import type { SqlSession } from '../sql/session.ts';
+
+const RUNS = columnsOf('runs');
+const JOURNAL = columnsOf('journal');
 import { bump } from './quota.ts';
 import { forgetRegistries } from './secrets.ts';
 
@@ -45,9 +49,9 @@ export function runConflict(message: string): StoreRefusal {
 
 /** Create a run; whether it was created (false: it existed and `ifExists: 'keep'` kept it). */
 export async function createRun(s: SqlSession, a: CreateRunArgs): Promise<boolean> {
-  const existing = await s.get<{ tenant: string }>('SELECT tenant FROM runs WHERE run_id = ?', [a.runId]);
+  const existing = await s.get('SELECT tenant FROM runs WHERE run_id = ?', [a.runId]);
   if (existing !== undefined) {
-    if (existing.tenant !== a.tenant) throw runConflict('the run belongs to another tenant');
+    if (RUNS.text(existing, 'tenant') !== a.tenant) throw runConflict('the run belongs to another tenant');
     if (a.ifExists === 'keep') return false;
     throw runConflict('a run with that id exists');
   }
@@ -75,10 +79,11 @@ export interface UpdateRunArgs {
 
 /** Change a run's status, record or end; refused when the run is unknown, another tenant's, or not in `expectStatus`. */
 export async function updateRun(s: SqlSession, a: UpdateRunArgs): Promise<void> {
-  const row = await s.get<{ tenant: string; status: string; ended_ms: number | null }>('SELECT tenant, status, ended_ms FROM runs WHERE run_id = ?', [a.runId]);
+  const found = await s.get('SELECT tenant, status, ended_ms FROM runs WHERE run_id = ?', [a.runId]);
+  const row = found === undefined ? undefined : { tenant: RUNS.text(found, 'tenant'), status: RUNS.text(found, 'status'), endedMs: RUNS.intOrNull(found, 'ended_ms') };
   if (row === undefined || row.tenant !== a.tenant) throw new StoreRefusal('run_unknown', 'no such run', { error: 'not_found', message: 'no such run' });
   if (a.expectStatus !== undefined && row.status !== a.expectStatus) throw new StoreRefusal('stale_read', 'the run changed since it was read');
-  const ending = a.endedMs !== undefined && row.ended_ms === null;
+  const ending = a.endedMs !== undefined && row.endedMs === null;
   await s.run('UPDATE runs SET status = coalesce(?, status), doc = coalesce(?, doc), ended_ms = coalesce(ended_ms, ?) WHERE run_id = ?', [
     a.status ?? null,
     a.doc === undefined ? null : JSON.stringify(a.doc),
@@ -90,8 +95,8 @@ export async function updateRun(s: SqlSession, a: UpdateRunArgs): Promise<void> 
   const ended = await bump(s, row.tenant, QUOTA_ENDED_RUNS, '', 1);
   const kept = a.endedKept ?? DEFAULT_ENDED_RUNS_KEPT;
   if (ended > kept) {
-    const oldest = await s.all<{ run_id: string }>('SELECT run_id FROM runs WHERE tenant = ? AND ended_ms IS NOT NULL ORDER BY ended_ms, run_id', [row.tenant], ended - kept);
-    await removeRuns(s, { runIds: oldest.map((r) => r.run_id) });
+    const oldest = await s.all('SELECT run_id FROM runs WHERE tenant = ? AND ended_ms IS NOT NULL ORDER BY ended_ms, run_id', [row.tenant], ended - kept);
+    await removeRuns(s, { runIds: oldest.map((r) => RUNS.text(r, 'run_id')) });
   }
 }
 
@@ -111,7 +116,7 @@ export function journalHeadSql(s: Pick<SqlSession, 'dialect'>): string {
 
 /** The journal's head (journalHeadSql) as a number. */
 export async function journalHead(s: SqlSession): Promise<number> {
-  return Number((await s.get<{ j: number }>(`SELECT ${journalHeadSql(s)} AS j`))!.j);
+  return JOURNAL.int((await s.get(`SELECT ${journalHeadSql(s)} AS j`)) ?? {}, 'j');
 }
 
 export interface AppendEventArgs {
@@ -132,9 +137,9 @@ export const storedEvent = (a: Pick<AppendEventArgs, 'runId' | 'event'>, seq: nu
 
 /** Append an event to its run's log: the stored event, with its sequence. */
 export async function appendEvent(s: SqlSession, a: AppendEventArgs): Promise<RunEvent> {
-  const row = await s.get<{ seq: number }>('UPDATE runs SET next_seq = next_seq + 1 WHERE run_id = ? RETURNING next_seq - 1 AS seq', [a.runId]);
+  const row = await s.get('UPDATE runs SET next_seq = next_seq + 1 WHERE run_id = ? RETURNING next_seq - 1 AS seq', [a.runId]);
   if (row === undefined) throw new StoreRefusal('run_unknown', `event for unknown run ${a.runId}`);
-  const seq = row.seq;
+  const seq = RUNS.int(row, 'seq');
   // A log that keeps only its newest events (a tenant's background log) is never refused: its sequence keeps growing.
   if (a.maxEvents !== undefined && a.keepLast === undefined && seq >= a.maxEvents) throw new QuotaExceededError('events-per-run', a.maxEvents);
   const event = storedEvent(a, seq);
@@ -150,14 +155,15 @@ export async function appendEvent(s: SqlSession, a: AppendEventArgs): Promise<Ru
 export async function removeRuns(s: SqlSession, a: { readonly runIds: readonly string[]; readonly bounds?: Readonly<Record<string, RunBound>> }): Promise<number> {
   let n = 0;
   for (const runId of a.runIds) {
-    const row = await s.get<{ tenant: string; kind: string; ended_ms: number | null }>('SELECT tenant, kind, ended_ms FROM runs WHERE run_id = ?', [runId]);
-    if (row === undefined) continue;
+    const found = await s.get('SELECT tenant, kind, ended_ms FROM runs WHERE run_id = ?', [runId]);
+    if (found === undefined) continue;
+    const row = { tenant: RUNS.text(found, 'tenant'), kind: RUNS.text(found, 'kind'), endedMs: RUNS.intOrNull(found, 'ended_ms') };
     await s.run('DELETE FROM events WHERE run_id = ?', [runId]);
     await s.run('DELETE FROM runs WHERE run_id = ?', [runId]);
     await forgetRegistries(s, [runId]);
     const bound = a.bounds?.[row.kind];
-    if (bound !== undefined && row.ended_ms === null) await bump(s, row.tenant, bound.resource, '', -1);
-    if (row.ended_ms !== null) await bump(s, row.tenant, QUOTA_ENDED_RUNS, '', -1);
+    if (bound !== undefined && row.endedMs === null) await bump(s, row.tenant, bound.resource, '', -1);
+    if (row.endedMs !== null) await bump(s, row.tenant, QUOTA_ENDED_RUNS, '', -1);
     n++;
   }
   return n;

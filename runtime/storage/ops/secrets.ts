@@ -10,7 +10,12 @@
  */
 import { WopkitError } from '../../shared/errors.ts';
 import { StoreRefusal } from '../refusal.ts';
+import { columnsOf } from '../sql/columns.ts';
 import type { SqlSession } from '../sql/session.ts';
+
+const REGISTRIES = columnsOf('secret_registries');
+const VERSIONS = columnsOf('secret_versions');
+const RUNS = columnsOf('runs');
 import { bump } from './quota.ts';
 import { QUOTA_ENDED_RUNS } from './runs.ts';
 
@@ -50,8 +55,17 @@ interface RegistryRow {
   readonly secret_count: number;
 }
 
-const registryOf = (s: SqlSession, runId: string) =>
-  s.get<RegistryRow & Record<string, string | number>>('SELECT tenant, state, last_used_ms, row_version, secret_count FROM secret_registries WHERE run_id = ?', [runId]);
+async function registryOf(s: SqlSession, runId: string): Promise<RegistryRow | undefined> {
+  const r = await s.get('SELECT tenant, state, last_used_ms, row_version, secret_count FROM secret_registries WHERE run_id = ?', [runId]);
+  if (r === undefined) return undefined;
+  return {
+    tenant: REGISTRIES.text(r, 'tenant'),
+    state: REGISTRIES.text(r, 'state'),
+    last_used_ms: REGISTRIES.int(r, 'last_used_ms'),
+    row_version: REGISTRIES.int(r, 'row_version'),
+    secret_count: REGISTRIES.int(r, 'secret_count'),
+  };
+}
 
 async function bumpVersion(s: SqlSession, tenant: string): Promise<void> {
   await s.run('INSERT INTO secret_versions (tenant, version) VALUES (?, 1) ON CONFLICT (tenant) DO UPDATE SET version = secret_versions.version + 1', [tenant]);
@@ -59,7 +73,8 @@ async function bumpVersion(s: SqlSession, tenant: string): Promise<void> {
 
 /** Refuse unless the tenant's registries are still at `version` (what the caller's redaction was made against). */
 export async function expectVersion(s: SqlSession, a: { readonly tenant: string; readonly version: number }): Promise<void> {
-  const v = (await s.get<{ version: number }>('SELECT version FROM secret_versions WHERE tenant = ?', [a.tenant]))?.version ?? 0;
+  const found = await s.get('SELECT version FROM secret_versions WHERE tenant = ?', [a.tenant]);
+  const v = found === undefined ? 0 : VERSIONS.int(found, 'version');
   if (v !== a.version) throw stale();
 }
 
@@ -87,8 +102,8 @@ export async function useRegistry(s: SqlSession, a: { readonly runId: string; re
   const row = known ?? (await registryOf(s, a.runId));
   if (row === undefined) {
     // A run without a registry writes freely — into its own tenant only: its log never carries another tenant's memory.
-    const run = await s.get<{ tenant: string }>('SELECT tenant FROM runs WHERE run_id = ?', [a.runId]);
-    if (run !== undefined && run.tenant !== a.tenant) throw runTenantConflict();
+    const run = await s.get('SELECT tenant FROM runs WHERE run_id = ?', [a.runId]);
+    if (run !== undefined && RUNS.text(run, 'tenant') !== a.tenant) throw runTenantConflict();
     return;
   }
   if (row.tenant !== a.tenant) throw runTenantConflict();
@@ -149,8 +164,8 @@ export async function endRegistry(s: SqlSession, a: { readonly runId: string }):
 
 /** Drop up to `limit` registries unused since `cutoffMs` (their idle lifetime passed); how many. */
 export async function dropIdleRegistries(s: SqlSession, a: { readonly cutoffMs: number; readonly limit: number }): Promise<number> {
-  const rows = await s.all<{ run_id: string }>("SELECT run_id FROM secret_registries WHERE state = 'live' AND last_used_ms <= ? ORDER BY last_used_ms", [a.cutoffMs], a.limit);
-  for (const r of rows) await endRegistry(s, { runId: r.run_id });
+  const rows = await s.all("SELECT run_id FROM secret_registries WHERE state = 'live' AND last_used_ms <= ? ORDER BY last_used_ms", [a.cutoffMs], a.limit);
+  for (const r of rows) await endRegistry(s, { runId: REGISTRIES.text(r, 'run_id') });
   return rows.length;
 }
 

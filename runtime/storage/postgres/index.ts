@@ -24,12 +24,15 @@ import { StoreClosedError, StoreCorruptError, StoreUnavailableError, type Storag
 import { runOp } from '../ops/index.ts';
 import { applyMigrations } from '../sql/migrate.ts';
 import { schemaDdl } from '../sql/schema.ts';
-import type { SqlSession } from '../sql/session.ts';
+import { columnsOf } from '../sql/columns.ts';
+import type { Row, SqlSession } from '../sql/session.ts';
 import { WopkitError } from '../../shared/errors.ts';
 import { POSTGRES_MIGRATIONS } from './migrations.ts';
 import { isPgCorrupt, isPgRetryable, isPgUnavailable, PgSession, PG_TYPES } from './session.ts';
 import { BEGIN_TX, commitSurelyFailed, OUTCOME_UNKNOWN, readCommitOutcome, txIdentity } from './commit-outcome.ts';
 import { Lease } from './lease.ts';
+
+const SETTINGS = columnsOf('pg_settings');
 
 export { POSTGRES_MIGRATIONS } from './migrations.ts';
 
@@ -258,8 +261,8 @@ class PostgresStore implements StoragePort {
   }
 
   async durability(): Promise<Readonly<Record<string, string>>> {
-    const row = (await this.#pool.query<{ synchronous_commit: string }>('SHOW synchronous_commit')).rows[0];
-    return { synchronous_commit: row?.synchronous_commit ?? '' };
+    const row: Row | undefined = (await this.#pool.query<Row>('SHOW synchronous_commit')).rows[0];
+    return { synchronous_commit: row === undefined ? '' : SETTINGS.text(row, 'synchronous_commit') };
   }
 
   close(): Promise<void> {

@@ -11,6 +11,7 @@
  *   `ord`, never a reordering). Sequence numbers that must be gap-free are not identities: they come from a counter
  *   row updated in the same transaction (`event_logs.next_seq`, `doc_log_heads.next_pos`).
  */
+import { columnsOf } from '../sql/columns.ts';
 import type { Migration } from '../port.ts';
 import { StoreUpgradeBlockedError } from '../port.ts';
 import { upgradeLegacy } from '../sql/legacy.ts';
@@ -173,8 +174,8 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
     name: 'the store is the source of truth: no active host or lease, indexed reads, a journal position per event, counted bounds, sealed secret registries (every 0.2 record moved across)',
     run: async (s, exec) => {
       // A 0.2 host still serving holds the active-host lease: it reads the old tables, so they must not move under it.
-      const holder = await s.get<{ pid: number }>("SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted AND objid::bigint = (hashtext('wopkit.active-host')::bigint & 4294967295) AND objsubid = 1 LIMIT 1");
-      if (holder !== undefined) throw new StoreUpgradeBlockedError(holder.pid);
+      const holder = await s.get("SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted AND objid::bigint = (hashtext('wopkit.active-host')::bigint & 4294967295) AND objsubid = 1 LIMIT 1");
+      if (holder !== undefined) throw new StoreUpgradeBlockedError(columnsOf('pg_locks').int(holder, 'pid'));
       await upgradeLegacy(s, exec);
     },
   },

@@ -31,19 +31,20 @@ export class PgSession implements SqlSession {
   }
 
   async run(sql: string, params: readonly SqlValue[] = []): Promise<number> {
-    return (await this.#q.query(pgText(sql), storable(params) as SqlValue[])).rowCount ?? 0;
+    return (await this.#q.query(pgText(sql), [...storable(params)])).rowCount ?? 0;
   }
 
-  async get<R extends Row = Row>(sql: string, params: readonly SqlValue[] = []): Promise<R | undefined> {
-    return (await this.#q.query(pgText(sql), storable(params) as SqlValue[])).rows[0] as R | undefined;
+  async get(sql: string, params: readonly SqlValue[] = []): Promise<Row | undefined> {
+    const { rows } = await this.#q.query<Row>(pgText(sql), [...storable(params)]);
+    return rows[0];
   }
 
-  async all<R extends Row = Row>(sql: string, params: readonly SqlValue[], limit: number): Promise<R[]> {
-    return (await this.#q.query(pgText(`${sql} LIMIT ?`), [...storable(params), checkedLimit(limit)] as SqlValue[])).rows as R[];
+  async all(sql: string, params: readonly SqlValue[], limit: number): Promise<readonly Row[]> {
+    return (await this.#q.query<Row>(pgText(`${sql} LIMIT ?`), [...storable(params), checkedLimit(limit)])).rows;
   }
 
-  async returning<R extends Row = Row>(sql: string, params: readonly SqlValue[]): Promise<R[]> {
-    return (await this.#q.query(pgText(sql), storable(params) as SqlValue[])).rows as R[];
+  async returning(sql: string, params: readonly SqlValue[]): Promise<readonly Row[]> {
+    return (await this.#q.query<Row>(pgText(sql), [...storable(params)])).rows;
   }
 
   /** Run SQL text as it is (DDL, several statements, transaction control). */

@@ -11,7 +11,9 @@
  * Old records are read a page at a time, in key order, so a large store moves in bounded memory.
  */
 import { randomUUID } from 'node:crypto';
-import type { SqlSession, SqlValue } from './session.ts';
+import type { Json, JsonDoc } from '../port.ts';
+import { columnsOf, type Columns } from './columns.ts';
+import type { Row, SqlSession, SqlValue } from './session.ts';
 import { schemaDdl } from './schema.ts';
 
 /** Runs SQL text as it is (several statements, DDL). */
@@ -28,21 +30,29 @@ const LEGACY_TABLES = {
 const old = (table: string): string => `legacy_${table}`;
 const tenantOfRef = (ref: string): string => /^mem:\/\/([^/]+)\//.exec(ref)?.[1] ?? '';
 const msOf = (iso: unknown): number | null => (typeof iso !== 'string' ? null : Number.isNaN(Date.parse(iso)) ? 0 : Date.parse(iso));
+/** The column readers of an old table (their errors name it). */
+const oldColumns = (table: string): Columns => columnsOf(old(table));
+/** A member of an old document, if it is an object document. */
+const isDoc = (d: Json | undefined): d is JsonDoc => typeof d === 'object' && d !== null && !Array.isArray(d);
+const member = (d: Json | undefined, key: string): Json | undefined => (isDoc(d) ? d[key] : undefined);
+const textOr = <F>(v: Json | undefined, fallback: F): string | F => (typeof v === 'string' ? v : fallback);
+const numberOr = <F>(v: Json | undefined, fallback: F): number | F => (typeof v === 'number' ? v : fallback);
 
 /**
  * Read a table page by page in the order of its unique `key` columns (its primary key: each page is one seek),
  * handing each page to `f`.
  */
-async function eachPage<R extends Record<string, SqlValue>>(s: SqlSession, table: string, columns: string, key: readonly string[], f: (rows: R[]) => Promise<void>, where = ''): Promise<void> {
+async function eachPage(s: SqlSession, table: string, columns: string, key: readonly string[], f: (rows: readonly Row[]) => Promise<void>, where = ''): Promise<void> {
+  const keys = columnsOf(table);
   let after: SqlValue[] | undefined;
   const keyList = key.join(', ');
   for (;;) {
     const conditions = [...(where !== '' ? [where] : []), ...(after === undefined ? [] : [`(${keyList}) > (${key.map(() => '?').join(', ')})`])];
-    const rows = await s.all<R>(`SELECT ${columns}, ${key.map((k, i) => `${k} AS k${i}__`).join(', ')} FROM ${table}${conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : ''} ORDER BY ${keyList}`, after ?? [], PAGE);
+    const rows = await s.all(`SELECT ${columns}, ${key.map((k, i) => `${k} AS k${i}__`).join(', ')} FROM ${table}${conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : ''} ORDER BY ${keyList}`, after ?? [], PAGE);
     if (rows.length === 0) return;
     await f(rows);
     const lastRow = rows[rows.length - 1]!;
-    after = key.map((_, i) => lastRow[`k${i}__`] as SqlValue);
+    after = key.map((_, i) => keys.key(lastRow, `k${i}__`));
   }
 }
 
@@ -52,7 +62,8 @@ export async function upgradeLegacy(s: SqlSession, exec: Exec): Promise<void> {
     await exec(`ALTER TABLE ${table} RENAME TO ${old(table)}`);
     if (dialect === 'postgres') {
       // PostgreSQL keeps index names across a rename: move them aside too, so the new tables can take theirs.
-      for (const { indexname } of await s.all<{ indexname: string }>('SELECT indexname FROM pg_indexes WHERE tablename = ?', [old(table)], 1000)) {
+      for (const row of await s.all('SELECT indexname FROM pg_indexes WHERE tablename = ?', [old(table)], 1000)) {
+        const indexname = columnsOf('pg_indexes').text(row, 'indexname');
         await exec(`ALTER INDEX "${indexname}" RENAME TO "legacy_${indexname}"`);
       }
     }
@@ -69,13 +80,16 @@ export async function upgradeLegacy(s: SqlSession, exec: Exec): Promise<void> {
 }
 
 async function moveEntries(s: SqlSession): Promise<void> {
-  await eachPage<{ tenant: string; memory_ref: string; id: string; doc: string }>(s, old('memory_entries'), 'tenant, memory_ref, id, doc', ['memory_ref', 'id'], async (rows) => {
-    for (const r of rows) {
-      const e = JSON.parse(r.doc) as { id: string; tags: string[]; createdAt: string; expiresAt?: string };
+  const c = oldColumns('memory_entries');
+  await eachPage(s, old('memory_entries'), 'tenant, memory_ref, id, doc', ['memory_ref', 'id'], async (rows) => {
+    for (const row of rows) {
+      const r = { tenant: c.text(row, 'tenant'), memoryRef: c.text(row, 'memory_ref'), id: c.text(row, 'id'), doc: c.text(row, 'doc') };
+      const e = c.doc(row, 'doc');
+      const tags = Array.isArray(e.tags) ? e.tags.filter((t) => typeof t === 'string') : [];
       const neg = -(msOf(e.createdAt) ?? 0);
       const expires = msOf(e.expiresAt);
-      await s.run('INSERT INTO entries (tenant, memory_ref, id, neg_created, expires_ms, bytes, doc) VALUES (?, ?, ?, ?, ?, ?, ?)', [r.tenant, r.memory_ref, r.id, neg, expires, Buffer.byteLength(r.doc, 'utf8'), r.doc]);
-      for (const tag of new Set(e.tags)) await s.run('INSERT INTO entry_tags (tenant, memory_ref, tag, neg_created, id, expires_ms) VALUES (?, ?, ?, ?, ?, ?)', [r.tenant, r.memory_ref, tag, neg, r.id, expires]);
+      await s.run('INSERT INTO entries (tenant, memory_ref, id, neg_created, expires_ms, bytes, doc) VALUES (?, ?, ?, ?, ?, ?, ?)', [r.tenant, r.memoryRef, r.id, neg, expires, Buffer.byteLength(r.doc, 'utf8'), r.doc]);
+      for (const tag of new Set(tags)) await s.run('INSERT INTO entry_tags (tenant, memory_ref, tag, neg_created, id, expires_ms) VALUES (?, ?, ?, ?, ?, ?)', [r.tenant, r.memoryRef, tag, neg, r.id, expires]);
     }
   });
 }
@@ -84,13 +98,22 @@ async function moveEntries(s: SqlSession): Promise<void> {
 async function moveRuns(s: SqlSession, dialect: 'sqlite' | 'postgres'): Promise<Map<string, string>> {
   const upgradedMs = Date.now();
   const tenantOfRun = new Map<string, string>();
-  await eachPage<{ run_id: string; tenant: string; doc: string }>(s, old('runs'), 'run_id, tenant, doc', ['run_id'], async (rows) => {
-    for (const r of rows) {
-      const rec = JSON.parse(r.doc) as { forkedFrom?: { runId: string; fromSeq: number } };
-      const anchor = rec.forkedFrom === undefined ? undefined : await s.get<{ jseq: number; at: number }>(`SELECT jseq, at FROM ${old('replay_watermarks')} WHERE run_id = ? AND seq = ?`, [rec.forkedFrom.runId, rec.forkedFrom.fromSeq]);
+  const runs = oldColumns('runs');
+  const marks = oldColumns('replay_watermarks');
+  const markAt = async (runId: string, seq: number): Promise<{ readonly jseq: number; readonly at: number } | undefined> => {
+    const m = await s.get(`SELECT jseq, at FROM ${old('replay_watermarks')} WHERE run_id = ? AND seq = ?`, [runId, seq]);
+    return m === undefined ? undefined : { jseq: marks.int(m, 'jseq'), at: marks.int(m, 'at') };
+  };
+  await eachPage(s, old('runs'), 'run_id, tenant, doc', ['run_id'], async (rows) => {
+    for (const row of rows) {
+      const r = { run_id: runs.text(row, 'run_id'), tenant: runs.text(row, 'tenant'), doc: runs.text(row, 'doc') };
+      const forkedFrom = runs.doc(row, 'doc').forkedFrom;
+      const fromRun = member(forkedFrom, 'runId');
+      const fromSeq = member(forkedFrom, 'fromSeq');
+      const anchor = typeof fromRun === 'string' && typeof fromSeq === 'number' ? await markAt(fromRun, fromSeq) : undefined;
       // A fork stays open (it may still be replayed); any other run is over — 0.2 kept a run's progress in memory, so
       // after a restart it answered every run as completed, and so does the upgraded store (retention retires it).
-      const fork = rec.forkedFrom !== undefined;
+      const fork = forkedFrom !== undefined;
       await s.run(
         // Created "now" (0.2 kept no creation time): a fork lives its full liveRunRetentionMs from the upgrade on.
         'INSERT INTO runs (run_id, tenant, kind, status, created_ms, ended_ms, next_seq, parent_run_id, anchor_jseq, anchor_at_ms, fixture_ref, doc) VALUES (?, ?, ?, ?, ?, ?, 0, NULL, ?, ?, NULL, ?)',
@@ -100,13 +123,16 @@ async function moveRuns(s: SqlSession, dialect: 'sqlite' | 'postgres'): Promise<
     }
   });
   const eventTable = dialect === 'sqlite' ? 'events' : 'run_events';
-  await eachPage<{ run_id: string; next_seq: number }>(s, old('event_logs'), 'run_id, next_seq', ['run_id'], async (logs) => {
-    for (const log of logs) {
+  const logsOf = oldColumns('event_logs');
+  const events = oldColumns(eventTable);
+  await eachPage(s, old('event_logs'), 'run_id, next_seq', ['run_id'], async (rows) => {
+    for (const row of rows) {
+      const log = { run_id: logsOf.text(row, 'run_id'), next_seq: logsOf.int(row, 'next_seq') };
       if (!tenantOfRun.has(log.run_id)) {
         // A log of host work (the old shared background log, a consolidation pass): a run of its own, in the tenant
         // its events name, ended now (retention retires it).
-        const first = await s.get<{ doc: string }>(`SELECT doc FROM ${old(eventTable)} WHERE run_id = ? ORDER BY seq LIMIT 1`, [log.run_id]);
-        const ref = (JSON.parse(first?.doc ?? '{}') as { payload?: { memoryRef?: unknown } }).payload?.memoryRef;
+        const first = await s.get(`SELECT doc FROM ${old(eventTable)} WHERE run_id = ? ORDER BY seq LIMIT 1`, [log.run_id]);
+        const ref = first === undefined ? undefined : member(events.doc(first, 'doc').payload, 'memoryRef');
         const tenant = typeof ref === 'string' ? tenantOfRef(ref) : '';
         await s.run("INSERT INTO runs (run_id, tenant, kind, status, created_ms, ended_ms, next_seq, parent_run_id, anchor_jseq, anchor_at_ms, fixture_ref, doc) VALUES (?, ?, 'task', 'completed', ?, ?, 0, NULL, NULL, NULL, NULL, ?)", [log.run_id, tenant, upgradedMs, upgradedMs, JSON.stringify({ runId: log.run_id, tenant })]);
         tenantOfRun.set(log.run_id, tenant);
@@ -114,14 +140,15 @@ async function moveRuns(s: SqlSession, dialect: 'sqlite' | 'postgres'): Promise<
       await s.run('UPDATE runs SET next_seq = ? WHERE run_id = ?', [log.next_seq, log.run_id]);
       let after = -1;
       for (;;) {
-        const events = await s.all<{ seq: number; doc: string }>(`SELECT seq, doc FROM ${old(eventTable)} WHERE run_id = ? AND seq > ? ORDER BY seq`, [log.run_id, after], PAGE);
-        if (events.length === 0) break;
-        for (const e of events) {
-          const mark = await s.get<{ jseq: number; at: number }>(`SELECT jseq, at FROM ${old('replay_watermarks')} WHERE run_id = ? AND seq = ?`, [log.run_id, e.seq]);
-          const ev = JSON.parse(e.doc) as { type: string; timestamp: string };
-          await s.run('INSERT INTO events (run_id, seq, jseq, at_ms, type, doc) VALUES (?, ?, ?, ?, ?, ?)', [log.run_id, e.seq, mark?.jseq ?? 0, mark?.at ?? msOf(ev.timestamp) ?? 0, ev.type, e.doc]);
+        const page = await s.all(`SELECT seq, doc FROM ${old(eventTable)} WHERE run_id = ? AND seq > ? ORDER BY seq`, [log.run_id, after], PAGE);
+        if (page.length === 0) break;
+        for (const row of page) {
+          const seq = events.int(row, 'seq');
+          const mark = await markAt(log.run_id, seq);
+          const ev = events.doc(row, 'doc');
+          await s.run('INSERT INTO events (run_id, seq, jseq, at_ms, type, doc) VALUES (?, ?, ?, ?, ?, ?)', [log.run_id, seq, mark?.jseq ?? 0, mark?.at ?? msOf(ev.timestamp) ?? 0, textOr(ev.type, ''), events.text(row, 'doc')]);
         }
-        after = events[events.length - 1]!.seq;
+        after = events.int(page[page.length - 1]!, 'seq');
       }
     }
   });
@@ -131,18 +158,23 @@ async function moveRuns(s: SqlSession, dialect: 'sqlite' | 'postgres'): Promise<
 async function moveJournal(s: SqlSession): Promise<void> {
   let first: number | undefined;
   let last = 0;
-  await eachPage<{ jseq: number; memory_ref: string; doc: string }>(s, old('replay_journal'), 'jseq, memory_ref, doc', ['jseq'], async (rows) => {
-    for (const r of rows) {
-      const j = JSON.parse(r.doc) as { memoryId: string; at: number; runId?: string; before: { createdAt: string; expiresAt?: string } | null; after: unknown };
+  const c = oldColumns('replay_journal');
+  await eachPage(s, old('replay_journal'), 'jseq, memory_ref, doc', ['jseq'], async (rows) => {
+    for (const row of rows) {
+      const r = { jseq: c.int(row, 'jseq'), memory_ref: c.text(row, 'memory_ref') };
+      const j = c.doc(row, 'doc');
+      const before = j.before ?? null;
+      const after = j.after ?? null;
       await s.run(
         'INSERT INTO journal (jseq, tenant, memory_ref, memory_id, at_ms, run_id, before_doc, before_neg_created, before_expires_ms, after_doc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-        [r.jseq, tenantOfRef(r.memory_ref), r.memory_ref, j.memoryId, j.at, j.runId ?? null, j.before === null ? null : JSON.stringify(j.before), j.before === null ? null : -(msOf(j.before.createdAt) ?? 0), j.before === null ? null : msOf(j.before.expiresAt), j.after === null ? null : JSON.stringify(j.after)],
+        [r.jseq, tenantOfRef(r.memory_ref), r.memory_ref, textOr(j.memoryId, ''), numberOr(j.at, 0), textOr(j.runId, null), before === null ? null : JSON.stringify(before), before === null ? null : -(msOf(member(before, 'createdAt')) ?? 0), before === null ? null : msOf(member(before, 'expiresAt')), after === null ? null : JSON.stringify(after)],
       );
       first ??= r.jseq;
       last = r.jseq;
     }
   });
-  const head = Math.max(last, (await s.get<{ j: number | null }>(`SELECT max(jseq) AS j FROM ${old('replay_watermarks')}`))?.j ?? 0);
+  const highest = await s.get(`SELECT max(jseq) AS j FROM ${old('replay_watermarks')}`);
+  const head = Math.max(last, (highest === undefined ? null : oldColumns('replay_watermarks').intOrNull(highest, 'j')) ?? 0);
   // Everything before the first retained record was pruned; the journal's head continues after the highest position.
   await s.run("INSERT INTO meta (key, value) VALUES ('journal_pruned_through', ?)", [String(first === undefined ? head : first - 1)]);
   if (s.dialect === 'sqlite') await s.run("INSERT INTO sqlite_sequence (name, seq) SELECT 'journal', ? WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'journal')", [head]);
@@ -151,29 +183,38 @@ async function moveJournal(s: SqlSession): Promise<void> {
 
 /** 0.2 named the predicate columns differently per back-end (pred_* in SQLite, predicate_* in PostgreSQL). */
 async function moveCommitments(s: SqlSession, tenantOfRun: Map<string, string>): Promise<void> {
-  await eachPage<{ tenant: string; commitment_id: string; doc: string; pred_last: number | null; pred_transitions: number | null }>(
+  const armed = oldColumns('commitments_armed');
+  await eachPage(
     s, old('commitments_armed'), s.dialect === 'sqlite' ? 'tenant, commitment_id, doc, pred_last, pred_transitions' : 'tenant, commitment_id, doc, predicate_last AS pred_last, predicate_transitions AS pred_transitions', ['tenant', 'commitment_id'], async (rows) => {
-      for (const r of rows) {
-        const c = JSON.parse(r.doc) as { condition: { kind: 'time'; at: number } | { kind: 'predicate'; predicateId: string } };
+      for (const row of rows) {
+        const tenant = armed.text(row, 'tenant');
+        const condition = armed.doc(row, 'doc').condition;
+        const kind = textOr(member(condition, 'kind'), 'time');
+        const predicateId = kind === 'predicate' ? textOr(member(condition, 'predicateId'), '') : null;
+        // PostgreSQL kept the predicate's last value as a boolean: 0/1 either way.
+        const last = row.pred_last;
         await s.run(
           "INSERT INTO commitments (tenant, commitment_id, kind, due_ms, predicate_id, state, pred_last, pred_transitions, doc) VALUES (?, ?, ?, ?, ?, 'armed', ?, ?, ?)",
-          [r.tenant, r.commitment_id, c.condition.kind, c.condition.kind === 'time' ? c.condition.at : null, c.condition.kind === 'predicate' ? c.condition.predicateId : null, r.pred_last === null ? 0 : Number(r.pred_last), r.pred_transitions ?? 0, r.doc],
+          [tenant, armed.text(row, 'commitment_id'), kind, kind === 'time' ? numberOr(member(condition, 'at'), 0) : null, predicateId, last === true || last === 1 ? 1 : 0, armed.optInt(row, 'pred_transitions') ?? 0, armed.text(row, 'doc')],
         );
-        if (c.condition.kind === 'predicate') await s.run('INSERT INTO predicates (tenant, predicate_id, value, dirty) VALUES (?, ?, 0, 1) ON CONFLICT (tenant, predicate_id) DO NOTHING', [r.tenant, c.condition.predicateId]);
+        if (predicateId !== null) await s.run('INSERT INTO predicates (tenant, predicate_id, value, dirty) VALUES (?, ?, 0, 1) ON CONFLICT (tenant, predicate_id) DO NOTHING', [tenant, predicateId]);
       }
     },
   );
   // Fires the logs announce, so a claim a crash left unannounced can be announced now.
   const announced = new Set<string>();
-  await eachPage<{ doc: string }>(s, 'events', 'doc', ['run_id', 'seq'], async (rows) => {
+  const moved = columnsOf('events');
+  await eachPage(s, 'events', 'doc', ['run_id', 'seq'], async (rows) => {
     for (const r of rows) {
-      const p = (JSON.parse(r.doc) as { payload: { commitmentId?: unknown; conditionInstance?: unknown } }).payload;
-      announced.add(`${String(p.commitmentId)}#${String(p.conditionInstance)}`);
+      const p = moved.doc(r, 'doc').payload;
+      announced.add(`${String(member(p, 'commitmentId'))}#${String(member(p, 'conditionInstance'))}`);
     }
   }, "type = 'commitment.fired'");
-  await eachPage<{ tenant: string; commitment_id: string; instance: string; fired_at: number; doc: string | null }>(
+  const fired = oldColumns('commitments_fired');
+  await eachPage(
     s, old('commitments_fired'), 'tenant, commitment_id, instance, fired_at, doc', ['tenant', 'commitment_id', 'instance'], async (rows) => {
-      for (const f of rows) {
+      for (const row of rows) {
+        const f = { tenant: fired.text(row, 'tenant'), commitment_id: fired.text(row, 'commitment_id'), instance: fired.text(row, 'instance'), fired_at: fired.int(row, 'fired_at'), doc: fired.textOrNull(row, 'doc') };
         await s.run('INSERT INTO commitment_fires (tenant, commitment_id, instance, fired_ms, run_id) VALUES (?, ?, ?, ?, NULL)', [f.tenant, f.commitment_id, f.instance, f.fired_at]);
         // A time commitment that fired is in the ledger for good: it is not armed any more.
         if (f.instance.startsWith('time:')) {
@@ -183,59 +224,70 @@ async function moveCommitments(s: SqlSession, tenantOfRun: Map<string, string>):
           );
         }
         if (f.doc === null || announced.has(`${f.commitment_id}#${f.instance}`)) continue;
-        await announce(s, f.tenant, f.instance, JSON.parse(f.doc) as { commitmentId: string; memoryRef: string; memoryId?: string; condition: { kind: string } }, f.fired_at, tenantOfRun);
+        await announce(s, f.tenant, f.instance, fired.doc(row, 'doc'), f.fired_at, tenantOfRun);
       }
     },
   );
 }
 
 /** The `commitment.fired` event of a claim a crash left without one, in its tenant's background log. */
-async function announce(s: SqlSession, tenant: string, instance: string, c: { commitmentId: string; memoryRef: string; memoryId?: string; condition: { kind: string } }, firedAt: number, runs: Map<string, string>): Promise<void> {
+async function announce(s: SqlSession, tenant: string, instance: string, c: JsonDoc, firedAt: number, runs: Map<string, string>): Promise<void> {
   const runId = `bg-${tenant}`;
   if (!runs.has(runId)) {
     await s.run("INSERT INTO runs (run_id, tenant, kind, status, created_ms, ended_ms, next_seq, parent_run_id, anchor_jseq, anchor_at_ms, fixture_ref, doc) VALUES (?, ?, 'background', 'running', ?, NULL, 0, NULL, NULL, NULL, NULL, ?)", [runId, tenant, firedAt, JSON.stringify({ runId, tenant })]);
     runs.set(runId, tenant);
   }
-  const seq = (await s.get<{ seq: number }>('UPDATE runs SET next_seq = next_seq + 1 WHERE run_id = ? RETURNING next_seq - 1 AS seq', [runId]))!.seq;
+  const seq = columnsOf('runs').int((await s.get('UPDATE runs SET next_seq = next_seq + 1 WHERE run_id = ? RETURNING next_seq - 1 AS seq', [runId])) ?? {}, 'seq');
   const event = {
     eventId: `evt_${randomUUID()}`, runId, type: 'commitment.fired',
-    payload: { commitmentId: c.commitmentId, memoryRef: c.memoryRef, ...(c.memoryId !== undefined ? { memoryId: c.memoryId } : {}), condition: c.condition.kind, conditionInstance: instance },
+    payload: { commitmentId: c.commitmentId ?? null, memoryRef: c.memoryRef ?? null, ...(c.memoryId !== undefined ? { memoryId: c.memoryId } : {}), condition: member(c.condition, 'kind') ?? null, conditionInstance: instance },
     timestamp: new Date(firedAt).toISOString(), sequence: seq,
   };
   await s.run('INSERT INTO events (run_id, seq, jseq, at_ms, type, doc) VALUES (?, ?, 0, ?, ?, ?)', [runId, seq, firedAt, event.type, JSON.stringify(event)]);
 }
 
 async function moveSchedules(s: SqlSession): Promise<void> {
-  await eachPage<{ schedule_id: string; tenant: string; doc: string }>(s, old('schedules'), 'schedule_id, tenant, doc', ['schedule_id'], async (rows) => {
-    for (const r of rows) {
-      const d = JSON.parse(r.doc) as { memoryRef: string; nextAt: number };
-      const last = await s.get<{ slot: number; outcome: string | null }>(`SELECT slot, outcome FROM ${old('schedule_runs')} WHERE schedule_id = ? ORDER BY slot DESC LIMIT 1`, [r.schedule_id]);
-      await s.run('INSERT INTO schedules (schedule_id, tenant, memory_ref, next_at, created_ms, last_slot, last_outcome, doc) VALUES (?, ?, ?, ?, 0, ?, ?, ?)', [r.schedule_id, r.tenant, d.memoryRef, d.nextAt, last?.slot ?? null, last?.outcome ?? null, r.doc]);
-      const kept = await s.all<{ slot: number; outcome: string | null }>(`SELECT slot, outcome FROM ${old('schedule_runs')} WHERE schedule_id = ? ORDER BY slot DESC`, [r.schedule_id], 64);
-      for (const k of kept) await s.run('INSERT INTO schedule_runs (schedule_id, slot, outcome) VALUES (?, ?, ?)', [r.schedule_id, k.slot, k.outcome]);
+  const c = oldColumns('schedules');
+  const slots = oldColumns('schedule_runs');
+  await eachPage(s, old('schedules'), 'schedule_id, tenant, doc', ['schedule_id'], async (rows) => {
+    for (const row of rows) {
+      const scheduleId = c.text(row, 'schedule_id');
+      const d = c.doc(row, 'doc');
+      const kept = (await s.all(`SELECT slot, outcome FROM ${old('schedule_runs')} WHERE schedule_id = ? ORDER BY slot DESC`, [scheduleId], 64))
+        .map((k) => ({ slot: slots.int(k, 'slot'), outcome: slots.textOrNull(k, 'outcome') }));
+      const last = kept[0];
+      await s.run('INSERT INTO schedules (schedule_id, tenant, memory_ref, next_at, created_ms, last_slot, last_outcome, doc) VALUES (?, ?, ?, ?, 0, ?, ?, ?)', [scheduleId, c.text(row, 'tenant'), textOr(d.memoryRef, ''), numberOr(d.nextAt, 0), last?.slot ?? null, last?.outcome ?? null, c.text(row, 'doc')]);
+      for (const k of kept) await s.run('INSERT INTO schedule_runs (schedule_id, slot, outcome) VALUES (?, ?, ?)', [scheduleId, k.slot, k.outcome]);
     }
   });
 }
 
 async function moveRest(s: SqlSession, dialect: 'sqlite' | 'postgres'): Promise<void> {
-  await eachPage<{ tenant: string; memory_ref: string; doc: string }>(s, old('consolidation_passes'), 'tenant, memory_ref, doc', ['memory_ref'], async (rows) => {
-    for (const r of rows) await s.run('INSERT INTO consolidation_passes (tenant, memory_ref, doc) VALUES (?, ?, ?)', [r.tenant, r.memory_ref, r.doc]);
+  const passes = oldColumns('consolidation_passes');
+  await eachPage(s, old('consolidation_passes'), 'tenant, memory_ref, doc', ['memory_ref'], async (rows) => {
+    for (const r of rows) await s.run('INSERT INTO consolidation_passes (tenant, memory_ref, doc) VALUES (?, ?, ?)', [passes.text(r, 'tenant'), passes.text(r, 'memory_ref'), passes.text(r, 'doc')]);
   });
-  await eachPage<{ tenant: string; ref: string; doc: string }>(s, old('questions'), 'tenant, ref, doc', ['tenant', 'ref'], async (rows) => {
-    for (const r of rows) {
-      const q = JSON.parse(r.doc) as { state: string; deadline: number; updatedAt: string };
-      const ended = q.state === 'pending' ? null : msOf(q.updatedAt);
-      await s.run('INSERT INTO questions (tenant, ref, state, deadline_ms, opened_ms, ended_ms, doc) VALUES (?, ?, ?, ?, ?, ?, ?)', [r.tenant, r.ref, q.state, q.deadline, ended ?? 0, ended, r.doc]);
+  const questions = oldColumns('questions');
+  const history = oldColumns('question_history');
+  await eachPage(s, old('questions'), 'tenant, ref, doc', ['tenant', 'ref'], async (rows) => {
+    for (const row of rows) {
+      const r = { tenant: questions.text(row, 'tenant'), ref: questions.text(row, 'ref') };
+      const q = questions.doc(row, 'doc');
+      const state = textOr(q.state, 'pending');
+      const ended = state === 'pending' ? null : msOf(q.updatedAt);
+      await s.run('INSERT INTO questions (tenant, ref, state, deadline_ms, opened_ms, ended_ms, doc) VALUES (?, ?, ?, ?, ?, ?, ?)', [r.tenant, r.ref, state, numberOr(q.deadline, 0), ended ?? 0, ended, questions.text(row, 'doc')]);
       const order = dialect === 'sqlite' ? 'n' : 'pos';
-      const history = await s.all<{ doc: string }>(`SELECT doc FROM ${old('question_history')} WHERE tenant = ? AND ref = ? ORDER BY ${order}`, [r.tenant, r.ref], 64);
-      for (const [n, h] of history.entries()) await s.run('INSERT INTO question_history (tenant, ref, n, doc) VALUES (?, ?, ?, ?)', [r.tenant, r.ref, n, h.doc]);
+      const kept = await s.all(`SELECT doc FROM ${old('question_history')} WHERE tenant = ? AND ref = ? ORDER BY ${order}`, [r.tenant, r.ref], 64);
+      for (const [n, h] of kept.entries()) await s.run('INSERT INTO question_history (tenant, ref, n, doc) VALUES (?, ?, ?, ?)', [r.tenant, r.ref, n, history.text(h, 'doc')]);
     }
   });
   const docTable = dialect === 'sqlite' ? 'document_logs' : 'doc_logs';
-  await eachPage<{ log: string; pos: number; doc: string }>(s, old(docTable), 'log, pos, doc', ['log', 'pos'], async (rows) => {
-    for (const r of rows) {
-      const body = JSON.parse(r.doc) as { body?: { 'trace/id'?: unknown }; participant?: unknown; id?: unknown; kind?: unknown; session?: unknown };
-      const key = r.log === 'traces' ? body.body?.['trace/id'] : body.participant;
+  const docs = oldColumns(docTable);
+  await eachPage(s, old(docTable), 'log, pos, doc', ['log', 'pos'], async (rows) => {
+    for (const row of rows) {
+      const r = { log: docs.text(row, 'log'), pos: docs.int(row, 'pos'), doc: docs.text(row, 'doc') };
+      const body = docs.doc(row, 'doc');
+      const key = r.log === 'traces' ? member(body.body, 'trace/id') : body.participant;
       // A transcript fact is filed by its id (unique under its participant) and its session's kind (counted); an
       // excision record names the id it removed and takes its place.
       const transcript = r.log === 'transcripts' || r.log === 'transcript';
@@ -245,20 +297,26 @@ async function moveRest(s: SqlSession, dialect: 'sqlite' | 'postgres'): Promise<
     }
   });
   await s.run('INSERT INTO doc_log_heads (log, next_pos) SELECT log, max(pos) + 1 FROM doc_logs GROUP BY log');
-  await eachPage<{ proposal_id: string; tenant: string; doc: string }>(s, old('proposals'), 'proposal_id, tenant, doc', ['proposal_id'], async (rows) => {
+  const proposals = oldColumns('proposals');
+  await eachPage(s, old('proposals'), 'proposal_id, tenant, doc', ['proposal_id'], async (rows) => {
     for (const r of rows) {
-      const p = JSON.parse(r.doc) as { state: string; kind: string; createdAt: string };
-      await s.run('INSERT INTO proposals (proposal_id, tenant, state, kind, created_ms, doc) VALUES (?, ?, ?, ?, ?, ?)', [r.proposal_id, r.tenant, p.state, p.kind, msOf(p.createdAt) ?? 0, r.doc]);
+      const p = proposals.doc(r, 'doc');
+      await s.run('INSERT INTO proposals (proposal_id, tenant, state, kind, created_ms, doc) VALUES (?, ?, ?, ?, ?, ?)', [proposals.text(r, 'proposal_id'), proposals.text(r, 'tenant'), textOr(p.state, ''), textOr(p.kind, ''), msOf(p.createdAt) ?? 0, proposals.text(r, 'doc')]);
     }
   });
-  await eachPage<{ approval_id: string; proposal_id: string; doc: string }>(s, old('approval_gates'), 'approval_id, proposal_id, doc', ['approval_id'], async (rows) => {
+  const gates = oldColumns('approval_gates');
+  const moved = columnsOf('proposals');
+  await eachPage(s, old('approval_gates'), 'approval_id, proposal_id, doc', ['approval_id'], async (rows) => {
     for (const r of rows) {
-      const tenant = (await s.get<{ tenant: string }>('SELECT tenant FROM proposals WHERE proposal_id = ?', [r.proposal_id]))?.tenant ?? '';
-      await s.run('INSERT INTO approval_gates (approval_id, proposal_id, tenant, doc) VALUES (?, ?, ?, ?)', [r.approval_id, r.proposal_id, tenant, r.doc]);
+      const proposalId = gates.text(r, 'proposal_id');
+      const owner = await s.get('SELECT tenant FROM proposals WHERE proposal_id = ?', [proposalId]);
+      const tenant = owner === undefined ? '' : moved.text(owner, 'tenant');
+      await s.run('INSERT INTO approval_gates (approval_id, proposal_id, tenant, doc) VALUES (?, ?, ?, ?)', [gates.text(r, 'approval_id'), proposalId, tenant, gates.text(r, 'doc')]);
     }
   });
-  await eachPage<{ tenant: string; proposal_id: string; doc: string }>(s, old('installed_artifacts'), 'tenant, proposal_id, doc', ['ord'], async (rows) => {
-    for (const r of rows) await s.run('INSERT INTO installed_artifacts (tenant, proposal_id, kind, doc) VALUES (?, ?, ?, ?)', [r.tenant, r.proposal_id, (JSON.parse(r.doc) as { kind: string }).kind, r.doc]);
+  const installed = oldColumns('installed_artifacts');
+  await eachPage(s, old('installed_artifacts'), 'tenant, proposal_id, doc', ['ord'], async (rows) => {
+    for (const r of rows) await s.run('INSERT INTO installed_artifacts (tenant, proposal_id, kind, doc) VALUES (?, ?, ?, ?)', [installed.text(r, 'tenant'), installed.text(r, 'proposal_id'), textOr(installed.doc(r, 'doc').kind, ''), installed.text(r, 'doc')]);
   });
 }
 

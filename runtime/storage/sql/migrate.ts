@@ -3,6 +3,7 @@
  * its DDL and then moves its data, inside the transaction `step` gives it, and is recorded there. A store whose
  * recorded version is newer than the newest step this code knows is refused before anything changes.
  */
+import { columnsOf } from './columns.ts';
 import { StoreVersionError, type Migration } from '../port.ts';
 import type { SqlSession } from './session.ts';
 
@@ -24,7 +25,8 @@ export async function applyMigrations(
   },
 ): Promise<MigrationRun> {
   await o.exec('CREATE TABLE IF NOT EXISTS schema_version (version integer PRIMARY KEY, name text NOT NULL, applied_at text NOT NULL)');
-  const from = Number((await s.get<{ v: number | null }>('SELECT max(version) AS v FROM schema_version'))?.v ?? 0);
+  const top = await s.get('SELECT max(version) AS v FROM schema_version');
+  const from = (top === undefined ? null : columnsOf('schema_version').intOrNull(top, 'v')) ?? 0;
   const supported = o.migrations.reduce((m, x) => Math.max(m, x.version), 0);
   if (from > supported) throw new StoreVersionError(from, supported, o.location);
   const record = (version: number, name: string) => s.run('INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)', [version, name, new Date().toISOString()]);

@@ -3,9 +3,10 @@
  * `node:sqlite`, PostgreSQL through `pg`). Every statement of the store is written once, with `?` placeholders; the
  * PostgreSQL session numbers them (`$1`, `$2`, …). The few places where the two dialects differ branch on `dialect`.
  *
- * Values are JavaScript numbers, strings and null (booleans are 0/1, times are epoch milliseconds); a `bigint` column
- * arrives as a number on both databases (the PostgreSQL pool parses int8 as a number; every value the store keeps
- * is far below 2^53).
+ * Parameters are JavaScript numbers, strings and null (booleans are 0/1, times are epoch milliseconds). Rows come back
+ * untyped (`Row`: whatever the driver gave for each column); a query reads each column through the typed readers of
+ * `columns.ts`, which check the value's type. No method answers a row type the caller names: a row is decoded, not
+ * asserted.
  *
  * A statement that may return many rows goes through `all`, whose `limit` is required and appended as `LIMIT ?` by
  * the session itself: no query of the store can read an unbounded number of rows.
@@ -13,7 +14,8 @@
 import { StoreRefusal } from '../refusal.ts';
 
 export type SqlValue = string | number | null;
-export type Row = Readonly<Record<string, SqlValue>>;
+/** A row as the driver answers it: column name → value, of whatever type the driver gave (read it with `columns.ts`). */
+export type Row = Readonly<Record<string, unknown>>;
 export type Dialect = 'sqlite' | 'postgres';
 
 export interface SqlSession {
@@ -21,11 +23,11 @@ export interface SqlSession {
   /** Run a statement that returns no rows (or whose rows are ignored); the number of rows it changed. */
   run(sql: string, params?: readonly SqlValue[]): Promise<number>;
   /** The first row of a statement, or undefined. */
-  get<R extends Row = Row>(sql: string, params?: readonly SqlValue[]): Promise<R | undefined>;
+  get(sql: string, params?: readonly SqlValue[]): Promise<Row | undefined>;
   /** At most `limit` rows of a statement (the session appends `LIMIT ?`: write the statement without one). */
-  all<R extends Row = Row>(sql: string, params: readonly SqlValue[], limit: number): Promise<R[]>;
+  all(sql: string, params: readonly SqlValue[], limit: number): Promise<readonly Row[]>;
   /** The rows a data-changing statement answers (`INSERT … RETURNING`): as many as the rows it changed. */
-  returning<R extends Row = Row>(sql: string, params: readonly SqlValue[]): Promise<R[]>;
+  returning(sql: string, params: readonly SqlValue[]): Promise<readonly Row[]>;
 }
 
 /** `limit` as the session passes it: a positive safe integer, or a programming error. */

@@ -142,8 +142,7 @@ function hasRoom(file: string): boolean {
  * runs only after a close that was not clean.
  */
 function integrityCheck(db: DatabaseSync, file: string): void {
-  const rows = db.prepare('PRAGMA integrity_check(20)').all() as { integrity_check: string }[];
-  const problems = rows.map((r) => r.integrity_check.replace(/\s+/g, ' ').trim()).filter((v) => v !== 'ok');
+  const problems = db.prepare('PRAGMA integrity_check(20)').all().map((r) => String(r.integrity_check).replace(/\s+/g, ' ').trim()).filter((v) => v !== 'ok');
   if (problems.length > 0) throw new StoreCorruptError(file, `integrity_check: ${problems.slice(0, 3).join('; ').slice(0, 300)}`);
 }
 

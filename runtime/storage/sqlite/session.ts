@@ -1,12 +1,12 @@
 /**
  * A `SqlSession` over one `node:sqlite` connection: statements prepared once per SQL text and cached for the life of
- * the connection; integer columns come back as numbers. Also what the SQLite back-end knows of SQLite's own errors:
+ * the connection; integer columns come back as numbers, rows as `node:sqlite` answers them (read through `columns.ts`). Also what the SQLite back-end knows of SQLite's own errors:
  * which mean the data is corrupt (the process must stop), which mean the disk cannot take a write now (retry later).
  *
  * Loaded on the writer thread too: it and everything it imports use only TypeScript that Node can strip (no
  * parameter properties, no enums), so the thread runs from source as well as from the built package.
  */
-import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { checkedLimit, storable, type Row, type SqlSession, type SqlValue } from '../sql/session.ts';
 
 export class SqliteSession implements SqlSession {
@@ -25,19 +25,19 @@ export class SqliteSession implements SqlSession {
   }
 
   async run(sql: string, params: readonly SqlValue[] = []): Promise<number> {
-    return Number(this.statement(sql).run(...(storable(params) as SQLInputValue[])).changes);
+    return Number(this.statement(sql).run(...storable(params)).changes);
   }
 
-  async get<R extends Row = Row>(sql: string, params: readonly SqlValue[] = []): Promise<R | undefined> {
-    return this.statement(sql).get(...(storable(params) as SQLInputValue[])) as R | undefined;
+  async get(sql: string, params: readonly SqlValue[] = []): Promise<Row | undefined> {
+    return this.statement(sql).get(...storable(params));
   }
 
-  async all<R extends Row = Row>(sql: string, params: readonly SqlValue[], limit: number): Promise<R[]> {
-    return this.statement(`${sql} LIMIT ?`).all(...(storable(params) as SQLInputValue[]), checkedLimit(limit)) as R[];
+  async all(sql: string, params: readonly SqlValue[], limit: number): Promise<readonly Row[]> {
+    return this.statement(`${sql} LIMIT ?`).all(...storable(params), checkedLimit(limit));
   }
 
-  async returning<R extends Row = Row>(sql: string, params: readonly SqlValue[]): Promise<R[]> {
-    return this.statement(sql).all(...(storable(params) as SQLInputValue[])) as R[];
+  async returning(sql: string, params: readonly SqlValue[]): Promise<readonly Row[]> {
+    return this.statement(sql).all(...storable(params));
   }
 
   /** Run SQL without a statement cache (DDL, pragmas, transaction control). */

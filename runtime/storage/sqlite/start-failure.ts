@@ -44,8 +44,7 @@ export function startFailureReason(file: string, err: { readonly message: string
 /** `PRAGMA quick_check` on an open connection: the problems it reports (none for a sound file). */
 export function quickCheck(db: DatabaseSync): string[] {
   try {
-    const rows = db.prepare('PRAGMA quick_check(5)').all() as { quick_check: string }[];
-    return rows.map((r) => r.quick_check.replace(/\s+/g, ' ').trim()).filter((v) => v !== 'ok');
+    return db.prepare('PRAGMA quick_check(5)').all().map((r) => String(r.quick_check).replace(/\s+/g, ' ').trim()).filter((v) => v !== 'ok');
   } catch (err) {
     return sqliteCode(err) === 11 || sqliteCode(err) === 26 ? [(err as Error).message] : [];
   }

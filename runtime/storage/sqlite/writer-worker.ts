@@ -99,7 +99,7 @@ port.on('message', (m: Incoming) => {
     return;
   }
   if ('pragma' in m) {
-    const row = db.prepare(`PRAGMA ${m.pragma.replace(/[^a-z_]/g, '')}`).get() as Record<string, unknown> | undefined;
+    const row = db.prepare(`PRAGMA ${m.pragma.replace(/[^a-z_]/g, '')}`).get();
     port.postMessage({ id: m.id, value: String(Object.values(row ?? {})[0] ?? '') });
     return;
   }

@@ -13,7 +13,7 @@ import { StoreUnavailableError } from '../port.ts';
 import { fromWireRefusal, type WireRefusal } from '../refusal.ts';
 import { GroupQueue, type Settled } from './group-commit.ts';
 import { isUnwritable, type SqliteSession } from './session.ts';
-import type { Row, SqlSession, SqlValue } from '../sql/session.ts';
+import type { SqlSession, SqlValue } from '../sql/session.ts';
 
 export interface SqliteWriter {
   /** Settles once the writer can take plans (undefined) or cannot: what its thread met (`StartFailure`). */
@@ -100,9 +100,9 @@ export class ReadGate {
     return {
       dialect: s.dialect,
       run: async (sql: string, params?: readonly SqlValue[]) => (await this.idle(), s.run(sql, params)),
-      get: async <R extends Row = Row>(sql: string, params?: readonly SqlValue[]) => (await this.idle(), s.get<R>(sql, params)),
-      all: async <R extends Row = Row>(sql: string, params: readonly SqlValue[], limit: number) => (await this.idle(), s.all<R>(sql, params, limit)),
-      returning: async <R extends Row = Row>(sql: string, params: readonly SqlValue[]) => (await this.idle(), s.returning<R>(sql, params)),
+      get: async (sql: string, params?: readonly SqlValue[]) => (await this.idle(), s.get(sql, params)),
+      all: async (sql: string, params: readonly SqlValue[], limit: number) => (await this.idle(), s.all(sql, params, limit)),
+      returning: async (sql: string, params: readonly SqlValue[]) => (await this.idle(), s.returning(sql, params)),
     };
   }
 }

@@ -45,7 +45,7 @@ const infer = (port: StoragePort, engine: CommitmentEngine, ref: string, entry: 
 const arm = (port: StoragePort, engine: CommitmentEngine, c: InferredCommitment) => request(port, (plan) => engine.arm(plan, c));
 const cancel = (port: StoragePort, engine: CommitmentEngine, tenant: string, id: string) => request(port, (plan) => engine.cancel(plan, tenant, id));
 /** The fired ledger as the store holds it: one row per condition instance, ever. */
-const ledger = async (port: StoragePort) => (await port.reads.all<{ commitment_id: string; instance: string }>('SELECT commitment_id, instance FROM commitment_fires ORDER BY fired_ms, commitment_id', [], 100_000)).map((r) => `${r.commitment_id}#${r.instance}`);
+const ledger = async (port: StoragePort) => (await port.reads.all('SELECT commitment_id, instance FROM commitment_fires ORDER BY fired_ms, commitment_id', [], 100_000)).map((r) => `${r.commitment_id}#${r.instance}`);
 
 describe('commitment inference (tag rule)', () => {
   it('infers time and predicate commitments from intent:remind entries, never reading content', () => {

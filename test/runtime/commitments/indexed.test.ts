@@ -69,7 +69,7 @@ const op = fc.oneof(
   fc.record({ k: fc.constant('tick' as const) }),
 );
 
-const armedCount = async (port: StoragePort) => (await port.reads.get<{ n: number }>("SELECT count(*) AS n FROM commitments WHERE state = 'armed'"))!.n;
+const armedCount = async (port: StoragePort) => Number((await port.reads.get("SELECT count(*) AS n FROM commitments WHERE state = 'armed'"))!.n);
 
 describe('store-backed commitment engine = naive reference', () => {
   it('fires the same commitments, instances and order, and keeps the same armed set (property)', async () => {
@@ -92,7 +92,7 @@ describe('store-backed commitment engine = naive reference', () => {
               if (armed.length === 0) continue;
               const id = armed[o.i % armed.length]!;
               naive.cancel(id);
-              const tenant = (await port.reads.get<{ tenant: string }>('SELECT tenant FROM commitments WHERE commitment_id = ?', [id]))!.tenant;
+              const tenant = String((await port.reads.get('SELECT tenant FROM commitments WHERE commitment_id = ?', [id]))!.tenant);
               expect(await request(port, (plan) => engine.cancel(plan, tenant, id))).toBe(true);
             } else if (o.k === 'flip') {
               flags.set(`${o.tenant}/${o.p}`, o.v);

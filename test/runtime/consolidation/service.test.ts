@@ -18,7 +18,7 @@ const plant = (t: TestRuntime, memoryRef: string, entries: readonly MemoryEntry[
     for (const entry of entries) plan.add('memory.put', { tenant: memoryRef.split('/')[2]!, memoryRef, entry, atMs: t.clock.now(), bounds: DEFAULT_MEMORY_BOUNDS });
   });
 /** How many entry mutations the store journaled for a memoryRef (each put or delete is one). */
-const mutations = async (t: TestRuntime, memoryRef: string) => (await t.port.reads.get<{ n: number }>('SELECT count(*) AS n FROM journal WHERE memory_ref = ?', [memoryRef]))!.n;
+const mutations = async (t: TestRuntime, memoryRef: string) => Number((await t.port.reads.get('SELECT count(*) AS n FROM journal WHERE memory_ref = ?', [memoryRef]))!.n);
 const consolidate = (t: TestRuntime, memoryRef: string, req: ConsolidateRequest = {}) => request(t.port, (plan) => t.rt.consolidation.consolidate(plan, memoryRef, req));
 
 const setup = async () => {

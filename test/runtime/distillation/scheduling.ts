@@ -16,4 +16,4 @@ export const schedule = (s: Env, sch: DistillationScheduler, req: DistillationSc
 export const cancel = (s: Env, sch: DistillationScheduler, tenant: string, scheduleId: string) => request(s.port, (plan) => sch.cancel(plan, tenant, scheduleId));
 /** The schedules a tenant holds, as stored, oldest first. */
 export const schedulesOf = async (s: Env, tenant: string) =>
-  (await s.port.reads.all<{ doc: string }>('SELECT doc FROM schedules WHERE tenant = ? ORDER BY created_ms, schedule_id', [tenant], 1000)).map((r) => JSON.parse(r.doc) as { every: string; memoryRef: string });
+  (await s.port.reads.all('SELECT doc FROM schedules WHERE tenant = ? ORDER BY created_ms, schedule_id', [tenant], 1000)).map((r) => JSON.parse(String(r.doc)) as { every: string; memoryRef: string });

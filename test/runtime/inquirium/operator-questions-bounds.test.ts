@@ -23,7 +23,7 @@ const thrown = async (f: () => unknown): Promise<unknown> => { try { await f(); 
 const policy = { displayCeiling: 'community' as const };
 const questions = async (clock = new ManualClock(), limits?: { maxOpenPerTenant: number; maxRetainedPerTenant: number }) => new OperatorQuestions(unitsOf(await openMemoryStore()), clock, policy, limits);
 /** The refs a tenant's questions table keeps, by state. */
-const kept = async (port: StoragePort, tenant: string) => port.reads.all<{ ref: string; state: string }>('SELECT ref, state FROM questions WHERE tenant = ? ORDER BY ref', [tenant], 1000);
+const kept = async (port: StoragePort, tenant: string) => (await port.reads.all('SELECT ref, state FROM questions WHERE tenant = ? ORDER BY ref', [tenant], 1000)).map((r) => ({ ref: String(r.ref), state: String(r.state) }));
 const codes = (q: unknown) => validateProposedQuestion(q, policy).map((i) => i.code);
 
 describe('question timeout bounds (item 6)', () => {

@@ -14,13 +14,15 @@ const REFS = ['mem://acme/a', 'mem://acme/b', 'mem://globex/a'];
 
 /** What the counts say and what the rows are, per (tenant, ref) and per tenant. */
 async function countsAndRows(port: StoragePort) {
-  const counts = await port.reads.all<{ tenant: string; resource: string; scope: string; n: number }>("SELECT tenant, resource, scope, n FROM quotas WHERE resource IN ('memory-entries', 'memory-bytes') ORDER BY tenant, resource, scope", [], 1000);
-  const rows = await port.reads.all<{ tenant: string; memory_ref: string; n: number; bytes: number }>('SELECT tenant, memory_ref, count(*) AS n, sum(bytes) AS bytes FROM entries GROUP BY tenant, memory_ref ORDER BY tenant, memory_ref', [], 1000);
+  const counts = (await port.reads.all("SELECT tenant, resource, scope, n FROM quotas WHERE resource IN ('memory-entries', 'memory-bytes') ORDER BY tenant, resource, scope", [], 1000))
+    .map((r) => ({ tenant: String(r.tenant), resource: String(r.resource), scope: String(r.scope), n: Number(r.n) }));
+  const rows = await port.reads.all('SELECT tenant, memory_ref, count(*) AS n, sum(bytes) AS bytes FROM entries GROUP BY tenant, memory_ref ORDER BY tenant, memory_ref', [], 1000);
   const expected: { tenant: string; resource: string; scope: string; n: number }[] = [];
   const bytes = new Map<string, number>();
   for (const r of rows) {
-    expected.push({ tenant: r.tenant, resource: 'memory-entries', scope: r.memory_ref, n: r.n });
-    bytes.set(r.tenant, (bytes.get(r.tenant) ?? 0) + r.bytes);
+    const tenant = String(r.tenant);
+    expected.push({ tenant, resource: 'memory-entries', scope: String(r.memory_ref), n: Number(r.n) });
+    bytes.set(tenant, (bytes.get(tenant) ?? 0) + Number(r.bytes));
   }
   for (const [tenant, n] of bytes) expected.push({ tenant, resource: 'memory-bytes', scope: '', n });
   const order = (x: { tenant: string; resource: string; scope: string }) => `${x.tenant}\u0000${x.resource}\u0000${x.scope}`;

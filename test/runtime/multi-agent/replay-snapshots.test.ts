@@ -115,8 +115,8 @@ describe('replay memory snapshots (RFC 0039 MAE-3)', () => {
     await prune(t, t.clock.now() + 1);
     expect((await view.get(M, 'a'))?.content).toBe('old');
     expect((await (await forkAt(t, 'r', s0)).view.get(M, 'a'))?.content).toBe('old');
-    const forks = await t.port.reads.all<{ run_id: string }>("SELECT run_id FROM runs WHERE kind = 'fork'", [], 100);
-    await request(t.port, (plan) => void plan.add('run.remove', { runIds: forks.map((f) => f.run_id) }));
+    const forks = await t.port.reads.all("SELECT run_id FROM runs WHERE kind = 'fork'", [], 100);
+    await request(t.port, (plan) => void plan.add('run.remove', { runIds: forks.map((f) => String(f.run_id)) }));
     expect(fork.runId).toBe(forks[0]!.run_id);
     expect(await prune(t, t.clock.now() + 1)).toBeGreaterThan(0);
     expect(await thrown(() => forkAt(t, 'r', s0))).toMatchObject({ details: { reason: 'retention_expired' } });

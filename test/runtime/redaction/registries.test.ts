@@ -51,7 +51,7 @@ describe('SR-1 registries survive restarts, sealed at rest', () => {
     const rotated = await openRuntime({ port: first.port, secretKeys: new SecretKeyRing([{ id: 'new', key: randomBytes(32) }, old]) });
     expect((await put(rotated.rt, REF, { content: V }, { runId: 'run-old' })).content).toBe('[REDACTED:s1]');
     await registerSecrets(rotated.rt, 'acme', 'run-new', { s2: 'sk-live-ROTATED-987654321' });
-    const keyOf = async (runId: string) => (await first.port.reads.get<{ key_id: string }>('SELECT key_id FROM secret_registries WHERE run_id = ?', [runId]))?.key_id;
+    const keyOf = async (runId: string) => (await first.port.reads.get('SELECT key_id FROM secret_registries WHERE run_id = ?', [runId]))?.key_id;
     expect([await keyOf('run-old'), await keyOf('run-new')]).toEqual(['old', 'new']);
   });
 

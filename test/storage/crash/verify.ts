@@ -94,7 +94,8 @@ export async function verifyOverHttp(baseUrl: string, ledger: AckLedger, resumed
 const crashTenant = (tenant: string): boolean => (TENANTS as readonly string[]).includes(tenant);
 
 /** Every row of a store query (the store's own reads take a limit; a finished campaign's store is small). */
-const rows = <R extends Record<string, string | number | null>>(store: StoragePort, sql: string, params: (string | number)[] = []) => store.reads.all<R>(sql, params, 1_000_000);
+const rows = (store: StoragePort, sql: string, params: (string | number)[] = []) => store.reads.all(sql, params, 1_000_000);
+const intOrNull = (v: unknown): number | null => (v === null ? null : Number(v));
 
 /** Every event of a run's log, page by page. */
 async function allEvents(store: StoragePort, runId: string): Promise<RunEvent[]> {
@@ -112,7 +113,9 @@ export async function verifyStore(store: StoragePort, ledger: AckLedger): Promis
   const fired = new Map<string, number>();
   const compactedPerRef = new Map<string, number>();
   const deleted = new Set<string>();
-  for (const { run_id: runId, kind } of await rows<{ run_id: string; kind: string }>(store, 'SELECT run_id, kind FROM runs ORDER BY run_id')) {
+  for (const r of await rows(store, 'SELECT run_id, kind FROM runs ORDER BY run_id')) {
+    const runId = String(r.run_id);
+    const kind = String(r.kind);
     const events = await allEvents(store, runId);
     // A tenant's background log keeps its newest events only: gap-free from its oldest kept event on.
     const from = kind === 'background' ? (events[0]?.sequence ?? 0) : 0;
@@ -131,19 +134,21 @@ export async function verifyStore(store: StoragePort, ledger: AckLedger): Promis
   for (const [commitmentId, n] of fired) if (n > 1) findings.push(`double fire: commitment ${commitmentId} has ${n} commitment.fired events`);
   for (const c of ledger.commitments) if (!fired.has(c.commitmentId)) findings.push(`lost fire: acknowledged commitment ${c.commitmentId} has no commitment.fired event`);
 
-  const claims = (await rows<{ tenant: string; commitment_id: string; instance: string }>(store, 'SELECT tenant, commitment_id, instance FROM commitment_fires')).filter((f) => crashTenant(f.tenant));
+  const claims = (await rows(store, 'SELECT tenant, commitment_id, instance FROM commitment_fires')).map((f) => ({ tenant: String(f.tenant), commitment_id: String(f.commitment_id), instance: String(f.instance) })).filter((f) => crashTenant(f.tenant));
   for (const f of claims) {
     if (!fired.has(f.commitment_id)) findings.push(`lost fire: commitment ${f.commitment_id} was claimed (${f.instance}) but no commitment.fired event exists`);
   }
   const now = Date.now();
-  for (const a of await rows<{ tenant: string; commitment_id: string; due_ms: number | null }>(store, "SELECT tenant, commitment_id, due_ms FROM commitments WHERE state = 'armed' AND kind = 'time'")) {
+  for (const r of await rows(store, "SELECT tenant, commitment_id, due_ms FROM commitments WHERE state = 'armed' AND kind = 'time'")) {
+    const a = { tenant: String(r.tenant), commitment_id: String(r.commitment_id), due_ms: intOrNull(r.due_ms) };
     if (crashTenant(a.tenant) && a.due_ms !== null && a.due_ms < now - 5_000) findings.push(`lost fire: commitment ${a.commitment_id} is armed and was due ${now - a.due_ms} ms ago but never fired`);
   }
 
   // Each slot runs at most once: a schedule's distillations are at most the instants between its creation and the
   // last slot it took (its ledger keeps only its newest slots, so it cannot be counted directly).
   const slotsPerRef = new Map<string, number>();
-  const schedules = await rows<{ schedule_id: string; tenant: string; memory_ref: string; created_ms: number; last_slot: number | null; doc: string }>(store, 'SELECT schedule_id, tenant, memory_ref, created_ms, last_slot, doc FROM schedules');
+  const schedules = (await rows(store, 'SELECT schedule_id, tenant, memory_ref, created_ms, last_slot, doc FROM schedules'))
+    .map((r) => ({ schedule_id: String(r.schedule_id), tenant: String(r.tenant), memory_ref: String(r.memory_ref), created_ms: Number(r.created_ms), last_slot: intOrNull(r.last_slot), doc: String(r.doc) }));
   for (const s of ledger.schedules) {
     if (!schedules.some((row) => row.schedule_id === s.scheduleId)) findings.push(`lost schedule: ${s.scheduleId} is not in the store`);
   }
