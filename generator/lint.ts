@@ -133,9 +133,9 @@ function stemProblems(corpus: LoadedCorpus): Problem[] {
   const seen = new Map<string, SchemaFile>();
   const out: Problem[] = [];
   for (const f of corpus.schemas) {
-    const first = seen.get(f.stem);
-    if (first === undefined) seen.set(f.stem, f);
-    else out.push({ file: f.path, pointer: '', message: `file name "${f.fileName}" is already used by ${first.path} (generated modules are named by file stem, one per corpus)` });
+    const first = seen.get(`${f.major}/${f.stem}`);
+    if (first === undefined) seen.set(`${f.major}/${f.stem}`, f);
+    else out.push({ file: f.path, pointer: '', message: `file name "${f.fileName}" is already used by ${first.path} (a major's generated modules are named by file stem, one per major)` });
   }
   return out;
 }
@@ -254,7 +254,7 @@ export const LINT_RULES: readonly LintRule[] = [
   },
   {
     id: 'file-stem-unique',
-    doc: 'No two schema files share a file name, across families and majors (generated modules are named by it).',
+    doc: 'No two schema files of one major share a file name, across families (a major\'s generated modules are named by it; each major has its own folders).',
     check: (r) => stemProblems(r.corpus),
   },
   {

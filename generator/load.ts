@@ -14,7 +14,7 @@ import { CorpusError, escapePointer } from './errors.ts';
 import { isObject, readJsonText } from './json.ts';
 import { DRAFT_2020_12, createAjv } from './ajv.ts';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
-import { EXAMPLES_DIR, SCHEMAS_DIR, examplePath, idBaseOf, isSchemaFileName, parseExampleTarget, schemaPath, schemaStem, type SchemaFolder } from './naming.ts';
+import { EXAMPLES_DIR, SCHEMAS_DIR, examplePath, firstMajorOf, idBaseOf, isSchemaFileName, parseExampleTarget, schemaPath, schemaStem, type SchemaFolder } from './naming.ts';
 import { metaSchemaMessages } from './meta-messages.ts';
 import { MAJOR, SETTINGS_FILE, SETTINGS_KEY, corpusConfig, type CorpusConfig } from './corpus-config.ts';
 import { withoutEditorSchema } from './example-instance.ts';
@@ -120,7 +120,8 @@ export function loadCorpus(rootDir: string, options: LoadOptions = {}): LoadedCo
       problems.push({ file: e.file, pointer: e.pointer, message: e.message, ...(e.position ? { position: e.position } : {}) });
     }
   };
-  for (const folder of corpusFolders(schemasDir, config, options.skipMissingFolders)) {
+  const folders = corpusFolders(schemasDir, config, options.skipMissingFolders);
+  for (const folder of folders) {
     const { family, major } = folder;
     const dir = join(schemasDir, family, major);
     /** Stems whose schema file could not be loaded: their examples cannot be checked and are left out silently. */
@@ -158,7 +159,7 @@ export function loadCorpus(rootDir: string, options: LoadOptions = {}): LoadedCo
     }
   }
   const idBase = config.idBase ?? sharedIdBase(schemas);
-  return { root, config, ...(idBase !== undefined ? { idBase } : {}), schemas, examples, ...(routeTables.length > 0 ? { routeTables } : {}), ...(options.keepGoing ? { problems } : {}) };
+  return { root, config, ...(idBase !== undefined ? { idBase } : {}), firstMajor: firstMajorOf(folders.map((f) => f.major)), schemas, examples, ...(routeTables.length > 0 ? { routeTables } : {}), ...(options.keepGoing ? { problems } : {}) };
 }
 
 /** One meta-schema violation: the schema file is not a valid draft 2020-12 schema. */

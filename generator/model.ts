@@ -93,6 +93,12 @@ export interface LoadedCorpus {
   readonly idBase?: string;
   readonly schemas: readonly SchemaFile[];
   readonly examples: readonly Example[];
+  /**
+   * The lowest major of the folders loaded (`v1`): its generated modules sit at the generated folders themselves, a later
+   * major's in a subfolder (naming.ts `majorLayout`). Kept when a subset of the schemas is resolved (watch mode), so the
+   * layout never depends on which files an edit touched; absent: the lowest major of `schemas`.
+   */
+  readonly firstMajor?: string;
   /** The host's route tables, one per family that has one (absent or empty: the corpus describes no host). */
   readonly routeTables?: readonly RouteTableFile[];
   /** Files left out because they could not be used (only when loaded with `keepGoing`; otherwise the first one throws). */
