@@ -80,6 +80,26 @@ describe('generated OpenWOP v2 validators', () => {
     for (const ex of events) expect(validateRunEventV2(ex.instance).valid, ex.path).toBe(ex.kind === 'valid');
   });
 
+  it('the v2 run-event dispatch sends every v2 payload example through its type (pointers under /payload)', () => {
+    const payloads = corpus.schemas.find((f) => f.family === 'openwop' && f.major === 'v2' && f.stem === 'run-event-payloads')!;
+    const index = payloads.schema['x-type-index'] as Record<string, string>;
+    const base = examples.find((e) => e.target === 'run-event' && e.kind === 'valid')!.instance as Record<string, unknown>;
+    let n = 0;
+    for (const [type, ref] of Object.entries(index)) {
+      const def = ref.split('/').pop()!;
+      for (const ex of examples.filter((e) => e.target === `run-event-payloads--${def}`)) {
+        n++;
+        const res = validateRunEventV2({ ...base, type, payload: ex.instance });
+        if (ex.kind === 'valid') expect(res, ex.path).toEqual({ valid: true, known: true, type, failures: [] });
+        else {
+          expect(res.valid, ex.path).toBe(false);
+          expect(res.failures, ex.path).toContainEqual(expect.objectContaining({ instancePath: `/payload${ex.expect!.instancePath}`, keyword: ex.expect!.keyword }));
+        }
+      }
+    }
+    expect(n).toBeGreaterThan(20);
+  });
+
   it('the v2 validators folder imports nothing outside itself (it ships alone, as @wopkit/validators-v2)', () => {
     const dir = join(REPO, 'generated/validators/v2');
     const modules = [...readdirSync(dir).map((f) => join(dir, f)), ...readdirSync(join(dir, 'by-type')).map((f) => join(dir, 'by-type', f))].filter((f) => /\.(js|d\.ts)$/.test(f));
