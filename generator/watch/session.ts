@@ -319,7 +319,7 @@ export class WatchSession {
   private affectedExamples(r: Resolved, corpus: LoadedCorpus, changed: ReadonlySet<string> | undefined): ((ex: Example) => boolean) | undefined {
     if (!changed) return undefined;
     const files = r.filesReferencing(corpus.schemas.filter((f) => changed.has(f.path)).map((f) => f.path));
-    const targets = new Set([...r.entries.values()].filter((e) => files.has(e.file.path)).map((e) => `${e.file.family}/${e.target}`));
-    return (ex) => changed.has(ex.path) || targets.has(`${ex.family}/${ex.target}`);
+    const targets = new Set([...r.entries.values()].filter((e) => files.has(e.file.path)).map((e) => `${e.file.family}/${e.file.major}/${e.target}`));
+    return (ex) => changed.has(ex.path) || targets.has(`${ex.family}/${ex.major}/${ex.target}`);
   }
 }

@@ -80,7 +80,7 @@ describe('Standard Schema v1', () => {
 
   it('agrees with the validator on every example and on instances built from every type and near misses of them (property)', () => {
     for (const ex of corpus.examples) {
-      const t = [...r.entries.values()].find((e) => e.file.family === ex.family && e.target === ex.target);
+      const t = [...r.entries.values()].find((e) => e.file.family === ex.family && e.file.major === ex.major && e.target === ex.target);
       if (t?.title && validatorIndex[t.title as keyof typeof validatorIndex]) agree(validatorIndex[t.title as keyof typeof validatorIndex].validator as Validator<unknown>, ex.instance);
     }
     for (const t of r.types) {
