@@ -40,6 +40,11 @@ export function idBaseOf(id: string, f: SchemaFolder, fileName: string): string 
   return id.endsWith(`/${tail}`) || id.endsWith(`:${tail}`) ? id.slice(0, -tail.length) : undefined;
 }
 
+/** A major's name: `v1`, `v2`, … (also a key of a majors table's rows). */
+export const MAJOR_PATTERN = /^v[0-9]+$/;
+/** The folder beside a family's majors holding what differs between them (`schemas/<family>/majors/`). */
+export const MAJORS_DIR = 'majors';
+
 /** Stems of the two files the run-event map is built from: the envelope, and the payloads with their `x-type-index`. */
 export const RUN_EVENT_STEMS = { envelope: 'run-event', payloads: 'run-event-payloads' } as const;
 
@@ -135,6 +140,8 @@ export const GENERATED = {
   /** The reference host's OpenAPI 3.1 document (emit/openapi.ts), served as GET /v1/openapi.json. */
   openapi: 'generated/openapi/openapi.json',
   routesDir: 'generated/routes/',
+  /** The translation between a family's majors (emit/majors.ts), one module per family with a majors/ folder. */
+  majorsDir: 'generated/majors/',
   /** The reference host's route tables as a typed module (emit/routes.ts). */
   routes: 'generated/routes/routes.ts',
   readme: 'generated/README.md',
