@@ -34,7 +34,8 @@ function verdicts(ex: Example): { ours: boolean; ajv: boolean; oursErrors: Err[]
   return { ours: oursOk, ajv: ajvOk, oursErrors: v.errors ?? [], ajvErrors: (a.errors as Err[] | null | undefined) ?? [] };
 }
 
-const openwop = corpus.examples.filter((e) => e.family === 'openwop');
+// issue 14's shapes are v1's (v2's interop- examples are checked with the v2 validators: test/corpus/v2-generated.test.ts)
+const openwop = corpus.examples.filter((e) => e.family === 'openwop' && e.major === 'v1');
 const interop = openwop.filter((e) => e.kind === 'valid' && basename(e.path).startsWith('interop-'));
 const byPath = new Map(openwop.map((e) => [e.path.slice(e.path.indexOf('/examples/') + '/examples/'.length), e]));
 
