@@ -164,6 +164,7 @@ const COMMANDS: readonly CommandSpec[] = [
         help: 'the baseline: a git ref (read with git archive, offline) or a directory holding schemas/; default: the last v* release tag, else the newest compat/baseline/<version>/',
       },
       { flag: '--snapshot', arg: '<version>', help: 'instead of comparing: write the current schemas as the committed baseline compat/baseline/<version>/ (a release without tags)' },
+      { flag: '--majors', help: 'instead of comparing with a baseline: every change of the types two majors share (openwop v1 → v2), classified the same way; exit 0' },
     ],
     exit: ['no breaking change, or every one is acknowledged', 'a breaking change is not acknowledged'],
     takesArgs: false,
