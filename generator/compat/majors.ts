@@ -9,6 +9,7 @@
  */
 import type { LoadedCorpus, SchemaFile } from '../model.ts';
 import { Resolved } from '../resolve.ts';
+import { schemaStem } from '../naming.ts';
 import { compareCorpora, type CompatChange, type CompatSummary } from './report.ts';
 
 /** The comparison of two majors of one family. */
@@ -71,10 +72,9 @@ export function majorsReport(r: Resolved, family: string, from: string, to: stri
       return t && t.file.family === family && t.file.major === from ? [`${t.file.stem} ${t.pointer}`] : [];
     }),
   );
-  const stemOf = (path: string) => path.slice(path.lastIndexOf('/') + 1, -'.schema.json'.length);
   const changes = compareCorpora(new Resolved(base), r, { rfcs: [], changelog: [] })
     .filter((c) => sharedPaths.has(c.file) && c.kind !== 'file-added' && c.kind !== 'file-removed' && !suffixOnly(c, to))
-    .filter((c) => !(c.kind === 'definition-removed' && reused.has(`${stemOf(c.file)} ${c.pointer}`)))
+    .filter((c) => !(c.kind === 'definition-removed' && reused.has(`${schemaStem(c.file)} ${c.pointer}`)))
     .map(({ action: _a, acknowledgedBy: _b, rfcs: _c, ...c }) => c)
     .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.pointer < b.pointer ? -1 : a.pointer > b.pointer ? 1 : 0));
   const count = (k: CompatChange['classification']) => changes.filter((c) => c.classification === k).length;
