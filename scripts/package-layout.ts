@@ -96,7 +96,7 @@ export const PACKAGES: readonly PackageLayout[] = [
     dir: 'validators-v2',
     description: () => 'Generated TypeScript types, standalone validators, is*/assert* guards and run-event dispatch for the OpenWOP v2 form of the agent-memory slice (the v2 names of events, the v2 discovery document, tenant-bound ids). No dependencies; runs in Node and in browsers.',
     // its own folders, and the first major's type declarations its types import (shapes written once, in v1)
-    takes: [...V2_FOLDERS, 'generated/ts/'],
+    takes: [...V2_FOLDERS, 'generated/ts/', 'generated/majors/'],
     schemas: ['openwop/v2', 'openwop/v1'],
     exports: {
       '.': 'generated/validators/v2/validators.js',
@@ -104,6 +104,8 @@ export const PACKAGES: readonly PackageLayout[] = [
       './types': 'generated/ts/v2/index.js',
       './guards': 'generated/guards/v2/index.js',
       './run-events': 'generated/run-events/v2/index.js',
+      // the generated translation between the majors (event names, error codes and statuses)
+      './majors': 'generated/majors/openwop.js',
     },
     dependencies: [],
     optionalPeers: [],

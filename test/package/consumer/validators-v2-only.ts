@@ -10,6 +10,7 @@ import { validateRunEventV2, validatorIndex } from '@wopkit/validators-v2';
 import { validateMemoryEntryV2 } from '@wopkit/validators-v2/validate/MemoryEntryV2';
 import { guards, ValidationError } from '@wopkit/validators-v2/guards';
 import { KNOWN_RUN_EVENT_TYPES, validateRunEvent } from '@wopkit/validators-v2/run-events';
+import { errorStatus, eventNameIn, EVENT_NAME_ROWS } from '@wopkit/validators-v2/majors';
 import runEventSchema from '@wopkit/validators-v2/schemas/openwop/v2/run-event.schema.json' with { type: 'json' };
 
 const ok = (what: string): void => console.log(`ok ${what}`);
@@ -29,3 +30,8 @@ ok('MemoryEntryV2 by its own subpath refuses an empty object; its guard throws a
 assert.ok(Object.keys(validatorIndex).every((title) => title.endsWith('V2')));
 assert.equal(runEventSchema.$id, 'https://wopkit.dev/schemas/openwop/v2/run-event.schema.json');
 ok('every barrel title ends with V2; raw schema @wopkit/validators-v2/schemas/openwop/v2/run-event.schema.json');
+
+const renamed = EVENT_NAME_ROWS.find((r) => r.v1 !== r.v2)!;
+assert.equal(eventNameIn(renamed.v1, 'v1', 'v2'), renamed.v2);
+assert.equal(errorStatus('v2', 'replay_memory_snapshot_unavailable'), 409);
+ok('@wopkit/validators-v2/majors translates a renamed event and answers a v2 status');
