@@ -165,9 +165,9 @@ export function loadCorpus(rootDir: string, options: LoadOptions = {}): LoadedCo
     for (const file of listDir(dir).filter((n) => n.endsWith('.json') && !isSchemaFileName(n))) {
       const path = `${SCHEMAS_DIR}/${family}/${MAJORS_DIR}/${file}`;
       attempt(() => {
-        const { data } = readJsonText(join(dir, file), path);
+        const { text, data } = readJsonText(join(dir, file), path);
         if (!isObject(data)) throw new CorpusError('a majors table must contain a JSON object', path);
-        majorTables.push({ path, family, name: file.slice(0, -'.json'.length), data });
+        majorTables.push({ path, family, name: file.slice(0, -'.json'.length), data, text });
       });
     }
   }

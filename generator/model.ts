@@ -91,6 +91,8 @@ export interface MajorTableFile {
   /** The file name without `.json` (`event-names`, `error-statuses`). */
   readonly name: string;
   readonly data: JsonObject;
+  /** The file's text as read (watch mode compares it between runs). */
+  readonly text?: string;
 }
 
 /** What the load stage returns: every schema file and example as parsed, in a stable order. */

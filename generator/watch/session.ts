@@ -143,7 +143,8 @@ export class WatchSession {
     };
     const corpus = loadCorpus(this.root, { keepGoing: true });
     lap('load');
-    const schemaTexts = textsOf(corpus.schemas);
+    // The majors tables count as schema files here: an edit runs the emitters that read the whole corpus (majors).
+    const schemaTexts = textsOf([...corpus.schemas, ...(corpus.majorTables ?? [])]);
     const exampleTexts = textsOf(corpus.examples);
     const schemasChanged = differing(this.schemaTexts, schemaTexts);
     const examplesChanged = differing(this.exampleTexts, exampleTexts);
