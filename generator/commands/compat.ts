@@ -10,14 +10,12 @@ import { loadCorpus } from '../load.ts';
 import { headline, renderMarkdown, renderText } from '../compat/render.ts';
 import type { Invocation, Io } from './common.ts';
 import { withProgress } from './progress.ts';
-import { majorPairs, majorsReport, renderMajorsMarkdown, renderMajorsText } from '../compat/majors.ts';
-import { resolveCorpus } from '../resolve.ts';
+import { majorsReportsAt, renderMajorsMarkdown, renderMajorsText } from '../compat/majors.ts';
 
 export function compat(p: Invocation, io: Io): number {
   if (p.flags.has('--majors')) {
     // Informational: what changed between the majors the corpus loads (exit 0; nothing to acknowledge).
-    const r = resolveCorpus(loadCorpus(p.root));
-    const reports = majorPairs(r).map(({ family, from, to }) => majorsReport(r, family, from, to));
+    const reports = majorsReportsAt(p.root);
     if (p.format === 'json') io.out(JSON.stringify({ command: 'compat --majors', ok: true, majors: reports }, null, 2));
     else if (p.format === 'markdown') io.out(renderMajorsMarkdown(reports));
     else io.out(renderMajorsText(reports));

@@ -9,6 +9,7 @@
  */
 import type { LoadedCorpus, SchemaFile } from '../model.ts';
 import { Resolved } from '../resolve.ts';
+import { loadCorpus } from '../load.ts';
 import { schemaStem } from '../naming.ts';
 import { compareCorpora, type CompatChange, type CompatSummary } from './report.ts';
 
@@ -89,6 +90,12 @@ export function majorsReport(r: Resolved, family: string, from: string, to: stri
     changes,
     summary,
   };
+}
+
+/** Every pair of consecutive majors of the corpus at `root`, compared (what `compat --majors` and the site's migration page show). */
+export function majorsReportsAt(root: string): MajorsReport[] {
+  const r = new Resolved(loadCorpus(root));
+  return majorPairs(r).map(({ family, from, to }) => majorsReport(r, family, from, to));
 }
 
 /** The report as text: per pair of majors, a summary line, then one line per change grouped by type. */
