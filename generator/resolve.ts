@@ -262,6 +262,8 @@ export class Resolved {
    * earlier major): what that major's validators folder must hold to stand on its own.
    */
   closureOf(major: string): TypeInfo[] {
+    const known = this.closures.get(major);
+    if (known) return known;
     const graph = this.referenceGraph();
     const seen = new Set<TypeInfo>(this.typesOf(major));
     const queue = [...seen];
@@ -270,8 +272,11 @@ export class Resolved {
         seen.add(to);
         queue.push(to);
       }
-    return this.types.filter((t) => seen.has(t));
+    const closure = this.types.filter((t) => seen.has(t));
+    this.closures.set(major, closure);
+    return closure;
   }
+  private readonly closures = new Map<string, TypeInfo[]>();
 
   typeByTitle(title: string): TypeInfo | undefined {
     return this.types.find((t) => t.title === title);

@@ -41,6 +41,9 @@ function readInstance(file: string, io: Io): unknown {
   return parseJson(text, STDIN_NAME);
 }
 
+/** Stands for the first major, whatever its name (validate does not need it: its modules are at the folders themselves). */
+const FIRST = 'first';
+
 /**
  * The generated modules the CLI ships with: in the repository, its own generated/; in the installed package, the
  * validators package it depends on (its entry points by name, as the build maps them: scripts/package-layout.ts).
@@ -51,7 +54,7 @@ const PACKAGED: Readonly<Record<string, string>> = {
   [GENERATED.runEvents]: '@wopkit/validators/run-events',
   ...Object.fromEntries(
     (['v2'] as const).flatMap((major) => {
-      const l = majorLayout(major, 'v1');
+      const l = majorLayout(major, FIRST);
       const pkg = `@wopkit/validators-${major}`;
       return [[l.validators, pkg], [l.guards, `${pkg}/guards`], [l.runEvents, `${pkg}/run-events`]];
     }),
@@ -90,7 +93,7 @@ function generatedPaths(root: string): { at: (rel: string) => string; majors: st
   };
   return {
     at: (rel) => fileURLToPath(import.meta.resolve(PACKAGED[rel] ?? rel)),
-    majors: laterMajors(root, true).filter((m) => resolvable(majorLayout(m, 'v1').validators)),
+    majors: laterMajors(root, true).filter((m) => resolvable(majorLayout(m, FIRST).validators)),
   };
 }
 
@@ -120,8 +123,8 @@ export async function validate(p: Invocation, io: Io): Promise<number> {
     throw new UsageError(`--major ${wanted}: no generated validators for it (at hand: the first major${later.length ? `, ${later.join(', ')}` : ''})`);
   const loaded: MajorModules[] = [];
   for (const major of majorsAtHand) {
-    // '' is the first major: the layout of a major that is its own first major is the generated folders themselves
-    const l = majorLayout(major || 'first', 'first');
+    // '' is the first major, whose modules are the generated folders themselves
+    const l = major === '' ? majorLayout(FIRST, FIRST) : majorLayout(major, FIRST);
     const guards = await importIfPresent<NonNullable<MajorModules['guards']>>(at(l.guards));
     const runEvents = await importIfPresent<NonNullable<MajorModules['runEvents']>>(at(l.runEvents));
     const index = ((await import(pathToFileURL(at(l.validators)).href)) as { validatorIndex: ValidatorIndex }).validatorIndex;
