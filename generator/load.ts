@@ -14,7 +14,7 @@ import { CorpusError, escapePointer } from './errors.ts';
 import { isObject, readJsonText } from './json.ts';
 import { DRAFT_2020_12, createAjv } from './ajv.ts';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
-import { EXAMPLES_DIR, MAJORS_DIR, SCHEMAS_DIR, examplePath, firstMajorOf, idBaseOf, isSchemaFileName, parseExampleTarget, schemaPath, schemaStem, type SchemaFolder } from './naming.ts';
+import { EXAMPLES_DIR, MAJORS_DIR, SCHEMA_SUFFIX, SCHEMAS_DIR, examplePath, firstMajorOf, idBaseOf, isSchemaFileName, parseExampleTarget, schemaPath, schemaStem, type SchemaFolder } from './naming.ts';
 import { metaSchemaMessages } from './meta-messages.ts';
 import { MAJOR, SETTINGS_FILE, SETTINGS_KEY, corpusConfig, type CorpusConfig } from './corpus-config.ts';
 import { withoutEditorSchema } from './example-instance.ts';
@@ -167,7 +167,10 @@ export function loadCorpus(rootDir: string, options: LoadOptions = {}): LoadedCo
       attempt(() => {
         const { text, data } = readJsonText(join(dir, file), path);
         if (!isObject(data)) throw new CorpusError('a majors table must contain a JSON object', path);
-        majorTables.push({ path, family, name: file.slice(0, -'.json'.length), data, text });
+        const name = file.slice(0, -'.json'.length);
+        const schemaFile = `${name}${SCHEMA_SUFFIX}`;
+        const beside = listDir(dir).includes(schemaFile) ? readJsonText(join(dir, schemaFile), `${SCHEMAS_DIR}/${family}/${MAJORS_DIR}/${schemaFile}`).data : undefined;
+        majorTables.push({ path, family, name, data, text, ...(isObject(beside) ? { schema: beside } : {}) });
       });
     }
   }

@@ -93,6 +93,8 @@ export interface MajorTableFile {
   readonly data: JsonObject;
   /** The file's text as read (watch mode compares it between runs). */
   readonly text?: string;
+  /** The schema beside it (`<name>.schema.json` in the same folder), when there is one: lint checks the table with it. */
+  readonly schema?: JsonObject;
 }
 
 /** What the load stage returns: every schema file and example as parsed, in a stable order. */
