@@ -18,7 +18,7 @@ export function runEventFixtures(corpus: LoadedCorpus): RunEventFixtures {
   let seq = 0;
   for (const [type, ref] of Object.entries(typeIndex)) {
     const def = ref.split('/').pop();
-    for (const ex of corpus.examples.filter((e) => e.kind === 'valid' && e.target === `${RUN_EVENT_STEMS.payloads}--${def}`))
+    for (const ex of corpus.examples.filter((e) => e.kind === 'valid' && e.major === payloadsFile.major && e.target === `${RUN_EVENT_STEMS.payloads}--${def}`))
       events.push({ eventId: `e-${seq}`, runId: 'run-1', type, payload: ex.instance, timestamp: '2026-01-01T00:00:00Z', sequence: seq++ });
   }
   return { payloadsFile, envelopeFile, typeIndex, events };

@@ -16,6 +16,7 @@ import { emitSiteData } from './emit/site-data.ts';
 import { emitReadme } from './emit/readme.ts';
 import { emitOpenApi } from './emit/openapi.ts';
 import { emitRoutes } from './emit/routes.ts';
+import { emitMajors } from './emit/majors.ts';
 import { cachedOtherLanguages, emitOtherLanguages } from './emit/other-languages/index.ts';
 import { emitEditorSettings } from './emit/editor-settings.ts';
 import { GENERATED } from './naming.ts';
@@ -51,6 +52,7 @@ export const EMITTERS: readonly EmitterEntry[] = [
   { name: 'readme', emit: emitReadme, owns: [GENERATED.readme, GENERATED.tsdoc, GENERATED.packageJson] },
   { name: 'openapi', emit: emitOpenApi, owns: [GENERATED.openapiDir], when: (c) => c.openapi },
   { name: 'routes', emit: emitRoutes, owns: [GENERATED.routesDir] },
+  { name: 'majors', emit: emitMajors, owns: [GENERATED.majorsDir] },
   { name: 'other-languages', emit: emitOtherLanguages, owns: [GENERATED.otherLanguages], readsExamples: true, slow: { cached: cachedOtherLanguages } },
   { name: 'editor-settings', emit: emitEditorSettings, owns: [GENERATED.editorSettings], readsExamples: true, when: (c) => c.editorSettings },
 ];

@@ -4,10 +4,10 @@
  * the two equal). `assertGeneratable` is the part of lint that `gen` enforces before it emits.
  */
 import { routeTableViolations } from './route-table.ts';
-import type { Example, Json, JsonObject, LoadedCorpus, SchemaFile } from './model.ts';
+import type { Example, Json, JsonObject, LoadedCorpus, MajorTableFile, SchemaFile } from './model.ts';
 import { DRAFT_2020_12, createAjv } from './ajv.ts';
 import { Resolved, isObject, walkSchema, type RefSite, type TypeInfo } from './resolve.ts';
-import { FILE_STEM, RESERVED_TITLES, RUNTIME_RULE_ID, TYPE_IDENTIFIER, examplePath, exampleSchemaRef, folderName, parseExampleTarget, schemaId } from './naming.ts';
+import { FILE_STEM, MAJOR_PATTERN as MAJOR, RESERVED_TITLES, RUNTIME_RULE_ID, TYPE_IDENTIFIER, examplePath, exampleSchemaRef, firstMajorOf, folderName, parseExampleTarget, schemaId } from './naming.ts';
 import { PASCAL_CASE, SETTINGS_FILE, SETTINGS_KEY, typeNamePattern } from './corpus-config.ts';
 import { CorpusProblems, escapePointer } from './errors.ts';
 import { danglingRefMessage } from './ref-suggestion.ts';
@@ -133,9 +133,9 @@ function stemProblems(corpus: LoadedCorpus): Problem[] {
   const seen = new Map<string, SchemaFile>();
   const out: Problem[] = [];
   for (const f of corpus.schemas) {
-    const first = seen.get(f.stem);
-    if (first === undefined) seen.set(f.stem, f);
-    else out.push({ file: f.path, pointer: '', message: `file name "${f.fileName}" is already used by ${first.path} (generated modules are named by file stem, one per corpus)` });
+    const first = seen.get(`${f.major}/${f.stem}`);
+    if (first === undefined) seen.set(`${f.major}/${f.stem}`, f);
+    else out.push({ file: f.path, pointer: '', message: `file name "${f.fileName}" is already used by ${first.path} (a major's generated modules are named by file stem, one per major)` });
   }
   return out;
 }
@@ -254,7 +254,7 @@ export const LINT_RULES: readonly LintRule[] = [
   },
   {
     id: 'file-stem-unique',
-    doc: 'No two schema files share a file name, across families and majors (generated modules are named by it).',
+    doc: 'No two schema files of one major share a file name, across families (a major\'s generated modules are named by it; each major has its own folders).',
     check: (r) => stemProblems(r.corpus),
   },
   {
@@ -406,7 +406,47 @@ export const LINT_RULES: readonly LintRule[] = [
     doc: 'Every route table (`schemas/<family>/v1/routes.json`) matches `generator/route-table-schema.ts`; its schema titles name corpus types, its parameters are declared, no route name or method + path is written twice, and every table declares the same common errors.',
     check: (r) => routeTableViolations(r.corpus.routeTables ?? [], (title) => r.typeByTitle(title) !== undefined).map(([file, pointer, message]) => ({ file, pointer, message })),
   },
+  {
+    id: 'majors-table',
+    doc: 'Every table of what differs between majors (`schemas/<family>/majors/<name>.json`) matches the schema beside it (`<name>.schema.json`), and no name of a major occurs in two of its rows.',
+    check: (r) => {
+      const tables = r.corpus.majorTables ?? [];
+      // the tables' schemas in one Ajv (one may reference another by its relative $id)
+      const ajv = createAjv({ allErrors: true });
+      for (const t of tables) if (t.schema !== undefined && typeof t.schema['$id'] === 'string' && !ajv.getSchema(t.schema['$id'])) ajv.addSchema(t.schema);
+      return tables.flatMap((t) => majorTableProblems(t, ajv));
+    },
+  },
 ];
+
+/** One majors table against its schema (Ajv, every error at its pointer), then each major's names unique across rows. */
+function majorTableProblems(t: MajorTableFile, ajv: Ajv2020): Problem[] {
+  const out: Problem[] = [];
+  if (t.schema !== undefined) {
+    let validate: ReturnType<Ajv2020['compile']> | undefined;
+    try {
+      validate = typeof t.schema['$id'] === 'string' ? ajv.getSchema(t.schema['$id']) : ajv.compile(t.schema);
+    } catch (e) {
+      out.push({ file: t.path, pointer: '', message: `its schema does not compile: ${(e as Error).message}` });
+    }
+    if (validate && !validate(t.data)) for (const e of validate.errors ?? []) out.push({ file: t.path, pointer: e.instancePath, message: `${e.message ?? e.keyword} [${e.keyword}]` });
+  }
+  const rows = Array.isArray(t.data['rows']) ? t.data['rows'] : [];
+  const earliest = firstMajorOf(rows.flatMap((row) => (isObject(row) ? Object.keys(row).filter((k) => MAJOR.test(k)) : [])));
+  const seen = new Map<string, number>();
+  rows.forEach((row, i) => {
+    if (!isObject(row)) return;
+    for (const [major, v] of Object.entries(row)) {
+      const name = typeof v === 'string' ? v : isObject(v) && typeof v['code'] === 'string' ? v['code'] : undefined;
+      if (!MAJOR.test(major) || name === undefined) continue;
+      const first = seen.get(`${major} ${name}`);
+      // an error table may map several earlier codes to one later code: only the earliest major's names must be unique
+      if (first !== undefined && (typeof v === 'string' || major === earliest)) out.push({ file: t.path, pointer: `/rows/${i}/${major}`, message: `${major} name "${name}" is already in row ${first}` });
+      else if (first === undefined) seen.set(`${major} ${name}`, i);
+    }
+  });
+  return out;
+}
 
 const byLocation = (a: Finding, b: Finding): number => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.pointer < b.pointer ? -1 : a.pointer > b.pointer ? 1 : byCodeUnits(a.rule, b.rule));
 

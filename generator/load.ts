@@ -8,13 +8,13 @@
  */
 import { readdirSync, existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { Example, Json, LoadProblem, LoadedCorpus, RouteTableFile, SchemaFile } from './model.ts';
+import type { Example, Json, LoadProblem, LoadedCorpus, MajorTableFile, RouteTableFile, SchemaFile } from './model.ts';
 import { ROUTE_TABLE_FILE } from './route-table.ts';
 import { CorpusError, escapePointer } from './errors.ts';
 import { isObject, readJsonText } from './json.ts';
 import { DRAFT_2020_12, createAjv } from './ajv.ts';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
-import { EXAMPLES_DIR, SCHEMAS_DIR, examplePath, idBaseOf, isSchemaFileName, parseExampleTarget, schemaPath, schemaStem, type SchemaFolder } from './naming.ts';
+import { EXAMPLES_DIR, MAJORS_DIR, SCHEMA_SUFFIX, SCHEMAS_DIR, examplePath, firstMajorOf, idBaseOf, isSchemaFileName, parseExampleTarget, schemaPath, schemaStem, type SchemaFolder } from './naming.ts';
 import { metaSchemaMessages } from './meta-messages.ts';
 import { MAJOR, SETTINGS_FILE, SETTINGS_KEY, corpusConfig, type CorpusConfig } from './corpus-config.ts';
 import { withoutEditorSchema } from './example-instance.ts';
@@ -120,7 +120,8 @@ export function loadCorpus(rootDir: string, options: LoadOptions = {}): LoadedCo
       problems.push({ file: e.file, pointer: e.pointer, message: e.message, ...(e.position ? { position: e.position } : {}) });
     }
   };
-  for (const folder of corpusFolders(schemasDir, config, options.skipMissingFolders)) {
+  const folders = corpusFolders(schemasDir, config, options.skipMissingFolders);
+  for (const folder of folders) {
     const { family, major } = folder;
     const dir = join(schemasDir, family, major);
     /** Stems whose schema file could not be loaded: their examples cannot be checked and are left out silently. */
@@ -157,8 +158,24 @@ export function loadCorpus(rootDir: string, options: LoadOptions = {}): LoadedCo
       }
     }
   }
+  // The tables of what differs between a family's majors: schemas/<family>/majors/<name>.json (not their schemas).
+  const majorTables: MajorTableFile[] = [];
+  for (const family of [...new Set(folders.map((f) => f.family))]) {
+    const dir = join(schemasDir, family, MAJORS_DIR);
+    for (const file of listDir(dir).filter((n) => n.endsWith('.json') && !isSchemaFileName(n))) {
+      const path = `${SCHEMAS_DIR}/${family}/${MAJORS_DIR}/${file}`;
+      attempt(() => {
+        const { text, data } = readJsonText(join(dir, file), path);
+        if (!isObject(data)) throw new CorpusError('a majors table must contain a JSON object', path);
+        const name = file.slice(0, -'.json'.length);
+        const schemaFile = `${name}${SCHEMA_SUFFIX}`;
+        const beside = listDir(dir).includes(schemaFile) ? readJsonText(join(dir, schemaFile), `${SCHEMAS_DIR}/${family}/${MAJORS_DIR}/${schemaFile}`).data : undefined;
+        majorTables.push({ path, family, name, data, text, ...(isObject(beside) ? { schema: beside } : {}) });
+      });
+    }
+  }
   const idBase = config.idBase ?? sharedIdBase(schemas);
-  return { root, config, ...(idBase !== undefined ? { idBase } : {}), schemas, examples, ...(routeTables.length > 0 ? { routeTables } : {}), ...(options.keepGoing ? { problems } : {}) };
+  return { root, config, ...(idBase !== undefined ? { idBase } : {}), firstMajor: firstMajorOf(folders.map((f) => f.major)), schemas, examples, ...(routeTables.length > 0 ? { routeTables } : {}), ...(majorTables.length > 0 ? { majorTables } : {}), ...(options.keepGoing ? { problems } : {}) };
 }
 
 /** One meta-schema violation: the schema file is not a valid draft 2020-12 schema. */

@@ -80,6 +80,23 @@ export interface RouteTableFile {
   readonly text: string;
 }
 
+/**
+ * One table of what differs between a family's majors (`schemas/<family>/majors/<name>.json`: the event names, the
+ * error statuses), as parsed: corpus data the majors emitter turns into the generated translation.
+ */
+export interface MajorTableFile {
+  /** Repository-relative path (`schemas/openwop/majors/event-names.json`). */
+  readonly path: string;
+  readonly family: string;
+  /** The file name without `.json` (`event-names`, `error-statuses`). */
+  readonly name: string;
+  readonly data: JsonObject;
+  /** The file's text as read (watch mode compares it between runs). */
+  readonly text?: string;
+  /** The schema beside it (`<name>.schema.json` in the same folder), when there is one: lint checks the table with it. */
+  readonly schema?: JsonObject;
+}
+
 /** What the load stage returns: every schema file and example as parsed, in a stable order. */
 export interface LoadedCorpus {
   /** Absolute path of the repository root the corpus was loaded from. */
@@ -93,8 +110,16 @@ export interface LoadedCorpus {
   readonly idBase?: string;
   readonly schemas: readonly SchemaFile[];
   readonly examples: readonly Example[];
+  /**
+   * The lowest major of the folders loaded (`v1`): its generated modules sit at the generated folders themselves, a later
+   * major's in a subfolder (naming.ts `majorLayout`). Kept when a subset of the schemas is resolved (watch mode), so the
+   * layout never depends on which files an edit touched; absent: the lowest major of `schemas`.
+   */
+  readonly firstMajor?: string;
   /** The host's route tables, one per family that has one (absent or empty: the corpus describes no host). */
   readonly routeTables?: readonly RouteTableFile[];
+  /** The tables of what differs between majors, per family that has a `majors/` folder (absent: none). */
+  readonly majorTables?: readonly MajorTableFile[];
   /** Files left out because they could not be used (only when loaded with `keepGoing`; otherwise the first one throws). */
   readonly problems?: readonly LoadProblem[];
 }

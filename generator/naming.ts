@@ -40,6 +40,11 @@ export function idBaseOf(id: string, f: SchemaFolder, fileName: string): string 
   return id.endsWith(`/${tail}`) || id.endsWith(`:${tail}`) ? id.slice(0, -tail.length) : undefined;
 }
 
+/** A major's name: `v1`, `v2`, … (also a key of a majors table's rows). */
+export const MAJOR_PATTERN = /^v[0-9]+$/;
+/** The folder beside a family's majors holding what differs between them (`schemas/<family>/majors/`). */
+export const MAJORS_DIR = 'majors';
+
 /** Stems of the two files the run-event map is built from: the envelope, and the payloads with their `x-type-index`. */
 export const RUN_EVENT_STEMS = { envelope: 'run-event', payloads: 'run-event-payloads' } as const;
 
@@ -135,6 +140,8 @@ export const GENERATED = {
   /** The reference host's OpenAPI 3.1 document (emit/openapi.ts), served as GET /v1/openapi.json. */
   openapi: 'generated/openapi/openapi.json',
   routesDir: 'generated/routes/',
+  /** The translation between a family's majors (emit/majors.ts), one module per family with a majors/ folder. */
+  majorsDir: 'generated/majors/',
   /** The reference host's route tables as a typed module (emit/routes.ts). */
   routes: 'generated/routes/routes.ts',
   readme: 'generated/README.md',
@@ -147,12 +154,69 @@ export const GENERATED = {
   genHash: 'generated/.gen-hash',
 } as const;
 
+// ── One major's generated modules ────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * Where a major's modules go inside each generated folder: the corpus's first major (the lowest it loads, `v1` here)
+ * at the folder itself, as before any second major existed; every later major in a subfolder named after it
+ * (`generated/ts/v2/`, `generated/validators/v2/`, `generated/guards/v2/`, `generated/run-events/v2/`,
+ * `generated/site-data/<family>/v2/`). Every emitter places a major's output through {@link majorLayout}; a later
+ * major's modules are complete on their own (their validators folder carries its own runtime), so each major can ship
+ * as its own package (docs/generator.md, "Majors").
+ */
+export const majorFolder = (major: string, firstMajor: string): string => (major === firstMajor ? '' : `${major}/`);
+
+/** The lowest of the majors (`v1` < `v2` < `v10`); `v1` when there are none. */
+export function firstMajorOf(majors: Iterable<string>): string {
+  let best: string | undefined;
+  for (const m of majors) if (best === undefined || Number(m.slice(1)) < Number(best.slice(1))) best = m;
+  return best ?? 'v1';
+}
+
+/** The generated modules of one major (repository-relative; directories end with `/`). */
+export interface MajorLayout {
+  readonly major: string;
+  /** `''` for the first major, else `<major>/`. */
+  readonly folder: string;
+  readonly types: string;
+  readonly typesIndex: string;
+  readonly validatorsDir: string;
+  readonly validators: string;
+  readonly guardsDir: string;
+  readonly guards: string;
+  readonly guardFailures: string;
+  readonly runEventsDir: string;
+  readonly runEvents: string;
+}
+
+/** The layout of `major` in a corpus whose first major is `firstMajor`. */
+export function majorLayout(major: string, firstMajor: string): MajorLayout {
+  const folder = majorFolder(major, firstMajor);
+  const types = `${GENERATED.types}${folder}`;
+  const validatorsDir = `${GENERATED.validatorsDir}${folder}`;
+  const guardsDir = `${GENERATED.guardsDir}${folder}`;
+  const runEventsDir = `${GENERATED.runEventsDir}${folder}`;
+  return {
+    major,
+    folder,
+    types,
+    typesIndex: `${types}index.ts`,
+    validatorsDir,
+    validators: `${validatorsDir}validators.js`,
+    guardsDir,
+    guards: `${guardsDir}index.ts`,
+    guardFailures: `${guardsDir}failures.ts`,
+    runEventsDir,
+    runEvents: `${runEventsDir}index.ts`,
+  };
+}
+
 /** The declarations of a generated JavaScript module. */
 export const declarationsPathOf = (jsPath: string): string => jsPath.replace(/\.js$/, '.d.ts');
-/** The types module of one schema file. */
-export const typesModulePath = (stem: string): string => `${GENERATED.types}${stem}.ts`;
+/** The types module of one schema file (`folder`: its major's, see {@link majorFolder}). */
+export const typesModulePath = (stem: string, folder = ''): string => `${GENERATED.types}${folder}${stem}.ts`;
 /** The site-data document of one schema file, relative to `generated/site-data/` (the form links use). */
-export const siteDataName = (family: string, stem: string): string => `${family}/${stem}.json`;
+export const siteDataName = (family: string, stem: string, folder = ''): string => `${family}/${folder}${stem}.json`;
 /** The site-data catalogue, relative to `generated/site-data/`. */
 export const SITE_DATA_INDEX = 'index.json';
 

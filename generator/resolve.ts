@@ -6,7 +6,7 @@
  */
 import type { Json, JsonObject, LoadedCorpus, SchemaFile } from './model.ts';
 import { CorpusError, escapePointer, unescapePointer } from './errors.ts';
-import { exampleTarget } from './naming.ts';
+import { exampleTarget, firstMajorOf, majorLayout, type MajorLayout } from './naming.ts';
 import { isObject } from './json.ts';
 
 /** Re-exported for the modules and tests that walk schemas with this module. */
@@ -99,9 +99,15 @@ export class Resolved {
   /** Root and `$defs` entries including containers, keyed by `path#pointer`. */
   readonly entries = new Map<string, TypeInfo>();
   readonly refSites: RefSite[] = [];
+  /** The majors the corpus loads, lowest first (`v1`, `v2`). */
+  readonly majors: readonly string[];
+  /** The lowest major: its modules sit at the generated folders themselves, later majors' in subfolders (naming.ts). */
+  readonly firstMajor: string;
 
   constructor(corpus: LoadedCorpus) {
     this.corpus = corpus;
+    this.majors = [...new Set(corpus.schemas.map((s) => s.major))].sort((a, b) => Number(a.slice(1)) - Number(b.slice(1)));
+    this.firstMajor = corpus.firstMajor ?? firstMajorOf(this.majors);
     for (const file of corpus.schemas) {
       if (file.id) this.byId.set(file.id.replace(/#$/, ''), file);
       this.byPathUrl.set(PATH_BASE + file.path, file);
@@ -228,6 +234,49 @@ export class Resolved {
       return t && t.file !== site.file ? [[site.file.path, t.file.path] as const] : [];
     });
   }
+
+  /** Where a major's generated modules go. */
+  layout(major: string): MajorLayout {
+    return majorLayout(major, this.firstMajor);
+  }
+
+  private firstOnly?: Resolved;
+  /**
+   * The corpus of the first major alone (this corpus when it has one major): what the emitters that do not yet place
+   * later majors read — the site data (the site shows one major: its schema pages have no major switch yet) and the
+   * other languages.
+   */
+  firstMajorOnly(): Resolved {
+    if (this.majors.length <= 1) return this;
+    const first = (x: { readonly major: string }) => x.major === this.firstMajor;
+    return (this.firstOnly ??= new Resolved({ ...this.corpus, schemas: this.corpus.schemas.filter(first), examples: this.corpus.examples.filter(first) }));
+  }
+
+  /** The types of one major, in corpus order. */
+  typesOf(major: string): TypeInfo[] {
+    return this.types.filter((t) => t.file.major === major);
+  }
+
+  /**
+   * The types of `major` and every type they reference, transitively (a later major's shape written once in an
+   * earlier major): what that major's validators folder must hold to stand on its own.
+   */
+  closureOf(major: string): TypeInfo[] {
+    const known = this.closures.get(major);
+    if (known) return known;
+    const graph = this.referenceGraph();
+    const seen = new Set<TypeInfo>(this.typesOf(major));
+    const queue = [...seen];
+    for (let t = queue.shift(); t !== undefined; t = queue.shift())
+      for (const to of graph.get(t) ?? []) if (!seen.has(to)) {
+        seen.add(to);
+        queue.push(to);
+      }
+    const closure = this.types.filter((t) => seen.has(t));
+    this.closures.set(major, closure);
+    return closure;
+  }
+  private readonly closures = new Map<string, TypeInfo[]>();
 
   typeByTitle(title: string): TypeInfo | undefined {
     return this.types.find((t) => t.title === title);

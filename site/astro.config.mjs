@@ -72,6 +72,7 @@ export default defineConfig({
         { label: 'Requirements', link: '/interop/requirements/' },
         { label: 'Benchmarks', link: '/benchmarks/' },
         { label: 'Schema changelog', link: '/changelog/' },
+        { label: 'OpenWOP v1 → v2 migration', link: '/migration/' },
         ...(hasOtherLanguages ? [{ label: 'Other languages', link: '/other-languages/' }] : []),
         { label: API_LABEL, items: [] }, // filled by apiSidebar from the API index
       ],

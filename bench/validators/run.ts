@@ -13,14 +13,19 @@
  *  2. MemoryEntry: ours vs a hand-written check (bench/validators/hand-memory-entry.ts). Goal: within 2×.
  *  3. validateRunEvent (envelope + O(1) dispatch on type) vs Ajv's `discriminator` keyword over the same payload
  *     definitions, on valid events. Goal: ≥ 1.5×.
+ *  4. OpenWOP v2: the generated v2 validators (generated/validators/v2/) vs Ajv's fastest mode, on instances generated
+ *     from the v2 schemas the same way (rows `validGeneratedV2`, `invalidGeneratedV2`; goals as in 1).
+ * Rows 1–3 measure the first major's types and examples. `BENCH_MAJOR=v2 npm run bench:validators` runs the v2 rows
+ * only and writes them to bench/results/validators-v2.json (the full run writes every row to validators.json).
  */
 import { cpus } from 'node:os';
 import { resolve } from 'node:path';
 import fc from 'fast-check';
 import { validator as schemasafe } from '@exodus/schemasafe';
 import { loadCorpus } from '../../generator/load.ts';
-import { Resolved } from '../../generator/resolve.ts';
+import { Resolved, type TypeInfo } from '../../generator/resolve.ts';
 import { validatorIndex } from '../../generated/validators/validators.js';
+import { validatorIndex as v2ValidatorIndex } from '../../generated/validators/v2/validators.js';
 import { validateRunEvent } from '../../generated/run-events/index.ts';
 import { compare, type Comparison } from './measure.ts';
 import { handMemoryEntry } from './hand-memory-entry.ts';
@@ -45,8 +50,11 @@ const ssOf = (ref: string): V => {
   if (!v) ssCache.set(ref, (v = schemasafe({ $ref: ref }, ssOptions) as unknown as V));
   return v;
 };
-const index = validatorIndex as unknown as Record<string, { validator: V }>;
-const byTarget = new Map([...r.entries.values()].map((e) => [`${e.file.family}/${e.target}`, e]));
+const index = { ...validatorIndex, ...v2ValidatorIndex } as unknown as Record<string, { validator: V }>;
+/** `v2`: only the v2 rows (section 4). */
+const ONLY_MAJOR = process.env['BENCH_MAJOR'];
+const firstMajor = (e: { readonly major: string }) => e.major === r.firstMajor;
+const byTarget = new Map([...r.entries.values()].map((e) => [`${e.file.family}/${e.file.major}/${e.target}`, e]));
 
 interface Case {
   readonly instance: unknown;
@@ -57,9 +65,9 @@ interface Case {
 }
 const cases = (kind: 'valid' | 'invalid', target?: string): Case[] =>
   corpus.examples
-    .filter((e) => e.kind === kind && (target === undefined || e.target === target))
+    .filter((e) => firstMajor(e) && e.kind === kind && (target === undefined || e.target === target))
     .map((e) => {
-      const t = byTarget.get(`${e.family}/${e.target}`);
+      const t = byTarget.get(`${e.family}/${e.major}/${e.target}`);
       if (!t) throw new Error(`no type for ${e.path}`);
       return {
         instance: e.instance,
@@ -88,32 +96,34 @@ checkVerdicts(exampleInvalid, false, 'example');
 // the generator, so a built instance some schema still rejects is dropped too (reported as `droppedBuilt`).
 const SEED = 2026;
 const PER_TYPE = Number(process.env['BENCH_INSTANCES'] ?? 8);
-const generated = { valid: [] as Case[], invalid: [] as Case[], droppedBuilt: 0, droppedEdits: 0 };
-for (const t of r.types) {
-  const base = { ours: index[t.title]!.validator, ajv: ajv.getSchema(t.ajvRef) as unknown as V, ajvAll: ajvAll.getSchema(t.ajvRef) as unknown as V, schemasafe: ssOf(t.ajvRef) };
-  let built: Json[];
-  try {
-    built = fc.sample(arbitraryFor(r, t.file, t.schema), { numRuns: PER_TYPE, seed: SEED });
-  } catch {
-    continue; // a shape the generator does not model
+function generate(types: readonly TypeInfo[]) {
+  const out = { valid: [] as Case[], invalid: [] as Case[], droppedBuilt: 0, droppedEdits: 0 };
+  for (const t of types) {
+    const base = { ours: index[t.title]!.validator, ajv: ajv.getSchema(t.ajvRef) as unknown as V, ajvAll: ajvAll.getSchema(t.ajvRef) as unknown as V, schemasafe: ssOf(t.ajvRef) };
+    let built: Json[];
+    try {
+      built = fc.sample(arbitraryFor(r, t.file, t.schema), { numRuns: PER_TYPE, seed: SEED });
+    } catch {
+      continue; // a shape the generator does not model
+    }
+    for (const [i, instance] of built.entries()) {
+      const verdicts = CONTENDERS.map((k) => base[k](instance));
+      if (verdicts.every((v) => v)) out.valid.push({ instance, ...base });
+      else if (verdicts.some((v) => v)) throw new Error(`contenders disagree on a generated ${t.title}: ${CONTENDERS.map((k, j) => `${k} ${verdicts[j]}`).join(', ')}`);
+      else out.droppedBuilt++;
+      const edits = fc.sample(fc.array(editArbitrary, { minLength: 1, maxLength: 2 }), { numRuns: 1, seed: SEED + i })[0]!;
+      const broken = applyEdits(instance, edits);
+      const after = CONTENDERS.map((k) => base[k](broken));
+      if (after.every((v) => !v)) out.invalid.push({ instance: broken, ...base });
+      else out.droppedEdits++;
+    }
   }
-  for (const [i, instance] of built.entries()) {
-    const verdicts = CONTENDERS.map((k) => base[k](instance));
-    if (verdicts.every((v) => v)) generated.valid.push({ instance, ...base });
-    else if (verdicts.some((v) => v)) throw new Error(`contenders disagree on a generated ${t.title}: ${CONTENDERS.map((k, j) => `${k} ${verdicts[j]}`).join(', ')}`);
-    else generated.droppedBuilt++;
-    const edits = fc.sample(fc.array(editArbitrary, { minLength: 1, maxLength: 2 }), { numRuns: 1, seed: SEED + i })[0]!;
-    const broken = applyEdits(instance, edits);
-    const after = CONTENDERS.map((k) => base[k](broken));
-    if (after.every((v) => !v)) generated.invalid.push({ instance: broken, ...base });
-    else generated.droppedEdits++;
-  }
+  checkVerdicts(out.valid, true, 'generated instance');
+  checkVerdicts(out.invalid, false, 'generated instance');
+  return out;
 }
-const valid = generated.valid;
-const invalid = generated.invalid;
-checkVerdicts(valid, true, 'generated instance');
-checkVerdicts(invalid, false, 'generated instance');
-
+const v2Types = r.typesOf('v2');
+if (v2Types.length === 0) throw new Error('no v2 types: the corpus settings must load openwop v2');
 const verdicts = (list: Case[]) =>
   compare(list, {
     ours: (c) => c.ours(c.instance),
@@ -121,6 +131,24 @@ const verdicts = (list: Case[]) =>
     schemasafe: (c) => c.schemasafe(c.instance),
     ajvAllErrors: (c) => c.ajvAll(c.instance),
   });
+const generatedV2 = generate(v2Types);
+const v2Rows = {
+  validGeneratedV2: { ...verdicts(generatedV2.valid), goals: { ajv: 1.5, schemasafe: 1.0 } as Record<string, number> },
+  invalidGeneratedV2: { ...verdicts(generatedV2.invalid), goals: { ajv: 2.0, schemasafe: 1.0 } as Record<string, number> },
+};
+const v2Input = `schemas/openwop/v2/ (${v2Types.length} types): ${generatedV2.valid.length} valid and ${generatedV2.invalid.length} invalid instances generated from the schemas (seed ${SEED}, ${PER_TYPE} per type)`;
+if (ONLY_MAJOR === 'v2') {
+  const summary = Object.entries(v2Rows).flatMap(([name, v]) =>
+    Object.entries(v.goals).map(([peer, goal]) => ({ row: `${name} vs ${peer}`, figure: `${v.opsPerSec['ours']} ops/s`, peer: `${peer}: ${v.opsPerSec[peer]} ops/s`, ratio: v.ratios[peer] as number, goal: `≥ ${goal}×` })),
+  );
+  for (const x of summary) console.log(`${x.row} | ${x.ratio}× | ${x.goal}${x.ratio >= Number(x.goal.slice(2, -1)) ? '' : '  NOT MET'}`);
+  const instances = { seed: SEED, perType: PER_TYPE, valid: generatedV2.valid.length, invalid: generatedV2.invalid.length, droppedBuilt: generatedV2.droppedBuilt, droppedEdits: generatedV2.droppedEdits };
+  console.log(`\nwritten ${writeResult('validators-v2', { generatedInstances: instances, ...v2Rows, summary }, v2Input)}`);
+  process.exit(0);
+}
+const generated = generate(r.typesOf(r.firstMajor));
+const valid = generated.valid;
+const invalid = generated.invalid;
 const validRow = verdicts(valid);
 const invalidRow = verdicts(invalid);
 const exampleValidRow = verdicts(exampleValid);
@@ -160,7 +188,7 @@ const results = {
   machine: { cpus: cpus().length, node: process.version },
   method: 'interleaved rounds (rotating order), ratio = median over rounds of ours / peer',
   ajvMode: 'Ajv2020 compiled at runtime, allErrors: false, messages: false, full formats (ajv-formats), strict',
-  corpus: { types: r.types.length, validExamples: exampleValid.length, invalidExamples: exampleInvalid.length, events: events.length },
+  corpus: { types: r.typesOf(r.firstMajor).length, v2Types: v2Types.length, validExamples: exampleValid.length, invalidExamples: exampleInvalid.length, events: events.length },
   generatedInstances: { seed: SEED, perType: PER_TYPE, valid: valid.length, invalid: invalid.length, droppedBuilt: generated.droppedBuilt, droppedEdits: generated.droppedEdits },
   validGenerated: row(validRow, { ajv: 1.5, schemasafe: 1.0 }),
   invalidGenerated: row(invalidRow, { ajv: 2.0, schemasafe: 1.0 }),
@@ -170,6 +198,7 @@ const results = {
   memoryEntryValid: row(handValid, { handWritten: 0.5 }),
   memoryEntryInvalid: row(handInvalid, { handWritten: 0.5 }),
   runEventDispatch: row(dispatchRow, { ajvDiscriminator: 1.5 }),
+  ...v2Rows,
 };
 
 const lines: string[][] = [['benchmark', 'peer', 'ours / peer', 'goal']];
@@ -186,6 +215,7 @@ for (const l of lines) console.log(l.map((c, i) => c.padEnd(w[i] as number)).joi
 const LABELS: Record<string, string> = {
   validGenerated: 'validators, valid instances generated from the schemas', invalidGenerated: 'validators, invalid instances (generated, then edited)',
   memoryEntryValid: 'MemoryEntry, valid', memoryEntryInvalid: 'MemoryEntry, invalid', runEventDispatch: 'validateRunEvent dispatch',
+  validGeneratedV2: 'v2 validators, valid instances generated from the v2 schemas', invalidGeneratedV2: 'v2 validators, invalid instances (generated from v2, then edited)',
 };
 const summaryRows = Object.entries(results).flatMap(([name, v]) => {
   if (typeof v !== 'object' || !('ratios' in v)) return [];
@@ -195,5 +225,5 @@ const summaryRows = Object.entries(results).flatMap(([name, v]) => {
     return { row: `${LABELS[name] ?? name} vs ${peer}`, figure: `${v.opsPerSec.ours} ops/s`, peer: `${peerName}: ${v.opsPerSec[peer]} ops/s`, ratio, goal: `≥ ${goal}×` };
   });
 });
-const input = `schemas/ (${r.types.length} types): ${valid.length} valid and ${invalid.length} invalid instances generated from the schemas (seed ${SEED}, ${PER_TYPE} per type), and the corpus's ${exampleValid.length} valid and ${exampleInvalid.length} invalid examples`;
+const input = `${v2Input}; first major: schemas/ (${r.typesOf(r.firstMajor).length} types): ${valid.length} valid and ${invalid.length} invalid instances generated from the schemas (seed ${SEED}, ${PER_TYPE} per type), and the corpus's ${exampleValid.length} valid and ${exampleInvalid.length} invalid examples`;
 console.log(`\nwritten ${writeResult('validators', { ...results, summary: summaryRows }, input)}`);

@@ -6,4 +6,5 @@ export declare const __fmtDateTime: unknown;
 export declare const __fmtDuration: unknown;
 export declare const __fmtEmail: unknown;
 export declare const __fmtTime: unknown;
+export declare const __fmtUri: unknown;
 export declare const __fmtUuid: unknown;

@@ -17,6 +17,7 @@ function __Node(o) {
   this.ut = o.ut;
   this.g = o.g;
   this.pr = o.pr;
+  this.pp = o.pp;
   this.ap = o.ap;
   this.kn = o.kn;
   this.it = o.it;
@@ -72,6 +73,7 @@ function __link(S) {
     if (n.one !== undefined) n.one = n.one.map((i) => S[i]);
     if (n.all !== undefined) n.all = n.all.map((i) => S[i]);
     if (n.pr !== undefined) n.pr = n.pr.map((e) => [e[0], e[1], S[e[2]]]);
+    if (n.pp !== undefined) n.pp = n.pp.map((e) => [e[0], S[e[1]]]);
   }
   return S;
 }
@@ -262,7 +264,7 @@ function __keyword(n, kw, d, ip, out, rf, pn) {
       const ap = n.ap;
       if (ap.av) return;
       for (const key in d) {
-        if (n.kn.has(key)) continue;
+        if (n.kn.has(key) || (n.pp !== undefined && n.pp.some((e) => e[0].test(key)))) continue;
         if (ap.b === false) __err(out, ip, n, rf, pn, "additionalProperties", { additionalProperty: key }, "must NOT have additional properties");
         else __report(n.ap, d[key], ip + "/" + __esc(key), out, rf, pn);
       }
@@ -278,7 +280,14 @@ function __keyword(n, kw, d, ip, out, rf, pn) {
       }
       return;
     }
-    case 27: { // discriminator
+    case 27: { // patternProperties
+      for (const e of n.pp) {
+        if (e[1].av) continue;
+        for (const key in d) if (e[0].test(key)) __report(e[1], d[key], ip + "/" + __esc(key), out, rf, pn);
+      }
+      return;
+    }
+    case 28: { // discriminator
       const tag = d[n.dt];
       if (typeof tag !== "string") return __err(out, ip, n, rf, pn, "discriminator", { error: "tag", tag: n.dt, tagValue: tag }, 'tag "' + n.dt + '" must be string');
       const b = n.dm.get(tag);

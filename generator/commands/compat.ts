@@ -10,8 +10,17 @@ import { loadCorpus } from '../load.ts';
 import { headline, renderMarkdown, renderText } from '../compat/render.ts';
 import type { Invocation, Io } from './common.ts';
 import { withProgress } from './progress.ts';
+import { majorsReportsAt, renderMajorsMarkdown, renderMajorsText } from '../compat/majors.ts';
 
 export function compat(p: Invocation, io: Io): number {
+  if (p.flags.has('--majors')) {
+    // Informational: what changed between the majors the corpus loads (exit 0; nothing to acknowledge).
+    const reports = majorsReportsAt(p.root);
+    if (p.format === 'json') io.out(JSON.stringify({ command: 'compat --majors', ok: true, majors: reports }, null, 2));
+    else if (p.format === 'markdown') io.out(renderMajorsMarkdown(reports));
+    else io.out(renderMajorsText(reports));
+    return 0;
+  }
   const snapshot = p.values?.get('--snapshot');
   if (snapshot !== undefined) {
     const written = writeSnapshot(p.root, snapshot, loadCorpus(p.root).schemas.map((f) => f.path));

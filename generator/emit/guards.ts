@@ -1,5 +1,5 @@
 /**
- * Emitter: `generated/guards/index.ts` — `is<Title>(value): value is <Title>` and `assert<Title>(value): asserts value is
+ * Emitter, per major (naming.ts `majorLayout`: a later major's under `generated/guards/<major>/`): `index.ts` — `is<Title>(value): value is <Title>` and `assert<Title>(value): asserts value is
  * <Title>` for every type, over the generated validators — and `generated/guards/failures.ts`: `ValidationError` listing
  * each failure as JSON pointer + message, and `toFailures` (its own module, so the run-event dispatch imports it without
  * the guards' import of every validator). No top-level side effects: a bundle keeps only the guards it uses.
@@ -7,7 +7,8 @@
 import type { EmittedFile } from '../model.ts';
 import { CorpusError } from '../errors.ts';
 import type { Resolved } from '../resolve.ts';
-import { GENERATED, RESERVED_TITLES, assertName, importSpecifier, isName, validatorName } from '../naming.ts';
+import { GENERATED, RESERVED_TITLES, assertName, importSpecifier, isName, validatorName, type MajorLayout } from '../naming.ts';
+import type { TypeInfo } from '../resolve.ts';
 import { byCodeUnits } from '../order.ts';
 
 
@@ -63,13 +64,18 @@ export function emitGuards(r: Resolved): readonly EmittedFile[] {
   for (const t of r.types)
     if (RESERVED_TITLES.has(t.title))
       throw new CorpusError(`title "${t.title}" collides with a name the generated code declares or uses (lint rule title-reserved)`, t.file.path, `${t.pointer}/title`);
-  const types = [...r.types].sort((a, b) => byCodeUnits(a.title, b.title));
+  return r.majors.flatMap((major) => guardsOf(r.layout(major), r.typesOf(major)));
+}
+
+/** The guards of one major's types, over that major's validators barrel and types index. */
+function guardsOf(layout: MajorLayout, majorTypes: readonly TypeInfo[]): EmittedFile[] {
+  const types = [...majorTypes].sort((a, b) => byCodeUnits(a.title, b.title));
   const lines: string[] = [
     HEADER,
-    `import * as V from '${importSpecifier(GENERATED.guards, GENERATED.validators)}';`,
-    `import type * as T from '${importSpecifier(GENERATED.guards, GENERATED.typesIndex)}';`,
-    `import { ValidationError, toFailures } from '${importSpecifier(GENERATED.guards, GUARD_FAILURES)}';`,
-    `export { ValidationError, toFailures, type GuardFailure } from '${importSpecifier(GENERATED.guards, GUARD_FAILURES)}';`,
+    `import * as V from '${importSpecifier(layout.guards, layout.validators)}';`,
+    `import type * as T from '${importSpecifier(layout.guards, layout.typesIndex)}';`,
+    `import { ValidationError, toFailures } from '${importSpecifier(layout.guards, layout.guardFailures)}';`,
+    `export { ValidationError, toFailures, type GuardFailure } from '${importSpecifier(layout.guards, layout.guardFailures)}';`,
     '',
   ];
   for (const t of types) {
@@ -93,9 +99,9 @@ export function emitGuards(r: Resolved): readonly EmittedFile[] {
     '} as const;',
     '',
   );
-  const failures = [HEADER, `import type { ValidatorError } from '${importSpecifier(GUARD_FAILURES, GENERATED.validators)}';`, '', FAILURE_HELPERS];
+  const failures = [HEADER, `import type { ValidatorError } from '${importSpecifier(layout.guardFailures, layout.validators)}';`, '', FAILURE_HELPERS];
   return [
-    { path: GUARD_FAILURES, contents: failures.join('\n') },
-    { path: GENERATED.guards, contents: lines.join('\n') },
+    { path: layout.guardFailures, contents: failures.join('\n') },
+    { path: layout.guards, contents: lines.join('\n') },
   ];
 }

@@ -16,6 +16,16 @@ const wrapLine = (line: string): string[] => {
   return at <= 0 ? [line] : [line.slice(0, at), ...wrapLine(line.slice(at + 1))];
 };
 
+/** Rows for what a corpus of several majors adds: each later major's subfolders, and the translation between majors. */
+function laterMajors(r: Resolved): string {
+  const rows = r.majors
+    .filter((m) => m !== r.firstMajor)
+    .map((m) => `| \`ts/${m}/\`, \`validators/${m}/\`, \`guards/${m}/\`, \`run-events/${m}/\` | the same for major ${m} (the first major, ${r.firstMajor}, is at the folders themselves) |`);
+  const families = [...new Set((r.corpus.majorTables ?? []).map((t) => t.family))].sort();
+  if (families.length) rows.push(`| \`majors/\` | the translation between majors (event names, error codes and statuses): ${families.map((f) => `\`majors/${f}.ts\``).join(', ')} |`);
+  return rows.map((row) => `${row}\n`).join('');
+}
+
 export function emitReadme(r: Resolved): readonly EmittedFile[] {
   const families = [...new Set(r.corpus.schemas.map((s) => s.family))].sort();
   const names = outputNames(r.corpus.config);
@@ -38,7 +48,7 @@ ${prose.join('\n')}
 | \`run-events/\` | run-event type → payload map and \`validateRunEvent\` |
 | \`site-data/\` | JSON the site renders (schemas, fields, rules, examples, TS text) |
 | \`other-languages/\` | types in other languages (its own emitter) |
-`;
+${laterMajors(r)}`;
   // json-schema-to-typescript writes @minItems/@maxItems; declare them so typedoc/tsdoc accept them (@default is standard).
   const tsdoc = {
     $schema: 'https://developer.microsoft.com/json-schemas/tsdoc/v0/tsdoc.schema.json',

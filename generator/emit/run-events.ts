@@ -1,13 +1,12 @@
 /**
- * Emitter: `generated/run-events/index.ts` — the typed map from run-event type to payload type and
+ * Emitter, per major (naming.ts `majorLayout`: a later major's under `generated/run-events/<major>/`): `index.ts` — the typed map from run-event type to payload type and
  * `validateRunEvent(event)`: envelope first, then an O(1) dispatch on `type` (a Map built from the `x-type-index` of
- * `run-event-payloads.schema.json`) to the one payload validator. Unknown types: envelope checked, payload not,
- * `known: false`.
+ * that major's `run-event-payloads.schema.json`) to the one payload validator. Unknown types: envelope checked, payload
+ * not, `known: false`. A major without both files gets no module.
  */
 import type { EmittedFile } from '../model.ts';
 import { isObject, type Resolved, type TypeInfo } from '../resolve.ts';
-import { GENERATED, RUN_EVENT_STEMS, importSpecifier, typeValidatorModulePath, validatorName } from '../naming.ts';
-import { GUARD_FAILURES } from './guards.ts';
+import { RUN_EVENT_STEMS, importSpecifier, typeValidatorModulePath, validatorName, type MajorLayout } from '../naming.ts';
 import { CorpusError } from '../errors.ts';
 import { outputNames } from '../corpus-config.ts';
 
@@ -20,8 +19,24 @@ const cliOf = (r: Resolved): string => {
 };
 
 export function emitRunEvents(r: Resolved): readonly EmittedFile[] {
-  const payloads = r.corpus.schemas.find((s) => s.stem === RUN_EVENT_STEMS.payloads && isObject(s.schema['x-type-index']));
-  const envelopeFile = r.corpus.schemas.find((s) => s.stem === RUN_EVENT_STEMS.envelope && (!payloads || s.family === payloads.family));
+  return r.majors.flatMap((major) => runEventsOf(r, major, r.layout(major)));
+}
+
+/** `import type` lines for the types, one per types index (a payload written once in an earlier major is imported from there). */
+function typeImports(r: Resolved, from: string, types: readonly TypeInfo[]): string[] {
+  const byIndex = new Map<string, Set<string>>();
+  for (const t of types) {
+    const index = r.layout(t.file.major).typesIndex;
+    byIndex.set(index, (byIndex.get(index) ?? new Set()).add(t.title));
+  }
+  return [...byIndex].sort(([a], [b]) => (a < b ? -1 : 1)).map(([index, titles]) => `import type { ${[...titles].join(', ')} } from '${importSpecifier(from, index)}';`);
+}
+
+/** The run-event module of one major, from that major's envelope and payloads files. */
+function runEventsOf(r: Resolved, major: string, layout: MajorLayout): EmittedFile[] {
+  const schemas = r.corpus.schemas.filter((s) => s.major === major);
+  const payloads = schemas.find((s) => s.stem === RUN_EVENT_STEMS.payloads && isObject(s.schema['x-type-index']));
+  const envelopeFile = schemas.find((s) => s.stem === RUN_EVENT_STEMS.envelope && (!payloads || s.family === payloads.family));
   if (!payloads || !envelopeFile) return [];
   const envelope = r.entryAt(envelopeFile, '');
   if (!envelope?.title) return [];
@@ -35,16 +50,17 @@ export function emitRunEvents(r: Resolved): readonly EmittedFile[] {
   }
   const payloadTitles = [...new Set(entries.map((e) => e.payload.title))].sort();
   const envTitle = envelope.title;
-  const validators = importSpecifier(GENERATED.runEvents, GENERATED.validators);
+  const at = layout.runEvents;
+  const validators = importSpecifier(at, layout.validators);
   const lines = [
     HEADER,
     `// Sources: ${envelopeFile.path} (envelope), ${payloads.path} (x-type-index)`,
     // One module per validator: a bundle of validateRunEvent holds the envelope and this major's payloads, nothing else.
-    `import { ${validatorName(envTitle)} as validateEnvelope } from '${importSpecifier(GENERATED.runEvents, typeValidatorModulePath(GENERATED.validatorsDir, envTitle))}';`,
-    ...payloadTitles.map((t) => `import { ${validatorName(t)} } from '${importSpecifier(GENERATED.runEvents, typeValidatorModulePath(GENERATED.validatorsDir, t))}';`),
+    `import { ${validatorName(envTitle)} as validateEnvelope } from '${importSpecifier(at, typeValidatorModulePath(layout.validatorsDir, envTitle))}';`,
+    ...payloadTitles.map((t) => `import { ${validatorName(t)} } from '${importSpecifier(at, typeValidatorModulePath(layout.validatorsDir, t))}';`),
     `import type { Validator } from '${validators}';`,
-    `import type { ${[envTitle, ...payloadTitles].join(', ')} } from '${importSpecifier(GENERATED.runEvents, GENERATED.typesIndex)}';`,
-    `import { toFailures, type GuardFailure } from '${importSpecifier(GENERATED.runEvents, GUARD_FAILURES)}';`,
+    ...typeImports(r, at, [envelope, ...payloadTitles.map((t) => entries.find((e) => e.payload.title === t)!.payload)]),
+    `import { toFailures, type GuardFailure } from '${importSpecifier(at, layout.guardFailures)}';`,
     '',
     `/** Title of the envelope type; \`${cliOf(r)}validate <it>\` dispatches payloads through validateRunEvent. */`,
     `export const RUN_EVENT_ENVELOPE = ${JSON.stringify(envTitle)};`,
@@ -120,5 +136,5 @@ export function emitRunEvents(r: Resolved): readonly EmittedFile[] {
     '}',
     '',
   ];
-  return [{ path: GENERATED.runEvents, contents: lines.join('\n') }];
+  return [{ path: layout.runEvents, contents: lines.join('\n') }];
 }

@@ -147,7 +147,9 @@ export function emitSiteData(r: Resolved, declarations: Declarations): readonly 
  * what references it, so watch mode re-emits the edited files, the files they reference (before and after the edit)
  * and the files that reference them (transitively); the catalogue always.
  */
-export function emitSiteDataOf(r: Resolved, declarations: Declarations, only?: ReadonlySet<string>): EmittedFile[] {
+export function emitSiteDataOf(corpus: Resolved, declarations: Declarations, only?: ReadonlySet<string>): EmittedFile[] {
+  // The first major only: the site's schema pages show one major (a later major's changes: the v1 → v2 migration page).
+  const r = corpus.firstMajorOnly();
   const graph = r.referenceGraph();
   const referencedBy = new Map<TypeInfo, TypeInfo[]>();
   for (const [from, tos] of graph) for (const to of tos) referencedBy.set(to, [...(referencedBy.get(to) ?? []), from]);

@@ -35,28 +35,35 @@ const PURE = '/* @__PURE__ */ ';
 
 /** The validators of one group of types (a family's major), written under `dir`. */
 export interface ValidatorGroup {
-  /** The types validated (each gets its module). */
+  /** The types the group's barrel exports (each gets its module). */
   readonly types: readonly TypeInfo[];
-  /** The group's folder, ending with `/` (`generated/validators/` for the corpus's v1 group). */
+  /**
+   * Further types whose modules the folder holds without exporting them from the barrel: the types of an earlier major
+   * that this group's types `$ref` (a shape written once), so the folder stands on its own. Default: none.
+   */
+  readonly referenced?: readonly TypeInfo[];
+  /** The group's folder, ending with `/` (`generated/validators/` for the corpus's first major). */
   readonly dir: string;
   /** The Standard Schema `vendor` of the group's validators (the corpus's package name; default `wopkit`). */
   readonly vendor?: string;
   /**
-   * The folder of the group that validates a type this group's types `$ref` (a v2 shape written once and referenced
-   * from v1, say): its module is imported from there. Default: every type is in this group's folder.
+   * The folder of the group that validates a type this group's types `$ref`: its module is imported from there.
+   * Default: every type is in this group's folder.
    */
   readonly dirOf?: (t: TypeInfo) => string;
+  /** The folder of the shared modules (runtime, helpers, formats) the group's modules import; default `dir`. */
+  readonly sharedDir?: string;
 }
 
-/** Paths of the shared modules (every group imports them). */
-const SHARED = {
-  runtime: GENERATED.validatorsRuntime,
-  helpers: `${GENERATED.validatorsDir}helpers.js`,
-  formats: `${GENERATED.validatorsDir}formats.js`,
-  validatorTypes: `${GENERATED.validatorsDir}validator.d.ts`,
-  standardSchema: `${GENERATED.validatorsDir}standard-schema.d.ts`,
-} as const;
-
+/** Paths of the shared modules in a validators folder (every group has them, so each folder stands on its own). */
+const sharedOf = (dir: string) =>
+  ({
+    runtime: `${dir}runtime.js`,
+    helpers: `${dir}helpers.js`,
+    formats: `${dir}formats.js`,
+    validatorTypes: `${dir}validator.d.ts`,
+    standardSchema: `${dir}standard-schema.d.ts`,
+  }) as const;
 const lit = (v: unknown): string => JSON.stringify(v);
 
 /** One node of the diagnostic table, as a JavaScript object literal (`file`: the constant naming its schema file). */
@@ -86,6 +93,7 @@ function nodeLiteral(ir: Ir, n: IrNode, file: string, check: CheckCode): string 
   const k = VALUE_KEYWORDS.filter((kw) => s[kw] !== undefined).map((kw) => `${lit(kw)}: ${lit(s[kw])}`);
   if (k.length) f.push(`k: { ${k.join(', ')} }`);
   if (n.properties.length) put('pr', `[${n.properties.map(([p, id]) => `[${lit(p)}, ${lit(escapePointer(p))}, ${id}]`).join(', ')}]`);
+  if (n.patternProperties !== undefined) put('pp', `[${n.patternProperties.map(([source, id]) => `[${check.pattern(source)}, ${id}]`).join(', ')}]`);
   if (n.additionalProperties !== undefined) {
     put('ap', String(n.additionalProperties));
     put('kn', `new Set(${lit(n.properties.map(([p]) => p))})`);
@@ -110,6 +118,7 @@ const RUNTIME_GLUE = ['__Node', '__link', '__no', '__ok', '__state', '__validato
 /** The module of one type and its declarations. */
 function typeModule(r: Resolved, t: TypeInfo, group: ValidatorGroup): EmittedFile[] {
   const path = typeValidatorModulePath(group.dir, t.title);
+  const shared = sharedOf(group.sharedDir ?? group.dir);
   const ir = new Ir(r, t);
   const check = new CheckCode(ir);
   const root = ir.typeNodes.get(t.title) as number;
@@ -131,9 +140,9 @@ function typeModule(r: Resolved, t: TypeInfo, group: ValidatorGroup): EmittedFil
     byModule.set(spec, new Set([...(byModule.get(spec) ?? []), checkExportName(x.title), nodeExportName(x.title)]));
   }
   const imports = [
-    `import { ${RUNTIME_GLUE.join(', ')} } from '${importSpecifier(path, SHARED.runtime)}';`,
-    ...(helpers.length ? [`import { ${helpers.join(', ')} } from '${importSpecifier(path, SHARED.helpers)}';`] : []),
-    ...(formats.length ? [`import { ${formats.join(', ')} } from '${importSpecifier(path, SHARED.formats)}';`] : []),
+    `import { ${RUNTIME_GLUE.join(', ')} } from '${importSpecifier(path, shared.runtime)}';`,
+    ...(helpers.length ? [`import { ${helpers.join(', ')} } from '${importSpecifier(path, shared.helpers)}';`] : []),
+    ...(formats.length ? [`import { ${formats.join(', ')} } from '${importSpecifier(path, shared.formats)}';`] : []),
     ...[...byModule.keys()].sort(byCodeUnits).map((spec) => `import { ${[...(byModule.get(spec) as Set<string>)].sort(byCodeUnits).join(', ')} } from '${spec}';`),
   ];
   const name = validatorName(t.title);
@@ -167,8 +176,8 @@ function typeModule(r: Resolved, t: TypeInfo, group: ValidatorGroup): EmittedFil
   ].join('\n');
   const dts = [
     HEADER,
-    `import type { ${t.title} } from '${importSpecifier(path, GENERATED.typesIndex)}';`,
-    `import type { Validator } from '${importSpecifier(path, SHARED.validatorTypes.replace(/\.d\.ts$/, '.js'))}';`,
+    `import type { ${t.title} } from '${importSpecifier(path, r.layout(t.file.major).typesIndex)}';`,
+    `import type { Validator } from '${importSpecifier(path, shared.validatorTypes.replace(/\.d\.ts$/, '.js'))}';`,
     '',
     `/** Validator for ${t.title} (${t.ajvRef}); also a Standard Schema v1 whose output is ${t.title}. */`,
     `export declare const ${name}: Validator<${t.title}>;`,
@@ -193,7 +202,8 @@ const internal = (names: readonly string[]) => ['// Internal to the generated va
  * The shared modules (helpers, formats, the diagnostic interpreter and validator glue, the validator types): the same
  * for every corpus, emitted once for all groups.
  */
-export function emitSharedValidatorModules(): EmittedFile[] {
+export function emitSharedValidatorModules(dir: string = GENERATED.validatorsDir): EmittedFile[] {
+  const SHARED = sharedOf(dir);
   const formats = Object.keys(FORMATS).sort().map((f) => FORMATS[f] as { fn: string; code: string });
   const helpers = Object.keys(HELPERS).sort();
   const glue = [...RUNTIME_GLUE].sort();
@@ -232,8 +242,12 @@ export function emitSharedValidatorModules(): EmittedFile[] {
 }
 
 /** The barrel of a group (`validators.js`: every validator and `validatorIndex`) and its typed declarations. */
-function barrelModule(group: ValidatorGroup): EmittedFile[] {
+function barrelModule(r: Resolved, group: ValidatorGroup): EmittedFile[] {
   const path = `${group.dir}validators.js`;
+  const SHARED = sharedOf(group.sharedDir ?? group.dir);
+  const majors = [...new Set(group.types.map((t) => t.file.major))];
+  if (majors.length > 1) throw new Error(`validators: a group's barrel exports the types of one major, not ${majors.join(' and ')}`);
+  const typesIndex = r.layout(majors[0] ?? r.firstMajor).typesIndex;
   const types = [...group.types].sort((a, b) => byCodeUnits(a.title, b.title));
   const index = types
     .map(
@@ -257,7 +271,7 @@ function barrelModule(group: ValidatorGroup): EmittedFile[] {
   ].join('\n');
   const dts = [
     HEADER,
-    `import type * as T from '${importSpecifier(path, GENERATED.typesIndex)}';`,
+    `import type * as T from '${importSpecifier(path, typesIndex)}';`,
     `import type { Validator } from '${importSpecifier(path, SHARED.validatorTypes.replace(/\.d\.ts$/, '.js'))}';`,
     `export type { Validator, ValidatorError } from '${importSpecifier(path, SHARED.validatorTypes.replace(/\.d\.ts$/, '.js'))}';`,
     `export type { StandardSchemaV1 } from '${importSpecifier(path, SHARED.standardSchema.replace(/\.d\.ts$/, '.js'))}';`,
@@ -284,30 +298,42 @@ function barrelModule(group: ValidatorGroup): EmittedFile[] {
  * of the files that reference it (transitively) gives exactly what a full run gives for them.
  */
 export function emitValidatorGroup(r: Resolved, group: ValidatorGroup, only?: ReadonlySet<string>): EmittedFile[] {
-  const types = group.types.filter((t) => !only || only.has(t.title));
-  return [...types.flatMap((t) => typeModule(r, t, group)), ...barrelModule(group)];
+  const all = [...group.types, ...(group.referenced ?? [])];
+  const types = all.filter((t) => !only || only.has(t.title));
+  return [...types.flatMap((t) => typeModule(r, t, group)), ...barrelModule(r, group)];
 }
 
 /**
- * The corpus's validator group as today's import paths have it: every type, in `generated/validators/`, its Standard
- * Schema vendor the corpus's output name (this repository's: `wopkit`; a downstream corpus's own).
+ * The corpus's validator groups, one per major, each in its major's folder (naming.ts `majorLayout`:
+ * `generated/validators/` for the first, `generated/validators/<major>/` for a later one) with its own shared modules
+ * and the modules of the earlier-major types it references, so each folder ships alone; the Standard Schema vendor is
+ * the corpus's output name (this repository's: `wopkit`; a downstream corpus's own).
  */
-export const corpusGroup = (r: Resolved): ValidatorGroup => ({ types: r.types, dir: GENERATED.validatorsDir, vendor: outputNames(r.corpus.config).name });
-
-/** The module paths (`.js` and `.d.ts`) of the types of schema file `file` in the corpus group. */
-export const validatorOutputsOf = (r: Resolved, file: Pick<SchemaFile, 'path'>): string[] =>
-  r.types.filter((t) => t.file.path === file.path).flatMap((t) => {
-    const js = typeValidatorModulePath(GENERATED.validatorsDir, t.title);
-    return [js, declarationsPathOf(js)];
+export function corpusGroups(r: Resolved): ValidatorGroup[] {
+  const vendor = outputNames(r.corpus.config).name;
+  return r.majors.map((major) => {
+    const types = r.typesOf(major);
+    const referenced = r.closureOf(major).filter((t) => !types.includes(t));
+    return { types, ...(referenced.length ? { referenced } : {}), dir: r.layout(major).validatorsDir, vendor };
   });
+}
+
+/** The module paths (`.js` and `.d.ts`) of the types of schema file `file`, in every group that holds them. */
+export const validatorOutputsOf = (r: Resolved, file: Pick<SchemaFile, 'path'>): string[] =>
+  corpusGroups(r).flatMap((g) =>
+    [...g.types, ...(g.referenced ?? [])].filter((t) => t.file.path === file.path).flatMap((t) => {
+      const js = typeValidatorModulePath(g.dir, t.title);
+      return [js, declarationsPathOf(js)];
+    }),
+  );
 
 /**
- * The validators modules of the types of `files` only (every type when omitted), with the shared modules and the
+ * The validators modules of the types of `files` only (every type when omitted), with each group's shared modules and
  * barrel (what watch mode re-emits after an edit).
  */
 export function emitValidatorModules(r: Resolved, files?: readonly SchemaFile[]): EmittedFile[] {
   const wanted = files ? new Set(r.types.filter((t) => files.some((f) => f.path === t.file.path)).map((t) => t.title)) : undefined;
-  return [...emitSharedValidatorModules(), ...emitValidatorGroup(r, corpusGroup(r), wanted)];
+  return corpusGroups(r).flatMap((g) => [...emitSharedValidatorModules(g.dir), ...emitValidatorGroup(r, g, wanted)]);
 }
 
 export function emitValidators(r: Resolved): readonly EmittedFile[] {

@@ -26,14 +26,14 @@ import { EmitWorker } from './worker-client.ts';
 import { EMITTERS, emittersFor, type EmitterEntry } from '../emitters.ts';
 import { corpusConfig } from '../corpus-config.ts';
 import { declareTypes, type Declarations } from '../emit/ts-declarations.ts';
-import { emitTypes } from '../emit/types.ts';
+import { emitTypes, typesModuleOf } from '../emit/types.ts';
 import { emitValidatorModules, emitValidators, validatorOutputsOf } from '../emit/validators.ts';
 import { emitSiteData, emitSiteDataOf } from '../emit/site-data.ts';
 import { writeFiles } from '../write.ts';
 import { CorpusError, CorpusProblems } from '../errors.ts';
 import { isOwned } from '../owned.ts';
 import { createAjv } from '../ajv.ts';
-import { GENERATED, parseExampleTarget, siteDataName, typesModulePath } from '../naming.ts';
+import { GENERATED, parseExampleTarget, siteDataName } from '../naming.ts';
 
 /** What changed since the last run that generated: everything (`full`), or these schema and example files. */
 interface Edit {
@@ -143,7 +143,8 @@ export class WatchSession {
     };
     const corpus = loadCorpus(this.root, { keepGoing: true });
     lap('load');
-    const schemaTexts = textsOf(corpus.schemas);
+    // The majors tables count as schema files here: an edit runs the emitters that read the whole corpus (majors).
+    const schemaTexts = textsOf([...corpus.schemas, ...(corpus.majorTables ?? [])]);
     const exampleTexts = textsOf(corpus.examples);
     const schemasChanged = differing(this.schemaTexts, schemaTexts);
     const examplesChanged = differing(this.exampleTexts, exampleTexts);
@@ -294,20 +295,22 @@ export class WatchSession {
    */
   private emitTypesIncrementally(r: Resolved, declarations: Declarations): readonly EmittedFile[] {
     const keyOf = (file: SchemaFile): string =>
-      JSON.stringify(r.types.filter((t) => t.file === file).map((t) => [t.title, declarations.get(t.title)?.text, [...(declarations.get(t.title)?.refs ?? [])].map((x) => [x.title, x.file.stem])]));
+      JSON.stringify(r.types.filter((t) => t.file === file).map((t) => [t.title, declarations.get(t.title)?.text, [...(declarations.get(t.title)?.refs ?? [])].map((x) => [x.title, x.file.path])]));
     const stale = r.corpus.schemas.filter((f) => this.typesModules.get(f.path)?.key !== keyOf(f));
     const sameFiles = r.corpus.schemas.length === this.typesModules.size && r.corpus.schemas.every((f) => this.typesModules.has(f.path));
     // A new or removed schema file changes the index: run the emitter on everything; otherwise only on the stale files.
     const fresh = emitTypes(sameFiles ? resolveCorpus({ ...r.corpus, schemas: stale, examples: [] }) : r, declarations);
-    const previousIndex = (this.lastOutput.get('types') ?? []).find((f) => f.path === GENERATED.typesIndex);
+    // One index per major (naming.ts majorLayout).
+    const indexes = new Set(r.majors.map((m) => r.layout(m).typesIndex));
+    const previousIndexes = (this.lastOutput.get('types') ?? []).filter((f) => indexes.has(f.path));
     if (!sameFiles) this.typesModules.clear();
     for (const f of sameFiles ? stale : r.corpus.schemas) {
-      const module = fresh.find((x) => x.path === typesModulePath(f.stem));
+      const module = fresh.find((x) => x.path === typesModuleOf(r, f));
       if (module) this.typesModules.set(f.path, { key: keyOf(f), file: module });
       else this.typesModules.delete(f.path);
     }
-    const index = sameFiles && previousIndex ? previousIndex : fresh.find((x) => x.path === GENERATED.typesIndex);
-    return [...[...this.typesModules.values()].map((m) => m.file), ...(index ? [index] : [])];
+    const index = sameFiles && previousIndexes.length === indexes.size ? previousIndexes : fresh.filter((x) => indexes.has(x.path));
+    return [...[...this.typesModules.values()].map((m) => m.file), ...index];
   }
 
   /**
@@ -317,7 +320,7 @@ export class WatchSession {
   private affectedExamples(r: Resolved, corpus: LoadedCorpus, changed: ReadonlySet<string> | undefined): ((ex: Example) => boolean) | undefined {
     if (!changed) return undefined;
     const files = r.filesReferencing(corpus.schemas.filter((f) => changed.has(f.path)).map((f) => f.path));
-    const targets = new Set([...r.entries.values()].filter((e) => files.has(e.file.path)).map((e) => `${e.file.family}/${e.target}`));
-    return (ex) => changed.has(ex.path) || targets.has(`${ex.family}/${ex.target}`);
+    const targets = new Set([...r.entries.values()].filter((e) => files.has(e.file.path)).map((e) => `${e.file.family}/${e.file.major}/${e.target}`));
+    return (ex) => changed.has(ex.path) || targets.has(`${ex.family}/${ex.major}/${ex.target}`);
   }
 }

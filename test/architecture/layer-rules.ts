@@ -33,7 +33,7 @@ export const LAYER_RULES: Readonly<Record<string, readonly string[]>> = {
   ],
   conformance: ['generated', 'runtime/host/seam-catalogue.ts'],
   site: [
-    'generated', 'generator/site-data-format.ts', 'generator/json-value.ts', 'generator/compat/report.ts',
+    'generated', 'generator/site-data-format.ts', 'generator/json-value.ts', 'generator/compat/report.ts', 'generator/compat/majors.ts',
     // The playground parses and locates JSON as the CLI does.
     'generator/json-parse.ts', 'generator/json-locate.ts',
     // Diagrams (site/src/lib/diagrams/): the data they draw — the emitter table, the lifecycle tables, the orders and

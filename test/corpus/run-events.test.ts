@@ -1,10 +1,14 @@
-/** validateRunEvent: envelope first, O(1) dispatch on type, unknown types tolerated with the envelope checked. */
+/**
+ * validateRunEvent (the first major's module, generated/run-events/): envelope first, O(1) dispatch on type, unknown
+ * types tolerated with the envelope checked. The v2 module: test/corpus/v2-generated.test.ts.
+ */
 import { describe, expect, it } from 'vitest';
 import { validateRunEvent, KNOWN_RUN_EVENT_TYPES, isKnownRunEvent, type RunEventPayloadMap } from '../../generated/run-events/index.ts';
 import { loadCorpus } from '../../generator/load.ts';
 import { REPO } from '../generator/helpers.ts';
 
-const corpus = loadCorpus(REPO);
+const loaded = loadCorpus(REPO);
+const corpus = { schemas: loaded.schemas.filter((s) => s.major === 'v1'), examples: loaded.examples.filter((e) => e.major === 'v1') };
 const base = { eventId: 'e-1', runId: 'run-1', timestamp: '2026-01-01T00:00:00Z', sequence: 3 };
 
 describe('validateRunEvent', () => {

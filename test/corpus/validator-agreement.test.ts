@@ -1,5 +1,6 @@
 /**
- * Ajv is the reference oracle of our emitted validators (generated/validators/validators.js). On instances built
+ * Ajv is the reference oracle of our emitted validators (generated/validators/validators.js, and OpenWOP v2's
+ * generated/validators/v2/validators.js). On instances built
  * from every corpus type (test/corpus/arbitrary.ts), on near misses made by small edits of those and of every valid
  * example, and on every example file:
  *  - the verdict equals Ajv's (compiled here from the schemas, allErrors: false, and allErrors: true);
@@ -17,6 +18,7 @@ import { createAjv } from '../../generator/ajv.ts';
 import type { Json } from '../../generator/model.ts';
 import { KEYWORD_ORDER, FORMATS, DATE_TIME_CODE } from '../../generator/emit/validators/keywords.ts';
 import { validatorIndex } from '../../generated/validators/validators.js';
+import { validatorIndex as v2ValidatorIndex } from '../../generated/validators/v2/validators.js';
 import { applyEdits, arbitraryFor, editArbitrary } from './arbitrary.ts';
 import { oracleAjv } from './oracle.ts';
 import { REPO } from '../generator/helpers.ts';
@@ -33,7 +35,7 @@ interface Err {
   propertyName?: string;
 }
 type V = ((d: unknown) => boolean) & { errors?: Err[] | null };
-const ours = validatorIndex as unknown as Record<string, { validator: V }>;
+const ours = { ...validatorIndex, ...v2ValidatorIndex } as unknown as Record<string, { validator: V }>;
 const RUNS_PER_TYPE = Number(process.env['AGREEMENT_RUNS'] ?? 64);
 const EDITS_PER_EXAMPLE = Number(process.env['AGREEMENT_EDITS'] ?? 12);
 let checked = 0;
@@ -79,11 +81,11 @@ function agree(t: TypeInfo, x: unknown): void {
   firstErrorAgrees(errors, first.errors as Err[], where);
 }
 
-const typeOfExample = new Map([...r.entries.values()].map((e) => [`${e.file.family}/${e.target}`, e]));
+const typeOfExample = new Map([...r.entries.values()].map((e) => [`${e.file.family}/${e.file.major}/${e.target}`, e]));
 
 describe('our validators agree with Ajv', () => {
   it('on every example file', () => {
-    for (const ex of corpus.examples) agree(typeOfExample.get(`${ex.family}/${ex.target}`)!, ex.instance);
+    for (const ex of corpus.examples) agree(typeOfExample.get(`${ex.family}/${ex.major}/${ex.target}`)!, ex.instance);
   });
 
   it('on instances built from every corpus type and on near misses of them', () => {
@@ -104,7 +106,7 @@ describe('our validators agree with Ajv', () => {
 
   it('on near misses of every valid example', () => {
     for (const ex of corpus.examples.filter((e) => e.kind === 'valid')) {
-      const t = typeOfExample.get(`${ex.family}/${ex.target}`)!;
+      const t = typeOfExample.get(`${ex.family}/${ex.major}/${ex.target}`)!;
       fc.assert(
         fc.property(fc.array(editArbitrary, { minLength: 1, maxLength: 2 }), (edits) => agree(t, applyEdits(ex.instance, edits))),
         { numRuns: EDITS_PER_EXAMPLE },
@@ -135,6 +137,7 @@ describe('the emitter follows Ajv', () => {
   const reference = (name: string): ((s: string) => boolean) => {
     const f = (fullFormats as Record<string, unknown>)[name];
     if (f instanceof RegExp) return (s) => f.test(s);
+    if (typeof f === 'function') return f as (s: string) => boolean;
     return (f as { validate: (s: string) => boolean }).validate;
   };
   const digit = fc.integer({ min: 0, max: 9 }).map(String);
@@ -147,6 +150,7 @@ describe('the emitter follows Ajv', () => {
     duration: fc.tuple(pick('P', 'p', ''), pick('', '1Y', '2M', '3W', '10D'), pick('', 'T', 'T1H', 'T5M30S', 'T1S', 'TH'), pick('', '1W', 'x')).map((p) => p.join('')),
     uuid: fc.oneof(fc.uuid(), fc.string({ maxLength: 40 }), fc.uuid().map((u) => `urn:uuid:${u.toUpperCase()}`)),
     email: fc.oneof(fc.emailAddress(), fc.string({ maxLength: 20 }), fc.emailAddress().map((e) => e.replace('@', '@@'))),
+    uri: fc.oneof(fc.webUrl({ withQueryParameters: true, withFragments: true }), fc.tuple(fc.webUrl(), pick('', ' ', '%', '[', ']', '%4', '#%zz', '::')).map((p) => p.join('')), fc.tuple(pick('a:', 'urn:', 'x+y:', '1a:', ':', 'a:/', 'a://'), fc.string({ maxLength: 8 })).map((p) => p.join(''))),
   };
   NEAR['date-time'] = fc.tuple(NEAR['date']!, pick('T', 't', ' ', '\u2028', '\u00a0', 'x', 'TT'), NEAR['time']!).map((p) => p.join(''));
   for (const name of Object.keys(FORMATS)) {

@@ -44,7 +44,7 @@ function rehome(root: string, idBase: string, family: string, major: string): vo
 describe('the settings table', () => {
   it('accepts every setting this repository uses, and names today\'s outputs', () => {
     const config = corpusConfig(REPO);
-    expect(config).toMatchObject({ idBase: 'https://wopkit.dev/schemas/', families: { openwop: ['v1'], inquirium: ['v1'] }, editorSettings: true, openapi: true });
+    expect(config).toMatchObject({ idBase: 'https://wopkit.dev/schemas/', families: { openwop: ['v1', 'v2'], inquirium: ['v1'] }, editorSettings: true, openapi: true });
     expect(languagesFor(outputNames(config)).map((l) => [l.file, l.options['package'] ?? l.options['namespace'] ?? ''])).toEqual([
       ['python/wopkit_types.py', ''],
       ['go/wopkit/types.go', 'wopkit'],

@@ -59,12 +59,29 @@ describe('lint', () => {
     ['x-source', withSchema('shared', (s) => (s['x-source'] = 5)), `x-source ${SHARED}#/x-source`],
     ['example-schema', { ...base, examples: base.examples.map((e) => (e.target === 'config' && e.kind === 'valid' ? { ...e, declaredSchema: undefined } : e)) }, 'example-schema schemas/demo/v1/examples/config/valid/full.json#/$schema'],
     ['direction', withSchema('config', (s) => delete s['x-direction']), `direction ${CONFIG}#/x-direction`],
-    ['file-stem-unique', { ...base, schemas: [...base.schemas, ...base.schemas.filter((f) => f.stem === 'shared').map((f) => ({ ...f, major: 'v2', path: 'schemas/demo/v2/shared.schema.json' }))] }, 'file-stem-unique schemas/demo/v2/shared.schema.json#'],
+    // the same stem in another family of the same major (two majors may share one: each major has its own folders)
+    ['file-stem-unique', { ...base, schemas: [...base.schemas, ...base.schemas.filter((f) => f.stem === 'shared').map((f) => ({ ...f, family: 'other', path: 'schemas/other/v1/shared.schema.json' }))] }, 'file-stem-unique schemas/other/v1/shared.schema.json#'],
     ['route-table', { ...base, routeTables: [{ path: 'schemas/demo/v1/routes.json', family: 'demo', text: '', data: { commonErrors: { always: [500], authenticated: [401], body: [400] }, parameters: {}, routes: { thing: { kind: 'protocol', method: 'GET', path: '/v1/thing', response: 'NoSuchTitle', role: 'tenant', summary: 'A thing.', errors: [] } } } }] }, 'route-table schemas/demo/v1/routes.json#/routes/thing/response'],
+    ['majors-table', { ...base, majorTables: [{ path: 'schemas/demo/majors/event-names.json', family: 'demo', name: 'event-names', data: { rows: [{ v1: 'a.done', v2: 'a.done' }, { v1: 'a.done', v2: 'b.done' }] } }] }, 'majors-table schemas/demo/majors/event-names.json#/rows/1/v1'],
     ['loads', { ...base, problems: [{ file: 'schemas/demo/v1/broken.schema.json', pointer: '', message: 'malformed JSON at line 1, column 2: unexpected "x"' }] }, 'loads schemas/demo/v1/broken.schema.json#'],
   ];
   it.each(cases)('%s', (_rule, corpus, expected) => {
     expect(rules(lintCorpus(corpus))).toContain(expected);
+  });
+
+  it('file-stem-unique: one stem in two majors is fine (a later major\'s modules sit in its own folders)', () => {
+    const twoMajors = { ...base, schemas: [...base.schemas, ...base.schemas.filter((f) => f.stem === 'shared').map((f) => ({ ...f, major: 'v2', path: 'schemas/demo/v2/shared.schema.json' }))] };
+    expect(rules(lintCorpus(twoMajors)).filter((x) => x.startsWith('file-stem-unique'))).toEqual([]);
+  });
+
+  it('majors-table: a row of this repository\'s event-name table that breaks the schema beside it is found at its pointer', () => {
+    const repo = loadCorpus(REPO);
+    const tables = repo.majorTables!.map((t) =>
+      t.name === 'event-names' ? { ...t, data: { ...t.data, rows: [{ v1: 'a.done', v2: 'Not A Name', registered: true }, ...(t.data['rows'] as JsonObject[]).slice(1)] } } : t,
+    );
+    const found = rules(lintResolved(resolveCorpus({ ...repo, majorTables: tables }))).filter((x) => x.startsWith('majors-table'));
+    expect(found).toEqual(['majors-table schemas/openwop/majors/event-names.json#/rows/0/v2']);
+    expect(rules(lintResolved(resolveCorpus(repo))).filter((x) => x.startsWith('majors-table'))).toEqual([]);
   });
 
   it('every rule of the table has a case above, and every id is unique', () => {

@@ -19,7 +19,7 @@ describe('progress lines', () => {
   it('gen on a terminal, text format: one line per stage and per emitter, each with its time', async () => {
     const stagesOf = (err: string[]) => err.map((l) => /^gen › (.+) \d+(\.\d)? (ms|s)$/.exec(l)?.[1]);
     // (no openapi: the fixture corpus's settings do not ask for the reference host's document)
-    const quick = ['emit types', 'emit validators', 'emit guards', 'emit run-events', 'emit site-data', 'emit readme', 'emit routes'];
+    const quick = ['emit types', 'emit validators', 'emit guards', 'emit run-events', 'emit site-data', 'emit readme', 'emit routes', 'emit majors'];
     const all = await runWith(['gen', '--all', '--root', root], true);
     expect(all.code).toBe(0);
     const stages = stagesOf(all.err);

@@ -1,7 +1,7 @@
 /**
  * The validator emitter never skips a keyword silently: a keyword it does not implement stops generation with an
  * error naming the schema file and the keyword's JSON pointer (case: test/generator/golden/validators/unsupported/,
- * a corpus whose only problem is a `patternProperties`).
+ * a corpus whose only problem is a `dependentSchemas`).
  */
 import { describe, expect, it } from 'vitest';
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -42,7 +42,7 @@ describe('validator emitter: unsupported keyword', () => {
       expect(res.code).toBe(2);
       expect(res.err).toContain(expected.file);
       expect(res.err).toContain(expected.pointer);
-      expect(res.err).toContain('"patternProperties" is not supported');
+      expect(res.err).toContain('"dependentSchemas" is not supported');
     } finally {
       rmSync(root, { recursive: true, force: true });
     }

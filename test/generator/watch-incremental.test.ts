@@ -4,8 +4,8 @@
  * those of the edited file and of the files that reference it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { scratchFixture } from './helpers.ts';
 import { loadCorpus } from '../../generator/load.ts';
 import { resolveCorpus } from '../../generator/resolve.ts';
@@ -45,6 +45,22 @@ describe('watch session, incremental emitters', () => {
     return report.written.filter((p) => p.startsWith('generated/validators/by-type/')).sort();
   };
   const defs = (s: JsonObject) => s['$defs'] as Record<string, JsonObject>;
+
+  it('an edit of a majors table regenerates the translation between majors (and no validator module)', async () => {
+    const table = join(root, 'schemas/demo/majors/event-names.json');
+    mkdirSync(dirname(table), { recursive: true });
+    const write = (v2: string) => writeFileSync(table, `${JSON.stringify({ rows: [{ v1: 'demo.created', v2, registered: true }] }, null, 2)}\n`);
+    write('demo.created');
+    const first = await session.run();
+    expect(first.problems).toEqual([]);
+    expect(first.written).toContain('generated/majors/demo.ts');
+    write('demo-thing.created');
+    const second = await session.run();
+    expect(second.written).toEqual(['generated/majors/demo.ts']);
+    expect(readFileSync(join(root, 'generated/majors/demo.ts'), 'utf8')).toContain('"demo-thing.created"');
+    rmSync(dirname(table), { recursive: true, force: true });
+    expect((await session.run()).removed).toContain('generated/majors/demo.ts');
+  });
 
   it('an edit of a file nothing references writes its module only', async () => {
     const written = await edit('config.schema.json', (s) => {

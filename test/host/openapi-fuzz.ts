@@ -56,10 +56,10 @@ export interface FuzzReport {
 function examplesByTitle(): Map<string, { valid: unknown[]; invalid: unknown[] }> {
   const corpus = loadCorpus(REPO);
   const resolved = new Resolved(corpus);
-  const typeOf = new Map([...resolved.entries.values()].map((e) => [`${e.file.family}/${e.target}`, e.title]));
+  const typeOf = new Map([...resolved.entries.values()].map((e) => [`${e.file.family}/${e.file.major}/${e.target}`, e.title]));
   const out = new Map<string, { valid: unknown[]; invalid: unknown[] }>();
   for (const ex of corpus.examples) {
-    const title = typeOf.get(`${ex.family}/${ex.target}`);
+    const title = typeOf.get(`${ex.family}/${ex.major}/${ex.target}`);
     if (title === undefined) continue;
     const slot = out.get(title) ?? { valid: [], invalid: [] };
     slot[ex.kind].push(ex.instance);

@@ -15,10 +15,10 @@ import { REPO } from '../generator/helpers.ts';
 
 const corpus = loadCorpus(REPO);
 const resolved = new Resolved(corpus);
-const titleOf = new Map([...resolved.entries.values()].map((e) => [`${e.file.family}/${e.target}`, e.title]));
+const titleOf = new Map([...resolved.entries.values()].map((e) => [`${e.file.family}/${e.file.major}/${e.target}`, e.title]));
 
 /** The valid examples of a schema title. */
-const validExamples = (title: string): unknown[] => corpus.examples.filter((ex) => ex.kind === 'valid' && titleOf.get(`${ex.family}/${ex.target}`) === title).map((ex) => ex.instance);
+const validExamples = (title: string): unknown[] => corpus.examples.filter((ex) => ex.kind === 'valid' && titleOf.get(`${ex.family}/${ex.major}/${ex.target}`) === title).map((ex) => ex.instance);
 
 describe('response serialization', () => {
   it('every valid example of every response schema comes back as its JSON.stringify round trip', async () => {

@@ -24,7 +24,7 @@ const SEAMS: Record<string, CatalogueRoute> = Object.fromEntries(Object.values(R
 const corpusExamples = loadCorpus('.').examples;
 const examples = (stem: string, kind: 'valid' | 'invalid') =>
   corpusExamples
-    .filter((e) => e.family === 'openwop' && e.target === stem && e.kind === kind)
+    .filter((e) => e.family === 'openwop' && e.major === 'v1' && e.target === stem && e.kind === kind)
     .map((e) => ({ file: e.path.slice(`${EXAMPLES}/`.length), doc: (kind === 'valid' ? e.instance : { instance: e.instance, expect: e.expect }) as any }));
 
 describe('fixture seam request bodies are schema-checked', () => {

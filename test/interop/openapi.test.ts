@@ -121,11 +121,11 @@ describe('the generated OpenAPI document', () => {
   it('its component schemas give every corpus example of a type they hold the verdict the corpus promises', () => {
     const ajv = createAjv({ strict: false });
     ajv.addSchema({ $id: 'urn:wopkit:openapi', components: doc.components });
-    const typeOf = new Map([...resolved.entries.values()].map((e) => [`${e.file.family}/${e.target}`, e.title]));
+    const typeOf = new Map([...resolved.entries.values()].map((e) => [`${e.file.family}/${e.file.major}/${e.target}`, e.title]));
     let checked = 0;
     const wrong: string[] = [];
     for (const ex of corpus.examples) {
-      const title = typeOf.get(`${ex.family}/${ex.target}`);
+      const title = typeOf.get(`${ex.family}/${ex.major}/${ex.target}`);
       if (title === undefined || doc.components.schemas[title] === undefined) continue;
       const v = ajv.getSchema(`urn:wopkit:openapi#/components/schemas/${title}`)!;
       const instance = structuredClone(ex.instance) as Record<string, unknown>;

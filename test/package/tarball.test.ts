@@ -7,7 +7,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PACKAGES, codeExports, manifestOf, npm, packageDir, rootManifest, ROOT, skipUnbuilt, type PackageLayout } from '../support/built-package.ts';
-import { packageOf, repositoryExports, shippedReadme, type RootManifest } from '../../scripts/package-layout.ts';
+import { holds, repositoryExports, schemaFoldersOf, shippedReadme, type RootManifest } from '../../scripts/package-layout.ts';
+import { corpusConfig } from '../../generator/corpus-config.ts';
 
 interface Packed { files: { path: string; mode: number }[]; entryCount: number; size: number }
 
@@ -29,7 +30,8 @@ describe.skipIf(skip).each(PACKAGES.map((p) => [p.name, p] as const))('the %s ta
   });
 
   it('ships only its own files from the compiled tree, the schema files and the package documents', () => {
-    const allowed = (path: string) => packageOf(path.replace(/\.d\.ts$/, '.js')) === p || /^schemas\/(openwop|inquirium)\/v1\/[^/]+\.schema\.json$/.test(path) || DOCUMENTS.includes(path);
+    const folders = schemaFoldersOf(p, corpusConfig(ROOT).families!);
+    const allowed = (path: string) => holds(p, path.replace(/\.d\.ts$/, '.js')) || folders.some((f) => new RegExp(`^schemas/${f}/[^/]+\\.schema\\.json$`).test(path)) || DOCUMENTS.includes(path);
     expect(paths.filter((path) => !allowed(path))).toEqual([]);
     for (const doc of DOCUMENTS) expect(paths, doc).toContain(doc);
   });
@@ -46,8 +48,10 @@ describe.skipIf(skip).each(PACKAGES.map((p) => [p.name, p] as const))('the %s ta
     for (const doc of ['LICENSE', 'NOTICE', 'CHANGELOG.md']) expect(readFileSync(join(packageDir(p), doc), 'utf8'), `${doc} (dist/ is older: npm run build)`).toBe(readFileSync(join(ROOT, doc), 'utf8'));
   });
 
-  it('ships every schema of both families', () => {
-    const repo = ['openwop', 'inquirium'].flatMap((f) => readdirSync(join(ROOT, 'schemas', f, 'v1')).filter((n) => n.endsWith('.schema.json')).map((n) => `schemas/${f}/v1/${n}`));
+  it('ships every schema of the family majors it carries (a validators package: those it was generated from and they reference)', () => {
+    const folders = schemaFoldersOf(p, corpusConfig(ROOT).families!);
+    expect(folders.length).toBeGreaterThan(0);
+    const repo = folders.flatMap((f) => readdirSync(join(ROOT, 'schemas', f)).filter((n) => n.endsWith('.schema.json')).map((n) => `schemas/${f}/${n}`));
     expect(paths.filter((path) => path.startsWith('schemas/')).sort()).toEqual(repo.sort());
   });
 

@@ -21,7 +21,7 @@ const typedocConfig = JSON.parse(readFileSync('typedoc.json', 'utf8')) as { entr
 describe('API reference entry points', () => {
   it('are exactly the code subpaths of package.json exports, in the same order', () => {
     const subpaths = packageSubpaths(pkg);
-    expect(subpaths.map((s) => s.name)).toEqual(['wopkit', 'wopkit/validators', 'wopkit/guards', 'wopkit/run-events', 'wopkit/runtime', 'wopkit/host', 'wopkit/conformance']);
+    expect(subpaths.map((s) => s.name)).toEqual(['wopkit', 'wopkit/validators', 'wopkit/guards', 'wopkit/run-events', 'wopkit/v2', 'wopkit/v2/validators', 'wopkit/v2/guards', 'wopkit/v2/run-events', 'wopkit/runtime', 'wopkit/host', 'wopkit/conformance']);
     expect(typedocConfig.entryPoints).toEqual(subpaths.map((s) => s.entry));
   });
   it('are told apart by file name (the module name typedoc gives them before the plugin renames them)', () => {

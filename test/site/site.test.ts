@@ -202,7 +202,7 @@ describe('API reference', () => {
   const apiIndex = (): ApiIndex => JSON.parse(readFileSync('site/generated/api-index.json', 'utf8')) as ApiIndex;
   it('has a page for every package subpath', () => {
     const modules = Object.keys(apiIndex().modules);
-    expect(modules).toEqual(['wopkit', 'wopkit/validators', 'wopkit/guards', 'wopkit/run-events', 'wopkit/runtime', 'wopkit/host', 'wopkit/conformance']);
+    expect(modules).toEqual(['wopkit', 'wopkit/validators', 'wopkit/guards', 'wopkit/run-events', 'wopkit/v2', 'wopkit/v2/validators', 'wopkit/v2/guards', 'wopkit/v2/run-events', 'wopkit/runtime', 'wopkit/host', 'wopkit/conformance']);
     for (const m of modules) expect(resolves(apiIndex().modules[m]!.url), m).toBe(true);
   });
   browserIt('API pages render inside the site shell: sidebar with a group per subpath, and search', async () => {

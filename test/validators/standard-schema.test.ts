@@ -11,6 +11,7 @@ import { initTRPC, StandardSchemaV1Error, type inferRouterInputs } from '@trpc/s
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { validateCapabilities, validateMemoryEntry, validatorIndex, type StandardSchemaV1, type Validator } from '../../generated/validators/validators.js';
 import { validateMemoryEntry as fromItsModule } from '../../generated/validators/by-type/MemoryEntry.js';
+import { validatorIndex as v2ValidatorIndex } from '../../generated/validators/v2/validators.js';
 import type { Capabilities, MemoryEntry } from '../../generated/ts/index.ts';
 import { loadCorpus } from '../../generator/load.ts';
 import { Resolved } from '../../generator/resolve.ts';
@@ -80,11 +81,12 @@ describe('Standard Schema v1', () => {
 
   it('agrees with the validator on every example and on instances built from every type and near misses of them (property)', () => {
     for (const ex of corpus.examples) {
-      const t = [...r.entries.values()].find((e) => e.file.family === ex.family && e.target === ex.target);
+      const t = [...r.entries.values()].find((e) => e.file.family === ex.family && e.file.major === ex.major && e.target === ex.target);
       if (t?.title && validatorIndex[t.title as keyof typeof validatorIndex]) agree(validatorIndex[t.title as keyof typeof validatorIndex].validator as Validator<unknown>, ex.instance);
     }
+    const each = { ...validatorIndex, ...v2ValidatorIndex } as Record<string, { validator: unknown }>;
     for (const t of r.types) {
-      const v = validatorIndex[t.title as keyof typeof validatorIndex].validator as Validator<unknown>;
+      const v = each[t.title]!.validator as Validator<unknown>;
       let arb: fc.Arbitrary<Json>;
       try {
         arb = arbitraryFor(r, t.file, t.schema);

@@ -25,7 +25,7 @@ function __c0(d) {
 let __T;
 function __S() {
   return (__T ??= __link([
-    { f: __F0, p: "/$defs/ContentPart", c: __c0, t: ["object"], tv: "object", g: [[0,[5]],[4,[25,27]]], ap: 1, kn: new Set([]), one: [2,4], dt: "type", dm: new Map([["text",0],["object_ref",1]]) },
+    { f: __F0, p: "/$defs/ContentPart", c: __c0, t: ["object"], tv: "object", g: [[0,[5]],[4,[25,28]]], ap: 1, kn: new Set([]), one: [2,4], dt: "type", dm: new Map([["text",0],["object_ref",1]]) },
     { f: __F0, p: "/$defs/ContentPart/additionalProperties", av: 1, b: true },
     { f: __F0, p: "/$defs/ContentPart/oneOf/0", c: __check_InquiriumTextPart, r: 3, ro: 1, g: [[0,[0]]] },
     { f: __F0, p: "/$defs/TextPart", c: __check_InquiriumTextPart, x: __node_InquiriumTextPart },

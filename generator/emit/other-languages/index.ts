@@ -49,13 +49,16 @@ const jobOf = (r: Resolved, tops: readonly TopLevelType[]): RenderJob => ({
   targets: languagesOf(r).map((l) => ({ lang: l.lang, options: l.options })),
 });
 
-export async function emitOtherLanguages(r: Resolved): Promise<EmittedFile[]> {
+export async function emitOtherLanguages(corpus: Resolved): Promise<EmittedFile[]> {
+  // The first major's types: a later major's are emitted for TypeScript only (docs/generator.md, "Majors").
+  const r = corpus.firstMajorOnly();
   const tops = topLevelTypes(r);
   return filesOf(r, tops, await renderInWorkers(jobOf(r, tops), undefined, renderDiskCache()));
 }
 
 /** The emitter's files when the disk cache holds every target for this corpus (no worker, no quicktype), else undefined. */
-export async function cachedOtherLanguages(r: Resolved): Promise<EmittedFile[] | undefined> {
+export async function cachedOtherLanguages(corpus: Resolved): Promise<EmittedFile[] | undefined> {
+  const r = corpus.firstMajorOnly();
   const tops = topLevelTypes(r);
   const rendered = cachedRender(jobOf(r, tops), renderDiskCache());
   return rendered && filesOf(r, tops, rendered);

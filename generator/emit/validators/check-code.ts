@@ -337,6 +337,15 @@ export class CheckCode {
       else out.push(`${ind}if (${x} !== undefined) {`, ...body, `${ind}}`);
     }
     for (const name of required) if (!props.some(([p]) => p === name)) out.push(`${ind}if (${prop(v, name)} === undefined) ${fail}`);
+    if (kws.includes('patternProperties'))
+      for (const [source, sub] of n.patternProperties ?? []) {
+        if (this.ir.alwaysValid(sub)) continue;
+        const k = this.v('k');
+        const x = this.v('x');
+        out.push(`${ind}for (const ${k} in ${v}) {`, `${ind}  if (!${this.pattern(source)}.test(${k})) continue;`, `${ind}  const ${x} = ${v}[${k}];`);
+        this.node(sub, x, fail, out, `${ind}  `);
+        out.push(`${ind}}`);
+      }
     if (kws.includes('discriminator')) this.discriminator(n, v, fail, out, ind);
     if (kws.includes('propertyNames') && !this.ir.alwaysValid(n.propertyNames as number)) {
       const k = this.v('k');
@@ -363,10 +372,13 @@ export class CheckCode {
     if (this.ir.alwaysValid(ap)) return;
     const names = n.properties.map(([p]) => p);
     const k = this.v('k');
-    const known =
-      names.length === 0 ? 'false'
-      : names.length <= KEY_CHAIN_MAX ? names.map((p) => `${k} === ${lit(p)}`).join(' || ')
-      : `${this.constant('P', `/* @__PURE__ */ new Set(${lit(names)})`)}.has(${k})`;
+    const named =
+      names.length === 0 ? []
+      : names.length <= KEY_CHAIN_MAX ? names.map((p) => `${k} === ${lit(p)}`)
+      : [`${this.constant('P', `/* @__PURE__ */ new Set(${lit(names)})`)}.has(${k})`];
+    // A key matching a patternProperties pattern is not additional either.
+    const matched = (n.patternProperties ?? []).map(([source]) => `${this.pattern(source)}.test(${k})`);
+    const known = [...named, ...matched].join(' || ') || 'false';
     const isFalse = (this.ir.nodes[ap] as IrNode).bool === false;
     if (isFalse) {
       out.push(`${ind}for (const ${k} in ${v}) if (!(${known})) ${fail}`);

@@ -8,7 +8,7 @@
 import type { Json, JsonObject, SchemaFile } from '../../model.ts';
 import { CorpusError, escapePointer } from '../../errors.ts';
 import { isObject, type RefTarget, type Resolved, type TypeInfo } from '../../resolve.ts';
-import { FORMATS, JSON_TYPES, KEYWORD_ORDER, isSupportedKeyword, type Group } from './keywords.ts';
+import { FORMATS, JSON_TYPES, KEYWORD_ORDER, NO_OP_VALUES, isSupportedKeyword, type Group } from './keywords.ts';
 
 /** One schema node (object or boolean schema). Subschemas are node numbers. */
 export interface IrNode {
@@ -30,6 +30,8 @@ export interface IrNode {
   /** The groups that have keywords here, each with its present keywords, in evaluation order. */
   groups: [Group, string[]][];
   properties: [string, number][];
+  /** patternProperties: each pattern (its source) and its subschema, in schema order. */
+  patternProperties?: [string, number][];
   additionalProperties?: number;
   items?: number;
   contains?: number;
@@ -135,6 +137,8 @@ export class Ir {
     for (const k of Object.keys(s)) {
       if (!isSupportedKeyword(k)) fail(file, `${pointer}/${escapePointer(k)}`, `keyword "${k}" is not supported by the validator emitter (docs/validators.md lists the supported keywords)`);
     }
+    for (const [k, value] of Object.entries(NO_OP_VALUES))
+      if (k in s && s[k] !== value) fail(file, `${pointer}/${escapePointer(k)}`, `"${k}" is supported only as ${JSON.stringify(value)} (docs/validators.md), not ${JSON.stringify(s[k])}`);
     if ('$id' in s && pointer !== '') fail(file, `${pointer}/$id`, '"$id" inside a schema (a new base URI) is not supported');
     this.checkValues(n, s);
     const sub = (kw: string, v: Json, at = `${pointer}/${kw}`) => this.node(file, at, v);
@@ -150,6 +154,17 @@ export class Ir {
     if (isObject(s['properties'])) {
       for (const [name, v] of Object.entries(s['properties'])) n.properties.push([name, sub('properties', v, `${pointer}/properties/${escapePointer(name)}`)]);
     } else if (s['properties'] !== undefined) fail(file, `${pointer}/properties`, '"properties" must be an object');
+    if (isObject(s['patternProperties'])) {
+      n.patternProperties = Object.entries(s['patternProperties']).map(([source, v]) => {
+        const at = `${pointer}/patternProperties/${escapePointer(source)}`;
+        try {
+          new RegExp(source, 'u');
+        } catch (e) {
+          fail(file, at, `the patternProperties key is not a valid unicode regular expression: ${(e as Error).message}`);
+        }
+        return [source, sub('patternProperties', v, at)];
+      });
+    } else if (s['patternProperties'] !== undefined) fail(file, `${pointer}/patternProperties`, '"patternProperties" must be an object');
     for (const kw of ONE) if (s[kw] !== undefined) {
       if (kw === 'items' && Array.isArray(s[kw])) fail(file, `${pointer}/items`, 'array-form "items" (tuples) is not supported');
       n[kw] = sub(kw, s[kw] as Json);

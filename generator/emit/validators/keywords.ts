@@ -15,7 +15,7 @@ export const KEYWORD_ORDER: readonly (readonly [Group, readonly string[]])[] = [
   ['number', ['maximum', 'minimum', 'exclusiveMaximum', 'exclusiveMinimum']],
   ['string', ['maxLength', 'minLength', 'pattern', 'format']],
   ['array', ['maxItems', 'minItems', 'items', 'contains', 'uniqueItems']],
-  ['object', ['maxProperties', 'minProperties', 'required', 'propertyNames', 'additionalProperties', 'properties', 'discriminator']],
+  ['object', ['maxProperties', 'minProperties', 'required', 'propertyNames', 'additionalProperties', 'properties', 'patternProperties', 'discriminator']],
 ];
 
 /** Every validating keyword in evaluation order; its index is its code in the emitted node table. */
@@ -26,6 +26,13 @@ export const GROUPS: readonly Group[] = KEYWORD_ORDER.map(([g]) => g);
 /** Keywords read together with another one (they have no evaluation step of their own). */
 export const COMPANION_KEYWORDS: ReadonlySet<string> = new Set(['type', 'then', 'else', '$defs']);
 
+/**
+ * Keywords supported with one value only, which makes them validate nothing: `unevaluatedProperties: true` (an object
+ * that says it is open; every property counts as evaluated, so nothing is refused). Any other value is refused with the
+ * file and pointer (validators/ir.ts), never skipped.
+ */
+export const NO_OP_VALUES: Readonly<Record<string, true>> = { unevaluatedProperties: true };
+
 /** Keywords that never affect validation (the corpus's own x- annotations are those generator/ajv.ts declares to Ajv). */
 export const ANNOTATIONS: ReadonlySet<string> = new Set([
   '$schema', '$id', '$comment', 'title', 'description', 'default', 'examples', 'deprecated', 'readOnly', 'writeOnly',
@@ -35,7 +42,7 @@ export const ANNOTATIONS: ReadonlySet<string> = new Set([
 const VALIDATING: ReadonlySet<string> = new Set(KEYWORDS);
 
 /** True when the emitter knows `keyword` (validating, companion or annotation). */
-export const isSupportedKeyword = (keyword: string): boolean => VALIDATING.has(keyword) || COMPANION_KEYWORDS.has(keyword) || ANNOTATIONS.has(keyword);
+export const isSupportedKeyword = (keyword: string): boolean => VALIDATING.has(keyword) || COMPANION_KEYWORDS.has(keyword) || ANNOTATIONS.has(keyword) || Object.hasOwn(NO_OP_VALUES, keyword);
 
 /** JSON types `type` may name. */
 export const JSON_TYPES: ReadonlySet<string> = new Set(['object', 'array', 'string', 'number', 'integer', 'boolean', 'null']);
@@ -108,6 +115,41 @@ function __dtSep(c) {
     c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
 }`;
 
+/**
+ * The `uri` format's regular expression (case-insensitive), assembled from RFC 3986's grammar the way ajv-formats' full
+ * mode reads it: a scheme, then an authority after one or two slashes (an optional userinfo, a bracketed IPv6 or
+ * IPvFuture literal, a dotted IPv4 address whose parts may have leading zeros, or a registered name; an optional port)
+ * followed by slash segments, or an absolute path, or a rootless path; then an optional query and fragment. An empty
+ * path after the scheme is refused, as ajv-formats does.
+ */
+const URI_SOURCE = ((): string => {
+  const pct = '%[0-9a-f]{2}';
+  const sub = "a-z0-9\\-._~!$&'()*+,;=";
+  const pchar = `(?:[${sub}:@]|${pct})`;
+  const h16 = '[0-9a-f]{1,4}';
+  const octet = '(?:25[0-5]|2[0-4]\\d|[01]?\\d\\d?)';
+  const ipv4 = `(?:${octet}\\.){3}${octet}`;
+  const ls32 = `(?:${h16}:${h16}|${ipv4})`;
+  const upTo = (n: number): string => (n < 0 ? '' : `(?:(?:${h16}:){0,${n}}${h16})?`);
+  // RFC 3986 IPv6address: the nine forms, by how many 16-bit pieces precede and follow the "::".
+  const ipv6 = [
+    `(?:${h16}:){6}${ls32}`,
+    `::(?:${h16}:){5}${ls32}`,
+    `(?:${h16})?::(?:${h16}:){4}${ls32}`,
+    ...[1, 2, 3].map((n) => `${upTo(n)}::(?:${h16}:){${4 - n}}${ls32}`),
+    `${upTo(4)}::${ls32}`,
+    `${upTo(5)}::${h16}`,
+    `${upTo(6)}::`,
+  ].join('|');
+  const ipFuture = `[Vv][0-9a-f]+\\.[${sub}:]+`;
+  const host = `(?:\\[(?:${ipv6}|${ipFuture})\\]|${ipv4}|(?:[${sub}]|${pct})*)`;
+  const authority = `(?:(?:[${sub}:]|${pct})*@)?${host}(?::\\d*)?`;
+  const segments = `(?:\\/${pchar}*)*`;
+  const hier = `(?:\\/?\\/${authority}${segments}|\\/(?:${pchar}+${segments})?|${pchar}+${segments})`;
+  const tail = `(?:[${sub}:@/?]|${pct})*`;
+  return `^[a-z][a-z0-9+\\-.]*:${hier}(?:\\?${tail})?(?:#${tail})?$`;
+})();
+
 export const FORMATS: Readonly<Record<string, FormatDef>> = {
   'date-time': {
     fn: '__fmtDateTime',
@@ -133,6 +175,10 @@ function __fmtDuration(s) { return __DURATION.test(s); }`,
     fn: '__fmtUuid',
     code: `const __UUID = /^(?:urn:uuid:)?[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}$/i;
 function __fmtUuid(s) { return __UUID.test(s); }`,
+  },
+  uri: {
+    fn: '__fmtUri',
+    code: `const __URI = /${URI_SOURCE}/i;\nfunction __fmtUri(s) { return __URI.test(s); }`,
   },
   email: {
     fn: '__fmtEmail',

@@ -14,7 +14,7 @@
  * a valid subtree is skipped), x the node of another module's type this node stands for (a function returning it),
  * b boolean schema, av always valid, r $ref target,
  * ro $ref only, t types, tv `type` as written, ut type checked upfront, g [group, keywords][], k keyword values,
- * pr [name, escaped name, node][], ap additionalProperties, kn known property names (Set), it items, co contains,
+ * pr [name, escaped name, node][], pp [pattern, node][] (patternProperties), ap additionalProperties, kn known property names (Set), it items, co contains,
  * no not, if/th/el, pn propertyNames, any/one/all branches, dt/dm discriminator tag and Map, uq uniqueItems types,
  * re pattern RegExp, fm format function.
  */
@@ -91,7 +91,7 @@ export const HELPER_DEPS: Readonly<Record<string, readonly string[]>> = { __dup:
  * the keyword.
  */
 export const NODE_FIELDS = [
-  'f', 'p', 'c', 'av', 'b', 'r', 'ro', 't', 'tv', 'ut', 'g', 'pr', 'ap', 'kn', 'it', 'co', 'no', 'if', 'th', 'el', 'pn', 'any', 'one', 'all',
+  'f', 'p', 'c', 'av', 'b', 'r', 'ro', 't', 'tv', 'ut', 'g', 'pr', 'pp', 'ap', 'kn', 'it', 'co', 'no', 'if', 'th', 'el', 'pn', 'any', 'one', 'all',
   'dt', 'dm', 'uq', 're', 'fm', 'x',
 ] as const;
 /** Node fields holding one subschema, and those holding a list of them: node numbers in the table, node objects once linked. */
@@ -180,9 +180,14 @@ const KEYWORD_REPORT: Readonly<Record<string, string>> = {
   additionalProperties: `const ap = n.ap;
       if (ap.av) return;
       for (const key in d) {
-        if (n.kn.has(key)) continue;
+        if (n.kn.has(key) || (n.pp !== undefined && n.pp.some((e) => e[0].test(key)))) continue;
         if (ap.b === false) E({ additionalProperty: key }, "must NOT have additional properties");
         else __report(n.ap, d[key], ip + "/" + __esc(key), out, rf, pn);
+      }
+      return;`,
+  patternProperties: `for (const e of n.pp) {
+        if (e[1].av) continue;
+        for (const key in d) if (e[0].test(key)) __report(e[1], d[key], ip + "/" + __esc(key), out, rf, pn);
       }
       return;`,
   properties: `const pr = n.pr;
@@ -233,6 +238,7 @@ function __link(S) {
 ${SUBSCHEMA_FIELDS.map((f) => `    if (n.${f} !== undefined) n.${f} = S[n.${f}];`).join('\n')}
 ${SUBSCHEMA_LIST_FIELDS.map((f) => `    if (n.${f} !== undefined) n.${f} = n.${f}.map((i) => S[i]);`).join('\n')}
     if (n.pr !== undefined) n.pr = n.pr.map((e) => [e[0], e[1], S[e[2]]]);
+    if (n.pp !== undefined) n.pp = n.pp.map((e) => [e[0], S[e[1]]]);
   }
   return S;
 }

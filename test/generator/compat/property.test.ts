@@ -27,7 +27,7 @@ function typesOf(direction: 'response' | 'request'): TypeInfo[] {
   return resolved.types.filter((t) => {
     const d = directions.get(`${t.file.path}#${t.pointer}`);
     const ok = direction === 'response' ? d === 'response' || d === 'both' : d === 'request';
-    return ok && corpus.examples.some((e) => e.kind === 'valid' && e.family === t.file.family && e.target === t.target);
+    return ok && corpus.examples.some((e) => e.kind === 'valid' && e.family === t.file.family && e.major === t.file.major && e.target === t.target);
   });
 }
 
@@ -131,7 +131,7 @@ function rejectedExamples(changed: LoadedCorpus, file: string): string[] {
   const out: string[] = [];
   for (const ex of changed.examples) {
     if (ex.kind !== 'valid') continue;
-    const entry = [...r.entries.values()].find((e) => e.file.family === ex.family && e.target === ex.target);
+    const entry = [...r.entries.values()].find((e) => e.file.family === ex.family && e.file.major === ex.major && e.target === ex.target);
     if (!entry || entry.file.path !== file) continue;
     const validate = ajv.getSchema(entry.ajvRef);
     if (validate && !validate(ex.instance)) out.push(`${ex.path}: ${JSON.stringify(validate.errors?.[0])}`);

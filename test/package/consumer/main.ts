@@ -15,6 +15,11 @@ import type { Capabilities, MemoryEntry } from 'wopkit';
 import { validateCapabilities, validateMemoryEntry } from 'wopkit/validators';
 import { assertMemoryEntry, isMemoryEntry, ValidationError } from 'wopkit/guards';
 import { validateRunEvent } from 'wopkit/run-events';
+import type { RunEventV2 } from 'wopkit/v2';
+import { validateRunEventV2, validatorIndex as v2Index } from 'wopkit/v2/validators';
+import { validateMemoryEntryV2 } from 'wopkit/v2/validators/MemoryEntryV2';
+import { isMemoryEntryV2 } from 'wopkit/v2/guards';
+import { KNOWN_RUN_EVENT_TYPES as V2_EVENT_TYPES } from 'wopkit/v2/run-events';
 import { createOpenwopRuntime, memoryRef, openMemoryStore, unitOfWork } from 'wopkit/runtime';
 import { createHost, hostKeys, openStore, SecretKeyRing, StoreConfigError } from 'wopkit/host';
 import { configFrom, runSuite } from 'wopkit/conformance';
@@ -103,6 +108,14 @@ ok('hostKeys: the fleet keys from the environment, refused when missing on Postg
 // PostgreSQL needs the optional peer pg, which this project did not install: one line naming the install command.
 await assert.rejects(openStore({ kind: 'postgres', url: 'postgres://wopkit@127.0.0.1:1/none' }), (e: unknown) => e instanceof StoreConfigError && e.message === 'the postgres store needs the pg package (npm install pg)');
 ok('the postgres store without pg: "the postgres store needs the pg package (npm install pg)"');
+
+// OpenWOP v2 beside v1: the v2 subpaths (from @wopkit/validators-v2).
+const v2Event: Pick<RunEventV2, 'type'> = { type: V2_EVENT_TYPES[0]! };
+assert.equal(validateRunEventV2({}), false);
+assert.equal(validateMemoryEntryV2({}), false);
+assert.equal(isMemoryEntryV2({}), false);
+assert.ok(Object.keys(v2Index).length > 40 && typeof v2Event.type === 'string');
+ok(`wopkit/v2, /v2/validators, /v2/validators/MemoryEntryV2, /v2/guards, /v2/run-events (${V2_EVENT_TYPES.length} v2 event types)`);
 
 // Raw schemas: importable as JSON.
 assert.equal(memoryEntrySchema.$id, 'https://wopkit.dev/schemas/openwop/v1/memory-entry.schema.json');

@@ -24,7 +24,7 @@ export const GENERATED_CONSUMERS: readonly GeneratedConsumer[] = [
   { id: 'runtime/', reads: ['generated/ts/', 'generated/validators/', 'generated/guards/', 'generated/run-events/', 'generated/openapi/', 'generated/routes/'], how: 'imports' },
   { id: 'conformance/', reads: ['generated/validators/'], how: 'imports' },
   { id: 'entry/ (package exports)', reads: ['generated/ts/', 'generated/validators/', 'generated/guards/', 'generated/run-events/'], how: 're-exports' },
-  { id: 'site/', reads: ['generated/site-data/', 'generated/validators/', 'generated/run-events/', 'generated/other-languages/'], how: 'renders' },
+  { id: 'site/', reads: ['generated/site-data/', 'generated/validators/', 'generated/run-events/', 'generated/other-languages/', 'generated/majors/'], how: 'renders' },
 ];
 
 export interface EmitterRow {
