@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { HostRuntime } from '../../runtime/host/host-runtime.ts';
 import { createHost } from '../../runtime/host/server.ts';
 import { openStore } from '../../runtime/storage/open-store.ts';
+import { unitsOf, type StoragePort } from '../../runtime/storage/index.ts';
 import { actor, request } from '../runtime/proposals/setup.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'wopkit-proposals-restart-'));
@@ -19,16 +20,16 @@ const clock = { now: () => Date.parse('2026-06-01T00:00:00.000Z') };
 const startHost = async () => createHost({ token: 'proposals-restart-token-0123456789', clock, storage: await openStore({ kind: 'sqlite', dataDir }), logger: false });
 const ACME = actor('acme');
 
-const view = async (rt: HostRuntime, ids: readonly string[]) => JSON.stringify({
+const view = async (rt: HostRuntime, store: StoragePort, ids: readonly string[]) => JSON.stringify({
   proposals: await Promise.all(ids.map((id) => rt.proposal(ACME, id))),
   listed: await rt.listProposals('acme', {}),
   installed: await rt.installedArtifact(ACME, ids[0]!),
-  agents: await rt.agentInventory('acme'),
+  agents: await unitsOf(store)((tx) => rt.agentInventory(tx, 'acme')),
 });
 
 describe('proposals across a restart on SQLite', () => {
   it('keeps proposals, gates and installed artefacts; a gate left pending is decided after the restart', async () => {
-    let { app, runtime } = await startHost();
+    let { app, runtime, store } = await startHost();
     const applied = (await runtime.synthesizeProposal(request({ tenant: 'acme' }))).proposal;
     const granted = await runtime.applyProposal(ACME, applied.id);
     await runtime.decideProposalGate({ approvalId: granted.gate!.approvalId, decision: 'granted' }, 'operator');
@@ -36,19 +37,19 @@ describe('proposals across a restart on SQLite', () => {
     const gate = (await runtime.applyProposal(ACME, pending.id)).gate!;
     expect(gate.state).toBe('pending');
     const ids = [applied.id, pending.id];
-    const before = await view(runtime, ids);
+    const before = await view(runtime, store, ids);
     expect(JSON.parse(before).installed).toMatchObject({ proposalId: applied.id });
     await app.close();
 
-    ({ app, runtime } = await startHost());
-    expect(await view(runtime, ids)).toBe(before);
+    ({ app, runtime, store } = await startHost());
+    expect(await view(runtime, store, ids)).toBe(before);
     const decided = await runtime.decideProposalGate({ approvalId: gate.approvalId, decision: 'granted' }, 'operator');
     expect(decided.proposal.state).toBe('applied');
     await app.close();
 
-    ({ app, runtime } = await startHost());
+    ({ app, runtime, store } = await startHost());
     expect((await runtime.proposal(ACME, pending.id)).state).toBe('applied');
-    expect((await runtime.agentInventory('acme')).agents.map((a) => a.agentId)).toEqual(expect.arrayContaining(['acme.triage', 'acme.second']));
+    expect((await unitsOf(store)((tx) => runtime.agentInventory(tx, 'acme'))).agents.map((a) => a.agentId)).toEqual(expect.arrayContaining(['acme.triage', 'acme.second']));
     await app.close();
   });
 });

@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HttpError } from '../errors.ts';
-import { actingTenant, bodyOf, headersOf, queryOf, serve } from '../route-helpers.ts';
+import { actingTenant, bodyOf, headersOf, queryOf, serveWithoutUnit } from '../route-helpers.ts';
 import { ROUTES } from '../seam-catalogue.ts';
 import type { HostRuntime, QuestionCaller } from '../host-runtime.ts';
 
@@ -19,17 +19,18 @@ const DEFAULT_SESSION = 'session:default';
 const callerOf = (req: FastifyRequest): QuestionCaller => ({ tenant: actingTenant(req, OPERATOR_TENANT), participant: LOCAL_OPERATOR });
 
 export function registerInquirium(app: FastifyInstance, host: HostRuntime): void {
+  // The Inquirium services open their own units (serveWithoutUnit).
   // The session header is checked by the row's parameter schema (route-validation.ts); absent, the default session.
-  serve(app, ROUTES.inquiriumGenerate, async (req) => host.generate(req.body, { participant: LOCAL_OPERATOR, session: headersOf(req, ROUTES.inquiriumGenerate)['x-inquirium-session'] ?? DEFAULT_SESSION }));
+  serveWithoutUnit(app, ROUTES.inquiriumGenerate, async (req) => host.generate(req.body, { participant: LOCAL_OPERATOR, session: headersOf(req, ROUTES.inquiriumGenerate)['x-inquirium-session'] ?? DEFAULT_SESSION }));
 
-  serve(app, ROUTES.inquiriumRespond, async (req) => host.answerQuestion(req.body, callerOf(req)));
+  serveWithoutUnit(app, ROUTES.inquiriumRespond, async (req) => host.answerQuestion(req.body, callerOf(req)));
 
   // Seam: the same generate request against a host whose only runtime is remote (no remote fallback allowed).
-  serve(app, ROUTES.generateRemoteOnly, async (req) => host.generateRemoteOnly(req.body, { participant: LOCAL_OPERATOR, session: headersOf(req, ROUTES.generateRemoteOnly)['x-inquirium-session'] ?? DEFAULT_SESSION }));
+  serveWithoutUnit(app, ROUTES.generateRemoteOnly, async (req) => host.generateRemoteOnly(req.body, { participant: LOCAL_OPERATOR, session: headersOf(req, ROUTES.generateRemoteOnly)['x-inquirium-session'] ?? DEFAULT_SESSION }));
 
   // Seam: a model-proposed question, validated and opened by the host.
-  serve(app, ROUTES.questionPropose, async (req) => host.proposeQuestion(req.body, callerOf(req).tenant));
-  serve(app, ROUTES.questionRead, async (req) => {
+  serveWithoutUnit(app, ROUTES.questionPropose, async (req) => host.proposeQuestion(req.body, callerOf(req).tenant));
+  serveWithoutUnit(app, ROUTES.questionRead, async (req) => {
     const { ref } = queryOf(req, ROUTES.questionRead);
     if (ref === undefined) throw new HttpError('validation_failed', 'ref is required', { failures: [{ instancePath: '/ref', message: 'required' }] });
     try {
@@ -38,11 +39,11 @@ export function registerInquirium(app: FastifyInstance, host: HostRuntime): void
       throw new HttpError('not_found', 'no such question');
     }
   });
-  serve(app, ROUTES.questionCancel, async (req) => {
+  serveWithoutUnit(app, ROUTES.questionCancel, async (req) => {
     const body = bodyOf(req, ROUTES.questionCancel);
     return host.cancelQuestion(body['question/ref'], callerOf(req).tenant);
   });
 
   // Seam: trace records of a turn (operational trace, no content).
-  serve(app, ROUTES.traces, async (req) => ({ records: await host.traces(queryOf(req, ROUTES.traces).traceRef) }));
+  serveWithoutUnit(app, ROUTES.traces, async (req) => ({ records: await host.traces(queryOf(req, ROUTES.traces).traceRef) }));
 }

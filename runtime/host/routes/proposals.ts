@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ProposalActor } from '../../proposals/service.ts';
-import { actingTenant, bodyOf, paramsOf, queryOf, serve } from '../route-helpers.ts';
+import { actingTenant, bodyOf, paramsOf, queryOf, serveWithoutUnit } from '../route-helpers.ts';
 import { ROUTES } from '../seam-catalogue.ts';
 import type { HostRuntime } from '../host-runtime.ts';
 
@@ -18,17 +18,18 @@ function actorOf(req: FastifyRequest): ProposalActor {
 }
 
 export function registerProposals(app: FastifyInstance, host: HostRuntime): void {
-  serve(app, ROUTES.proposals, async (req) => {
+  // The proposal service opens its own units (serveWithoutUnit).
+  serveWithoutUnit(app, ROUTES.proposals, async (req) => {
     const { state, kind, tenant } = queryOf(req, ROUTES.proposals);
     const filter = { ...(state !== undefined ? { state } : {}), ...(kind !== undefined ? { kind } : {}) };
     return { proposals: await host.listProposals(actingTenant(req, tenant), filter) };
   });
-  serve(app, ROUTES.proposal, (req) => host.proposal(actorOf(req), paramsOf(req, ROUTES.proposal).proposalId));
-  serve(app, ROUTES.proposalRevise, (req) => host.reviseProposal(actorOf(req), paramsOf(req, ROUTES.proposalRevise).proposalId, bodyOf(req, ROUTES.proposalRevise)));
-  serve(app, ROUTES.proposalArchive, (req) => host.archiveProposal(actorOf(req), paramsOf(req, ROUTES.proposalArchive).proposalId));
-  serve(app, ROUTES.proposalApply, (req) => host.applyProposal(actorOf(req), paramsOf(req, ROUTES.proposalApply).proposalId));
-  serve(app, ROUTES.proposalReject, (req) => host.rejectProposal(actorOf(req), paramsOf(req, ROUTES.proposalReject).proposalId));
-  serve(app, ROUTES.proposalInstalled, (req) => host.installedArtifact(actorOf(req), paramsOf(req, ROUTES.proposalInstalled).proposalId));
-  serve(app, ROUTES.proposalSynthesize, (req) => host.synthesizeProposal(bodyOf(req, ROUTES.proposalSynthesize)));
-  serve(app, ROUTES.proposalGateDecide, (req) => host.decideProposalGate(bodyOf(req, ROUTES.proposalGateDecide), actorOf(req).principal ?? 'operator'));
+  serveWithoutUnit(app, ROUTES.proposal, (req) => host.proposal(actorOf(req), paramsOf(req, ROUTES.proposal).proposalId));
+  serveWithoutUnit(app, ROUTES.proposalRevise, (req) => host.reviseProposal(actorOf(req), paramsOf(req, ROUTES.proposalRevise).proposalId, bodyOf(req, ROUTES.proposalRevise)));
+  serveWithoutUnit(app, ROUTES.proposalArchive, (req) => host.archiveProposal(actorOf(req), paramsOf(req, ROUTES.proposalArchive).proposalId));
+  serveWithoutUnit(app, ROUTES.proposalApply, (req) => host.applyProposal(actorOf(req), paramsOf(req, ROUTES.proposalApply).proposalId));
+  serveWithoutUnit(app, ROUTES.proposalReject, (req) => host.rejectProposal(actorOf(req), paramsOf(req, ROUTES.proposalReject).proposalId));
+  serveWithoutUnit(app, ROUTES.proposalInstalled, (req) => host.installedArtifact(actorOf(req), paramsOf(req, ROUTES.proposalInstalled).proposalId));
+  serveWithoutUnit(app, ROUTES.proposalSynthesize, (req) => host.synthesizeProposal(bodyOf(req, ROUTES.proposalSynthesize)));
+  serveWithoutUnit(app, ROUTES.proposalGateDecide, (req) => host.decideProposalGate(bodyOf(req, ROUTES.proposalGateDecide), actorOf(req).principal ?? 'operator'));
 }
