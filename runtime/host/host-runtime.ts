@@ -237,7 +237,7 @@ export interface HostRuntime extends WorkflowRuns {
   /** A child run's write into the scope it inherits from its parent, through the SR-1 chokepoint of that scope. */
   childWrite(parent: { readonly runId: string; readonly memoryRef: string }, childRunId: string, write: { readonly content: string; readonly ttlSeconds?: number }): Promise<MemoryEntry>;
   /** What the parent's supervisor reads of the ref (children's unexpired writes included). */
-  parentReads(parentRunId: string, memoryRef: string): Promise<readonly MemoryEntry[]>;
+  parentReads(tx: Tx, parentRunId: string, memoryRef: string): Promise<readonly MemoryEntry[]>;
 
   // ── Inquirium (P066) ─────────────────────────────────────────────────────────────────────────────────────
   generate(request: unknown, ctx: GenerateContext): Promise<GenerateResponse>;

@@ -162,7 +162,7 @@ export function createHostRuntime(openwop: OpenwopRuntime, inquirium: InquiriumR
     supervisorStep: async (tx, runId, decision, resolve = async () => ({ outcome: 'approved' })) => void (await rt.orchestratorStep(tx, runId, decision, resolve)),
     continueStep: async (tx, runId, interruptId, resolution) => void (await rt.continueStep(tx, runId, interruptId, resolution)),
     childWrite: async (parent, childRunId, write) => (await rt.childWrite(parent, childRunId, write)).entry,
-    parentReads: (parentRunId, memoryRef) => rt.subRuns.readForParent(parentRunId, memoryRef),
+    parentReads: (tx, parentRunId, memoryRef) => rt.subRuns.readForParent(tx, parentRunId, memoryRef),
 
     generate: (request, ctx) => inquirium.generate(request, ctx),
     generateRemoteOnly: (request, ctx) => remoteOnly.generate(request, ctx),

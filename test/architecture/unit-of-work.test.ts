@@ -148,6 +148,7 @@ export const UNIT_OPENERS: Readonly<Record<string, string>> = {
   'runtime/inquirium/index.ts': 'wiring: hands the Inquirium services their opener',
   'runtime/commitments/engine.ts': 'the commitment tick (background firing loop): one unit per firing',
   'runtime/distillation/schedule.ts': 'the schedule tick: one unit per due schedule',
+  'runtime/multi-agent/sub-run-memory.ts': 'a child run\'s write is its own unit of work (the spec commits it on its own; strict concurrency serialises it per parent run, commit included)',
 };
 
 describe('a unit of work is the only way to the store', () => {

@@ -32,7 +32,7 @@ export function registerMultiAgentSeams(app: FastifyInstance, host: HostRuntime)
     const childRunId = `${parent.runId}-child`;
     await step((tx) => host.startFixtureRun(tx, { runId: childRunId, workflowId: 'conformance-child', memoryRef, parentRunId: parent.runId }));
     const entry = await host.childWrite({ runId: parent.runId, memoryRef }, childRunId, { content: 'cached answer from the child', ttlSeconds });
-    const seenByParent = (await host.parentReads(parent.runId, memoryRef)).some((e) => e.id === entry.id);
+    const seenByParent = (await step((tx) => host.parentReads(tx, parent.runId, memoryRef))).some((e) => e.id === entry.id);
     return { parentRunId: parent.runId, childRunId, memoryRef, parentStartedAt, childWrittenAt: entry.createdAt, entry, seenByParent };
   });
 
