@@ -57,8 +57,8 @@ export const BOUND_INPUTS: Readonly<Record<string, Binding>> = {
     const owner = await host.runTenant(tx, v);
     return owner !== undefined && owner !== t ? new HttpError('not_found', 'no such run') : undefined;
   },
-  proposalId: async (v, t, host) => {
-    const owner = await host.proposalTenant(v);
+  proposalId: async (v, t, host, tx) => {
+    const owner = await host.proposalTenant(tx, v);
     return owner !== undefined && owner !== t ? new HttpError('not_found', 'no such proposal') : undefined;
   },
 };

@@ -208,20 +208,20 @@ export interface HostRuntime extends WorkflowRuns {
   /** GET /v1/agents for `tenant` (built-ins only when none is named), each entry with its degraded-memory projection. */
   agentInventory(tx: Tx, tenant: string | undefined): Promise<AgentInventoryResponse>;
   /** The tenant a proposal belongs to, if it exists (binding a request to its key's tenant). */
-  proposalTenant(proposalId: string): Promise<string | undefined>;
+  proposalTenant(tx: Tx, proposalId: string): Promise<string | undefined>;
   /** Persist a synthesised proposal as an inert draft (the synthesiser's seam). */
-  synthesizeProposal(request: HostSampleProposalSynthesizeRequest): Promise<HostSampleProposalSynthesizeResponse>;
-  listProposals(tenant: string, filter: ProposalFilter): Promise<readonly Proposal[]>;
-  proposal(actor: ProposalActor, proposalId: string): Promise<Proposal>;
-  reviseProposal(actor: ProposalActor, proposalId: string, patch: ProposalReviseRequest): Promise<Proposal>;
-  rejectProposal(actor: ProposalActor, proposalId: string): Promise<Proposal>;
-  archiveProposal(actor: ProposalActor, proposalId: string): Promise<Proposal>;
+  synthesizeProposal(tx: Tx, request: HostSampleProposalSynthesizeRequest): Promise<HostSampleProposalSynthesizeResponse>;
+  listProposals(tx: Tx, tenant: string, filter: ProposalFilter): Promise<readonly Proposal[]>;
+  proposal(tx: Tx, actor: ProposalActor, proposalId: string): Promise<Proposal>;
+  reviseProposal(tx: Tx, actor: ProposalActor, proposalId: string, patch: ProposalReviseRequest): Promise<Proposal>;
+  rejectProposal(tx: Tx, actor: ProposalActor, proposalId: string): Promise<Proposal>;
+  archiveProposal(tx: Tx, actor: ProposalActor, proposalId: string): Promise<Proposal>;
   /** Apply through the advertised activation mode: install now (direct-rbac, scope held) or open an approval gate. */
-  applyProposal(actor: ProposalActor, proposalId: string): Promise<ApplyOutcome>;
+  applyProposal(tx: Tx, actor: ProposalActor, proposalId: string): Promise<ApplyOutcome>;
   /** An approver decides a pending gate; granted or overridden installs the artefact. */
-  decideProposalGate(decision: HostSampleProposalGateDecisionRequest, decidedBy: string): Promise<ApplyOutcome>;
+  decideProposalGate(tx: Tx, decision: HostSampleProposalGateDecisionRequest, decidedBy: string): Promise<ApplyOutcome>;
   /** What an applied proposal installed, read back from the installed-artefact registry. */
-  installedArtifact(actor: ProposalActor, proposalId: string): Promise<ProposalInstalledArtifactResponse>;
+  installedArtifact(tx: Tx, actor: ProposalActor, proposalId: string): Promise<ProposalInstalledArtifactResponse>;
 
   // ── Multi-agent (RFC 0039) ───────────────────────────────────────────────────────────────────────────────
   /** The confidence floor below which a decision escalates. */

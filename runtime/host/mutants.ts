@@ -212,18 +212,22 @@ const MUTANTS = {
     }
   })(rt.workflows.parts)),
   /** RFC 0096: apply installs at once, whatever the advertised activation (the approval gate is granted by itself). */
-  applyWithoutGate: (base) => ({
+  applyWithoutGate: (base, rt) => ({
     ...base,
-    async applyProposal(actor, proposalId) {
-      const out = await base.applyProposal(actor, proposalId);
-      return out.gate?.state === 'pending' ? base.decideProposalGate({ approvalId: out.gate.approvalId, decision: 'granted' }, 'mutant') : out;
+    // The gate must be committed before it can be granted: this broken host applies and grants in two units of its
+    // own, outside the request's.
+    async applyProposal(_tx, actor, proposalId) {
+      const own = unitsOf(rt.port);
+      const out = await own((tx) => base.applyProposal(tx, actor, proposalId));
+      const gate = out.gate;
+      return gate?.state === 'pending' ? own((tx) => base.decideProposalGate(tx, { approvalId: gate.approvalId, decision: 'granted' }, 'mutant')) : out;
     },
   }),
   /** RFC 0096: the artefact is re-synthesised at install time (what the registry holds is a regenerated copy, not the persisted one). */
   resynthesizeOnApply: (base) => ({
     ...base,
-    async installedArtifact(actor, proposalId) {
-      const a = await base.installedArtifact(actor, proposalId);
+    async installedArtifact(tx, actor, proposalId) {
+      const a = await base.installedArtifact(tx, actor, proposalId);
       return { ...a, artifact: { ...a.artifact, resynthesizedAt: a.installedAt } };
     },
   }),
@@ -232,7 +236,7 @@ const MUTANTS = {
     ...base,
     async agentInventory(tx, tenant) {
       const inv = await base.agentInventory(tx, tenant);
-      const pending = tenant === undefined ? [] : (await base.listProposals(tenant, { kind: 'agent-pack' })).filter((p) => p.state === 'draft' || p.state === 'revised');
+      const pending = tenant === undefined ? [] : (await base.listProposals(tx, tenant, { kind: 'agent-pack' })).filter((p) => p.state === 'draft' || p.state === 'revised');
       const agents = [...inv.agents, ...pending.flatMap((p) => packEntries({ tenant: tenant ?? '', proposalId: p.id, kind: p.kind, ref: p.id, artifactJson: JSON.stringify(p.artifact), installedAt: p.createdAt }))];
       return { agents, total: agents.length };
     },

@@ -7,7 +7,7 @@
  */
 import { FixtureRunner, type ProbeOutcome } from '../openwop/fixtures/runner.ts';
 import type { OpenwopRuntime } from '../openwop/index.ts';
-import { unitsOf, type JsonDoc } from '../storage/index.ts';
+import { unitsOf, type JsonDoc, type Units } from '../storage/index.ts';
 
 import { WopkitError } from '../shared/errors.ts';
 import { OPERATOR_DEFAULT_TENANT } from './auth-binding.ts';
@@ -37,14 +37,14 @@ export const SEEDED_DRAFT = {
  * seeder that finds none synthesises one; one that then finds several (two hosts started together) archives all but
  * the oldest, so every seeder converges on the same single draft.
  */
-async function seedDraftProposal(core: HostCore): Promise<void> {
+async function seedDraftProposal(core: HostCore, unit: Units): Promise<void> {
   const { tenant, title, sourceRunIds } = SEEDED_DRAFT.request;
-  const seeded = async () => (await core.listProposals(tenant, { state: 'draft' })).filter((p) => p.title === title && p.provenance.sourceRunIds.includes(sourceRunIds[0]));
-  if ((await seeded()).length === 0) await core.synthesizeProposal({ ...SEEDED_DRAFT.request, artifact: { ...SEEDED_DRAFT.request.artifact }, sourceRunIds: [...sourceRunIds] });
+  const seeded = async () => (await unit((tx) => core.listProposals(tx, tenant, { state: 'draft' }))).filter((p) => p.title === title && p.provenance.sourceRunIds.includes(sourceRunIds[0]));
+  if ((await seeded()).length === 0) await unit((tx) => core.synthesizeProposal(tx, { ...SEEDED_DRAFT.request, artifact: { ...SEEDED_DRAFT.request.artifact }, sourceRunIds: [...sourceRunIds] }));
   const live = await seeded();
   for (const extra of live.slice(1)) {
     // Another seeder may archive the same extra first: its 409 says the draft is archived already.
-    await core.archiveProposal({ tenant, scopes: 'all' }, extra.id).catch((e: unknown) => {
+    await unit((tx) => core.archiveProposal(tx, { tenant, scopes: 'all' }, extra.id)).catch((e: unknown) => {
       if (!(e instanceof WopkitError && e.status === 409)) throw e;
     });
   }
@@ -82,7 +82,7 @@ export function withWorkflowRuns(core: HostCore, rt: OpenwopRuntime): HostRuntim
     seeded: async () => (await unit((tx) => tx.read.metaValue(SEEDED))) !== undefined,
     async seed() {
       await unit((tx) => void tx.add('meta.set', { key: SEEDED, value: new Date(rt.clock.now()).toISOString(), when: { absent: true } }));
-      await seedDraftProposal(core);
+      await seedDraftProposal(core, unit);
     },
     async recordOutcome(run, outcome) {
       await unit((tx) => rt.runs.update(tx, { runId: run.runId, tenant: run.tenant, kind: 'run' }, { status: outcome.status, doc: { ...run, outcome }, ended: true }));

@@ -255,7 +255,6 @@ export function createOpenwopRuntime(options: OpenwopRuntimeOptions): OpenwopRun
   const proposals = new ProposalService({
     clock,
     ids,
-    units,
     installed: installedArtifacts,
     ...(options.proposalsPerTenant !== undefined ? { maxPerTenant: options.proposalsPerTenant } : {}),
     redactor: async (tx, tenant) => {

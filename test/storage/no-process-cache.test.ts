@@ -103,12 +103,12 @@ for (const backend of BACKENDS.filter((b) => b.name !== 'in-memory')) {
     });
 
     it('proposals (synthesised, then rejected)', async () => {
-      const before = await b.rt.proposals.list(TENANT);
-      const { proposal } = await a.rt.proposals.synthesize(proposalRequest());
-      expect(await b.rt.proposals.get(actor(), proposal.id)).toEqual(proposal);
-      expect((await b.rt.proposals.list(TENANT)).map((p) => p.id)).toEqual([...before.map((p) => p.id), proposal.id]);
-      await a.rt.proposals.reject(actor(), proposal.id);
-      expect((await b.rt.proposals.get(actor(), proposal.id)).state).toBe('rejected');
+      const before = await b.read((tx) => b.rt.proposals.list(tx, TENANT));
+      const { proposal } = await a.read((tx) => a.rt.proposals.synthesize(tx, proposalRequest()));
+      expect(await b.read((tx) => b.rt.proposals.get(tx, actor(), proposal.id))).toEqual(proposal);
+      expect((await b.read((tx) => b.rt.proposals.list(tx, TENANT))).map((p) => p.id)).toEqual([...before.map((p) => p.id), proposal.id]);
+      await a.read((tx) => a.rt.proposals.reject(tx, actor(), proposal.id));
+      expect((await b.read((tx) => b.rt.proposals.get(tx, actor(), proposal.id))).state).toBe('rejected');
     });
 
     it('SR-1 secret registries: a secret registered on one host is redacted from the other host\'s next write', async () => {
