@@ -172,23 +172,23 @@ export class ProposalService {
 
   /** Replace artefact, title or rationale; the proposal becomes revised. Never installs anything. */
   async revise(tx: Tx, actor: ProposalActor, id: string, patch: ProposalReviseRequest): Promise<Proposal> {
-      const records = this.#records(tx);
-      const p = await this.#own(records, actor, id);
-      const state = transition(PROPOSAL_LIFECYCLE, p.state, 'revised');
-      const clean = await this.#o.redactor(tx, p.owner.tenant);
-      const current = proposalView(p);
-      const next: Proposal = {
-        ...current,
-        ...(patch.artifact !== undefined ? { artifact: redactStrings(patch.artifact, clean) as Proposal['artifact'] } : {}),
-        ...(patch.title !== undefined ? { title: clean(patch.title) } : {}),
-        ...(patch.rationale !== undefined ? { rationale: clean(patch.rationale) } : {}),
-        state,
-        updatedAt: this.#now(),
-      };
-      const stored = this.#checked(next, p.revision + 1);
-      records.put(stored, p.revision);
-      await this.#supersedeGate(records, p);
-      return proposalView(stored);
+    const records = this.#records(tx);
+    const p = await this.#own(records, actor, id);
+    const state = transition(PROPOSAL_LIFECYCLE, p.state, 'revised');
+    const clean = await this.#o.redactor(tx, p.owner.tenant);
+    const current = proposalView(p);
+    const next: Proposal = {
+      ...current,
+      ...(patch.artifact !== undefined ? { artifact: redactStrings(patch.artifact, clean) as Proposal['artifact'] } : {}),
+      ...(patch.title !== undefined ? { title: clean(patch.title) } : {}),
+      ...(patch.rationale !== undefined ? { rationale: clean(patch.rationale) } : {}),
+      state,
+      updatedAt: this.#now(),
+    };
+    const stored = this.#checked(next, p.revision + 1);
+    records.put(stored, p.revision);
+    await this.#supersedeGate(records, p);
+    return proposalView(stored);
   }
 
   reject(tx: Tx, actor: ProposalActor, id: string): Promise<Proposal> {
@@ -205,19 +205,19 @@ export class ProposalService {
    * gate on the current revision (or return the one already pending); nothing is installed until it is granted.
    */
   async apply(tx: Tx, actor: ProposalActor, id: string): Promise<ApplyOutcome> {
-      const records = this.#records(tx);
-      const p = await this.#own(records, actor, id);
-      if (!canTransition(PROPOSAL_LIFECYCLE, p.state, 'applied')) throw new IllegalTransitionError(PROPOSAL_LIFECYCLE.id, p.state, 'applied');
-      const { mode, scope } = this.activation;
-      if (mode === 'direct-rbac') {
-        if (actor.scopes !== 'all' && !actor.scopes.includes(scope)) throw new ActivationForbiddenError(scope);
-        return { proposal: this.#install(records, tx, p, { mode }) };
-      }
-      const pending = await records.pendingGate(id);
-      if (pending !== undefined) return { proposal: proposalView(p), gate: gateView(pending) };
-      const gate: StoredGate = { approvalId: this.#o.ids.next('gate'), proposalId: id, state: APPROVAL_GATE_LIFECYCLE.initial, requestedAt: this.#now(), revision: p.revision };
-      records.putGate(gate, p.owner.tenant);
-      return { proposal: proposalView(p), gate: gateView(gate) };
+    const records = this.#records(tx);
+    const p = await this.#own(records, actor, id);
+    if (!canTransition(PROPOSAL_LIFECYCLE, p.state, 'applied')) throw new IllegalTransitionError(PROPOSAL_LIFECYCLE.id, p.state, 'applied');
+    const { mode, scope } = this.activation;
+    if (mode === 'direct-rbac') {
+      if (actor.scopes !== 'all' && !actor.scopes.includes(scope)) throw new ActivationForbiddenError(scope);
+      return { proposal: this.#install(records, tx, p, { mode }) };
+    }
+    const pending = await records.pendingGate(id);
+    if (pending !== undefined) return { proposal: proposalView(p), gate: gateView(pending) };
+    const gate: StoredGate = { approvalId: this.#o.ids.next('gate'), proposalId: id, state: APPROVAL_GATE_LIFECYCLE.initial, requestedAt: this.#now(), revision: p.revision };
+    records.putGate(gate, p.owner.tenant);
+    return { proposal: proposalView(p), gate: gateView(gate) };
   }
 
   /**
@@ -225,22 +225,22 @@ export class ProposalService {
    * on; an override needs a reason and is audited; denied installs nothing.
    */
   async decide(tx: Tx, approvalId: string, decision: 'granted' | 'denied' | 'overridden', by: { readonly decidedBy: string; readonly reason?: string }): Promise<ApplyOutcome> {
-      const records = this.#records(tx);
-      const gate = await records.gate(approvalId);
-      if (gate === undefined) throw new ProposalNotFoundError('gate');
-      const p = (await records.get(gate.proposalId))!;
-      const state: GateState = transition(APPROVAL_GATE_LIFECYCLE, gate.state, decision);
-      if (decision !== 'denied' && gate.revision !== p.revision) throw new StaleGateError();
-      const reason = by.reason === undefined ? undefined : (await this.#o.redactor(tx, p.owner.tenant))(by.reason);
-      const decided: StoredGate = { ...gate, state, decidedAt: this.#now(), ...(reason !== undefined ? { reason } : {}) };
-      if (decision === 'overridden') {
-        // The audit record of an override (RFC 0009/0010): who, which gate, when and why (redacted).
-        const audit: GateOverrideAudit = { approvalId, proposalId: p.id, tenant: p.owner.tenant, decidedBy: by.decidedBy, reason: reason ?? '', at: decided.decidedAt! };
-        tx.add('doc.append', { log: GATE_OVERRIDES_LOG, tenant: p.owner.tenant, atMs: this.#o.clock.now(), doc: { ...audit } });
-      }
-      const proposal = decision === 'denied' ? proposalView(p) : this.#install(records, tx, p, { mode: 'approval-gate', approvalId, gateOutcome: decision });
-      records.putGate(decided, p.owner.tenant, gate.state);
-      return { proposal, gate: gateView(decided) };
+    const records = this.#records(tx);
+    const gate = await records.gate(approvalId);
+    if (gate === undefined) throw new ProposalNotFoundError('gate');
+    const p = (await records.get(gate.proposalId))!;
+    const state: GateState = transition(APPROVAL_GATE_LIFECYCLE, gate.state, decision);
+    if (decision !== 'denied' && gate.revision !== p.revision) throw new StaleGateError();
+    const reason = by.reason === undefined ? undefined : (await this.#o.redactor(tx, p.owner.tenant))(by.reason);
+    const decided: StoredGate = { ...gate, state, decidedAt: this.#now(), ...(reason !== undefined ? { reason } : {}) };
+    if (decision === 'overridden') {
+      // The audit record of an override (RFC 0009/0010): who, which gate, when and why (redacted).
+      const audit: GateOverrideAudit = { approvalId, proposalId: p.id, tenant: p.owner.tenant, decidedBy: by.decidedBy, reason: reason ?? '', at: decided.decidedAt! };
+      tx.add('doc.append', { log: GATE_OVERRIDES_LOG, tenant: p.owner.tenant, atMs: this.#o.clock.now(), doc: { ...audit } });
+    }
+    const proposal = decision === 'denied' ? proposalView(p) : this.#install(records, tx, p, { mode: 'approval-gate', approvalId, gateOutcome: decision });
+    records.putGate(decided, p.owner.tenant, gate.state);
+    return { proposal, gate: gateView(decided) };
   }
 
   /** What an applied proposal installed, read back from the registry (404 before apply). */
@@ -271,12 +271,12 @@ export class ProposalService {
   }
 
   async #move(tx: Tx, actor: ProposalActor, id: string, to: 'rejected' | 'archived'): Promise<Proposal> {
-      const records = this.#records(tx);
-      const p = await this.#own(records, actor, id);
-      const next: StoredProposal = { ...p, state: transition(PROPOSAL_LIFECYCLE, p.state, to), updatedAt: this.#now(), revision: p.revision + 1 };
-      records.put(next, p.revision);
-      await this.#supersedeGate(records, p);
-      return proposalView(next);
+    const records = this.#records(tx);
+    const p = await this.#own(records, actor, id);
+    const next: StoredProposal = { ...p, state: transition(PROPOSAL_LIFECYCLE, p.state, to), updatedAt: this.#now(), revision: p.revision + 1 };
+    records.put(next, p.revision);
+    await this.#supersedeGate(records, p);
+    return proposalView(next);
   }
 
   async #supersedeGate(records: ProposalRecords, p: StoredProposal): Promise<void> {
