@@ -198,32 +198,36 @@ export class OperatorQuestions {
     if (issues.length > 0) throw new QuestionError('question-invalid', 'the proposed question was rejected by host validation', issues);
     const req = request as Json;
     const ref = String(req['question/ref']);
-    // Questions of this tenant past their deadline no longer count as open.
-    for (const q of await this.#o.units((tx) => tx.read.pendingQuestionsOf({ tenant: this.tenant, limit: this.#o.limits.maxOpenPerTenant }))) await this.#record(q.ref);
-    const now = this.#now();
-    const next: QuestionRecord = { tenant: this.tenant, ref, request: structuredClone(req), state: QUESTION_LIFECYCLE.initial, updatedAt: toIso(now), deadline: now + durationMs(String(req.timeout))! };
-    const dto = render(next);
     try {
-      await this.#o.units((tx) => void tx.add('question.open', { tenant: this.tenant, ref, deadlineMs: next.deadline, openedMs: now, record: next, stateDto: dto, limit: this.#o.limits.maxOpenPerTenant }));
+      // One unit: the tenant's questions past their deadline are timed out first (they no longer count as open),
+      // then the question opens.
+      return await this.#o.units(async (tx) => {
+        for (const q of await tx.read.pendingQuestionsOf({ tenant: this.tenant, limit: this.#o.limits.maxOpenPerTenant })) await this.#record(tx, q.ref);
+        const now = this.#now();
+        const next: QuestionRecord = { tenant: this.tenant, ref, request: structuredClone(req), state: QUESTION_LIFECYCLE.initial, updatedAt: toIso(now), deadline: now + durationMs(String(req.timeout))! };
+        const dto = render(next);
+        tx.add('question.open', { tenant: this.tenant, ref, deadlineMs: next.deadline, openedMs: now, record: next, stateDto: dto, limit: this.#o.limits.maxOpenPerTenant });
+        return dto;
+      });
     } catch (err) {
       if (err instanceof WopkitError && err.code === 'question-exists') throw new QuestionError('question-exists', 'a question with this ref exists');
       throw err;
     }
-    return dto;
   }
 
-  /** The question's record as stored, a pending one past its deadline timed out first; QuestionError when unknown. */
-  async #record(ref: string): Promise<QuestionRecord> {
-    return this.#o.units(async (tx) => {
-      const row = await tx.read.questionGet({ tenant: this.tenant, ref });
-      if (row === undefined) throw new QuestionError('question-unknown', 'no such question');
-      const r = questionRecordOf(row.doc);
-      const now = this.#now();
-      if (r.state !== 'pending' || r.deadline > now) return r;
-      const declared = r.request['default/on-timeout'];
-      const def = isObject(declared) ? declared : undefined;
-      return this.#transition(tx, r, { ...r, state: 'timed_out', reason: 'timeout', updatedAt: toIso(now), ...(def !== undefined ? { defaultApplied: def } : {}) });
-    });
+  /**
+   * The question's record as read through `tx`, a pending one past its deadline timed out first (planned into `tx`);
+   * QuestionError when unknown.
+   */
+  async #record(tx: Tx, ref: string): Promise<QuestionRecord> {
+    const row = await tx.read.questionGet({ tenant: this.tenant, ref });
+    if (row === undefined) throw new QuestionError('question-unknown', 'no such question');
+    const r = questionRecordOf(row.doc);
+    const now = this.#now();
+    if (r.state !== 'pending' || r.deadline > now) return r;
+    const declared = r.request['default/on-timeout'];
+    const def = isObject(declared) ? declared : undefined;
+    return this.#transition(tx, r, { ...r, state: 'timed_out', reason: 'timeout', updatedAt: toIso(now), ...(def !== undefined ? { defaultApplied: def } : {}) });
   }
 
   /**
@@ -236,8 +240,10 @@ export class OperatorQuestions {
     const claimed = a['answered/by'];
     if (claimed !== undefined && (claimed.length === 0 || claimed.length > MAX_ACTOR_ID_LENGTH)) throw new QuestionError('answerer-invalid', 'answered/by is not a valid participant id');
     if (claimed !== undefined && by.participant !== undefined && claimed !== by.participant) throw new QuestionError('answerer-mismatch', 'answered/by names someone other than the caller');
+    // One unit, read and answer; a timeout found due is kept even when the answer is then refused (commitOnThrow:
+    // the answer's own transition is the last thing it plans).
     return this.#o.units(async (tx) => {
-      const r = await this.#record(a['question/ref']);
+      const r = await this.#record(tx, a['question/ref']);
       const key = requestKeyOf(r);
       if (a['idempotency/key'] !== key) throw new QuestionError('idempotency-key-mismatch', 'the idempotency key does not match the question');
       if (r.state === 'answered' && JSON.stringify(normaliseAnswer(r.request, a.answer)) === JSON.stringify(r.answer)) return render(r);
@@ -245,7 +251,7 @@ export class OperatorQuestions {
       if (!answerAllowed(r.request, a.answer)) throw new QuestionError('answer-not-allowed', 'the answer is not one of the allowed answers');
       const answeredBy = claimed ?? by.participant;
       return render(this.#transition(tx, r, { ...r, state: 'answered', answer: normaliseAnswer(r.request, a.answer), answerRaw: a.answer, ...(answeredBy !== undefined ? { answeredBy } : {}), updatedAt: toIso(this.#now()) }));
-    });
+    }, { commitOnThrow: true });
   }
 
   cancel(ref: string, reason = 'operation-cancelled'): Promise<Json> {
@@ -256,10 +262,10 @@ export class OperatorQuestions {
   }
   #end(ref: string, state: 'cancelled' | 'superseded', reason: string, byRef?: string): Promise<Json> {
     return this.#o.units(async (tx) => {
-      const r = await this.#record(ref);
+      const r = await this.#record(tx, ref);
       if (!canTransition(QUESTION_LIFECYCLE, r.state, state)) throw new QuestionError('question-terminal', `the question is already ${r.state}`);
       return render(this.#transition(tx, r, { ...r, state, ...(byRef !== undefined ? { supersededBy: byRef } : {}), reason, updatedAt: toIso(this.#now()) }));
-    });
+    }, { commitOnThrow: true });
   }
 
   /**
@@ -293,7 +299,8 @@ export class OperatorQuestions {
     const out: string[] = [];
     for (const q of await this.#o.units((tx) => tx.read.overdueQuestions({ nowMs: this.#now(), limit: QUESTIONS_PER_TICK }))) {
       try {
-        const r = await this.forTenant(q.tenant).#record(q.ref);
+        const view = this.forTenant(q.tenant);
+        const r = await this.#o.units((tx) => view.#record(tx, q.ref));
         if (r.state === 'timed_out') out.push(q.ref);
       } catch (err) {
         if (!(err instanceof QuestionError)) throw err; // retired meanwhile
@@ -304,12 +311,12 @@ export class OperatorQuestions {
 
   /** The state DTO (inquirium.operator-question.state.v1). */
   async state(ref: string): Promise<Json> {
-    return render(await this.#record(ref));
+    return render(await this.#o.units((tx) => this.#record(tx, ref)));
   }
 
   /** What the blocked operation may do now. */
   async outcome(ref: string): Promise<QuestionOutcome> {
-    const r = await this.#record(ref);
+    const r = await this.#o.units((tx) => this.#record(tx, ref));
     if (r.state === 'answered') return { state: r.state, unblocked: true, input: r.answerRaw!, source: 'operator' };
     if (r.state === 'timed_out' && r.defaultApplied !== undefined) return { state: r.state, unblocked: true, input: r.defaultApplied.answer as Answer, source: 'declared-default' };
     return { state: r.state, unblocked: false };
