@@ -244,12 +244,12 @@ export interface HostRuntime extends WorkflowRuns {
   /** The same request against a host whose only runtime is remote (proves there is no remote fallback). */
   generateRemoteOnly(request: unknown, ctx: GenerateContext): Promise<GenerateResponse>;
   /** Open a question of `tenant` (within its open-question bound: QuotaExceededError past it). */
-  proposeQuestion(request: unknown, tenant: string): Promise<InquiriumAnswer>;
+  proposeQuestion(tx: Tx, request: unknown, tenant: string): Promise<InquiriumAnswer>;
   /** Answer one of the caller's tenant's questions; `answered/by` must be the caller's participant, and is recorded. */
-  answerQuestion(answer: unknown, caller: QuestionCaller): Promise<InquiriumAnswer>;
+  answerQuestion(tx: Tx, answer: unknown, caller: QuestionCaller): Promise<InquiriumAnswer>;
   /** Throws when `tenant` has no question with that ref (another tenant's question included). */
-  questionState(ref: string, tenant: string): Promise<InquiriumAnswer>;
-  cancelQuestion(ref: string, tenant: string): Promise<InquiriumAnswer>;
+  questionState(tx: Tx, ref: string, tenant: string): Promise<InquiriumAnswer>;
+  cancelQuestion(tx: Tx, ref: string, tenant: string): Promise<InquiriumAnswer>;
   /** Trace records of one trace, or the newest ones. */
   traces(traceRef?: string): Promise<readonly TraceEnvelope[]>;
 }

@@ -166,10 +166,10 @@ export function createHostRuntime(openwop: OpenwopRuntime, inquirium: InquiriumR
 
     generate: (request, ctx) => inquirium.generate(request, ctx),
     generateRemoteOnly: (request, ctx) => remoteOnly.generate(request, ctx),
-    proposeQuestion: (request, tenant) => inquirium.questions.forTenant(tenant).propose(request),
-    answerQuestion: (answer, { tenant, participant }) => inquirium.questions.forTenant(tenant).answer(answer, { participant }),
-    questionState: (ref, tenant) => inquirium.questions.forTenant(tenant).state(ref),
-    cancelQuestion: (ref, tenant) => inquirium.questions.forTenant(tenant).cancel(ref),
+    proposeQuestion: (tx, request, tenant) => inquirium.questions.forTenant(tenant).propose(tx, request),
+    answerQuestion: (tx, answer, { tenant, participant }) => inquirium.questions.forTenant(tenant).answer(tx, answer, { participant }),
+    questionState: (tx, ref, tenant) => inquirium.questions.forTenant(tenant).state(tx, ref),
+    cancelQuestion: (tx, ref, tenant) => inquirium.questions.forTenant(tenant).cancel(tx, ref),
     traces: (traceRef) => (traceRef === undefined ? inquirium.traces.recent() : inquirium.traces.byTrace(traceRef)),
   };
 }

@@ -148,9 +148,9 @@ export const UNIT_OPENERS: Readonly<Record<string, string>> = {
   'runtime/inquirium/index.ts': 'wiring: hands the Inquirium services their opener',
   'runtime/commitments/engine.ts': 'the commitment tick (background firing loop): one unit per firing',
   'runtime/distillation/schedule.ts': 'the schedule tick: one unit per due schedule',
+  'runtime/inquirium/operator-questions.ts': 'the question tick (background): one unit per overdue question it times out',
   // Not converted yet (issue 32, left for the next step): each request-time call opens exactly one unit, none nested,
   // and the routes that reach them are served without a request unit (route-helpers.ts serveWithoutUnit).
-  'runtime/inquirium/operator-questions.ts': 'not converted yet: propose, answer, cancel, supersede, state, outcome open one unit each (and the tick one per overdue question)',
   'runtime/inquirium/generate.ts': 'not converted yet: a generate turn plans its transcript facts into one unit of its own',
   'runtime/inquirium/storage/transcript.ts': 'not converted yet: transcript appends and reads outside a generate turn open one unit each',
   'runtime/inquirium/storage/trace-stream.ts': 'not converted yet: trace appends and reads outside a generate turn open one unit each',

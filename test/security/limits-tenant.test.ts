@@ -106,11 +106,11 @@ describe('answered/by (item 8b)', () => {
 
   it('another tenant cannot answer, read or cancel a question: it is unknown to it (404), and the question stays pending', async () => {
     const { app, runtime, store } = await createHost({ token: TOKEN });
-    expect((await runtime.proposeQuestion(q(1), 'acme')).state).toBe('pending');
+    expect((await inUnit(store, (tx) => runtime.proposeQuestion(tx, q(1), 'acme'))).state).toBe('pending');
     for (const act of [
-      () => runtime.answerQuestion(answerOf(1), { tenant: 'globex', participant: LOCAL_OPERATOR }),
-      () => runtime.questionState('question/bounds/1', 'globex'),
-      () => runtime.cancelQuestion('question/bounds/1', 'globex'),
+      () => inUnit(store, (tx) => runtime.answerQuestion(tx, answerOf(1), { tenant: 'globex', participant: LOCAL_OPERATOR })),
+      () => inUnit(store, (tx) => runtime.questionState(tx, 'question/bounds/1', 'globex')),
+      () => inUnit(store, (tx) => runtime.cancelQuestion(tx, 'question/bounds/1', 'globex')),
     ]) {
       const err = await act().then(() => undefined, (e: unknown) => e);
       expect(err).toBeInstanceOf(QuestionError);
@@ -119,11 +119,11 @@ describe('answered/by (item 8b)', () => {
     // the HTTP caller's tenant is the operator tenant, not acme: the same ref reads as unknown over the wire too
     expect(OPERATOR_TENANT).not.toBe('acme');
     expect((await readQuestion(app, 1)).status).toBe(404);
-    expect((await runtime.questionState('question/bounds/1', 'acme')).state).toBe('pending');
+    expect((await inUnit(store, (tx) => runtime.questionState(tx, 'question/bounds/1', 'acme'))).state).toBe('pending');
     // the same ref in another tenant is another question
-    expect((await runtime.proposeQuestion(q(1), 'globex')).state).toBe('pending');
-    expect((await runtime.answerQuestion(answerOf(1), { tenant: 'acme', participant: LOCAL_OPERATOR })).state).toBe('answered');
-    expect((await runtime.questionState('question/bounds/1', 'globex')).state).toBe('pending');
+    expect((await inUnit(store, (tx) => runtime.proposeQuestion(tx, q(1), 'globex'))).state).toBe('pending');
+    expect((await inUnit(store, (tx) => runtime.answerQuestion(tx, answerOf(1), { tenant: 'acme', participant: LOCAL_OPERATOR }))).state).toBe('answered');
+    expect((await inUnit(store, (tx) => runtime.questionState(tx, 'question/bounds/1', 'globex'))).state).toBe('pending');
     await app.close();
   });
 });

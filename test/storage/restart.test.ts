@@ -39,7 +39,7 @@ const snapshot = async (rt: HostRuntime, store: StoragePort, runIds: readonly st
   acme: await rt.memoryFor(tx, 'acme').list(REF),
   globex: await rt.memoryFor(tx, 'globex').list(OTHER),
   runs: await Promise.all(runIds.map(async (id) => [await rt.run(tx, id), await rt.events(tx, id)])),
-  answered: await rt.questionState(Q2, 'acme'),
+  answered: await rt.questionState(tx, Q2, 'acme'),
 })));
 /** Every commitment id the acme and globex background logs record as fired. */
 const firedIds = async (rt: HostRuntime, store: StoragePort) => {
@@ -69,9 +69,9 @@ describe('restart on SQLite', () => {
     // A schedule every 10 s from T0 + 5 s; its first instant is due while the host is down.
     const schedule = await unit((tx) => runtime.scheduleDistillation(tx, { memoryRef: REF, every: 'PT10S', firstAt: T0 + 5_000 }));
     // Two operator questions: one pending (5 min timeout), one answered.
-    await runtime.proposeQuestion(question(), 'acme');
-    await runtime.proposeQuestion(question({ 'question/ref': Q2 }), 'acme');
-    await runtime.answerQuestion({ ...answer('yes'), 'question/ref': Q2 }, { tenant: 'acme', participant: OPERATOR });
+    await unit((tx) => runtime.proposeQuestion(tx, question(), 'acme'));
+    await unit((tx) => runtime.proposeQuestion(tx, question({ 'question/ref': Q2 }), 'acme'));
+    await unit((tx) => runtime.answerQuestion(tx, { ...answer('yes'), 'question/ref': Q2 }, { tenant: 'acme', participant: OPERATOR }));
     const runIds = runs.map((r) => r.runId);
     const before = await snapshot(runtime, store, runIds);
     // What forks of the first run read at three points of its log (replay snapshots, MAE-3).
@@ -95,7 +95,7 @@ describe('restart on SQLite', () => {
     const lastRun = (await unit((tx) => runtime.schedule(tx, schedule.scheduleId)))!.last!;
     expect(lastRun).toMatchObject({ kind: 'distilled', missed: 35 });
     // The pending question timed out while the host was down: it reads so now (its deadline is in the store).
-    expect(await runtime.questionState(Q1, 'acme')).toMatchObject({ state: 'timed_out' });
+    expect(await unit((tx) => runtime.questionState(tx, Q1, 'acme'))).toMatchObject({ state: 'timed_out' });
     await app.close();
 
     // ── Third life, at the same instant: nothing fires or runs twice ─────────────────────────────────────
