@@ -80,9 +80,14 @@ export class QuestionTransitions {
     await this.#checkKey(tx, ref, req['idempotency/key']);
     if (before.state !== 'pending') return this.#refuseOrRepeat(req, before);
     if (req.transition === 'timeout') throw new QuestionTransitionError('question-transition-not-due', before.state);
-    // A race lost to another request (it ended the question between our read and our write) is refused as stale at
-    // the commit; the request's unit then runs this again from a fresh read, which finds the question ended.
-    return stateDto(await this.#move(tx, req, by));
+    try {
+      return stateDto(await this.#move(tx, req, by));
+    } catch (err) {
+      // Lost a race: another request ended the question between our read above and the move's own read (a race
+      // after the move's read is refused as stale at the commit, and the request's unit runs all this again).
+      if (!(err instanceof QuestionError) || err.code !== 'question-terminal') throw err;
+      return this.#refuseOrRepeat(req, stateDto(await this.questions.state(tx, ref)));
+    }
   }
 
   #move(tx: Tx, req: TransitionRequest, by: Answerer): Promise<Record<string, unknown>> {
