@@ -74,7 +74,7 @@ export function serve(app: FastifyInstance, route: CatalogueRoute, handler: (req
 /**
  * Serve a route for which the boundary opens no unit: it touches no store (health, the OpenAPI document), or it calls
  * only operations that are their own boundary — the fixture runner (discovery's fixture list), the schedulers' tick,
- * and the proposal and Inquirium services, which still open their own units (test/architecture/unit-of-work.test.ts
+ * and Inquirium's generate and trace reads, which still open their own units (test/architecture/unit-of-work.test.ts
  * names every module that may).
  */
 export function serveWithoutUnit(app: FastifyInstance, route: CatalogueRoute, handler: (req: FastifyRequest, reply: FastifyReply) => unknown): void {
