@@ -17,6 +17,7 @@ import { createHost } from '../../runtime/host/server.ts';
 import type { StoragePort } from '../../runtime/storage/port.ts';
 import { SCHEMA_TABLES } from '../../runtime/storage/sql/schema.ts';
 import { ratio, report } from './measure.ts';
+import { unitsOf } from '../../runtime/storage/index.ts';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -74,12 +75,13 @@ const answer = (n: number) => ({ schema: 'inquirium.operator-question.answer.v1'
 
 /** A host whose `others` tenants each filled their ended-question bound, and a timed batch of the operator's propose + answer on it. */
 async function questionHost(others: number) {
-  const { app, runtime } = await createHost({ token: TOKEN, logger: false });
+  const { app, runtime, store } = await createHost({ token: TOKEN, logger: false });
+  const unit = unitsOf(store);
   const per = DEFAULT_LIMITS.retainedQuestionsPerTenant;
   for (let t = 0; t < others; t++) {
     for (let i = 0; i < per; i++) {
-      await runtime.proposeQuestion(question(i), `tenant-${t}`);
-      await runtime.answerQuestion(answer(i), { tenant: `tenant-${t}`, participant: 'participant:did:key:z6Mkbench' });
+      await unit((tx) => runtime.proposeQuestion(tx, question(i), `tenant-${t}`));
+      await unit((tx) => runtime.answerQuestion(tx, answer(i), { tenant: `tenant-${t}`, participant: 'participant:did:key:z6Mkbench' }));
     }
   }
   let next = 0;
@@ -87,8 +89,8 @@ async function questionHost(others: number) {
   const micros = async (rounds: number) => {
     const t0 = performance.now();
     for (let i = 0; i < rounds; i++, next++) {
-      await runtime.proposeQuestion(question(next), 'operator');
-      await runtime.answerQuestion(answer(next), { tenant: 'operator', participant: 'participant:did:key:z6Mkbench' });
+      await unit((tx) => runtime.proposeQuestion(tx, question(next), 'operator'));
+      await unit((tx) => runtime.answerQuestion(tx, answer(next), { tenant: 'operator', participant: 'participant:did:key:z6Mkbench' }));
     }
     return Math.round(((performance.now() - t0) * 1000) / rounds);
   };

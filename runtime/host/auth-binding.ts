@@ -27,6 +27,7 @@ import { tenantOf } from '../memory/memory-ref.ts';
 import type { Credentials, Principal } from './auth.ts';
 import { HttpError, sendError } from './errors.ts';
 import type { HostRuntime } from './host-runtime.ts';
+import type { Tx, Units } from '../storage/index.ts';
 import { actionOf, ROUTES, type CatalogueRoute } from './seam-catalogue.ts';
 
 declare module 'fastify' {
@@ -40,7 +41,7 @@ declare module 'fastify' {
   }
 }
 
-type Binding = (value: string, tenant: string, host: HostRuntime) => HttpError | undefined | Promise<HttpError | undefined>;
+type Binding = (value: string, tenant: string, host: HostRuntime, tx: Tx) => HttpError | undefined | Promise<HttpError | undefined>;
 
 const forbidden = (what: string): HttpError => new HttpError('forbidden', `${what} belongs to another tenant than the API key's`);
 
@@ -52,12 +53,12 @@ export const BOUND_INPUTS: Readonly<Record<string, Binding>> = {
     const owner = tenantOf(v);
     return owner === undefined || owner === t ? undefined : forbidden('memoryRef');
   },
-  runId: async (v, t, host) => {
-    const owner = await host.runTenant(v);
+  runId: async (v, t, host, tx) => {
+    const owner = await host.runTenant(tx, v);
     return owner !== undefined && owner !== t ? new HttpError('not_found', 'no such run') : undefined;
   },
-  proposalId: async (v, t, host) => {
-    const owner = await host.proposalTenant(v);
+  proposalId: async (v, t, host, tx) => {
+    const owner = await host.proposalTenant(tx, v);
     return owner !== undefined && owner !== t ? new HttpError('not_found', 'no such proposal') : undefined;
   },
 };
@@ -102,14 +103,24 @@ function inputsOf(req: FastifyRequest, route: CatalogueRoute): [string, string][
   return out;
 }
 
-/** Refuse `req` when `principal` may not call `route` with these inputs (see the module comment). */
-export async function authorize(principal: Principal, route: CatalogueRoute, req: FastifyRequest, host: HostRuntime): Promise<void> {
+/**
+ * Refuse `req` when `principal` may not call `route` with these inputs (see the module comment). The owners of the
+ * ids it names are read in a read-only unit of its own: the binding runs before Fastify validates the request, so
+ * before the request's unit is opened (test/architecture/unit-of-work.test.ts names this exception).
+ */
+export async function authorize(principal: Principal, route: CatalogueRoute, req: FastifyRequest, host: HostRuntime, units: Units): Promise<void> {
   if (principal.role === 'operator') return;
   if (route.role === 'operator') throw new HttpError('forbidden', 'this route needs an operator key');
-  for (const [name, value] of inputsOf(req, route)) {
-    const refusal = await BOUND_INPUTS[name]?.(value, principal.tenant, host);
-    if (refusal !== undefined) throw refusal;
-  }
+  const bound = inputsOf(req, route).filter(([name]) => BOUND_INPUTS[name] !== undefined);
+  if (bound.length === 0) return;
+  const refusal = await units(async (tx) => {
+    for (const [name, value] of bound) {
+      const found = await BOUND_INPUTS[name]!(value, principal.tenant, host, tx);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  });
+  if (refusal !== undefined) throw refusal;
 }
 
 /** The path of a request URL (without its query string). */
@@ -142,6 +153,6 @@ export function installAuth(app: FastifyInstance, credentials: Credentials, host
   app.addHook('preValidation', async (req) => {
     const route = req.routeOptions.config.catalogue;
     if (route === undefined || req.principal === null) return;
-    await authorize(req.principal, route, req, host);
+    await authorize(req.principal, route, req, host, app.units);
   });
 }

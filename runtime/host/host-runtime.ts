@@ -4,9 +4,11 @@
  * Inquirium runtimes, and `mutants.ts` wraps an implementation to build the deliberately broken hosts the
  * conformance tests use. Nothing here knows about HTTP, and no route reaches past it to a store or a registry.
  *
- * Every operation reads what it needs from the store and commits its writes in ONE transaction before it resolves
- * (so whatever it reports is durable); the fixture seams that drive several steps of background work commit each
- * step. No operation keeps state in the process between requests.
+ * An operation that takes a `tx` runs inside the request's one unit of work, which the request boundary opens
+ * (route-helpers.ts `serve`): it reads through that `tx`, plans its writes into it and never commits — the boundary
+ * commits once when the route answered. Operations without a `tx` touch no store (discovery, clock, policy) or are
+ * the named exceptions that open their own units (test/architecture/unit-of-work.test.ts lists them). No operation keeps state in the process
+ * between requests.
  */
 import type {
   AgentInventoryResponse, AgentMemoryConsolidatedPayload, CommitmentFiredPayload, HostSampleProposalGateDecisionRequest, HostSampleProposalSynthesizeRequest,
@@ -26,7 +28,8 @@ import type { SecretScope } from '../redaction/secret-registry.ts';
 import type { RunRecord } from '../openwop/runs.ts';
 import type { ForkMode, WorkflowDefinition, WorkflowState } from '../openwop/workflow-engine.ts';
 
-import type { EventPage, StoreHealth } from '../storage/index.ts';
+import type { EventPage, Pending, StoreHealth, Tx } from '../storage/index.ts';
+import type { StoredEntry } from '../memory/stored-entry.ts';
 
 /** Memory as one reader sees it: the spec's read interface (list, get) plus pages, tenant-gated and TTL-filtered. */
 export type MemoryReader = MemoryAdapter & {
@@ -119,106 +122,106 @@ export interface HostRuntime extends WorkflowRuns {
   health(): Promise<StoreHealth>;
 
   // ── Runs ─────────────────────────────────────────────────────────────────────────────────────────────────
-  startRun(r: RunStart): Promise<RunRecord>;
+  startRun(tx: Tx, r: RunStart): Promise<RunRecord>;
   /**
    * Start a run of a test fixture. The runs of one memoryRef form one fixture; a tenant keeps at most
    * `fixturesPerTenant` fixtures, and starting a fixture past that retires the oldest: its runs, their event logs
    * and secret registries, and the entries under its memoryRef are forgotten (its run ids then read as unknown).
    */
-  startFixtureRun(r: RunStart): Promise<RunRecord>;
+  startFixtureRun(tx: Tx, r: RunStart): Promise<RunRecord>;
   /** A run's record (a run a client, a seam or a fork started), if it exists. */
-  run(runId: string): Promise<RunRecord | undefined>;
+  run(tx: Tx, runId: string): Promise<RunRecord | undefined>;
   /** The tenant a run or an event log belongs to, if it exists (binding a request to its key's tenant). */
-  runTenant(runId: string): Promise<string | undefined>;
+  runTenant(tx: Tx, runId: string): Promise<string | undefined>;
   /** A page of the run's events from `fromSeq`, read in one unit of work; undefined when the run has no event log (unknown, or dropped). */
-  events(runId: string, fromSeq?: number, limit?: number): Promise<EventPage | undefined>;
+  events(tx: Tx, runId: string, fromSeq?: number, limit?: number): Promise<EventPage | undefined>;
   /** Sequence of the run's last event (-1 when it has none). */
-  lastSequence(runId: string): Promise<number>;
+  lastSequence(tx: Tx, runId: string): Promise<number>;
   /** Forget a run's event log (retention, degraded infrastructure): a fork of it can no longer be served. */
-  dropEventLog(runId: string): Promise<void>;
+  dropEventLog(tx: Tx, runId: string): Promise<void>;
   /**
    * Fork a run at `fromSeq` (MAE-3) in `mode` (default replay); a fork of a workflow run executes before this answers
    * (to its end, or to an interrupt its source never answered). Throws ReplayMemorySnapshotUnavailableError (422) when
    * no snapshot can be served, ForkSeqOutOfRangeError (422 fork_point_invalid) past the source's last event.
    */
-  fork(sourceRunId: string, fromSeq: number, mode?: ForkMode): Promise<RunRecord>;
+  fork(tx: Tx, sourceRunId: string, fromSeq: number, mode?: ForkMode): Promise<RunRecord>;
   /** Start a run of a workflow definition in `memoryRef`'s tenant and execute it until it ends or waits (one transaction). */
-  runWorkflow(definition: WorkflowDefinition, memoryRef: string): Promise<RunRecord>;
+  runWorkflow(tx: Tx, definition: WorkflowDefinition, memoryRef: string): Promise<RunRecord>;
   /**
    * Answer the node a workflow run waits on (by node id or interrupt id) and carry the run on: InterruptNotFoundError
    * (404), InterruptAlreadyResolvedError (409), ResumeValueRefusedError (400) as for resolveInterrupt.
    */
-  resumeWorkflow(runId: string, nodeId: string, resumeValue: Readonly<ResumeValue>): Promise<void>;
+  resumeWorkflow(tx: Tx, runId: string, nodeId: string, resumeValue: Readonly<ResumeValue>): Promise<void>;
   /** Where a workflow run stands (undefined for a run that executes no workflow). */
-  workflowState(runId: string): Promise<WorkflowState | undefined>;
+  workflowState(tx: Tx, runId: string): Promise<WorkflowState | undefined>;
   /**
    * A run (read in one unit of work) and memory as it reads it: a fork reads its snapshot, any other run the live
    * memory of its tenant; undefined for an unknown run.
    */
-  runMemory(runId: string): Promise<{ readonly run: RunRecord; readonly memory: MemoryReader } | undefined>;
+  runMemory(tx: Tx, runId: string): Promise<{ readonly run: RunRecord; readonly memory: MemoryReader } | undefined>;
   /** The run ended: its secret registry dies with it. */
-  endRun(runId: string): Promise<void>;
+  endRun(tx: Tx, runId: string): Promise<void>;
 
   // ── Memory ───────────────────────────────────────────────────────────────────────────────────────────────
   /** The read interface a caller of `tenant` gets (CTI-1: another tenant's ref reads as empty). */
-  memoryFor(tenant: string): MemoryReader;
-  /** Write one entry through the SR-1 chokepoint, attributed to `as.runId` when given. */
-  write(memoryRef: string, entry: PutInput, as: WriteAs): Promise<MemoryEntry>;
+  memoryFor(tx: Tx, tenant: string): MemoryReader;
+  /** Plan one entry's write through the SR-1 chokepoint, attributed to `as.runId` when given; the entry stored once the request committed. */
+  write(tx: Tx, memoryRef: string, entry: PutInput, as: WriteAs): Promise<Pending<StoredEntry>>;
   /** Write a seed's entries (and register its secrets) in one transaction: all of them, or none. */
-  seedMemory(seed: MemorySeed): Promise<{ readonly runId?: string; readonly entries: readonly MemoryEntry[] }>;
+  seedMemory(tx: Tx, seed: MemorySeed): Promise<{ readonly runId?: string; readonly entries: readonly Pending<StoredEntry>[] }>;
   /** Resolve a BYOK secret with `scope` in the run (which registers it for SR-1, or refuses it: 400/429); the plaintext. */
-  resolveSecret(runId: string, tenant: string, secret: { readonly secretId: string; readonly value: string; readonly scope: SecretScope }): Promise<string>;
+  resolveSecret(tx: Tx, runId: string, tenant: string, secret: { readonly secretId: string; readonly value: string; readonly scope: SecretScope }): Promise<string>;
   /** Register a run-scoped secret and write `content`, which carries its plaintext, through the SR-1 chokepoint. */
-  plantSecret(memoryRef: string, secret: PlantedSecret): Promise<void>;
+  plantSecret(tx: Tx, memoryRef: string, secret: PlantedSecret): Promise<void>;
   /** How many entries the store holds under the ref, expired ones included. */
-  storedCount(memoryRef: string): Promise<number>;
+  storedCount(tx: Tx, memoryRef: string): Promise<number>;
   /** Whether any entry stored under the ref holds `needle` as persisted (the SR-1 probe of a fixture). */
-  persistedContains(memoryRef: string, needle: string): Promise<boolean>;
+  persistedContains(tx: Tx, memoryRef: string, needle: string): Promise<boolean>;
   /** One on-demand consolidation pass (RFC 0068). */
-  consolidate(memoryRef: string, tenant: string): Promise<ConsolidationPass>;
+  consolidate(tx: Tx, memoryRef: string, tenant: string): Promise<ConsolidationPass>;
   /** Client-requested compaction (RFC 0012); throws CompactionError when compaction is not wired. */
-  compact(memoryRef: string, tenant: string, sourceIds?: readonly string[]): Promise<CompactResult>;
+  compact(tx: Tx, memoryRef: string, tenant: string, sourceIds?: readonly string[]): Promise<CompactResult>;
   /** On-demand distillation of the ref's transactional entries, or of the entries `sourceIds` names (RFC 0062). */
-  distill(memoryRef: string, tenant: string, tokenBudget?: number, sourceIds?: readonly string[]): Promise<DistillResult>;
+  distill(tx: Tx, memoryRef: string, tenant: string, tokenBudget?: number, sourceIds?: readonly string[]): Promise<DistillResult>;
 
   // ── Scheduled distillation (RFC 0062) ────────────────────────────────────────────────────────────────────
   /** Whether scheduled distillation is wired (and advertised). */
   schedulesWired(): boolean;
-  scheduleDistillation(req: DistillationScheduleRequest): Promise<DistillationSchedule>;
-  schedule(scheduleId: string): Promise<{ readonly schedule: DistillationSchedule; readonly last?: RecordedOutcome } | undefined>;
+  scheduleDistillation(tx: Tx, req: DistillationScheduleRequest): Promise<DistillationSchedule>;
+  schedule(tx: Tx, scheduleId: string): Promise<{ readonly schedule: DistillationSchedule; readonly last?: RecordedOutcome } | undefined>;
   /** Run the due schedules of `tenant` now (what the background work does for every tenant). */
   tickSchedules(tenant: string): Promise<readonly ScheduledRunOutcome[]>;
 
   // ── Commitments (RFC 0068) ───────────────────────────────────────────────────────────────────────────────
   /** Infer commitments from a stored entry and arm them; the ids armed. */
-  armCommitments(memoryRef: string, entry: MemoryEntry): Promise<readonly string[]>;
+  armCommitments(tx: Tx, memoryRef: string, entry: MemoryEntry): Promise<readonly string[]>;
   /** A tenant's predicate turned true. */
-  satisfyPredicate(tenant: string, predicateId: string): Promise<void>;
+  satisfyPredicate(tx: Tx, tenant: string, predicateId: string): Promise<void>;
   /** One evaluation of the commitments due or whose predicate changed: the `commitment.fired` payloads it emitted. */
   evaluateCommitments(): Promise<readonly CommitmentFiredPayload[]>;
   /** What the fired ledger holds of one commitment, as `commitment.fired` payloads (whichever host fired it). */
-  commitmentFires(tenant: string, commitmentId: string): Promise<readonly CommitmentFiredPayload[]>;
+  commitmentFires(tx: Tx, tenant: string, commitmentId: string): Promise<readonly CommitmentFiredPayload[]>;
   /** Refuse (429 quota_exceeded {follow-up-runs}) when the tenant's follow-up runs are at their bound: a commitment asking for a run would wait, not fire. */
-  checkFollowUpRoom(tenant: string): Promise<void>;
+  checkFollowUpRoom(tx: Tx, tenant: string): Promise<void>;
 
   // ── Agents (RFC 0072 inventory with the RFC 0080 §C projection) and proposals (RFC 0096) ──────────────────────
   /** GET /v1/agents for `tenant` (built-ins only when none is named), each entry with its degraded-memory projection. */
-  agentInventory(tenant: string | undefined): Promise<AgentInventoryResponse>;
+  agentInventory(tx: Tx, tenant: string | undefined): Promise<AgentInventoryResponse>;
   /** The tenant a proposal belongs to, if it exists (binding a request to its key's tenant). */
-  proposalTenant(proposalId: string): Promise<string | undefined>;
+  proposalTenant(tx: Tx, proposalId: string): Promise<string | undefined>;
   /** Persist a synthesised proposal as an inert draft (the synthesiser's seam). */
-  synthesizeProposal(request: HostSampleProposalSynthesizeRequest): Promise<HostSampleProposalSynthesizeResponse>;
-  listProposals(tenant: string, filter: ProposalFilter): Promise<readonly Proposal[]>;
-  proposal(actor: ProposalActor, proposalId: string): Promise<Proposal>;
-  reviseProposal(actor: ProposalActor, proposalId: string, patch: ProposalReviseRequest): Promise<Proposal>;
-  rejectProposal(actor: ProposalActor, proposalId: string): Promise<Proposal>;
-  archiveProposal(actor: ProposalActor, proposalId: string): Promise<Proposal>;
+  synthesizeProposal(tx: Tx, request: HostSampleProposalSynthesizeRequest): Promise<HostSampleProposalSynthesizeResponse>;
+  listProposals(tx: Tx, tenant: string, filter: ProposalFilter): Promise<readonly Proposal[]>;
+  proposal(tx: Tx, actor: ProposalActor, proposalId: string): Promise<Proposal>;
+  reviseProposal(tx: Tx, actor: ProposalActor, proposalId: string, patch: ProposalReviseRequest): Promise<Proposal>;
+  rejectProposal(tx: Tx, actor: ProposalActor, proposalId: string): Promise<Proposal>;
+  archiveProposal(tx: Tx, actor: ProposalActor, proposalId: string): Promise<Proposal>;
   /** Apply through the advertised activation mode: install now (direct-rbac, scope held) or open an approval gate. */
-  applyProposal(actor: ProposalActor, proposalId: string): Promise<ApplyOutcome>;
+  applyProposal(tx: Tx, actor: ProposalActor, proposalId: string): Promise<ApplyOutcome>;
   /** An approver decides a pending gate; granted or overridden installs the artefact. */
-  decideProposalGate(decision: HostSampleProposalGateDecisionRequest, decidedBy: string): Promise<ApplyOutcome>;
+  decideProposalGate(tx: Tx, decision: HostSampleProposalGateDecisionRequest, decidedBy: string): Promise<ApplyOutcome>;
   /** What an applied proposal installed, read back from the installed-artefact registry. */
-  installedArtifact(actor: ProposalActor, proposalId: string): Promise<ProposalInstalledArtifactResponse>;
+  installedArtifact(tx: Tx, actor: ProposalActor, proposalId: string): Promise<ProposalInstalledArtifactResponse>;
 
   // ── Multi-agent (RFC 0039) ───────────────────────────────────────────────────────────────────────────────
   /** The confidence floor below which a decision escalates. */
@@ -228,25 +231,25 @@ export interface HostRuntime extends WorkflowRuns {
    * log (RFC 0039 §A). One answer wins: InterruptAlreadyResolvedError (409) for any other; InterruptNotFoundError (404)
    * for an interrupt the run's log never requested.
    */
-  continueStep(runId: string, interruptId: string, resolution: InterruptResolution): Promise<void>;
+  continueStep(tx: Tx, runId: string, interruptId: string, resolution: InterruptResolution): Promise<void>;
   /** One supervisor step with `decision`; an interrupt it raises is answered by `resolve` (default: "approved" at once). */
-  supervisorStep(runId: string, decision: Readonly<OrchestratorDecision>, resolve?: (req: { readonly interruptId: string; readonly kind: 'clarify' | 'escalate' }) => Promise<InterruptResolution>): Promise<void>;
+  supervisorStep(tx: Tx, runId: string, decision: Readonly<OrchestratorDecision>, resolve?: (req: { readonly interruptId: string; readonly kind: 'clarify' | 'escalate' }) => Promise<InterruptResolution>): Promise<void>;
   /** A child run's write into the scope it inherits from its parent, through the SR-1 chokepoint of that scope. */
   childWrite(parent: { readonly runId: string; readonly memoryRef: string }, childRunId: string, write: { readonly content: string; readonly ttlSeconds?: number }): Promise<MemoryEntry>;
   /** What the parent's supervisor reads of the ref (children's unexpired writes included). */
-  parentReads(parentRunId: string, memoryRef: string): Promise<readonly MemoryEntry[]>;
+  parentReads(tx: Tx, parentRunId: string, memoryRef: string): Promise<readonly MemoryEntry[]>;
 
   // ── Inquirium (P066) ─────────────────────────────────────────────────────────────────────────────────────
   generate(request: unknown, ctx: GenerateContext): Promise<GenerateResponse>;
   /** The same request against a host whose only runtime is remote (proves there is no remote fallback). */
   generateRemoteOnly(request: unknown, ctx: GenerateContext): Promise<GenerateResponse>;
   /** Open a question of `tenant` (within its open-question bound: QuotaExceededError past it). */
-  proposeQuestion(request: unknown, tenant: string): Promise<InquiriumAnswer>;
+  proposeQuestion(tx: Tx, request: unknown, tenant: string): Promise<InquiriumAnswer>;
   /** Answer one of the caller's tenant's questions; `answered/by` must be the caller's participant, and is recorded. */
-  answerQuestion(answer: unknown, caller: QuestionCaller): Promise<InquiriumAnswer>;
+  answerQuestion(tx: Tx, answer: unknown, caller: QuestionCaller): Promise<InquiriumAnswer>;
   /** Throws when `tenant` has no question with that ref (another tenant's question included). */
-  questionState(ref: string, tenant: string): Promise<InquiriumAnswer>;
-  cancelQuestion(ref: string, tenant: string): Promise<InquiriumAnswer>;
+  questionState(tx: Tx, ref: string, tenant: string): Promise<InquiriumAnswer>;
+  cancelQuestion(tx: Tx, ref: string, tenant: string): Promise<InquiriumAnswer>;
   /** Trace records of one trace, or the newest ones. */
   traces(traceRef?: string): Promise<readonly TraceEnvelope[]>;
 }

@@ -15,15 +15,11 @@ import { parseMemoryRef } from '../memory/memory-ref.ts';
 import type { OpenwopRuntime } from '../openwop/index.ts';
 import { packEntries } from '../openwop/agent-inventory.ts';
 import { WorkflowEngine, type Progress, type WorkflowDefinition, type WorkflowNode } from '../openwop/workflow-engine.ts';
-import { unitOfWork, type Tx } from '../storage/index.ts';
+import { unitsOf, type Tx } from '../storage/index.ts';
 import type { HostCore } from './host-runtime.ts';
-import { requestReader } from './reference-runtime.ts';
 
 type Mutant = (base: HostCore, rt: OpenwopRuntime) => HostCore;
 const tenantOfRef = (ref: string): string | undefined => parseMemoryRef(ref)?.tenant;
-
-/** One unit of work around `f` (a mutant's own write path). */
-const commitOnce = <T>(rt: OpenwopRuntime, f: (tx: Tx) => Promise<T> | T): Promise<T> => unitOfWork(rt.port, f);
 
 /** A writer that skips the SR-1 chokepoint (its redaction is the identity), attributing writes as the real one does. */
 const unredactedWriter = (rt: OpenwopRuntime): MemoryWriter =>
@@ -36,12 +32,13 @@ const unredactedWriter = (rt: OpenwopRuntime): MemoryWriter =>
 const refiring = (rt: OpenwopRuntime, base: HostCore, decorate: (p: CommitmentFiredPayload, entry: MemoryEntry) => CommitmentFiredPayload): Partial<HostCore> => {
   const armed: { memoryRef: string; entry: MemoryEntry; ids: readonly string[] }[] = [];
   return {
-    async armCommitments(memoryRef, entry) {
-      const ids = await base.armCommitments(memoryRef, entry);
+    async armCommitments(tx, memoryRef, entry) {
+      const ids = await base.armCommitments(tx, memoryRef, entry);
       armed.push({ memoryRef, entry, ids });
       return ids;
     },
-    evaluateCommitments: () => commitOnce(rt, (tx) => armed.flatMap(({ memoryRef, entry, ids }) => ids.map((commitmentId) => {
+    // An evaluation is a tick, its own unit of work as the commitment engine's is.
+    evaluateCommitments: () => unitsOf(rt.port)((tx) => armed.flatMap(({ memoryRef, entry, ids }) => ids.map((commitmentId) => {
       const payload = decorate({ commitmentId, memoryRef, memoryId: entry.id, condition: entry.tags.some((t) => t.startsWith('at:')) ? 'time' : 'predicate' }, entry);
       rt.log.appendBackground(tx, tenantOfRef(memoryRef) ?? '', { type: 'commitment.fired', payload: { ...payload } });
       return payload;
@@ -55,9 +52,9 @@ const refiring = (rt: OpenwopRuntime, base: HostCore, decorate: (p: CommitmentFi
  */
 const withEngine = (base: HostCore, rt: OpenwopRuntime, engine: WorkflowEngine): HostCore => ({
   ...base,
-  runWorkflow: (definition, memoryRef) => commitOnce(rt, (tx) => engine.start(tx, definition, memoryRef)),
-  resumeWorkflow: (runId, nodeId, value) => commitOnce(rt, (tx) => engine.resume(tx, runId, nodeId, value)),
-  fork: (sourceRunId, fromSeq, mode) => commitOnce(rt, (tx) => engine.fork(tx, sourceRunId, fromSeq, mode)),
+  runWorkflow: (tx, definition, memoryRef) => engine.start(tx, definition, memoryRef),
+  resumeWorkflow: (tx, runId, nodeId, value) => engine.resume(tx, runId, nodeId, value),
+  fork: (tx, sourceRunId, fromSeq, mode) => engine.fork(tx, sourceRunId, fromSeq, mode),
 });
 
 /** Switch name → the broken host it builds. Applied in this order, so a switch that replaces an operation comes before one that delegates to it. */
@@ -71,14 +68,14 @@ const MUTANTS = {
     });
     return {
       ...base,
-      async plantSecret(memoryRef, { runId, tenant, secretId, value, content }) {
-        await base.resolveSecret(runId, tenant, { secretId, value, scope: 'run' });
-        await commitOnce(rt, (tx) => writer.put(tx, memoryRef, { id: `leak-${runId}`, content }, { tenant }));
+      async plantSecret(tx, memoryRef, { runId, tenant, secretId, value, content }) {
+        await base.resolveSecret(tx, runId, tenant, { secretId, value, scope: 'run' });
+        await writer.put(tx, memoryRef, { id: `leak-${runId}`, content }, { tenant });
       },
-      consolidate: (memoryRef, tenant) => commitOnce(rt, async (tx) => {
+      consolidate: async (tx, memoryRef, tenant) => {
         const result = await unredacted.consolidate(tx, memoryRef, { trigger: 'on-demand', tenantId: tenant });
         return { event: result.payload, eventId: result.eventId, runId: result.runId };
-      }),
+      },
     };
   },
   /** Commitment seam re-fires on every evaluation: the fired ledger is never consulted. */
@@ -88,21 +85,21 @@ const MUTANTS = {
   /** A below-floor decision is dispatched without the escalation event or the interrupt. */
   skipEscalationEvent: (base, rt) => ({
     ...base,
-    supervisorStep: (runId, decision) => commitOnce(rt, (tx) => {
+    supervisorStep: async (tx, runId, decision) => {
       rt.log.append(tx, runId, { type: 'runOrchestrator.decided', payload: { decision } });
       const { worker } = decision;
       rt.log.append(tx, runId, { type: 'worker.dispatched', payload: { decisionKind: decision.kind, ...(worker !== undefined ? { worker } : {}) } });
-    }),
+    },
   }),
   /** Read seams ignore expiresAt (TTL broken). */
-  ignoreTtl: (base, rt) => ({ ...base, memoryFor: (tenant) => requestReader(rt.port, (tx) => new TenantMemoryAdapter(rt.readerFor(tx, tenant), { now: () => 0 }, { cursors: rt.cursors })) }),
+  ignoreTtl: (base, rt) => ({ ...base, memoryFor: (tx, tenant) => new TenantMemoryAdapter(rt.readerFor(tx, tenant), { now: () => 0 }, { cursors: rt.cursors }) }),
   /** Read seams serve the tenant named in the memoryRef instead of the caller's tenant (CTI-1 broken). */
   crossTenantRead: (base) => ({
     ...base,
-    memoryFor: (tenant) => ({
-      list: (memoryRef, options) => base.memoryFor(tenantOfRef(memoryRef) ?? tenant).list(memoryRef, options),
-      get: (memoryRef, id) => base.memoryFor(tenantOfRef(memoryRef) ?? tenant).get(memoryRef, id),
-      page: (memoryRef, options) => base.memoryFor(tenantOfRef(memoryRef) ?? tenant).page(memoryRef, options),
+    memoryFor: (tx, tenant) => ({
+      list: (memoryRef, options) => base.memoryFor(tx, tenantOfRef(memoryRef) ?? tenant).list(memoryRef, options),
+      get: (memoryRef, id) => base.memoryFor(tx, tenantOfRef(memoryRef) ?? tenant).get(memoryRef, id),
+      page: (memoryRef, options) => base.memoryFor(tx, tenantOfRef(memoryRef) ?? tenant).page(memoryRef, options),
     }),
   }),
   /** Writes go around the SR-1 chokepoint: a resolved secret is persisted in plaintext. */
@@ -110,13 +107,13 @@ const MUTANTS = {
     const unredacted = unredactedWriter(rt);
     return {
       ...base,
-      write: (memoryRef, entry, as) => commitOnce(rt, async (tx) => (await unredacted.put(tx, memoryRef, entry, as)).stored).then((s) => s.value),
-      seedMemory: async (seed) => {
+      write: async (tx, memoryRef, entry, as) => (await unredacted.put(tx, memoryRef, entry, as)).stored,
+      seedMemory: async (tx, seed) => {
         if (seed.runId !== undefined || seed.secrets !== undefined) {
-          for (const s of seed.secrets ?? []) await base.resolveSecret(seed.runId ?? 'seed-mutant', seed.tenant, { ...s, scope: 'run' });
+          for (const s of seed.secrets ?? []) await base.resolveSecret(tx, seed.runId ?? 'seed-mutant', seed.tenant, { ...s, scope: 'run' });
         }
-        const stored = await commitOnce(rt, async (tx) => Promise.all(seed.entries.map(async (e) => (await unredacted.put(tx, seed.memoryRef, e, { tenant: seed.tenant })).stored)));
-        return { ...(seed.runId !== undefined ? { runId: seed.runId } : {}), entries: stored.map((s) => s.value) };
+        const stored = await Promise.all(seed.entries.map(async (e) => (await unredacted.put(tx, seed.memoryRef, e, { tenant: seed.tenant })).stored));
+        return { ...(seed.runId !== undefined ? { runId: seed.runId } : {}), entries: stored };
       },
     };
   },
@@ -129,7 +126,7 @@ const MUTANTS = {
       }
     }
     const lax = new LaxCompactor({ store: { readerFor: (tx, t) => rt.readerFor(tx, t) }, writer: rt.writer, clock: rt.clock, ids: rt.ids, log: rt.log, trigger: 'both', maxOutputBytes: rt.writer.maxEntrySizeBytes });
-    return { ...base, compact: (memoryRef, tenant, sourceIds) => commitOnce(rt, (tx) => lax.compact(tx, memoryRef, { trigger: 'client-requested', context: { tenant }, ...(sourceIds !== undefined ? { sourceIds: [...sourceIds] } : {}) })) };
+    return { ...base, compact: (tx, memoryRef, tenant, sourceIds) => lax.compact(tx, memoryRef, { trigger: 'client-requested', context: { tenant }, ...(sourceIds !== undefined ? { sourceIds: [...sourceIds] } : {}) }) };
   },
   /** The archive embeds the time it was written: the same sources and budget give another checksum each run. */
   unstableArchive: (base, rt) => ({
@@ -140,13 +137,15 @@ const MUTANTS = {
     },
   }),
   /** An un-meetable budget still writes a partial archive before refusing. */
-  partialArchiveOnBudget: (base) => ({
+  partialArchiveOnBudget: (base, rt) => ({
     ...base,
-    distill: async (memoryRef, tenant, tokenBudget, sourceIds) => {
+    distill: async (tx, memoryRef, tenant, tokenBudget, sourceIds) => {
       try {
-        return await base.distill(memoryRef, tenant, tokenBudget, sourceIds);
+        return await base.distill(tx, memoryRef, tenant, tokenBudget, sourceIds);
       } catch (e) {
-        if ((e as { code?: unknown }).code === 'token_budget_exceeded') await base.write(memoryRef, { content: 'partial archive', tags: ['distilled-archive'] }, { tenant });
+        // The partial archive is planned into the request's unit, which the refusal then rolls back — so it is kept
+        // the way a broken host would: in a unit of its own.
+        if ((e as { code?: unknown }).code === 'token_budget_exceeded') await unitsOf(rt.port)((own) => base.write(own, memoryRef, { content: 'partial archive', tags: ['distilled-archive'] }, { tenant }));
         throw e;
       }
     },
@@ -154,34 +153,34 @@ const MUTANTS = {
   /** Escalation events name no cause (no causationId back to the decision). */
   dropCausation: (base, rt) => ({
     ...base,
-    async supervisorStep(runId, decision, resolve = async () => ({ outcome: 'approved' })) {
-      await unitOfWork(rt.port, (tx) => orchestratorStep(decision, rt.escalationPolicy, {
-          record: (type, payload) => void rt.log.append(tx, runId, { type, payload }),
-          interrupt: resolve,
-          execute: () => {},
-          newInterruptId: () => rt.ids.next('int'),
-          payloads: SPEC_STEP_PAYLOADS,
-        }), { commitOnThrow: true });
+    async supervisorStep(tx, runId, decision, resolve = async () => ({ outcome: 'approved' })) {
+      await orchestratorStep(decision, rt.escalationPolicy, {
+        record: (type, payload) => void rt.log.append(tx, runId, { type, payload }),
+        interrupt: resolve,
+        execute: () => {},
+        newInterruptId: () => rt.ids.next('int'),
+        payloads: SPEC_STEP_PAYLOADS,
+      });
     },
   }),
   /** The interrupt is answered at once: the run never waits, and the decision is dispatched. */
-  dispatchWhileWaiting: (base) => ({ ...base, supervisorStep: (runId, decision) => base.supervisorStep(runId, decision) }),
+  dispatchWhileWaiting: (base) => ({ ...base, supervisorStep: (tx, runId, decision) => base.supervisorStep(tx, runId, decision) }),
   /** A person's rejection of an escalated decision is ignored: the worker is dispatched anyway. */
   dispatchOnReject: (base) => ({
     ...base,
-    continueStep: (runId, interruptId, resolution) => base.continueStep(runId, interruptId, resolution.outcome === 'rejected' ? { outcome: 'approved' } : resolution),
+    continueStep: (tx, runId, interruptId, resolution) => base.continueStep(tx, runId, interruptId, resolution.outcome === 'rejected' ? { outcome: 'approved' } : resolution),
   }),
   /** A person's approval of an escalated decision is taken as a rejection: nothing is ever carried out. */
   rejectOnApprove: (base) => ({
     ...base,
-    continueStep: (runId, interruptId, resolution) => base.continueStep(runId, interruptId, resolution.outcome === 'approved' ? { outcome: 'rejected' } : resolution),
+    continueStep: (tx, runId, interruptId, resolution) => base.continueStep(tx, runId, interruptId, resolution.outcome === 'approved' ? { outcome: 'rejected' } : resolution),
   }),
   /** A fork reads live memory instead of its snapshot (MAE-3 broken). */
   forkReadsLive: (base, rt) => ({
     ...base,
-    async runMemory(runId) {
-      const run = await commitOnce(rt, (tx) => rt.runs.get(tx, runId));
-      return run === undefined ? undefined : { run, memory: requestReader(rt.port, (tx) => rt.adapterFor(tx, run.tenant)) };
+    async runMemory(tx, runId) {
+      const run = await rt.runs.get(tx, runId);
+      return run === undefined ? undefined : { run, memory: rt.adapterFor(tx, run.tenant) };
     },
   }),
   /** Run code: a workflow run never ends — after its last node it neither completes nor writes its summary. */
@@ -213,27 +212,31 @@ const MUTANTS = {
     }
   })(rt.workflows.parts)),
   /** RFC 0096: apply installs at once, whatever the advertised activation (the approval gate is granted by itself). */
-  applyWithoutGate: (base) => ({
+  applyWithoutGate: (base, rt) => ({
     ...base,
-    async applyProposal(actor, proposalId) {
-      const out = await base.applyProposal(actor, proposalId);
-      return out.gate?.state === 'pending' ? base.decideProposalGate({ approvalId: out.gate.approvalId, decision: 'granted' }, 'mutant') : out;
+    // The gate must be committed before it can be granted: this broken host applies and grants in two units of its
+    // own, outside the request's.
+    async applyProposal(_tx, actor, proposalId) {
+      const own = unitsOf(rt.port);
+      const out = await own((tx) => base.applyProposal(tx, actor, proposalId));
+      const gate = out.gate;
+      return gate?.state === 'pending' ? own((tx) => base.decideProposalGate(tx, { approvalId: gate.approvalId, decision: 'granted' }, 'mutant')) : out;
     },
   }),
   /** RFC 0096: the artefact is re-synthesised at install time (what the registry holds is a regenerated copy, not the persisted one). */
   resynthesizeOnApply: (base) => ({
     ...base,
-    async installedArtifact(actor, proposalId) {
-      const a = await base.installedArtifact(actor, proposalId);
+    async installedArtifact(tx, actor, proposalId) {
+      const a = await base.installedArtifact(tx, actor, proposalId);
       return { ...a, artifact: { ...a.artifact, resynthesizedAt: a.installedAt } };
     },
   }),
   /** RFC 0096: agent packs of proposals that are not applied (draft, revised) already resolve in the agent inventory. */
   draftInfluencesRun: (base) => ({
     ...base,
-    async agentInventory(tenant) {
-      const inv = await base.agentInventory(tenant);
-      const pending = tenant === undefined ? [] : (await base.listProposals(tenant, { kind: 'agent-pack' })).filter((p) => p.state === 'draft' || p.state === 'revised');
+    async agentInventory(tx, tenant) {
+      const inv = await base.agentInventory(tx, tenant);
+      const pending = tenant === undefined ? [] : (await base.listProposals(tx, tenant, { kind: 'agent-pack' })).filter((p) => p.state === 'draft' || p.state === 'revised');
       const agents = [...inv.agents, ...pending.flatMap((p) => packEntries({ tenant: tenant ?? '', proposalId: p.id, kind: p.kind, ref: p.id, artifactJson: JSON.stringify(p.artifact), installedAt: p.createdAt }))];
       return { agents, total: agents.length };
     },

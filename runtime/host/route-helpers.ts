@@ -1,5 +1,5 @@
 /**
- * What every route module uses: registration from a catalogue row (method, path, success status and the input checks
+ * What every route module uses: the request boundary (`serve` opens the request's one unit of work), registration from a catalogue row (method, path, success status and the input checks
  * are the catalogue's, never retyped), the body, path and query parameters as Fastify validated and converted them
  * (route-validation.ts), the tenant of a memoryRef, and the tenant a request acts as.
  */
@@ -11,15 +11,37 @@ import { routeSchemaOf } from './route-validation.ts';
 import type { CatalogueRoute, PARAMETERS, PathParams, QueryParams, RequestOf, SchemaTitle, ShapeOf } from './seam-catalogue.ts';
 import type { MemoryEntry } from '../../generated/ts/index.ts';
 import type { MemoryReader } from './host-runtime.ts';
+import type { Tx, UnitOfWorkOptions, Units } from '../storage/index.ts';
 
 /** The Fastify form of a catalogue path: `{name}` → `:name`; a `{name}:action` segment is matched whole as `:name`. */
 export const fastifyUrl = (path: string): string => path.replace(/\{([A-Za-z]+)\}(:[A-Za-z]+)?/g, ':$1');
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The store's unit-of-work opener (server.ts decorates the app with it): the request boundary's, and only its. */
+    units: Units;
+  }
+}
+
 /**
- * Serve `route` with `handler`; a success answers with the route's catalogue status. A handler that sets a JSON
- * content type on the reply may answer with JSON text, sent as it is.
+ * What a handler answers once its unit committed: the answer is computed after the commit (a route that reports what
+ * the committed writes produced — a stored entry's value, a fork's status as the fixture runner records it).
  */
-export function serve(app: FastifyInstance, route: CatalogueRoute, handler: (req: FastifyRequest, reply: FastifyReply) => unknown): void {
+export class AfterCommit {
+  constructor(readonly answer: () => unknown) {}
+}
+/** Answer with what `f` computes once the request's unit committed. */
+export const afterCommit = (f: () => unknown): AfterCommit => new AfterCommit(f);
+
+/**
+ * A step of a seam that composes several operations, each of which must see what the one before it committed (a
+ * fixture seeded, then consolidated): each step is its own unit of work. Only the routes registered with
+ * `serveSteps` get one — the explicit exception to one unit per request.
+ */
+export type Step = Units;
+
+/** Register `route` on `app`; `run` answers a request (the catalogue's success status is set here). */
+function register(app: FastifyInstance, route: CatalogueRoute, run: (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>): void {
   app.route({
     method: route.method,
     url: fastifyUrl(route.path),
@@ -28,11 +50,44 @@ export function serve(app: FastifyInstance, route: CatalogueRoute, handler: (req
     // Fastify checks the path, query and body from the row before any hook that reads them and before the handler.
     schema: routeSchemaOf(route),
     handler: async (req, reply) => {
-      const answer = await handler(req, reply);
+      const answer = await run(req, reply);
       if (route.status !== undefined) reply.code(route.status);
       return answer;
     },
   });
+}
+
+/**
+ * Serve `route` with `handler`, the request boundary: ONE unit of work per request, handed to the handler as `tx` and
+ * committed once after it returns (with `commitOnThrow`, also when it throws — a supervisor step keeps the events it
+ * recorded up to its interrupt). A success answers with the route's catalogue status; a handler that sets a JSON
+ * content type on the reply may answer with JSON text, sent as it is; one that answers `afterCommit(f)` answers what
+ * `f` computes once the unit committed.
+ */
+export function serve(app: FastifyInstance, route: CatalogueRoute, handler: (req: FastifyRequest, reply: FastifyReply, tx: Tx) => unknown, options: UnitOfWorkOptions = {}): void {
+  register(app, route, async (req, reply) => {
+    const answer = await app.units((tx) => handler(req, reply, tx), options);
+    return answer instanceof AfterCommit ? answer.answer() : answer;
+  });
+}
+
+/**
+ * Serve a route for which the boundary opens no unit: it touches no store (health, the OpenAPI document), or it calls
+ * only operations that are their own boundary — the fixture runner (discovery's fixture list), the schedulers' tick,
+ * and Inquirium's generate and trace reads, which still open their own units (test/architecture/unit-of-work.test.ts
+ * names every module that may).
+ */
+export function serveWithoutUnit(app: FastifyInstance, route: CatalogueRoute, handler: (req: FastifyRequest, reply: FastifyReply) => unknown): void {
+  register(app, route, async (req, reply) => handler(req, reply));
+}
+
+/**
+ * Serve a route whose operations open their own units: a seam composed of steps that each must see the last one
+ * committed (`step`), or one that calls a service that is its own boundary (the fixture runner, which drives the
+ * host as a client does).
+ */
+export function serveSteps(app: FastifyInstance, route: CatalogueRoute, handler: (req: FastifyRequest, reply: FastifyReply, step: Step) => unknown): void {
+  register(app, route, async (req, reply) => handler(req, reply, app.units));
 }
 
 /** The request body, as the route's request schema validated it (route-validation.ts). */

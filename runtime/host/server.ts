@@ -19,7 +19,7 @@ import type { ErrorCode } from '../../generated/ts/index.ts';
 import { createInquiriumRuntime } from '../inquirium/index.ts';
 import { createOpenwopRuntime, type OpenwopRuntimeOptions } from '../openwop/index.ts';
 import type { SecretKeyRing } from '../redaction/sealing.ts';
-import { openMemoryStore, type StoragePort, type StoreCorruptError } from '../storage/index.ts';
+import { openMemoryStore, unitsOf, type StoragePort, type StoreCorruptError, type Units } from '../storage/index.ts';
 import type { Clock, IdSource } from '../shared/clock.ts';
 import { systemClock } from '../shared/clock.ts';
 import { WOPKIT_VERSION } from '../shared/version.ts';
@@ -196,7 +196,7 @@ export async function createHost(o: HostOptions): Promise<Host> {
   if (o.seedConformanceFixtures === true) await runtime.seedFixtures();
 
   const readiness: Readiness = { draining: false };
-  const app = createApp(o, credentials, limits, runtime, readiness);
+  const app = createApp(o, credentials, limits, runtime, readiness, unitsOf(openwop.port));
   const background = new BackgroundWork({
     openwop, inquirium, clock,
     retention: { snapshotMs: limits.snapshotRetentionMs, endedRunMs: limits.runRetentionMs, liveRunMs: limits.liveRunRetentionMs, inquiryMs: limits.inquiryRetentionMs },
@@ -231,8 +231,11 @@ export async function createHost(o: HostOptions): Promise<Host> {
   return { app, runtime, background, store, drain };
 }
 
-/** The Fastify app: limits, parsers, auth, health and every route, over `runtime`. */
-function createApp(o: HostOptions, credentials: Credentials, limits: HostLimits, runtime: HostRuntime, readiness: Readiness): FastifyInstance {
+/**
+ * The Fastify app: limits, parsers, auth, health and every route, over `runtime`; `units` opens the one unit of work
+ * of each request (route-helpers.ts `serve`, the request boundary).
+ */
+function createApp(o: HostOptions, credentials: Credentials, limits: HostLimits, runtime: HostRuntime, readiness: Readiness, units: Units): FastifyInstance {
   const app = Fastify({
     logger: hostLogger(o.logger),
     bodyLimit: limits.bodyLimitBytes,
@@ -303,6 +306,7 @@ function createApp(o: HostOptions, credentials: Credentials, limits: HostLimits,
     reply.header('retry-after', '1');
     await sendError(reply, 'runner_unavailable', "this host's credentials were retired by a rotation of its fleet's credentials");
   });
+  app.decorate('units', units);
   installAuth(app, credentials, runtime);
   app.setNotFoundHandler((req, reply) => sendError(reply, 'not_found', `no route ${req.method} ${req.url.split('?')[0]!.slice(0, 200)}`));
   app.setErrorHandler((err, req, reply) => {

@@ -7,11 +7,11 @@
  */
 import { FixtureRunner, type ProbeOutcome } from '../openwop/fixtures/runner.ts';
 import type { OpenwopRuntime } from '../openwop/index.ts';
-import { unitOfWork, type JsonDoc } from '../storage/index.ts';
+import { unitsOf, type JsonDoc, type Units } from '../storage/index.ts';
 
 import { WopkitError } from '../shared/errors.ts';
 import { OPERATOR_DEFAULT_TENANT } from './auth-binding.ts';
-import type { HostCore, HostRuntime } from './host-runtime.ts';
+import type { HostCore, HostRuntime, MemoryReader } from './host-runtime.ts';
 
 /** The claim that records, once for every host on the store, that the conformance fixtures were seeded. */
 /** The store's record that the conformance fixtures are seeded (meta: retention never prunes it, as it did a claim). */
@@ -37,44 +37,58 @@ export const SEEDED_DRAFT = {
  * seeder that finds none synthesises one; one that then finds several (two hosts started together) archives all but
  * the oldest, so every seeder converges on the same single draft.
  */
-async function seedDraftProposal(core: HostCore): Promise<void> {
+async function seedDraftProposal(core: HostCore, unit: Units): Promise<void> {
   const { tenant, title, sourceRunIds } = SEEDED_DRAFT.request;
-  const seeded = async () => (await core.listProposals(tenant, { state: 'draft' })).filter((p) => p.title === title && p.provenance.sourceRunIds.includes(sourceRunIds[0]));
-  if ((await seeded()).length === 0) await core.synthesizeProposal({ ...SEEDED_DRAFT.request, artifact: { ...SEEDED_DRAFT.request.artifact }, sourceRunIds: [...sourceRunIds] });
+  const seeded = async () => (await unit((tx) => core.listProposals(tx, tenant, { state: 'draft' }))).filter((p) => p.title === title && p.provenance.sourceRunIds.includes(sourceRunIds[0]));
+  if ((await seeded()).length === 0) await unit((tx) => core.synthesizeProposal(tx, { ...SEEDED_DRAFT.request, artifact: { ...SEEDED_DRAFT.request.artifact }, sourceRunIds: [...sourceRunIds] }));
   const live = await seeded();
   for (const extra of live.slice(1)) {
     // Another seeder may archive the same extra first: its 409 says the draft is archived already.
-    await core.archiveProposal({ tenant, scopes: 'all' }, extra.id).catch((e: unknown) => {
+    await unit((tx) => core.archiveProposal(tx, { tenant, scopes: 'all' }, extra.id)).catch((e: unknown) => {
       if (!(e instanceof WopkitError && e.status === 409)) throw e;
     });
   }
 }
 
+/**
+ * The fixture runner drives the host as a client would: each host operation it calls is one request of its own — its
+ * own unit of work, committed before the next one reads what it wrote (a fixture run is a sequence of steps, each
+ * seeing the last one's events). This is the one host module besides the request boundary that opens units
+ * (test/architecture/unit-of-work.test.ts names it).
+ */
 export function withWorkflowRuns(core: HostCore, rt: OpenwopRuntime): HostRuntime {
+  const unit = unitsOf(rt.port);
+  /** Memory as `tenant` reads it, each read one unit. */
+  const memoryFor = (tenant: string): MemoryReader => ({
+    list: (memoryRef, options) => unit((tx) => core.memoryFor(tx, tenant).list(memoryRef, options)),
+    get: (memoryRef, id) => unit((tx) => core.memoryFor(tx, tenant).get(memoryRef, id)),
+    page: (memoryRef, options) => unit((tx) => core.memoryFor(tx, tenant).page(memoryRef, options)),
+  });
   const runner = new FixtureRunner({
-    startRun: (r) => core.startRun(r),
-    memoryFor: (tenant) => core.memoryFor(tenant),
-    write: (memoryRef, entry, as) => core.write(memoryRef, entry, as),
-    resolveSecret: (runId, tenant, secret) => core.resolveSecret(runId, tenant, secret),
-    endRun: (runId) => core.endRun(runId),
-    supervisorStep: (runId, decision, resolve) => core.supervisorStep(runId, decision, resolve),
-    continueStep: (runId, interruptId, resolution) => core.continueStep(runId, interruptId, resolution),
-    events: async (runId) => (await core.events(runId))?.events ?? [],
-    run: (runId) => core.run(runId),
-    runWorkflow: (definition, memoryRef) => core.runWorkflow(definition, memoryRef),
-    resumeWorkflow: (runId, nodeId, value) => core.resumeWorkflow(runId, nodeId, value),
-    workflowState: (runId) => core.workflowState(runId),
+    startRun: (r) => unit((tx) => core.startRun(tx, r)),
+    memoryFor,
+    write: async (memoryRef, entry, as) => (await unit((tx) => core.write(tx, memoryRef, entry, as))).value,
+    resolveSecret: (runId, tenant, secret) => unit((tx) => core.resolveSecret(tx, runId, tenant, secret)),
+    endRun: (runId) => unit((tx) => core.endRun(tx, runId)),
+    // A step that halts at its interrupt keeps the events it recorded up to it.
+    supervisorStep: (runId, decision, resolve) => unit((tx) => core.supervisorStep(tx, runId, decision, resolve), { commitOnThrow: true }),
+    continueStep: (runId, interruptId, resolution) => unit((tx) => core.continueStep(tx, runId, interruptId, resolution)),
+    events: async (runId) => (await unit((tx) => core.events(tx, runId)))?.events ?? [],
+    run: (runId) => unit((tx) => core.run(tx, runId)),
+    runWorkflow: (definition, memoryRef) => unit((tx) => core.runWorkflow(tx, definition, memoryRef)),
+    resumeWorkflow: (runId, nodeId, value) => unit((tx) => core.resumeWorkflow(tx, runId, nodeId, value)),
+    workflowState: (runId) => unit((tx) => core.workflowState(tx, runId)),
     now: () => core.now(),
-    seeded: async () => (await unitOfWork(rt.port, (tx) => tx.read.metaValue(SEEDED))) !== undefined,
+    seeded: async () => (await unit((tx) => tx.read.metaValue(SEEDED))) !== undefined,
     async seed() {
-      await unitOfWork(rt.port, (tx) => void tx.add('meta.set', { key: SEEDED, value: new Date(rt.clock.now()).toISOString(), when: { absent: true } }));
-      await seedDraftProposal(core);
+      await unit((tx) => void tx.add('meta.set', { key: SEEDED, value: new Date(rt.clock.now()).toISOString(), when: { absent: true } }));
+      await seedDraftProposal(core, unit);
     },
     async recordOutcome(run, outcome) {
-      await unitOfWork(rt.port, (tx) => rt.runs.update(tx, { runId: run.runId, tenant: run.tenant, kind: 'run' }, { status: outcome.status, doc: { ...run, outcome }, ended: true }));
+      await unit((tx) => rt.runs.update(tx, { runId: run.runId, tenant: run.tenant, kind: 'run' }, { status: outcome.status, doc: { ...run, outcome }, ended: true }));
     },
     async outcomeOf(runId) {
-      const row = await unitOfWork(rt.port, (tx) => rt.runs.row(tx, runId));
+      const row = await unit((tx) => rt.runs.row(tx, runId));
       const recorded = (row?.doc as { outcome?: ProbeOutcome } | undefined)?.outcome;
       // A run that ended without an outcome (one a 0.2 store held: that version kept outcomes in memory) ended as its
       // row says, with nothing to show.

@@ -16,6 +16,7 @@ import { WopkitError } from '../shared/errors.ts';
 import { DEFAULT_ASSISTANT_CONFIG } from './config.ts';
 import { resolveModeKeyed, type ModeKeyed, type Resolution } from './keyed.ts';
 import { projectToNotification, type OperatorQuestions } from './operator-questions.ts';
+import type { Tx } from '../storage/index.ts';
 import { ESCALATION_TRIGGERS, escalationAxis, type EscalationThreshold, type EscalationTrigger } from './safety-axes.ts';
 
 export const ESCALATION_REASONS = ESCALATION_TRIGGERS;
@@ -79,7 +80,7 @@ export class EscalationError extends WopkitError<'prompt-needs-question'> {
 export async function raise(
   item: FeedItem,
   mode: unknown,
-  o: { readonly threshold?: ModeKeyed<EscalationThreshold>; readonly questions?: OperatorQuestions; readonly proposedQuestion?: unknown } = {},
+  o: { readonly threshold?: ModeKeyed<EscalationThreshold>; readonly questions?: OperatorQuestions; readonly tx?: Tx; readonly proposedQuestion?: unknown } = {},
 ): Promise<Raised> {
   const decision = escalationFor(item, mode, o.threshold);
   if (decision.level === 'feed') return { level: 'feed', decision };
@@ -87,8 +88,8 @@ export async function raise(
     const notice: Notice = { 'subject/ref': item.subject, 'correlation/id': item.correlation, 'body/text': item.text, 'reason/code': item.code, 'escalation/reason': item.reason as EscalationReason };
     return { level: 'notification', decision, notice };
   }
-  if (o.questions === undefined || o.proposedQuestion === undefined) throw new EscalationError('prompt-needs-question', 'an operator prompt needs a proposed question for host validation');
-  await o.questions.propose(o.proposedQuestion);
+  if (o.questions === undefined || o.tx === undefined || o.proposedQuestion === undefined) throw new EscalationError('prompt-needs-question', 'an operator prompt needs a proposed question for host validation (and the request\'s unit to open it in)');
+  await o.questions.propose(o.tx, o.proposedQuestion);
   return { level: 'operator-prompt', decision, question: o.proposedQuestion as Record<string, unknown>, notification: projectToNotification(o.proposedQuestion) };
 }
 

@@ -207,7 +207,7 @@ export class GeneratePipeline {
         }
         const resultId = `result:${this.o.ids.next('result')}`;
         const at = toIso(finished);
-        const sequence = await this.o.transcript.countInSession(ctx.participant, ctx.session, 'turn');
+        const sequence = await this.o.transcript.countInSession(ctx.participant, ctx.session, 'turn', writes);
         await this.o.transcript.append({
           kind: 'turn', id: turnId, participant: ctx.participant, session: ctx.session, classification: turnLabel, recordedAt: at,
           body: { ...assertDto('inquirium.inquiry-turn.v1', { schema: 'inquirium.inquiry-turn.v1', 'turn/id': turnId, 'session/ref': ctx.session, 'participant/ref': ctx.participant, sequence, content: req.turns[req.turns.length - 1]!.content, classification: turnLabel, 'recorded/at': at }) },

@@ -17,7 +17,7 @@ import { OperatorQuestions, type HostQuestionPolicy, type QuestionLimits } from 
 import type { RuntimeCandidate } from './selection.ts';
 import { recordFeedback, StoreTranscript, type InquiryTranscriptStore } from './storage/transcript.ts';
 import { StoreTraceStream, type TraceStream } from './storage/trace-stream.ts';
-import { unitsOf, type StoragePort } from '../storage/index.ts';
+import { unitsOf, type StoragePort, type Tx } from '../storage/index.ts';
 
 /**
  * A runtime as a host registers it. In-process registrations may omit the candidate's `schema` discriminator and
@@ -124,13 +124,13 @@ export function createInquiriumRuntime(options: InquiriumRuntimeOptions) {
     generate: (request: unknown, ctx: GenerateContext) => pipeline.generate(request, ctx),
     /** Append operator feedback on one result (never overwrites). */
     feedback: (dto: unknown) => recordFeedback(transcript, dto),
-    proposeQuestion: (request: unknown) => questions.propose(request),
-    answerQuestion: (answer: unknown) => questions.answer(answer),
-    questionState: (ref: string) => questions.state(ref),
     tick: () => questions.tick(),
-    /** Decide whether a feed item stays in the feed, becomes a notification, or an operator prompt (mode-keyed). */
-    escalate: (item: FeedItem, proposedQuestion?: unknown) =>
-      raise(item, mode, { threshold: config.escalation_threshold, questions, ...(proposedQuestion !== undefined ? { proposedQuestion } : {}) }),
+    /**
+     * Decide whether a feed item stays in the feed, becomes a notification, or an operator prompt (mode-keyed); a
+     * prompt's question opens in the request's unit `tx`.
+     */
+    escalate: (tx: Tx, item: FeedItem, proposedQuestion?: unknown) =>
+      raise(item, mode, { threshold: config.escalation_threshold, questions, tx, ...(proposedQuestion !== undefined ? { proposedQuestion } : {}) }),
     /** Run the baseline conformance suite on every registered runtime and keep the reports. */
     async certifyBaseline(): Promise<Record<string, unknown>[]> {
       const out: Record<string, unknown>[] = [];

@@ -193,37 +193,36 @@ export class OperatorQuestions {
   }
 
   /** Validate a proposed question and open it (pending), within the tenant's open-question bound. */
-  async propose(request: unknown): Promise<Json> {
+  async propose(tx: Tx, request: unknown): Promise<Json> {
     const issues = validateProposedQuestion(request, this.#o.policy);
     if (issues.length > 0) throw new QuestionError('question-invalid', 'the proposed question was rejected by host validation', issues);
     const req = request as Json;
     const ref = String(req['question/ref']);
-    // Questions of this tenant past their deadline no longer count as open.
-    for (const q of await this.#o.units((tx) => tx.read.pendingQuestionsOf({ tenant: this.tenant, limit: this.#o.limits.maxOpenPerTenant }))) await this.#record(q.ref);
+    // The tenant's questions past their deadline are timed out first (they no longer count as open), then the
+    // question opens — in the caller's unit. A ref already taken is refused here, or at the commit when another
+    // request took it meanwhile.
+    if ((await tx.read.questionGet({ tenant: this.tenant, ref })) !== undefined) throw new QuestionError('question-exists', 'a question with this ref exists');
+    for (const q of await tx.read.pendingQuestionsOf({ tenant: this.tenant, limit: this.#o.limits.maxOpenPerTenant })) await this.#record(tx, q.ref);
     const now = this.#now();
     const next: QuestionRecord = { tenant: this.tenant, ref, request: structuredClone(req), state: QUESTION_LIFECYCLE.initial, updatedAt: toIso(now), deadline: now + durationMs(String(req.timeout))! };
     const dto = render(next);
-    try {
-      await this.#o.units((tx) => void tx.add('question.open', { tenant: this.tenant, ref, deadlineMs: next.deadline, openedMs: now, record: next, stateDto: dto, limit: this.#o.limits.maxOpenPerTenant }));
-    } catch (err) {
-      if (err instanceof WopkitError && err.code === 'question-exists') throw new QuestionError('question-exists', 'a question with this ref exists');
-      throw err;
-    }
+    tx.add('question.open', { tenant: this.tenant, ref, deadlineMs: next.deadline, openedMs: now, record: next, stateDto: dto, limit: this.#o.limits.maxOpenPerTenant });
     return dto;
   }
 
-  /** The question's record as stored, a pending one past its deadline timed out first; QuestionError when unknown. */
-  async #record(ref: string): Promise<QuestionRecord> {
-    return this.#o.units(async (tx) => {
-      const row = await tx.read.questionGet({ tenant: this.tenant, ref });
-      if (row === undefined) throw new QuestionError('question-unknown', 'no such question');
-      const r = questionRecordOf(row.doc);
-      const now = this.#now();
-      if (r.state !== 'pending' || r.deadline > now) return r;
-      const declared = r.request['default/on-timeout'];
-      const def = isObject(declared) ? declared : undefined;
-      return this.#transition(tx, r, { ...r, state: 'timed_out', reason: 'timeout', updatedAt: toIso(now), ...(def !== undefined ? { defaultApplied: def } : {}) });
-    });
+  /**
+   * The question's record as read through `tx`, a pending one past its deadline timed out first (planned into `tx`);
+   * QuestionError when unknown.
+   */
+  async #record(tx: Tx, ref: string): Promise<QuestionRecord> {
+    const row = await tx.read.questionGet({ tenant: this.tenant, ref });
+    if (row === undefined) throw new QuestionError('question-unknown', 'no such question');
+    const r = questionRecordOf(row.doc);
+    const now = this.#now();
+    if (r.state !== 'pending' || r.deadline > now) return r;
+    const declared = r.request['default/on-timeout'];
+    const def = isObject(declared) ? declared : undefined;
+    return this.#transition(tx, r, { ...r, state: 'timed_out', reason: 'timeout', updatedAt: toIso(now), ...(def !== undefined ? { defaultApplied: def } : {}) });
   }
 
   /**
@@ -231,35 +230,33 @@ export class OperatorQuestions {
    * of at most MAX_ACTOR_ID_LENGTH characters and, when the caller is known (`by`), that caller; the answerer
    * (`answered/by`, else the caller) is recorded on the answered state.
    */
-  async answer(answerDto: unknown, by: Answerer = {}): Promise<Json> {
+  async answer(tx: Tx, answerDto: unknown, by: Answerer = {}): Promise<Json> {
     const a = assertDto('inquirium.operator-question.answer.v1', answerDto);
     const claimed = a['answered/by'];
     if (claimed !== undefined && (claimed.length === 0 || claimed.length > MAX_ACTOR_ID_LENGTH)) throw new QuestionError('answerer-invalid', 'answered/by is not a valid participant id');
     if (claimed !== undefined && by.participant !== undefined && claimed !== by.participant) throw new QuestionError('answerer-mismatch', 'answered/by names someone other than the caller');
-    return this.#o.units(async (tx) => {
-      const r = await this.#record(a['question/ref']);
-      const key = requestKeyOf(r);
-      if (a['idempotency/key'] !== key) throw new QuestionError('idempotency-key-mismatch', 'the idempotency key does not match the question');
-      if (r.state === 'answered' && JSON.stringify(normaliseAnswer(r.request, a.answer)) === JSON.stringify(r.answer)) return render(r);
-      if (!canTransition(QUESTION_LIFECYCLE, r.state, 'answered')) throw new QuestionError('question-terminal', `the question is already ${r.state}`);
-      if (!answerAllowed(r.request, a.answer)) throw new QuestionError('answer-not-allowed', 'the answer is not one of the allowed answers');
-      const answeredBy = claimed ?? by.participant;
-      return render(this.#transition(tx, r, { ...r, state: 'answered', answer: normaliseAnswer(r.request, a.answer), answerRaw: a.answer, ...(answeredBy !== undefined ? { answeredBy } : {}), updatedAt: toIso(this.#now()) }));
-    });
+    // A timeout found due is planned first; the answer's own transition is the last thing planned (a request that
+    // keeps the timeout when the answer is refused commits on a throw: routes/inquirium.ts).
+    const r = await this.#record(tx, a['question/ref']);
+    const key = requestKeyOf(r);
+    if (a['idempotency/key'] !== key) throw new QuestionError('idempotency-key-mismatch', 'the idempotency key does not match the question');
+    if (r.state === 'answered' && JSON.stringify(normaliseAnswer(r.request, a.answer)) === JSON.stringify(r.answer)) return render(r);
+    if (!canTransition(QUESTION_LIFECYCLE, r.state, 'answered')) throw new QuestionError('question-terminal', `the question is already ${r.state}`);
+    if (!answerAllowed(r.request, a.answer)) throw new QuestionError('answer-not-allowed', 'the answer is not one of the allowed answers');
+    const answeredBy = claimed ?? by.participant;
+    return render(this.#transition(tx, r, { ...r, state: 'answered', answer: normaliseAnswer(r.request, a.answer), answerRaw: a.answer, ...(answeredBy !== undefined ? { answeredBy } : {}), updatedAt: toIso(this.#now()) }));
   }
 
-  cancel(ref: string, reason = 'operation-cancelled'): Promise<Json> {
-    return this.#end(ref, 'cancelled', reason);
+  cancel(tx: Tx, ref: string, reason = 'operation-cancelled'): Promise<Json> {
+    return this.#end(tx, ref, 'cancelled', reason);
   }
-  supersede(ref: string, byRef: string): Promise<Json> {
-    return this.#end(ref, 'superseded', 'superseded-by-newer-question', byRef);
+  supersede(tx: Tx, ref: string, byRef: string): Promise<Json> {
+    return this.#end(tx, ref, 'superseded', 'superseded-by-newer-question', byRef);
   }
-  #end(ref: string, state: 'cancelled' | 'superseded', reason: string, byRef?: string): Promise<Json> {
-    return this.#o.units(async (tx) => {
-      const r = await this.#record(ref);
-      if (!canTransition(QUESTION_LIFECYCLE, r.state, state)) throw new QuestionError('question-terminal', `the question is already ${r.state}`);
-      return render(this.#transition(tx, r, { ...r, state, ...(byRef !== undefined ? { supersededBy: byRef } : {}), reason, updatedAt: toIso(this.#now()) }));
-    });
+  async #end(tx: Tx, ref: string, state: 'cancelled' | 'superseded', reason: string, byRef?: string): Promise<Json> {
+    const r = await this.#record(tx, ref);
+    if (!canTransition(QUESTION_LIFECYCLE, r.state, state)) throw new QuestionError('question-terminal', `the question is already ${r.state}`);
+    return render(this.#transition(tx, r, { ...r, state, ...(byRef !== undefined ? { supersededBy: byRef } : {}), reason, updatedAt: toIso(this.#now()) }));
   }
 
   /**
@@ -275,13 +272,13 @@ export class OperatorQuestions {
   }
 
   /** The appended state records of a question, oldest first. */
-  async history(ref: string): Promise<readonly InquiriumOperatorQuestionState[]> {
-    return (await this.#o.units((tx) => tx.read.questionHistory({ tenant: this.tenant, ref, limit: MAX_HISTORY }))).map(questionStateOf);
+  async history(tx: Tx, ref: string): Promise<readonly InquiriumOperatorQuestionState[]> {
+    return (await tx.read.questionHistory({ tenant: this.tenant, ref, limit: MAX_HISTORY })).map(questionStateOf);
   }
 
   /** The idempotency key the question `ref` of this tenant declared (undefined for an unknown question). */
-  async idempotencyKey(ref: string): Promise<unknown> {
-    const row = await this.#o.units((tx) => tx.read.questionGet({ tenant: this.tenant, ref }));
+  async idempotencyKey(tx: Tx, ref: string): Promise<unknown> {
+    const row = await tx.read.questionGet({ tenant: this.tenant, ref });
     return row === undefined ? undefined : requestKeyOf(questionRecordOf(row.doc));
   }
 
@@ -293,7 +290,8 @@ export class OperatorQuestions {
     const out: string[] = [];
     for (const q of await this.#o.units((tx) => tx.read.overdueQuestions({ nowMs: this.#now(), limit: QUESTIONS_PER_TICK }))) {
       try {
-        const r = await this.forTenant(q.tenant).#record(q.ref);
+        const view = this.forTenant(q.tenant);
+        const r = await this.#o.units((tx) => view.#record(tx, q.ref));
         if (r.state === 'timed_out') out.push(q.ref);
       } catch (err) {
         if (!(err instanceof QuestionError)) throw err; // retired meanwhile
@@ -303,13 +301,13 @@ export class OperatorQuestions {
   }
 
   /** The state DTO (inquirium.operator-question.state.v1). */
-  async state(ref: string): Promise<Json> {
-    return render(await this.#record(ref));
+  async state(tx: Tx, ref: string): Promise<Json> {
+    return render(await this.#record(tx, ref));
   }
 
   /** What the blocked operation may do now. */
-  async outcome(ref: string): Promise<QuestionOutcome> {
-    const r = await this.#record(ref);
+  async outcome(tx: Tx, ref: string): Promise<QuestionOutcome> {
+    const r = await this.#record(tx, ref);
     if (r.state === 'answered') return { state: r.state, unblocked: true, input: r.answerRaw!, source: 'operator' };
     if (r.state === 'timed_out' && r.defaultApplied !== undefined) return { state: r.state, unblocked: true, input: r.defaultApplied.answer as Answer, source: 'declared-default' };
     return { state: r.state, unblocked: false };

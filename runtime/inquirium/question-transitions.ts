@@ -17,6 +17,7 @@ import type { InquiriumOperatorQuestionTransitionRequest } from '../../generated
 import type { InquiriumOperatorQuestionState } from '../../generated/ts/inquirium.operator-question.state.v1.ts';
 import { WopkitError } from '../shared/errors.ts';
 import { assertDto } from './dto.ts';
+import type { Tx } from '../storage/index.ts';
 import { OperatorQuestions, QuestionError, type Answerer } from './operator-questions.ts';
 import type { QuestionState } from './question-lifecycle.ts';
 import { assertInquiriumOperatorQuestionState } from '../../generated/guards/index.ts';
@@ -71,33 +72,33 @@ export class QuestionTransitions {
   }
 
   /** Apply one transition request; the question's new state DTO, or a refusal that changed nothing. */
-  async apply(request: unknown, by: Answerer = {}): Promise<StateDto> {
+  async apply(tx: Tx, request: unknown, by: Answerer = {}): Promise<StateDto> {
     const req = assertDto('inquirium.operator-question.transition.request.v1', request);
     const ref = req['question/ref'];
     // Reading the state applies a timeout that is due: a late transition finds the question timed out.
-    const before = stateDto(await this.questions.state(ref));
-    await this.#checkKey(ref, req['idempotency/key']);
+    const before = stateDto(await this.questions.state(tx, ref));
+    await this.#checkKey(tx, ref, req['idempotency/key']);
     if (before.state !== 'pending') return this.#refuseOrRepeat(req, before);
     if (req.transition === 'timeout') throw new QuestionTransitionError('question-transition-not-due', before.state);
     try {
-      return stateDto(await this.#move(req, by));
+      return stateDto(await this.#move(tx, req, by));
     } catch (err) {
-      // Lost a race: someone else ended the question between our read and our write (the store refused the stale
-      // write and OperatorQuestions decided again from a fresh read).
+      // Lost a race: another request ended the question between our read above and the move's own read (a race
+      // after the move's read is refused as stale at the commit, and the request's unit runs all this again).
       if (!(err instanceof QuestionError) || err.code !== 'question-terminal') throw err;
-      return this.#refuseOrRepeat(req, stateDto(await this.questions.state(ref)));
+      return this.#refuseOrRepeat(req, stateDto(await this.questions.state(tx, ref)));
     }
   }
 
-  #move(req: TransitionRequest, by: Answerer): Promise<Record<string, unknown>> {
+  #move(tx: Tx, req: TransitionRequest, by: Answerer): Promise<Record<string, unknown>> {
     const ref = req['question/ref'];
     switch (req.transition) {
       case 'answer':
-        return this.questions.answer({ schema: 'inquirium.operator-question.answer.v1', 'question/ref': ref, 'idempotency/key': req['idempotency/key'], answer: req.answer!, ...(req['answered/by'] !== undefined ? { 'answered/by': req['answered/by'] } : {}) }, by);
+        return this.questions.answer(tx, { schema: 'inquirium.operator-question.answer.v1', 'question/ref': ref, 'idempotency/key': req['idempotency/key'], answer: req.answer!, ...(req['answered/by'] !== undefined ? { 'answered/by': req['answered/by'] } : {}) }, by);
       case 'cancel':
-        return this.questions.cancel(ref, req['reason/code']);
+        return this.questions.cancel(tx, ref, req['reason/code']);
       case 'supersede':
-        return this.questions.supersede(ref, req['superseded/by']!);
+        return this.questions.supersede(tx, ref, req['superseded/by']!);
       case 'timeout':
         throw new QuestionTransitionError('question-transition-not-due', 'pending');
     }
@@ -109,7 +110,7 @@ export class QuestionTransitions {
     throw new QuestionTransitionError(s.state === 'timed_out' ? 'question-transition-late' : 'question-transition-conflict', s.state);
   }
 
-  async #checkKey(ref: string, key: string): Promise<void> {
-    if (key !== (await this.questions.idempotencyKey(ref))) throw new QuestionError('idempotency-key-mismatch', 'the idempotency key does not match the question');
+  async #checkKey(tx: Tx, ref: string, key: string): Promise<void> {
+    if (key !== (await this.questions.idempotencyKey(tx, ref))) throw new QuestionError('idempotency-key-mismatch', 'the idempotency key does not match the question');
   }
 }

@@ -32,7 +32,7 @@ export class SubRunScopeError extends WopkitError<'sub_run_scope_cross_tenant'> 
 }
 
 export interface SubRunMemoryOptions {
-  /** Opens the unit of work of each of its requests (a child's write, a parent's read, a scope check). */
+  /** Opens the unit of work of each child's write (its own unit: see {@link SubRunMemory.childWrite}). */
   readonly units: Units;
   readonly clock: Clock;
   readonly store: TenantReaders;
@@ -78,15 +78,16 @@ export class SubRunMemory {
     return this.#o.concurrency ?? 'strict';
   }
 
-  /** Resolve the memory scope of a child dispatched by `parent`. */
+  /** Resolve the memory scope of a child dispatched by `parent` (its run's tenant read through `tx`). */
   async scopeForChild(
+    tx: Tx,
     parent: { readonly runId: string; readonly memoryRef: string },
     childRunId: string,
     dispatch: Readonly<Pick<RunStartedPayload, 'memoryScopeIsolation'>> = {},
   ): Promise<ChildMemoryScope> {
     const tenantId = this.#o.tenantOf(parent.memoryRef);
     if (tenantId === undefined) throw new SubRunScopeError('parent memoryRef does not resolve to a tenant');
-    const runTenant = await this.#o.units((tx) => this.#o.tenantOfRun(tx, parent.runId));
+    const runTenant = await this.#o.tenantOfRun(tx, parent.runId);
     if (runTenant !== undefined && runTenant !== tenantId) throw new SubRunScopeError('parent memoryRef belongs to another tenant than the parent run (CTI-1)');
     if (dispatch.memoryScopeIsolation !== 'isolated') return { parentRunId: parent.runId, childRunId, memoryRef: parent.memoryRef, tenantId, isolated: false };
     const ref = this.#o.mintIsolatedRef(tenantId, childRunId);
@@ -95,11 +96,32 @@ export class SubRunMemory {
   }
 
   /**
-   * A child's write into its scope, attributed to the child run and committed as its own transaction — redone from
-   * its reads when the tenant's secrets changed between its redaction and its commit.
+   * A child's write: its scope resolved, then the write into it, as the child's own unit of work (the one place a
+   * sub-run opens a unit: the spec commits a child's write on its own, and `strict` serialises it per parent run,
+   * commit included, so a parent's read after it sees it).
+   */
+  async childWrite(
+    parent: { readonly runId: string; readonly memoryRef: string },
+    childRunId: string,
+    w: ChildWrite,
+    dispatch: Readonly<Pick<RunStartedPayload, 'memoryScopeIsolation'>> = {},
+  ): Promise<{ scope: ChildMemoryScope; entry: StoredEntry }> {
+    let scope: ChildMemoryScope | undefined;
+    const entry = await this.#commitWrite(parent.runId, async (tx) => (scope = await this.scopeForChild(tx, parent, childRunId, dispatch)), w);
+    return { scope: scope!, entry };
+  }
+
+  /**
+   * A child's write into a scope already resolved, attributed to the child run and committed as its own transaction —
+   * redone from its reads when the tenant's secrets changed between its redaction and its commit.
    */
   write(scope: ChildMemoryScope, w: ChildWrite): Promise<StoredEntry> {
+    return this.#commitWrite(scope.parentRunId, () => scope, w);
+  }
+
+  #commitWrite(parentRunId: string, scopeOf: (tx: Tx) => ChildMemoryScope | Promise<ChildMemoryScope>, w: ChildWrite): Promise<StoredEntry> {
     const apply = () => this.#o.units(async (tx) => {
+      const scope = await scopeOf(tx);
       const ctx = { runId: scope.childRunId, tenant: scope.tenantId };
       const { stored } = await this.#o.writer.put(tx, scope.memoryRef, {
         ...(w.id !== undefined ? { id: w.id } : {}),
@@ -109,19 +131,19 @@ export class SubRunMemory {
       }, ctx);
       return stored;
     }).then((stored) => stored.value);
-    return this.concurrency === 'strict' ? this.#mutex.run(scope.parentRunId, apply) : apply();
+    return this.concurrency === 'strict' ? this.#mutex.run(parentRunId, apply) : apply();
   }
 
   /**
    * A parent supervisor read: after every write of its children this process took before it (strict), the
    * unexpired entries at the current clock, through the parent run's tenant reader (CTI-1): a ref of another
-   * tenant, or any ref read by an unknown run, reads as empty.
+   * tenant, or any ref read by an unknown run, reads as empty. Read through the caller's `tx`.
    */
-  readForParent(parentRunId: string, memoryRef: string): Promise<StoredEntry[]> {
-    const read = () => this.#o.units(async (tx) => {
+  readForParent(tx: Tx, parentRunId: string, memoryRef: string): Promise<StoredEntry[]> {
+    const read = async () => {
       const tenant = (await this.#o.tenantOfRun(tx, parentRunId)) ?? '';
       return this.#o.store.readerFor(tx, tenant).sources(memoryRef, { atMs: this.#o.clock.now(), limit: PARENT_READ_LIMIT });
-    });
+    };
     return this.concurrency === 'strict' ? this.#mutex.run(parentRunId, read) : read();
   }
 }

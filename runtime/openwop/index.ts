@@ -255,7 +255,6 @@ export function createOpenwopRuntime(options: OpenwopRuntimeOptions): OpenwopRun
   const proposals = new ProposalService({
     clock,
     ids,
-    units,
     installed: installedArtifacts,
     ...(options.proposalsPerTenant !== undefined ? { maxPerTenant: options.proposalsPerTenant } : {}),
     redactor: async (tx, tenant) => {
@@ -384,8 +383,7 @@ export function createOpenwopRuntime(options: OpenwopRuntimeOptions): OpenwopRun
 
     /** A child run's write through the SR-1 chokepoint of the child's scope, attributed to the child run (its own transaction). */
     async childWrite(parent: { runId: string; memoryRef: string }, childRunId: string, write: { id?: string; content: string; tags?: string[]; ttlSeconds?: number }, isolation?: 'inherit' | 'isolated') {
-      const scope = await subRuns.scopeForChild(parent, childRunId, isolation !== undefined ? { memoryScopeIsolation: isolation } : {});
-      return { scope, entry: await subRuns.write(scope, write) };
+      return subRuns.childWrite(parent, childRunId, write, isolation !== undefined ? { memoryScopeIsolation: isolation } : {});
     },
 
     /**

@@ -21,12 +21,11 @@ import type { ProposalReviseRequest } from '../../generated/ts/proposal-revise-r
 import { validateProposal } from '../../generated/validators/validators.js';
 import { toFailures } from '../../generated/guards/index.ts';
 import type { Clock, IdSource } from '../shared/clock.ts';
-import { KeyedMutex } from '../shared/keyed-mutex.ts';
 import { canTransition, IllegalTransitionError, transition } from '../shared/state-machine.ts';
 import { ActivationForbiddenError, ProposalInvalidError, ProposalNotFoundError, StaleGateError } from './errors.ts';
 import { APPROVAL_GATE_LIFECYCLE, PROPOSAL_LIFECYCLE, type GateState } from './lifecycle.ts';
 import { ProposalRecords, type InstalledArtifacts, type StoredGate, type StoredProposal } from './store.ts';
-import type { Tx, Units } from '../storage/index.ts';
+import type { Tx } from '../storage/index.ts';
 
 export const PROPOSAL_KINDS: readonly ProposalKind[] = ['agent-pack', 'workflow-chain-pack', 'prompt-template', 'automation'];
 /** The RFC 0049 scope a direct-rbac host asks for, unless configured otherwise. */
@@ -48,8 +47,6 @@ export interface ProposalActivationPolicy {
 export interface ProposalServiceOptions {
   readonly clock: Clock;
   readonly ids: IdSource;
-  /** Opens each request's unit of work (its records read and write through it). */
-  readonly units: Units;
   readonly installed: InstalledArtifacts;
   /** Proposals one tenant may hold (default DEFAULT_PROPOSALS_PER_TENANT). */
   readonly maxPerTenant?: number;
@@ -97,18 +94,18 @@ const gateView = ({ revision: _r, ...g }: StoredGate): ApprovalGate => ({ ...g }
 
 export class ProposalService {
   readonly #o: ProposalServiceOptions;
-  readonly #lock = new KeyedMutex();
 
   constructor(o: ProposalServiceOptions) {
     this.#o = o;
   }
 
   /**
-   * One request: its records (reads from the store, writes into its tx), committed at the end in one
-   * transaction; re-run from its reads when another request changed what it decided on.
+   * The records of the request `tx` belongs to: reads from the store, writes planned into its tx. Every write names
+   * the revision (or gate state) it was decided from, so a request that raced another is refused as stale at its
+   * commit and re-run from its reads by the request's unit of work: no lock is needed.
    */
-  #request<T>(f: (records: ProposalRecords, tx: Tx) => Promise<T>): Promise<T> {
-    return this.#o.units((tx) => f(new ProposalRecords(tx, this.#o.maxPerTenant), tx));
+  #records(tx: Tx): ProposalRecords {
+    return new ProposalRecords(tx, this.#o.maxPerTenant);
   }
 
   get activation(): Required<ProposalActivationPolicy> {
@@ -126,8 +123,8 @@ export class ProposalService {
    * Duplication detection: an artefact of the same kind and name already installed for the tenant is named in
    * duplicateOf.
    */
-  synthesize(req: HostSampleProposalSynthesizeRequest): Promise<{ proposal: Proposal; eventId?: string; runId?: string }> {
-    return this.#request(async (records, tx) => {
+  async synthesize(tx: Tx, req: HostSampleProposalSynthesizeRequest): Promise<{ proposal: Proposal; eventId?: string; runId?: string }> {
+    const records = this.#records(tx);
     const { tenant } = req;
     const owners = await Promise.all(req.sourceRunIds.map((id) => this.#o.runTenant(tx, id)));
     const foreign = req.sourceRunIds.flatMap((_id, i) => {
@@ -156,104 +153,99 @@ export class ProposalService {
     records.put(stored);
     const where = this.#o.emit(tx, tenant, 'proposal.created', { proposalId: proposal.id, kind: proposal.kind, sourceRunIds: [...proposal.provenance.sourceRunIds], ...(proposal.duplicateOf != null ? { duplicateOf: proposal.duplicateOf } : {}) });
     return { proposal: proposalView(stored), ...where };
-    });
   }
 
   /** The caller's tenant's proposals (a tenant must be named), oldest first, filtered by state and kind. */
-  async list(tenant: string, filter: ProposalFilter = {}): Promise<readonly Proposal[]> {
-    const all = await this.#request((records) => records.list(tenant));
+  async list(tx: Tx, tenant: string, filter: ProposalFilter = {}): Promise<readonly Proposal[]> {
+    const all = await this.#records(tx).list(tenant);
     return all.filter((p) => (filter.state === undefined || p.state === filter.state) && (filter.kind === undefined || p.kind === filter.kind)).map(proposalView);
   }
 
-  async get(actor: ProposalActor, id: string): Promise<Proposal> {
-    return proposalView(await this.#request((records) => this.#own(records, actor, id)));
+  async get(tx: Tx, actor: ProposalActor, id: string): Promise<Proposal> {
+    return proposalView(await this.#own(this.#records(tx), actor, id));
   }
 
   /** The tenant a proposal belongs to (undefined when there is none): for binding a request to its key's tenant. */
-  async tenantOf(id: string): Promise<string | undefined> {
-    return (await this.#request((records) => records.get(id)))?.owner.tenant;
+  async tenantOf(tx: Tx, id: string): Promise<string | undefined> {
+    return (await this.#records(tx).get(id))?.owner.tenant;
   }
 
   /** Replace artefact, title or rationale; the proposal becomes revised. Never installs anything. */
-  revise(actor: ProposalActor, id: string, patch: ProposalReviseRequest): Promise<Proposal> {
-    return this.#lock.run(id, () => this.#request(async (records, tx) => {
-      const p = await this.#own(records, actor, id);
-      const state = transition(PROPOSAL_LIFECYCLE, p.state, 'revised');
-      const clean = await this.#o.redactor(tx, p.owner.tenant);
-      const current = proposalView(p);
-      const next: Proposal = {
-        ...current,
-        ...(patch.artifact !== undefined ? { artifact: redactStrings(patch.artifact, clean) as Proposal['artifact'] } : {}),
-        ...(patch.title !== undefined ? { title: clean(patch.title) } : {}),
-        ...(patch.rationale !== undefined ? { rationale: clean(patch.rationale) } : {}),
-        state,
-        updatedAt: this.#now(),
-      };
-      const stored = this.#checked(next, p.revision + 1);
-      records.put(stored, p.revision);
-      await this.#supersedeGate(records, p);
-      return proposalView(stored);
-    }));
+  async revise(tx: Tx, actor: ProposalActor, id: string, patch: ProposalReviseRequest): Promise<Proposal> {
+    const records = this.#records(tx);
+    const p = await this.#own(records, actor, id);
+    const state = transition(PROPOSAL_LIFECYCLE, p.state, 'revised');
+    const clean = await this.#o.redactor(tx, p.owner.tenant);
+    const current = proposalView(p);
+    const next: Proposal = {
+      ...current,
+      ...(patch.artifact !== undefined ? { artifact: redactStrings(patch.artifact, clean) as Proposal['artifact'] } : {}),
+      ...(patch.title !== undefined ? { title: clean(patch.title) } : {}),
+      ...(patch.rationale !== undefined ? { rationale: clean(patch.rationale) } : {}),
+      state,
+      updatedAt: this.#now(),
+    };
+    const stored = this.#checked(next, p.revision + 1);
+    records.put(stored, p.revision);
+    await this.#supersedeGate(records, p);
+    return proposalView(stored);
   }
 
-  reject(actor: ProposalActor, id: string): Promise<Proposal> {
-    return this.#move(actor, id, 'rejected');
+  reject(tx: Tx, actor: ProposalActor, id: string): Promise<Proposal> {
+    return this.#move(tx, actor, id, 'rejected');
   }
 
   /** DELETE: a soft delete, kept for audit. */
-  archive(actor: ProposalActor, id: string): Promise<Proposal> {
-    return this.#move(actor, id, 'archived');
+  archive(tx: Tx, actor: ProposalActor, id: string): Promise<Proposal> {
+    return this.#move(tx, actor, id, 'archived');
   }
 
   /**
    * Ask to apply. direct-rbac: install now when the caller holds the scope (403 otherwise). approval-gate: open a
    * gate on the current revision (or return the one already pending); nothing is installed until it is granted.
    */
-  apply(actor: ProposalActor, id: string): Promise<ApplyOutcome> {
-    return this.#lock.run(id, () => this.#request(async (records, tx) => {
-      const p = await this.#own(records, actor, id);
-      if (!canTransition(PROPOSAL_LIFECYCLE, p.state, 'applied')) throw new IllegalTransitionError(PROPOSAL_LIFECYCLE.id, p.state, 'applied');
-      const { mode, scope } = this.activation;
-      if (mode === 'direct-rbac') {
-        if (actor.scopes !== 'all' && !actor.scopes.includes(scope)) throw new ActivationForbiddenError(scope);
-        return { proposal: this.#install(records, tx, p, { mode }) };
-      }
-      const pending = await records.pendingGate(id);
-      if (pending !== undefined) return { proposal: proposalView(p), gate: gateView(pending) };
-      const gate: StoredGate = { approvalId: this.#o.ids.next('gate'), proposalId: id, state: APPROVAL_GATE_LIFECYCLE.initial, requestedAt: this.#now(), revision: p.revision };
-      records.putGate(gate, p.owner.tenant);
-      return { proposal: proposalView(p), gate: gateView(gate) };
-    }));
+  async apply(tx: Tx, actor: ProposalActor, id: string): Promise<ApplyOutcome> {
+    const records = this.#records(tx);
+    const p = await this.#own(records, actor, id);
+    if (!canTransition(PROPOSAL_LIFECYCLE, p.state, 'applied')) throw new IllegalTransitionError(PROPOSAL_LIFECYCLE.id, p.state, 'applied');
+    const { mode, scope } = this.activation;
+    if (mode === 'direct-rbac') {
+      if (actor.scopes !== 'all' && !actor.scopes.includes(scope)) throw new ActivationForbiddenError(scope);
+      return { proposal: this.#install(records, tx, p, { mode }) };
+    }
+    const pending = await records.pendingGate(id);
+    if (pending !== undefined) return { proposal: proposalView(p), gate: gateView(pending) };
+    const gate: StoredGate = { approvalId: this.#o.ids.next('gate'), proposalId: id, state: APPROVAL_GATE_LIFECYCLE.initial, requestedAt: this.#now(), revision: p.revision };
+    records.putGate(gate, p.owner.tenant);
+    return { proposal: proposalView(p), gate: gateView(gate) };
   }
 
   /**
    * An approver decides a pending gate (RFC 0051). granted or overridden installs the revision the gate was opened
    * on; an override needs a reason and is audited; denied installs nothing.
    */
-  async decide(approvalId: string, decision: 'granted' | 'denied' | 'overridden', by: { readonly decidedBy: string; readonly reason?: string }): Promise<ApplyOutcome> {
-    const found = await this.#request((records) => records.gate(approvalId));
-    if (found === undefined) throw new ProposalNotFoundError('gate');
-    return this.#lock.run(found.proposalId, () => this.#request(async (records, tx) => {
-      const gate = (await records.gate(approvalId))!;
-      const p = (await records.get(gate.proposalId))!;
-      const state: GateState = transition(APPROVAL_GATE_LIFECYCLE, gate.state, decision);
-      if (decision !== 'denied' && gate.revision !== p.revision) throw new StaleGateError();
-      const reason = by.reason === undefined ? undefined : (await this.#o.redactor(tx, p.owner.tenant))(by.reason);
-      const decided: StoredGate = { ...gate, state, decidedAt: this.#now(), ...(reason !== undefined ? { reason } : {}) };
-      if (decision === 'overridden') {
-        // The audit record of an override (RFC 0009/0010): who, which gate, when and why (redacted).
-        const audit: GateOverrideAudit = { approvalId, proposalId: p.id, tenant: p.owner.tenant, decidedBy: by.decidedBy, reason: reason ?? '', at: decided.decidedAt! };
-        tx.add('doc.append', { log: GATE_OVERRIDES_LOG, tenant: p.owner.tenant, atMs: this.#o.clock.now(), doc: { ...audit } });
-      }
-      const proposal = decision === 'denied' ? proposalView(p) : this.#install(records, tx, p, { mode: 'approval-gate', approvalId, gateOutcome: decision });
-      records.putGate(decided, p.owner.tenant, gate.state);
-      return { proposal, gate: gateView(decided) };
-    }));
+  async decide(tx: Tx, approvalId: string, decision: 'granted' | 'denied' | 'overridden', by: { readonly decidedBy: string; readonly reason?: string }): Promise<ApplyOutcome> {
+    const records = this.#records(tx);
+    const gate = await records.gate(approvalId);
+    if (gate === undefined) throw new ProposalNotFoundError('gate');
+    const p = (await records.get(gate.proposalId))!;
+    const state: GateState = transition(APPROVAL_GATE_LIFECYCLE, gate.state, decision);
+    if (decision !== 'denied' && gate.revision !== p.revision) throw new StaleGateError();
+    const reason = by.reason === undefined ? undefined : (await this.#o.redactor(tx, p.owner.tenant))(by.reason);
+    const decided: StoredGate = { ...gate, state, decidedAt: this.#now(), ...(reason !== undefined ? { reason } : {}) };
+    if (decision === 'overridden') {
+      // The audit record of an override (RFC 0009/0010): who, which gate, when and why (redacted).
+      const audit: GateOverrideAudit = { approvalId, proposalId: p.id, tenant: p.owner.tenant, decidedBy: by.decidedBy, reason: reason ?? '', at: decided.decidedAt! };
+      tx.add('doc.append', { log: GATE_OVERRIDES_LOG, tenant: p.owner.tenant, atMs: this.#o.clock.now(), doc: { ...audit } });
+    }
+    const proposal = decision === 'denied' ? proposalView(p) : this.#install(records, tx, p, { mode: 'approval-gate', approvalId, gateOutcome: decision });
+    records.putGate(decided, p.owner.tenant, gate.state);
+    return { proposal, gate: gateView(decided) };
   }
 
   /** What an applied proposal installed, read back from the registry (404 before apply). */
-  async installed(actor: ProposalActor, id: string) {
-    const a = await this.#request(async (records, tx) => this.#o.installed.get(tx, (await this.#own(records, actor, id)).owner.tenant, id));
+  async installed(tx: Tx, actor: ProposalActor, id: string) {
+    const a = await this.#o.installed.get(tx, (await this.#own(this.#records(tx), actor, id)).owner.tenant, id);
     if (a === undefined) throw new ProposalNotFoundError('installed artefact');
     return { proposalId: id, kind: a.kind, installedArtifactRef: a.ref, installedAt: a.installedAt, artifact: JSON.parse(a.artifactJson) as Record<string, unknown> };
   }
@@ -278,14 +270,13 @@ export class ProposalService {
     return { ...rest, artifactJson: JSON.stringify(artifact), revision };
   }
 
-  #move(actor: ProposalActor, id: string, to: 'rejected' | 'archived'): Promise<Proposal> {
-    return this.#lock.run(id, () => this.#request(async (records) => {
-      const p = await this.#own(records, actor, id);
-      const next: StoredProposal = { ...p, state: transition(PROPOSAL_LIFECYCLE, p.state, to), updatedAt: this.#now(), revision: p.revision + 1 };
-      records.put(next, p.revision);
-      await this.#supersedeGate(records, p);
-      return proposalView(next);
-    }));
+  async #move(tx: Tx, actor: ProposalActor, id: string, to: 'rejected' | 'archived'): Promise<Proposal> {
+    const records = this.#records(tx);
+    const p = await this.#own(records, actor, id);
+    const next: StoredProposal = { ...p, state: transition(PROPOSAL_LIFECYCLE, p.state, to), updatedAt: this.#now(), revision: p.revision + 1 };
+    records.put(next, p.revision);
+    await this.#supersedeGate(records, p);
+    return proposalView(next);
   }
 
   async #supersedeGate(records: ProposalRecords, p: StoredProposal): Promise<void> {

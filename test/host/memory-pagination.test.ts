@@ -20,6 +20,7 @@ import { createHost, type Host } from '../../runtime/host/server.ts';
 import { ROUTES, targetOf } from '../../runtime/host/seam-catalogue.ts';
 import { ManualClock } from '../../runtime/shared/clock.ts';
 import { openSqliteStore } from '../../runtime/storage/sqlite/index.ts';
+import { inUnit } from '../support/in-unit.ts';
 
 const KEY_ACME = 'acme-tenant-key-0123456789abcdef';
 const KEY_GLOBEX = 'globex-tenant-key-0123456789abcdef';
@@ -113,9 +114,9 @@ describe('a cursor resumes only the list it was minted for', () => {
   });
 
   it('a live list\'s cursor does not resume a fork\'s snapshot of the same ref, nor the reverse', async () => {
-    const run = await host.runtime.startRun({ workflowId: 'pagination', memoryRef: NOTES });
-    await host.runtime.write(NOTES, { content: 'written in the run' }, { tenant: 'acme', runId: run.runId });
-    const fork = await host.runtime.fork(run.runId, 0);
+    const run = await inUnit(host.store, (tx) => host.runtime.startRun(tx, { workflowId: 'pagination', memoryRef: NOTES }));
+    await inUnit(host.store, (tx) => host.runtime.write(tx, NOTES, { content: 'written in the run' }, { tenant: 'acme', runId: run.runId })).then((p) => p.value);
+    const fork = await inUnit(host.store, (tx) => host.runtime.fork(tx, run.runId, 0));
     const forkList = (c?: string, key = KEY_ACME) => host.app.inject({ method: 'GET', headers: as(key), url: targetOf(ROUTES.runMemory, { params: { runId: fork.runId }, query: { memoryRef: NOTES, limit: '2', ...(c !== undefined ? { cursor: c } : {}) } }) });
     expectInvalidCursor(await forkList(cursor), 'a live cursor on the fork');
     const forkCursor = (await forkList()).json<Page>().nextCursor!;
@@ -189,7 +190,7 @@ describe('paging while writes go on', () => {
         try {
           const known = new Map<string, Known>();
           const put = async (red: boolean, ttlMs: number | undefined) => {
-            const e = await host.runtime.write(REF, { content: `entry at ${clock.now()}`, tags: red ? ['red'] : [], ...(ttlMs !== undefined ? { ttlSeconds: ttlMs / 1000 } : {}) }, { tenant: 'acme' });
+            const e = await inUnit(host.store, (tx) => host.runtime.write(tx, REF, { content: `entry at ${clock.now()}`, tags: red ? ['red'] : [], ...(ttlMs !== undefined ? { ttlSeconds: ttlMs / 1000 } : {}) }, { tenant: 'acme' })).then((p) => p.value);
             known.set(e.id, { createdMs: Date.parse(e.createdAt), red, expiresMs: e.expiresAt === undefined ? undefined : Date.parse(e.expiresAt), deleted: false, gone: false });
           };
           const live = () => [...known].filter(([, k]) => !k.deleted && (k.expiresMs === undefined || k.expiresMs > clock.now())).map(([id]) => id).sort();
@@ -212,16 +213,16 @@ describe('paging while writes go on', () => {
               if (ids.length === 0) return;
               const id = ids[op.pick % ids.length]!;
               const k = known.get(id)!;
-              const e = await host.runtime.write(REF, { id, content: `replaced at ${clock.now()}`, tags: k.red ? ['red'] : [] }, { tenant: 'acme' });
+              const e = await inUnit(host.store, (tx) => host.runtime.write(tx, REF, { id, content: `replaced at ${clock.now()}`, tags: k.red ? ['red'] : [] }, { tenant: 'acme' })).then((p) => p.value);
               expect(Date.parse(e.createdAt), 'a replaced entry keeps its createdAt').toBe(k.createdMs);
               k.expiresMs = undefined;
             } else if (op.kind === 'delete') {
               const ids = live();
               if (ids.length === 0) return;
               const victims = [...new Set(Array.from({ length: Math.min(op.count, ids.length) }, (_, i) => ids[(op.pick + i) % ids.length]!))];
-              const r = await host.runtime.compact(REF, 'acme', victims);
+              const r = await inUnit(host.store, (tx) => host.runtime.compact(tx, REF, 'acme', victims));
               for (const id of victims) Object.assign(known.get(id)!, { deleted: true, gone: true });
-              const out = await host.runtime.memoryFor('acme').get(REF, r.output.id);
+              const out = await inUnit(host.store, (tx) => host.runtime.memoryFor(tx, 'acme').get(REF, r.output.id));
               known.set(r.output.id, { createdMs: Date.parse(r.output.createdAt), red: (out?.tags ?? []).includes('red'), expiresMs: undefined, deleted: false, gone: false });
             }
           };

@@ -12,6 +12,7 @@ import { Resolved } from '../../generator/resolve.ts';
 import { serve } from '../../runtime/host/route-helpers.ts';
 import { pathParametersOf, ROUTES, targetOf, type CatalogueRoute } from '../../runtime/host/seam-catalogue.ts';
 import { REPO } from '../generator/helpers.ts';
+import { openMemoryStore, unitsOf } from '../../runtime/storage/index.ts';
 
 const corpus = loadCorpus(REPO);
 const resolved = new Resolved(corpus);
@@ -23,6 +24,8 @@ const validExamples = (title: string): unknown[] => corpus.examples.filter((ex) 
 describe('response serialization', () => {
   it('every valid example of every response schema comes back as its JSON.stringify round trip', async () => {
     let checked = 0;
+    // `serve` opens the request's unit of work: the app carries the opener, as the host's does (server.ts).
+    const units = unitsOf(await openMemoryStore());
     const titles = new Set<string>();
     for (const route of Object.values(ROUTES) as CatalogueRoute[]) {
       for (const title of [route.response, ...(route.alsoResponds ?? [])]) {
@@ -30,6 +33,7 @@ describe('response serialization', () => {
         if (examples.length > 0) titles.add(title);
         for (const example of examples) {
           const app = Fastify({ logger: false });
+          app.decorate('units', units);
           // Inputs are not what this test is about: every request is let through as sent.
           app.setValidatorCompiler(() => (data: unknown) => ({ value: data }));
           serve(app, route, () => example);

@@ -11,6 +11,7 @@ import { createHostRuntime } from '../../runtime/host/reference-runtime.ts';
 import { SEEDED_DRAFT, withWorkflowRuns } from '../../runtime/host/workflow-runs.ts';
 import { ROUTES } from '../../runtime/host/seam-catalogue.ts';
 import { openRuntime } from '../runtime/support.ts';
+import { unitOfWork } from '../../runtime/storage/index.ts';
 
 const TOKEN = 'seeded-draft-token-0123456789';
 
@@ -38,11 +39,11 @@ describe('the seeded draft proposal', () => {
     }));
     await Promise.all(hosts.map((h) => h.seedFixtures()));
     await Promise.all(hosts.map((h) => h.seedFixtures()));
-    const drafts = await hosts[0]!.listProposals('default', { state: 'draft' });
+    const drafts = await unitOfWork(port, (tx) => hosts[0]!.listProposals(tx, 'default', { state: 'draft' }));
     expect(drafts.filter((p) => p.title === SEEDED_DRAFT.request.title)).toHaveLength(1);
     // a seeded draft that left the draft state (here: rejected) is replaced at the next seeding, once
-    await hosts[1]!.rejectProposal({ tenant: 'default', scopes: 'all' }, drafts[0]!.id);
+    await unitOfWork(port, (tx) => hosts[1]!.rejectProposal(tx, { tenant: 'default', scopes: 'all' }, drafts[0]!.id));
     await Promise.all(hosts.map((h) => h.seedFixtures()));
-    expect((await hosts[2]!.listProposals('default', { state: 'draft' })).filter((p) => p.title === SEEDED_DRAFT.request.title)).toHaveLength(1);
+    expect((await unitOfWork(port, (tx) => hosts[2]!.listProposals(tx, 'default', { state: 'draft' }))).filter((p) => p.title === SEEDED_DRAFT.request.title)).toHaveLength(1);
   });
 });

@@ -21,6 +21,7 @@ import { createHost, type Host } from '../../runtime/host/server.ts';
 import { ManualClock } from '../../runtime/shared/clock.ts';
 import { QuotaExceededError } from '../../runtime/shared/quota.ts';
 import { tenantRowCounts, total, type RowCounts } from './store-rows.ts';
+import { inUnit } from '../support/in-unit.ts';
 
 const TOKEN = 'bounds-test-token-0123456789abcdef';
 const H = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
@@ -58,8 +59,8 @@ async function settle(host: Host): Promise<void> {
 
 /** A run of `tenant` with one memory write in its log (so it can be forked at sequence 1). */
 async function sourceRun(host: Host, tenant: string): Promise<string> {
-  const run = await host.runtime.startRun({ workflowId: 'bounds', memoryRef: `mem://${tenant}/source` });
-  await host.runtime.write(`mem://${tenant}/source`, { content: 'before the fork' }, { tenant, runId: run.runId });
+  const run = await inUnit(host.store, (tx) => host.runtime.startRun(tx, { workflowId: 'bounds', memoryRef: `mem://${tenant}/source` }));
+  await inUnit(host.store, (tx) => host.runtime.write(tx, `mem://${tenant}/source`, { content: 'before the fork' }, { tenant, runId: run.runId })).then((p) => p.value);
   return run.runId;
 }
 const fork = (host: Host, runId: string) => post(host, targetOf(ROUTES.runFork, { params: { runId } }), { fromSeq: 1 });
@@ -103,7 +104,7 @@ describe('forks per tenant', () => {
 describe('events per run', () => {
   it('past eventsPerRun a write in the run is 429 and leaves nothing; the run\'s log holds exactly the bound; another run writes on', async () => {
     const host = await createHost({ token: TOKEN, logger: false, limits: { eventsPerRun: 16 } });
-    const run = await host.runtime.startRun({ workflowId: 'bounds', memoryRef: 'mem://acme/events' });
+    const run = await inUnit(host.store, (tx) => host.runtime.startRun(tx, { workflowId: 'bounds', memoryRef: 'mem://acme/events' }));
     let last: Answer | undefined;
     for (let i = 0; i < 40 && last?.status !== 429; i++) last = await seed(host, 'mem://acme/events', [{ content: `write ${i}` }], run.runId);
     expectQuota(last!, 'events-per-run', 16);
@@ -122,12 +123,12 @@ describe('memory entries per memoryRef and bytes per tenant', () => {
     const first = await seed(host, REF, [{ content: 'one' }, { content: 'two' }, { content: 'three' }]);
     expect(first.status).toBe(200);
     await leavesNothing(host, 'acme', async () => expectQuota(await seed(host, REF, [{ content: 'four' }, { content: 'five' }]), 'memory-entries', 4));
-    expect(await host.runtime.storedCount(REF)).toBe(3);
+    expect(await inUnit(host.store, (tx) => host.runtime.storedCount(tx, REF))).toBe(3);
     expect((await seed(host, REF, [{ content: 'four' }])).status).toBe(200);
     await leavesNothing(host, 'acme', async () => expectQuota(await seed(host, REF, [{ content: 'five' }]), 'memory-entries', 4));
     const id = (first.body.entries as MemoryEntry[])[0]!.id;
-    await host.runtime.write(REF, { id, content: 'one, replaced' }, { tenant: 'acme' });
-    expect(await host.runtime.storedCount(REF)).toBe(4);
+    await inUnit(host.store, (tx) => host.runtime.write(tx, REF, { id, content: 'one, replaced' }, { tenant: 'acme' })).then((p) => p.value);
+    expect(await inUnit(host.store, (tx) => host.runtime.storedCount(tx, REF))).toBe(4);
     expect((await seed(host, 'mem://acme/another', [{ content: 'elsewhere' }])).status).toBe(200);
     await host.app.close();
   });
@@ -138,10 +139,10 @@ describe('memory entries per memoryRef and bytes per tenant', () => {
     const REF = 'mem://acme/expiring';
     expect((await seed(host, REF, [1, 2, 3].map((n) => ({ content: `short-lived ${n}`, ttlSeconds: 1 })))).status).toBe(200);
     clock.advance(2_000);
-    expect((await host.runtime.memoryFor('acme').list(REF))).toEqual([]);
+    expect(await inUnit(host.store, (tx) => host.runtime.memoryFor(tx, 'acme').list(REF))).toEqual([]);
     expectQuota(await seed(host, REF, [{ content: 'while they are stored' }]), 'memory-entries', 3);
     await settle(host);
-    expect(await host.runtime.storedCount(REF)).toBe(0);
+    expect(await inUnit(host.store, (tx) => host.runtime.storedCount(tx, REF))).toBe(0);
     expect((await seed(host, REF, [{ content: 'after the purge' }])).status).toBe(200);
     await host.app.close();
   });
@@ -174,8 +175,8 @@ async function leavesNothingIfRefused(host: Host, f: () => Promise<Answer>): Pro
 describe('standing commitments', () => {
   /** An entry that infers one time commitment due at `at`. */
   const remind = async (host: Host, n: number, at: number) => {
-    const entry = await host.runtime.write(`mem://acme/intents-${n}`, { content: `Remind me about contract ${n}`, tags: ['intent:remind', `at:${new Date(at).toISOString()}`, 'action:run'] }, { tenant: 'acme' });
-    return host.runtime.armCommitments(`mem://acme/intents-${n}`, entry);
+    const entry = await inUnit(host.store, (tx) => host.runtime.write(tx, `mem://acme/intents-${n}`, { content: `Remind me about contract ${n}`, tags: ['intent:remind', `at:${new Date(at).toISOString()}`, 'action:run'] }, { tenant: 'acme' })).then((p) => p.value);
+    return inUnit(host.store, (tx) => host.runtime.armCommitments(tx, `mem://acme/intents-${n}`, entry));
   };
 
   it('past armedCommitmentsPerTenant arming is refused (429 armed-commitments) and leaves nothing; a fire frees a place', async () => {
@@ -183,8 +184,8 @@ describe('standing commitments', () => {
     const host = await createHost({ token: TOKEN, logger: false, clock, limits: { armedCommitmentsPerTenant: 3 } });
     const at = clock.now() + 60_000;
     for (const n of [1, 2, 3]) expect(await remind(host, n, at)).toHaveLength(1);
-    const entry = await host.runtime.write('mem://acme/intents-4', { content: 'Remind me about contract 4', tags: ['intent:remind', `at:${new Date(at).toISOString()}`, 'action:run'] }, { tenant: 'acme' });
-    const err = await leavesNothing(host, 'acme', () => host.runtime.armCommitments('mem://acme/intents-4', entry).then(() => undefined, (e: unknown) => e));
+    const entry = await inUnit(host.store, (tx) => host.runtime.write(tx, 'mem://acme/intents-4', { content: 'Remind me about contract 4', tags: ['intent:remind', `at:${new Date(at).toISOString()}`, 'action:run'] }, { tenant: 'acme' })).then((p) => p.value);
+    const err = await leavesNothing(host, 'acme', () => inUnit(host.store, (tx) => host.runtime.armCommitments(tx, 'mem://acme/intents-4', entry)).then(() => undefined, (e: unknown) => e));
     expect(err).toBeInstanceOf(QuotaExceededError);
     expect(err).toMatchObject({ resource: 'armed-commitments', limit: 3, status: 429 });
     clock.advance(61_000);

@@ -13,6 +13,7 @@ import { createHost } from '../../runtime/host/server.ts';
 import { ManualClock } from '../../runtime/shared/clock.ts';
 import { question } from '../runtime/inquirium/questions.ts';
 import { tenantRowCounts, total } from './store-rows.ts';
+import { inUnit } from '../support/in-unit.ts';
 
 const TOKEN = 'tenant-bounds-test-token-0123456789';
 const H = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
@@ -104,12 +105,12 @@ describe('answered/by (item 8b)', () => {
   });
 
   it('another tenant cannot answer, read or cancel a question: it is unknown to it (404), and the question stays pending', async () => {
-    const { app, runtime } = await createHost({ token: TOKEN });
-    expect((await runtime.proposeQuestion(q(1), 'acme')).state).toBe('pending');
+    const { app, runtime, store } = await createHost({ token: TOKEN });
+    expect((await inUnit(store, (tx) => runtime.proposeQuestion(tx, q(1), 'acme'))).state).toBe('pending');
     for (const act of [
-      () => runtime.answerQuestion(answerOf(1), { tenant: 'globex', participant: LOCAL_OPERATOR }),
-      () => runtime.questionState('question/bounds/1', 'globex'),
-      () => runtime.cancelQuestion('question/bounds/1', 'globex'),
+      () => inUnit(store, (tx) => runtime.answerQuestion(tx, answerOf(1), { tenant: 'globex', participant: LOCAL_OPERATOR })),
+      () => inUnit(store, (tx) => runtime.questionState(tx, 'question/bounds/1', 'globex')),
+      () => inUnit(store, (tx) => runtime.cancelQuestion(tx, 'question/bounds/1', 'globex')),
     ]) {
       const err = await act().then(() => undefined, (e: unknown) => e);
       expect(err).toBeInstanceOf(QuestionError);
@@ -118,11 +119,11 @@ describe('answered/by (item 8b)', () => {
     // the HTTP caller's tenant is the operator tenant, not acme: the same ref reads as unknown over the wire too
     expect(OPERATOR_TENANT).not.toBe('acme');
     expect((await readQuestion(app, 1)).status).toBe(404);
-    expect((await runtime.questionState('question/bounds/1', 'acme')).state).toBe('pending');
+    expect((await inUnit(store, (tx) => runtime.questionState(tx, 'question/bounds/1', 'acme'))).state).toBe('pending');
     // the same ref in another tenant is another question
-    expect((await runtime.proposeQuestion(q(1), 'globex')).state).toBe('pending');
-    expect((await runtime.answerQuestion(answerOf(1), { tenant: 'acme', participant: LOCAL_OPERATOR })).state).toBe('answered');
-    expect((await runtime.questionState('question/bounds/1', 'globex')).state).toBe('pending');
+    expect((await inUnit(store, (tx) => runtime.proposeQuestion(tx, q(1), 'globex'))).state).toBe('pending');
+    expect((await inUnit(store, (tx) => runtime.answerQuestion(tx, answerOf(1), { tenant: 'acme', participant: LOCAL_OPERATOR }))).state).toBe('answered');
+    expect((await inUnit(store, (tx) => runtime.questionState(tx, 'question/bounds/1', 'globex'))).state).toBe('pending');
     await app.close();
   });
 });
@@ -144,24 +145,24 @@ describe('distillation schedules per tenant', () => {
 
 describe('fixtures of the multi-agent seams per tenant', () => {
   it('past the bound the oldest fixture is retired: its runs read as unknown, its entries and event log are gone; the newest stay', async () => {
-    const { app, runtime } = await createHost({ token: TOKEN, limits: { fixturesPerTenant: 3 } });
+    const { app, runtime, store } = await createHost({ token: TOKEN, limits: { fixturesPerTenant: 3 } });
     const made: { runId: string; memoryRef: string }[] = [];
     for (let i = 0; i < 3; i++) made.push((await post(app, ROUTES.replayFixture.path, {})).body as { runId: string; memoryRef: string });
     const ttl = (await post(app, ROUTES.crossRunTtl.path, { ttlSeconds: 60, delayMs: 0 })).body as { parentRunId: string; childRunId: string; memoryRef: string };
     const esc = (await post(app, ROUTES.escalationRun.path, { confidence: 0.2 })).body as { runId: string };
     // five fixtures, bound 3: the two oldest replay fixtures are retired
     for (const old of made.slice(0, 2)) {
-      expect(await runtime.run(old.runId)).toBeUndefined();
-      expect(await runtime.events(old.runId)).toBeUndefined();
-      expect(await runtime.storedCount(old.memoryRef)).toBe(0);
+      expect(await inUnit(store, (tx) => runtime.run(tx, old.runId))).toBeUndefined();
+      expect(await inUnit(store, (tx) => runtime.events(tx, old.runId))).toBeUndefined();
+      expect(await inUnit(store, (tx) => runtime.storedCount(tx, old.memoryRef))).toBe(0);
       expect((await get(app, targetOf(ROUTES.runEvents, { params: { runId: old.runId } }))).status).toBe(404);
       // a fork of a retired fixture's run is refused with a 4xx, not served from leftovers
       const fork = await post(app, targetOf(ROUTES.runFork, { params: { runId: old.runId } }), { fromSeq: 0 });
       expect(fork.status).toBeGreaterThanOrEqual(400);
       expect(fork.status).toBeLessThan(500);
     }
-    for (const runId of [made[2]!.runId, ttl.parentRunId, ttl.childRunId, esc.runId]) expect(await runtime.run(runId), runId).toBeDefined();
-    expect(await runtime.storedCount(made[2]!.memoryRef)).toBe(1);
+    for (const runId of [made[2]!.runId, ttl.parentRunId, ttl.childRunId, esc.runId]) expect(await inUnit(store, (tx) => runtime.run(tx, runId)), runId).toBeDefined();
+    expect(await inUnit(store, (tx) => runtime.storedCount(tx, made[2]!.memoryRef))).toBe(1);
     // the newest replay fixture still forks and reads its snapshot
     const fork = await post(app, targetOf(ROUTES.runFork, { params: { runId: made[2]!.runId } }), { fromSeq: 0 });
     expect(fork.status).toBe(201);
@@ -177,8 +178,8 @@ describe('fixtures of the multi-agent seams per tenant', () => {
       rows.push(total(await tenantRowCounts(store, 'conformance')) - (await tenantRowCounts(store, 'conformance')).journal!);
     }
     const live = async (ids: string[], f: (id: string) => Promise<boolean>) => (await Promise.all(ids.map(async (id) => ((await f(id)) ? id : undefined)))).filter((id) => id !== undefined);
-    expect(await live(runIds, async (id) => (await runtime.run(id)) !== undefined)).toEqual(runIds.slice(-5));
-    expect(await live(runIds, async (id) => (await runtime.events(id)) !== undefined)).toEqual(runIds.slice(-5));
+    expect(await live(runIds, async (id) => (await inUnit(store, (tx) => runtime.run(tx, id))) !== undefined)).toEqual(runIds.slice(-5));
+    expect(await live(runIds, async (id) => (await inUnit(store, (tx) => runtime.events(tx, id))) !== undefined)).toEqual(runIds.slice(-5));
     // The tenant's rows (the journal aside: it is bounded by time) stop growing once the bound is reached.
     expect(rows[10]).toBeGreaterThan(0);
     expect(new Set(rows.slice(10))).toEqual(new Set([rows[10]]));
@@ -195,7 +196,7 @@ describe('SR-1 registry bounds come from the same table', () => {
     expect(r.status).toBe(429);
     expect(validateErrorEnvelope(r.body)).toBe(true);
     expect(r.body).toMatchObject({ error: 'quota_exceeded', details: { resource: 'secrets-per-run', limit: 1, setting: 'maxSecretsPerRun' } });
-    expect(await runtime.storedCount(ref)).toBe(0);
+    expect(await inUnit(store, (tx) => runtime.storedCount(tx, ref))).toBe(0);
     expect(total(await tenantRowCounts(store, 'acme')), 'nothing of the refused seed is stored').toBe(0);
     expect((await post(app, ROUTES.memorySeed.path, { memoryRef: ref, entries: [{ content: 'plain' }], secrets: [secret(3)] })).status).toBe(200);
     await app.close();

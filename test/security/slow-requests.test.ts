@@ -13,6 +13,8 @@ import { validateErrorEnvelope } from '../../generated/validators/validators.js'
 import type { HostRuntime } from '../../runtime/host/host-runtime.ts';
 import { createHost } from '../../runtime/host/server.ts';
 import { ROUTES } from '../../runtime/host/seam-catalogue.ts';
+import type { StoragePort } from '../../runtime/storage/index.ts';
+import { inUnit } from '../support/in-unit.ts';
 
 const TOKEN = 'slow-requests-test-token-0123456789';
 const TIMEOUT_MS = 300;
@@ -68,10 +70,12 @@ const bodyOf = (raw: string): unknown => JSON.parse(raw.slice(raw.indexOf('\r\n\
 describe('slow and idle clients (item 5)', () => {
   let port: number;
   let runtime: HostRuntime;
+  let store: StoragePort;
   let close: () => Promise<void>;
   beforeAll(async () => {
     const host = await createHost({ token: TOKEN, limits: { requestTimeoutMs: TIMEOUT_MS, headersTimeoutMs: TIMEOUT_MS, keepAliveTimeoutMs: TIMEOUT_MS } });
     runtime = host.runtime;
+    store = host.store;
     port = Number(new URL(await host.app.listen({ port: 0, host: '127.0.0.1' })).port);
     close = () => host.app.close();
   });
@@ -97,7 +101,7 @@ describe('slow and idle clients (item 5)', () => {
     const body = seedBody(ref);
     const x = await exchange(port, [head(body.length + 50) + body]);
     expectTimedOut(x);
-    expect(await runtime.storedCount(ref)).toBe(0);
+    expect(await inUnit(store, (tx) => runtime.storedCount(tx, ref))).toBe(0);
   });
 
   it('a body trickled one byte at a time (the socket never idles): 408 within the request timeout, nothing stored', async () => {
@@ -105,7 +109,7 @@ describe('slow and idle clients (item 5)', () => {
     const body = seedBody(ref);
     const x = await exchange(port, [head(body.length), ...body], { gapMs: 50 });
     expectTimedOut(x);
-    expect(await runtime.storedCount(ref)).toBe(0);
+    expect(await inUnit(store, (tx) => runtime.storedCount(tx, ref))).toBe(0);
   });
 
   it('headers that never end (sent a byte at a time): 408 within the headers timeout', async () => {
@@ -127,13 +131,13 @@ describe('slow and idle clients (item 5)', () => {
     const body = seedBody(ref);
     const x = await exchange(port, [head(body.length) + body]);
     expect(statusOf(x.received)).toBe(200);
-    expect(await runtime.storedCount(ref)).toBe(1);
+    expect(await inUnit(store, (tx) => runtime.storedCount(tx, ref))).toBe(1);
   });
 });
 
 describe('requests per socket (item 5)', () => {
   it('after maxRequestsPerSocket answers the server says Connection: close and closes; requests pipelined past it are neither run nor answered, never a 5xx', async () => {
-    const { app, runtime } = await createHost({ token: TOKEN, limits: { maxRequestsPerSocket: 2 } });
+    const { app, runtime, store } = await createHost({ token: TOKEN, limits: { maxRequestsPerSocket: 2 } });
     const port = Number(new URL(await app.listen({ port: 0, host: '127.0.0.1' })).port);
     const seed = (ref: string) => {
       const body = JSON.stringify({ memoryRef: ref, entries: [{ content: 'pipelined' }] });
@@ -147,7 +151,7 @@ describe('requests per socket (item 5)', () => {
     expect(answers.map((a) => a.status)).toEqual([200, 200]);
     expect(answers[1]!.head).toMatch(/connection: close/i);
     expect(x.closedAfterMs).toBeDefined();
-    expect(await Promise.all(refs.map((r) => runtime.storedCount(r)))).toEqual([1, 1, 0, 0]);
+    expect(await Promise.all(refs.map((r) => inUnit(store, (tx) => runtime.storedCount(tx, r))))).toEqual([1, 1, 0, 0]);
     await app.close();
   });
 });

@@ -138,13 +138,13 @@ describe('cross-tenant fuzz: library read views', () => {
                 const anchor = await forkAnchor(tx, (await rt.runs.row(tx, src.runId))!, await seqOf(src.runId));
                 return both(new TenantMemoryAdapter(rt.readerFor(tx, reader).at(anchor), clock));
               },
-              'sub-run.parent-read': () => rt.subRuns.readForParent(runs[p.reader]!.runId, ref),
+              'sub-run.parent-read': () => unitOfWork(rt.port, (tx) => rt.subRuns.readForParent(tx, runs[p.reader]!.runId, ref)),
               'sub-run.child-write': async () => {
                 const parent = runs[p.reader]!;
                 const childRunId = `${parent.runId}-probe-${k++}`;
                 await childOf(parent, childRunId);
                 const child = await rt.childWrite({ runId: parent.runId, memoryRef: ref }, childRunId, { content: `child of ${reader}: CNRY${p.reader}x${n++}` }, p.tagged ? 'isolated' : 'inherit');
-                return [child.entry, await rt.subRuns.readForParent(parent.runId, child.scope.memoryRef)];
+                return [child.entry, await unitOfWork(rt.port, (tx) => rt.subRuns.readForParent(tx, parent.runId, child.scope.memoryRef))];
               },
               consolidation: () => request((plan) => rt.consolidation.consolidate(plan, ref, { trigger: 'on-demand', tenantId: reader })),
               compaction: () => request((plan) => rt.compactor.compact(plan, ref, { trigger: 'client-requested', context: { tenant: reader }, ...options })),

@@ -12,6 +12,7 @@ import { SecretKeyRing } from '../../runtime/redaction/sealing.ts';
 import { ManualClock } from '../../runtime/shared/clock.ts';
 import { unitOfWork, type StoragePort, type Tx } from '../../runtime/storage/index.ts';
 import { answer, question } from '../runtime/inquirium/questions.ts';
+import { questionRequests } from '../runtime/inquirium/question-requests.ts';
 import { BACKENDS, type TwoHosts } from '../runtime/inquirium/two-hosts.ts';
 import { actor, request as proposalRequest } from '../runtime/proposals/setup.ts';
 import { openRuntime, put, registerSecrets, storedEntries } from '../runtime/support.ts';
@@ -92,8 +93,8 @@ for (const backend of BACKENDS.filter((b) => b.name !== 'in-memory')) {
 
     it('operator questions (proposed, then answered)', async () => {
       const ref = `question/no-cache/${backend.name}`;
-      const qa = a.inq.questions.forTenant(TENANT);
-      const qb = b.inq.questions.forTenant(TENANT);
+      const qa = questionRequests(a.inq.questions, hosts.a).forTenant(TENANT);
+      const qb = questionRequests(b.inq.questions, hosts.b).forTenant(TENANT);
       await expect(qb.state(ref)).rejects.toMatchObject({ code: 'question-unknown' });
       await qa.propose(question({ 'question/ref': ref }));
       expect(await qb.state(ref)).toMatchObject({ state: 'pending' });
@@ -103,12 +104,12 @@ for (const backend of BACKENDS.filter((b) => b.name !== 'in-memory')) {
     });
 
     it('proposals (synthesised, then rejected)', async () => {
-      const before = await b.rt.proposals.list(TENANT);
-      const { proposal } = await a.rt.proposals.synthesize(proposalRequest());
-      expect(await b.rt.proposals.get(actor(), proposal.id)).toEqual(proposal);
-      expect((await b.rt.proposals.list(TENANT)).map((p) => p.id)).toEqual([...before.map((p) => p.id), proposal.id]);
-      await a.rt.proposals.reject(actor(), proposal.id);
-      expect((await b.rt.proposals.get(actor(), proposal.id)).state).toBe('rejected');
+      const before = await b.read((tx) => b.rt.proposals.list(tx, TENANT));
+      const { proposal } = await a.read((tx) => a.rt.proposals.synthesize(tx, proposalRequest()));
+      expect(await b.read((tx) => b.rt.proposals.get(tx, actor(), proposal.id))).toEqual(proposal);
+      expect((await b.read((tx) => b.rt.proposals.list(tx, TENANT))).map((p) => p.id)).toEqual([...before.map((p) => p.id), proposal.id]);
+      await a.read((tx) => a.rt.proposals.reject(tx, actor(), proposal.id));
+      expect((await b.read((tx) => b.rt.proposals.get(tx, actor(), proposal.id))).state).toBe('rejected');
     });
 
     it('SR-1 secret registries: a secret registered on one host is redacted from the other host\'s next write', async () => {

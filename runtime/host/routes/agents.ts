@@ -5,8 +5,8 @@ import { ROUTES } from '../seam-catalogue.ts';
 import type { HostRuntime } from '../host-runtime.ts';
 
 export function registerAgents(app: FastifyInstance, host: HostRuntime): void {
-  serve(app, ROUTES.agents, (req) => {
+  serve(app, ROUTES.agents, (req, _reply, tx) => {
     const tenant = actingTenant(req, queryOf(req, ROUTES.agents).tenant);
-    return host.agentInventory(tenant === '' ? undefined : tenant);
+    return host.agentInventory(tx, tenant === '' ? undefined : tenant);
   });
 }

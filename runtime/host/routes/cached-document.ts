@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { serve } from '../route-helpers.ts';
+import { serveWithoutUnit } from '../route-helpers.ts';
 import type { CatalogueRoute } from '../seam-catalogue.ts';
 
 /**
@@ -37,7 +37,7 @@ export function ifNoneMatchMatches(header: string | undefined, etag: string): bo
 /** Serve `route` (a row with `cached`) with the document `current()` returns, cached as above. */
 export function serveCached(app: FastifyInstance, route: CatalogueRoute & { readonly cached: { readonly maxAgeSeconds: number } }, current: () => CachedText | Promise<CachedText>): void {
   const cacheControl = `public, max-age=${route.cached.maxAgeSeconds}`;
-  serve(app, route, async (req: FastifyRequest, reply: FastifyReply) => {
+  serveWithoutUnit(app, route, async (req: FastifyRequest, reply: FastifyReply) => {
     const doc = await current();
     reply.header('etag', doc.etag).header('cache-control', cacheControl);
     const inm = req.headers['if-none-match'];

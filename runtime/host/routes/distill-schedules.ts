@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { HttpError } from '../errors.ts';
-import { actingTenant, bodyOf, queryOf, serve } from '../route-helpers.ts';
+import { actingTenant, bodyOf, queryOf, serve, serveWithoutUnit } from '../route-helpers.ts';
 import { ROUTES } from '../seam-catalogue.ts';
 import type { HostRuntime } from '../host-runtime.ts';
 import { outcomeRecord, type DistillationSchedule, type RecordedOutcome, type ScheduledRunOutcome } from '../../distillation/schedule.ts';
@@ -43,13 +43,13 @@ export function registerDistillSchedules(app: FastifyInstance, host: HostRuntime
 
   // The scheduler checks and bounds every field (period, first instant, tenant, budget) before it stores anything,
   // so a refusal leaves no schedule behind and an accepted one always formats.
-  serve(app, ROUTES.distillSchedule, async (req) => {
+  serve(app, ROUTES.distillSchedule, async (req, _reply, tx) => {
     const body = bodyOf(req, ROUTES.distillSchedule);
     wired();
     // A date-time Date cannot hold (a leap second, year 0000 …) parses to NaN, which the scheduler refuses at /firstAt.
     const firstAt = body.firstAt === undefined ? undefined : Date.parse(body.firstAt);
     try {
-      const s = await host.scheduleDistillation({ memoryRef: body.memoryRef, every: body.every, ...(body.tokenBudget !== undefined ? { tokenBudget: body.tokenBudget } : {}), ...(firstAt !== undefined ? { firstAt } : {}) });
+      const s = await host.scheduleDistillation(tx, { memoryRef: body.memoryRef, every: body.every, ...(body.tokenBudget !== undefined ? { tokenBudget: body.tokenBudget } : {}), ...(firstAt !== undefined ? { firstAt } : {}) });
       return scheduleView(s, undefined);
     } catch (err) {
       const { code = '', message = code } = err as { code?: string; message?: string };
@@ -60,16 +60,17 @@ export function registerDistillSchedules(app: FastifyInstance, host: HostRuntime
     }
   });
 
-  serve(app, ROUTES.distillScheduleRead, async (req) => {
+  serve(app, ROUTES.distillScheduleRead, async (req, _reply, tx) => {
     const q = queryOf(req, ROUTES.distillScheduleRead);
     wired();
-    const found = q.id === undefined ? undefined : await host.schedule(q.id);
+    const found = q.id === undefined ? undefined : await host.schedule(tx, q.id);
     // CTI-1: another tenant's schedule is indistinguishable from a missing one.
     if (found === undefined || found.schedule.tenant !== actingTenant(req, q.tenant)) throw new HttpError('not_found', 'no such schedule');
     return scheduleView(found.schedule, found.last);
   });
 
-  serve(app, ROUTES.distillScheduleTick, async (req) => {
+  // The scheduler's tick opens a unit per schedule it runs (as the background ticker does).
+  serveWithoutUnit(app, ROUTES.distillScheduleTick, async (req) => {
     const { tenant } = bodyOf(req, ROUTES.distillScheduleTick);
     wired();
     return { outcomes: (await host.tickSchedules(tenant)).map(outcomeView) };

@@ -5,7 +5,7 @@
  * succeeds), or it is draining before a stop.
  */
 import type { FastifyInstance } from 'fastify';
-import { serve } from '../route-helpers.ts';
+import { serveWithoutUnit } from '../route-helpers.ts';
 import { ROUTES } from '../seam-catalogue.ts';
 import type { HostRuntime } from '../host-runtime.ts';
 
@@ -29,8 +29,8 @@ export async function notReady(host: HostRuntime, readiness: Readiness): Promise
 }
 
 export function registerHealth(app: FastifyInstance, host: HostRuntime, readiness: Readiness): void {
-  serve(app, ROUTES.liveness, async () => ({ status: 'ok' }));
-  serve(app, ROUTES.readiness, async (_req, reply) => {
+  serveWithoutUnit(app, ROUTES.liveness, async () => ({ status: 'ok' }));
+  serveWithoutUnit(app, ROUTES.readiness, async (_req, reply) => {
     const reason = await notReady(host, readiness);
     if (reason === undefined) return { status: 'ok' };
     reply.code(503).header('retry-after', '1');

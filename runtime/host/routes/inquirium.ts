@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HttpError } from '../errors.ts';
-import { actingTenant, bodyOf, headersOf, queryOf, serve } from '../route-helpers.ts';
+import { actingTenant, bodyOf, headersOf, queryOf, serve, serveWithoutUnit } from '../route-helpers.ts';
 import { ROUTES } from '../seam-catalogue.ts';
 import type { HostRuntime, QuestionCaller } from '../host-runtime.ts';
 
@@ -19,30 +19,32 @@ const DEFAULT_SESSION = 'session:default';
 const callerOf = (req: FastifyRequest): QuestionCaller => ({ tenant: actingTenant(req, OPERATOR_TENANT), participant: LOCAL_OPERATOR });
 
 export function registerInquirium(app: FastifyInstance, host: HostRuntime): void {
+  // Generate and its traces still open their own units (serveWithoutUnit); the questions take the request's unit.
   // The session header is checked by the row's parameter schema (route-validation.ts); absent, the default session.
-  serve(app, ROUTES.inquiriumGenerate, async (req) => host.generate(req.body, { participant: LOCAL_OPERATOR, session: headersOf(req, ROUTES.inquiriumGenerate)['x-inquirium-session'] ?? DEFAULT_SESSION }));
+  serveWithoutUnit(app, ROUTES.inquiriumGenerate, async (req) => host.generate(req.body, { participant: LOCAL_OPERATOR, session: headersOf(req, ROUTES.inquiriumGenerate)['x-inquirium-session'] ?? DEFAULT_SESSION }));
 
-  serve(app, ROUTES.inquiriumRespond, async (req) => host.answerQuestion(req.body, callerOf(req)));
+  // A refused answer still keeps a timeout it found due (commitOnThrow: the answer is the last thing it plans).
+  serve(app, ROUTES.inquiriumRespond, async (req, _reply, tx) => host.answerQuestion(tx, req.body, callerOf(req)), { commitOnThrow: true });
 
   // Seam: the same generate request against a host whose only runtime is remote (no remote fallback allowed).
-  serve(app, ROUTES.generateRemoteOnly, async (req) => host.generateRemoteOnly(req.body, { participant: LOCAL_OPERATOR, session: headersOf(req, ROUTES.generateRemoteOnly)['x-inquirium-session'] ?? DEFAULT_SESSION }));
+  serveWithoutUnit(app, ROUTES.generateRemoteOnly, async (req) => host.generateRemoteOnly(req.body, { participant: LOCAL_OPERATOR, session: headersOf(req, ROUTES.generateRemoteOnly)['x-inquirium-session'] ?? DEFAULT_SESSION }));
 
   // Seam: a model-proposed question, validated and opened by the host.
-  serve(app, ROUTES.questionPropose, async (req) => host.proposeQuestion(req.body, callerOf(req).tenant));
-  serve(app, ROUTES.questionRead, async (req) => {
+  serve(app, ROUTES.questionPropose, async (req, _reply, tx) => host.proposeQuestion(tx, req.body, callerOf(req).tenant));
+  serve(app, ROUTES.questionRead, async (req, _reply, tx) => {
     const { ref } = queryOf(req, ROUTES.questionRead);
     if (ref === undefined) throw new HttpError('validation_failed', 'ref is required', { failures: [{ instancePath: '/ref', message: 'required' }] });
     try {
-      return await host.questionState(ref, callerOf(req).tenant);
+      return await host.questionState(tx, ref, callerOf(req).tenant);
     } catch {
       throw new HttpError('not_found', 'no such question');
     }
   });
-  serve(app, ROUTES.questionCancel, async (req) => {
+  serve(app, ROUTES.questionCancel, async (req, _reply, tx) => {
     const body = bodyOf(req, ROUTES.questionCancel);
-    return host.cancelQuestion(body['question/ref'], callerOf(req).tenant);
-  });
+    return host.cancelQuestion(tx, body['question/ref'], callerOf(req).tenant);
+  }, { commitOnThrow: true });
 
   // Seam: trace records of a turn (operational trace, no content).
-  serve(app, ROUTES.traces, async (req) => ({ records: await host.traces(queryOf(req, ROUTES.traces).traceRef) }));
+  serveWithoutUnit(app, ROUTES.traces, async (req) => ({ records: await host.traces(queryOf(req, ROUTES.traces).traceRef) }));
 }

@@ -9,9 +9,9 @@ import { ROUTES } from '../seam-catalogue.ts';
 import type { HostRuntime } from '../host-runtime.ts';
 
 export function registerMemoryRead(app: FastifyInstance, host: HostRuntime): void {
-  serve(app, ROUTES.memoryList, async (req) => {
+  serve(app, ROUTES.memoryList, async (req, _reply, tx) => {
     const memoryRef = scopedRef(req, paramsOf(req, ROUTES.memoryList).memoryRef);
     // A tenant key reads as its tenant; an operator reads as the ref's tenant. One page, resumed with its cursor.
-    return pageOf(host.memoryFor(actingTenant(req, tenantOrThrow(memoryRef))), memoryRef, queryOf(req, ROUTES.memoryList));
+    return pageOf(host.memoryFor(tx, actingTenant(req, tenantOrThrow(memoryRef))), memoryRef, queryOf(req, ROUTES.memoryList));
   });
 }

@@ -18,17 +18,17 @@ function actorOf(req: FastifyRequest): ProposalActor {
 }
 
 export function registerProposals(app: FastifyInstance, host: HostRuntime): void {
-  serve(app, ROUTES.proposals, async (req) => {
+  serve(app, ROUTES.proposals, async (req, _reply, tx) => {
     const { state, kind, tenant } = queryOf(req, ROUTES.proposals);
     const filter = { ...(state !== undefined ? { state } : {}), ...(kind !== undefined ? { kind } : {}) };
-    return { proposals: await host.listProposals(actingTenant(req, tenant), filter) };
+    return { proposals: await host.listProposals(tx, actingTenant(req, tenant), filter) };
   });
-  serve(app, ROUTES.proposal, (req) => host.proposal(actorOf(req), paramsOf(req, ROUTES.proposal).proposalId));
-  serve(app, ROUTES.proposalRevise, (req) => host.reviseProposal(actorOf(req), paramsOf(req, ROUTES.proposalRevise).proposalId, bodyOf(req, ROUTES.proposalRevise)));
-  serve(app, ROUTES.proposalArchive, (req) => host.archiveProposal(actorOf(req), paramsOf(req, ROUTES.proposalArchive).proposalId));
-  serve(app, ROUTES.proposalApply, (req) => host.applyProposal(actorOf(req), paramsOf(req, ROUTES.proposalApply).proposalId));
-  serve(app, ROUTES.proposalReject, (req) => host.rejectProposal(actorOf(req), paramsOf(req, ROUTES.proposalReject).proposalId));
-  serve(app, ROUTES.proposalInstalled, (req) => host.installedArtifact(actorOf(req), paramsOf(req, ROUTES.proposalInstalled).proposalId));
-  serve(app, ROUTES.proposalSynthesize, (req) => host.synthesizeProposal(bodyOf(req, ROUTES.proposalSynthesize)));
-  serve(app, ROUTES.proposalGateDecide, (req) => host.decideProposalGate(bodyOf(req, ROUTES.proposalGateDecide), actorOf(req).principal ?? 'operator'));
+  serve(app, ROUTES.proposal, (req, _reply, tx) => host.proposal(tx, actorOf(req), paramsOf(req, ROUTES.proposal).proposalId));
+  serve(app, ROUTES.proposalRevise, (req, _reply, tx) => host.reviseProposal(tx, actorOf(req), paramsOf(req, ROUTES.proposalRevise).proposalId, bodyOf(req, ROUTES.proposalRevise)));
+  serve(app, ROUTES.proposalArchive, (req, _reply, tx) => host.archiveProposal(tx, actorOf(req), paramsOf(req, ROUTES.proposalArchive).proposalId));
+  serve(app, ROUTES.proposalApply, (req, _reply, tx) => host.applyProposal(tx, actorOf(req), paramsOf(req, ROUTES.proposalApply).proposalId));
+  serve(app, ROUTES.proposalReject, (req, _reply, tx) => host.rejectProposal(tx, actorOf(req), paramsOf(req, ROUTES.proposalReject).proposalId));
+  serve(app, ROUTES.proposalInstalled, (req, _reply, tx) => host.installedArtifact(tx, actorOf(req), paramsOf(req, ROUTES.proposalInstalled).proposalId));
+  serve(app, ROUTES.proposalSynthesize, (req, _reply, tx) => host.synthesizeProposal(tx, bodyOf(req, ROUTES.proposalSynthesize)));
+  serve(app, ROUTES.proposalGateDecide, (req, _reply, tx) => host.decideProposalGate(tx, bodyOf(req, ROUTES.proposalGateDecide), actorOf(req).principal ?? 'operator'));
 }

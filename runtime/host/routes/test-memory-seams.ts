@@ -4,23 +4,23 @@
  * compaction answering with the memory.compacted event plus the persisted content out of band.
  */
 import type { FastifyInstance } from 'fastify';
-import { bodyOf, scopedRef, serve, tenantOrThrow } from '../route-helpers.ts';
+import { afterCommit, bodyOf, scopedRef, serve, tenantOrThrow } from '../route-helpers.ts';
 import { ROUTES } from '../seam-catalogue.ts';
 import type { HostRuntime } from '../host-runtime.ts';
 
 export function registerTestMemorySeams(app: FastifyInstance, host: HostRuntime): void {
-  serve(app, ROUTES.testMemorySeed, async (req) => {
+  serve(app, ROUTES.testMemorySeed, async (req, _reply, tx) => {
     const body = bodyOf(req, ROUTES.testMemorySeed);
     const memoryRef = scopedRef(req, body.memoryRef);
     const tenant = tenantOrThrow(memoryRef);
-    const { entries } = await host.seedMemory({ memoryRef, tenant, entries: body.entries.map((e) => ({ id: e.id, content: e.content, tags: e.tags ?? [] })) });
-    return { memoryRef, entries };
+    const { entries } = await host.seedMemory(tx, { memoryRef, tenant, entries: body.entries.map((e) => ({ id: e.id, content: e.content, tags: e.tags ?? [] })) });
+    return afterCommit(() => ({ memoryRef, entries: entries.map((e) => e.value) }));
   });
 
-  serve(app, ROUTES.testMemoryCompact, async (req) => {
+  serve(app, ROUTES.testMemoryCompact, async (req, _reply, tx) => {
     const { memoryRef: asked, sourceIds } = bodyOf(req, ROUTES.testMemoryCompact);
     const memoryRef = scopedRef(req, asked);
-    const r = await host.compact(memoryRef, tenantOrThrow(memoryRef), sourceIds);
+    const r = await host.compact(tx, memoryRef, tenantOrThrow(memoryRef), sourceIds);
     return { type: 'memory.compacted', runId: r.compactionRunId, payload: r.event, outputContent: r.output.content };
   });
 }

@@ -5,13 +5,15 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { HttpError } from '../errors.ts';
-import { actingTenant, bodyOf, paramsOf, serve } from '../route-helpers.ts';
+import { actingTenant, bodyOf, paramsOf, serveSteps } from '../route-helpers.ts';
 import { ROUTES } from '../seam-catalogue.ts';
 import type { HostRuntime } from '../host-runtime.ts';
 
 export function registerWorkflowRuns(app: FastifyInstance, host: HostRuntime): void {
   // The run acts as the tenant named (a tenant key: only its own, bound in auth-binding.ts), else the caller's.
-  serve(app, ROUTES.runStart, async (req) => {
+  // The fixture runner drives the host as a client does, one unit per operation (workflow-runs.ts): a run start is
+  // served in steps.
+  serveSteps(app, ROUTES.runStart, async (req) => {
     const { workflowId, tenantId } = bodyOf(req, ROUTES.runStart);
     const run = await host.startWorkflow(workflowId, actingTenant(req, tenantId));
     return { runId: run.runId, workflowId: run.workflowId, status: run.status };
@@ -19,18 +21,18 @@ export function registerWorkflowRuns(app: FastifyInstance, host: HostRuntime): v
 
   // Answer the interrupt a run is suspended on (an approval gate, RFC 0039 §A escalation): one answer wins, any other
   // is a 409; a node the run does not wait on is a 404; an action the node does not take is a 400.
-  serve(app, ROUTES.runInterruptResolve, async (req) => {
+  serveSteps(app, ROUTES.runInterruptResolve, async (req, _reply, step) => {
     const { runId, nodeId } = paramsOf(req, ROUTES.runInterruptResolve);
     const { resumeValue } = bodyOf(req, ROUTES.runInterruptResolve);
-    if ((await host.run(runId)) === undefined) throw new HttpError('not_found', 'no such run');
+    if ((await step((tx) => host.run(tx, runId))) === undefined) throw new HttpError('not_found', 'no such run');
     return host.resolveInterrupt(runId, nodeId, resumeValue);
   });
 
   // Any run the caller's tenant owns: a workflow run with its variables, any other run (a seam's, a fork of one)
   // without.
-  serve(app, ROUTES.runRead, async (req) => {
+  serveSteps(app, ROUTES.runRead, async (req, _reply, step) => {
     const { runId } = paramsOf(req, ROUTES.runRead);
-    const run = await host.run(runId);
+    const run = await step((tx) => host.run(tx, runId));
     if (run === undefined) throw new HttpError('not_found', 'no such run');
     const workflow = await host.workflowRun(runId);
     if (workflow !== undefined) return workflow;

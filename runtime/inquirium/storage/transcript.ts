@@ -72,8 +72,11 @@ export interface InquiryTranscriptStore {
   append(fact: TranscriptFact, tx?: Tx): Promise<void>;
   /** Facts of ONE participant (never another's), in append order, minus excised ones; at most `limit` (default 1000). */
   query(q: TranscriptQuery, limit?: number): Promise<TranscriptFact[]>;
-  /** How many live facts of one participant's session are of `kind` (a turn's sequence number is built from it). */
-  countInSession(participant: string, session: string, kind: FactKind): Promise<number>;
+  /**
+   * How many live facts of one participant's session are of `kind` (a turn's sequence number is built from it); with
+   * `tx`, read through that request's unit.
+   */
+  countInSession(participant: string, session: string, kind: FactKind, tx?: Tx): Promise<number>;
   /** Remove a participant's fact; returns whether it existed. */
   excise(participant: string, id: string, at: string): Promise<boolean>;
   /** Excise every fact the predicate marks as past retention; returns how many. */
@@ -136,8 +139,9 @@ export class StoreTranscript implements InquiryTranscriptStore {
     return out;
   }
 
-  async countInSession(participant: string, session: string, kind: FactKind): Promise<number> {
-    return this.#units((tx) => tx.read.docCount({ log: StoreTranscript.LOG, key: participant, grp: groupOf(session, kind) }));
+  async countInSession(participant: string, session: string, kind: FactKind, tx?: Tx): Promise<number> {
+    const count = (t: Tx) => t.read.docCount({ log: StoreTranscript.LOG, key: participant, grp: groupOf(session, kind) });
+    return tx !== undefined ? count(tx) : this.#units(count);
   }
 
   async excise(participant: string, id: string, at: string): Promise<boolean> {

@@ -6,6 +6,8 @@ import { checkDto } from '../../../runtime/inquirium/dto.ts';
 import { ManualClock } from '../../../runtime/shared/clock.ts';
 import { acceptance, element, inquirium, PARTICIPANT, recordingRuntime, request } from './helpers.ts';
 import { answer, question } from './questions.ts';
+import { questionRequests } from './question-requests.ts';
+import { openMemoryStore, unitOfWork } from '../../../runtime/storage/index.ts';
 
 describe('produced DTOs', () => {
   it('responses for every outcome, traces, transcript facts, question states, notifications, candidates and reports all validate', async () => {
@@ -13,7 +15,9 @@ describe('produced DTOs', () => {
     const clock = new ManualClock();
     const local = recordingRuntime('local', 'http_local', () => 'an answer', acceptance('community'));
     const broken = { ...recordingRuntime('broken', 'http_local'), adapter: { runtimeRef: 'runtime/broken', toolSurface: false, invoke: async () => { throw new RuntimeInvokeError('adapter-http-error', 'x'); } } };
-    const rt = await inquirium({ clock, runtimes: [local] });
+    const port = await openMemoryStore();
+    const rt = await inquirium({ clock, runtimes: [local], port });
+    const qs = questionRequests(rt.questions, port);
     const ctx = { participant: PARTICIPANT, session: 'session:1' };
     const outcomes = new Set<string>();
     const gen = async (r: typeof rt, req: unknown, c: Parameters<typeof rt.generate>[1] = ctx) => {
@@ -38,28 +42,28 @@ describe('produced DTOs', () => {
     const kindToId = { turn: 'inquirium.inquiry-turn.v1', result: 'inquirium.inquiry-result.v1', feedback: 'inquirium.inquiry-feedback.v1' } as const;
     for (const f of await rt.transcript.query({ participant: PARTICIPANT })) produced.push([kindToId[f.kind], f.body]);
 
-    await rt.proposeQuestion(question());
-    await rt.answerQuestion(answer('no'));
+    await qs.propose(question());
+    await qs.answer(answer('no'));
     const q2 = question({ 'question/ref': 'question/inquirium/op-2/x', response: { ...question().response, 'idempotency/key': 'k2' } });
-    await rt.proposeQuestion(q2);
+    await qs.propose(q2);
     clock.advance(10 * 60_000);
     await rt.tick();
     const q3 = question({ 'question/ref': 'question/inquirium/op-3/x' });
-    await rt.proposeQuestion(q3);
-    await rt.questions.cancel('question/inquirium/op-3/x');
+    await qs.propose(q3);
+    await qs.cancel('question/inquirium/op-3/x');
     const q4 = question({ 'question/ref': 'question/inquirium/op-4/x' });
-    await rt.proposeQuestion(q4);
-    await rt.questions.supersede('question/inquirium/op-4/x', 'question/inquirium/op-5/x');
+    await qs.propose(q4);
+    await qs.supersede('question/inquirium/op-4/x', 'question/inquirium/op-5/x');
     const states = new Set<string>();
     for (const ref of [question()['question/ref'], 'question/inquirium/op-2/x', 'question/inquirium/op-3/x', 'question/inquirium/op-4/x']) {
-      for (const s of await rt.questions.history(ref)) {
+      for (const s of await qs.history(ref)) {
         states.add(String(s.state));
         produced.push(['inquirium.operator-question.state.v1', s]);
       }
     }
     expect([...states].sort()).toEqual(['answered', 'cancelled', 'pending', 'superseded', 'timed_out']);
     produced.push(['notification-create.v1', projectToNotification(question())]);
-    const raised = await rt.escalate({ reason: 'operator-decision', code: 'approval-needed', subject: 'runtime/x', correlation: 'operation/x', text: 'x' }, question({ 'question/ref': 'question/inquirium/op-6/x' }));
+    const raised = await unitOfWork(port, (tx) => rt.escalate(tx, { reason: 'operator-decision', code: 'approval-needed', subject: 'runtime/x', correlation: 'operation/x', text: 'x' }, question({ 'question/ref': 'question/inquirium/op-6/x' })));
     expect(raised.level).toBe('operator-prompt');
     if (raised.level === 'operator-prompt') produced.push(['notification-create.v1', raised.notification]);
 

@@ -10,7 +10,7 @@ import { ManualClock } from '../../../runtime/shared/clock.ts';
 import { question } from './questions.ts';
 import { inquirium } from './helpers.ts';
 import { openMemoryStore } from '../../../runtime/storage/memory/index.ts';
-import { unitsOf } from '../../../runtime/storage/index.ts';
+import { unitOfWork, unitsOf } from '../../../runtime/storage/index.ts';
 
 const item = (reason?: string) => ({ ...(reason ? { reason } : {}), code: 'baseline-unavailable', subject: 'runtime/builtin-local', correlation: 'operation/inquirium/op-1', text: 'The local assistant is unavailable.' });
 
@@ -40,26 +40,30 @@ describe('escalation policy', () => {
     const n = await raise(item('sustained-degradation'), 'commons');
     expect(n.level).toBe('notification');
     if (n.level === 'notification') expect(n.notice).toEqual({ 'subject/ref': 'runtime/builtin-local', 'correlation/id': 'operation/inquirium/op-1', 'body/text': 'The local assistant is unavailable.', 'reason/code': 'baseline-unavailable', 'escalation/reason': 'sustained-degradation' });
-    const questions = new OperatorQuestions(unitsOf(await openMemoryStore()), new ManualClock(), { displayCeiling: 'community' });
-    await expect(raise(item('operator-decision'), 'commons', { questions })).rejects.toThrow(EscalationError);
-    const p = await raise(item('operator-decision'), 'commons', { questions, proposedQuestion: question() });
+    const port = await openMemoryStore();
+    const questions = new OperatorQuestions(unitsOf(port), new ManualClock(), { displayCeiling: 'community' });
+    await expect(unitOfWork(port, (tx) => raise(item('operator-decision'), 'commons', { questions, tx }))).rejects.toThrow(EscalationError);
+    await expect(raise(item('operator-decision'), 'commons', { questions, proposedQuestion: question() })).rejects.toThrow(EscalationError);
+    const p = await unitOfWork(port, (tx) => raise(item('operator-decision'), 'commons', { questions, tx, proposedQuestion: question() }));
     expect(p.level).toBe('operator-prompt');
     if (p.level === 'operator-prompt') {
       expect(checkDto('notification-create.v1', p.notification)).toEqual([]);
-      expect((await questions.state(question()['question/ref'])).state).toBe('pending');
+      expect((await unitOfWork(port, (tx) => questions.state(tx, question()['question/ref']))).state).toBe('pending');
     }
     // an invalid proposed question never produces a notification
-    const fresh = new OperatorQuestions(unitsOf(await openMemoryStore()), new ManualClock(), { displayCeiling: 'community' });
-    await expect(raise(item('operator-decision'), 'commons', { questions: fresh, proposedQuestion: question({ 'widget/kind': 'password' }) })).rejects.toThrow();
-    await expect(fresh.state(question({ 'widget/kind': 'password' })['question/ref'])).rejects.toThrow(); // nothing opened
+    const freshPort = await openMemoryStore();
+    const fresh = new OperatorQuestions(unitsOf(freshPort), new ManualClock(), { displayCeiling: 'community' });
+    await expect(unitOfWork(freshPort, (tx) => raise(item('operator-decision'), 'commons', { questions: fresh, tx, proposedQuestion: question({ 'widget/kind': 'password' }) }))).rejects.toThrow();
+    await expect(unitOfWork(freshPort, (tx) => fresh.state(tx, question({ 'widget/kind': 'password' })['question/ref']))).rejects.toThrow(); // nothing opened
   });
   it('a crisis candidate is a request for host review, never a declaration: it notifies and leaves the node mode alone', async () => {
-    const rt = await inquirium();
+    const port = await openMemoryStore();
+    const rt = await inquirium({ port });
     const item = crisisCandidate({ subject: 'trace/tr:1', correlation: 'operation/inquirium/op-9' });
-    const raised = await rt.escalate(item);
+    const raised = await unitOfWork(port, (tx) => rt.escalate(tx, item));
     expect(raised.level).toBe('notification');
     if (raised.level === 'notification') expect(raised.notice).toMatchObject({ 'reason/code': 'crisis-candidate-needs-host-review', 'escalation/reason': 'crisis-candidate' });
     expect(item.text).not.toMatch(/crisis is active|declared a crisis/i);
-    expect((await rt.escalate(item)).decision.resolution.normalised).toBe('commons'); // still commons: Inquirium did not switch modes
+    expect((await unitOfWork(port, (tx) => rt.escalate(tx, item))).decision.resolution.normalised).toBe('commons'); // still commons: Inquirium did not switch modes
   });
 });

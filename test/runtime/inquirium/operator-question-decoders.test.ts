@@ -11,6 +11,7 @@ import { ManualClock } from '../../../runtime/shared/clock.ts';
 import { StoreCorruptError, unitOfWork, unitsOf, type JsonDoc, type StoragePort } from '../../../runtime/storage/index.ts';
 import { openMemoryStore } from '../../../runtime/storage/memory/index.ts';
 import { answer, question } from './questions.ts';
+import { questionsOn } from './question-requests.ts';
 
 const policy = { displayCeiling: 'community' as const, secrets: [] };
 const REF = question()['question/ref'];
@@ -23,7 +24,7 @@ const storedDoc = (port: StoragePort, ref = REF): Promise<JsonDoc> =>
 /** A store holding one answered question (its record and its two history states), and the questions over it. */
 async function answered() {
   const port = await openMemoryStore();
-  const q = new OperatorQuestions(unitsOf(port), new ManualClock(), policy);
+  const q = questionsOn(port, new ManualClock(), policy);
   await q.propose(question());
   await q.answer(answer('yes'), { participant: ALICE });
   return { port, q };
@@ -73,11 +74,11 @@ describe('operator-question decoders', () => {
 
   it('a malformed stored question fails every read of it with store_corrupt, and changes nothing', async () => {
     const port = await openMemoryStore();
-    const q = new OperatorQuestions(unitsOf(port), new ManualClock(), policy);
+    const q = questionsOn(port, new ManualClock(), policy);
     // A row this runtime did not write: an unknown state and no deadline.
     await unitOfWork(port, (tx) => void tx.add('question.open', { tenant: 'local', ref: REF, deadlineMs: 0, openedMs: 0, record: { tenant: 'local', ref: REF, state: 'archived', request: question(), updatedAt: 'x' }, stateDto: { state: 'archived' }, limit: 10 }));
     const before = await storedDoc(port);
-    for (const read of [() => q.state(REF), () => q.answer(answer('yes')), () => q.cancel(REF), () => q.idempotencyKey(REF), () => new QuestionTransitions(q).apply({ schema: 'inquirium.operator-question.transition.request.v1', 'question/ref': REF, transition: 'cancel', 'idempotency/key': 'k' })]) {
+    for (const read of [() => q.state(REF), () => q.answer(answer('yes')), () => q.cancel(REF), () => q.idempotencyKey(REF), () => q.transitions().apply({ schema: 'inquirium.operator-question.transition.request.v1', 'question/ref': REF, transition: 'cancel', 'idempotency/key': 'k' })]) {
       await expect(read()).rejects.toMatchObject({ code: 'store_corrupt', location: 'questions' });
     }
     await expect(q.history(REF)).rejects.toMatchObject({ code: 'store_corrupt', location: 'question_history' });

@@ -13,6 +13,7 @@ import type { StoragePort } from '../../../runtime/storage/port.ts';
 import { QuotaExceededError } from '../../../runtime/shared/quota.ts';
 import { answer, question } from './questions.ts';
 import { unitsOf } from '../../../runtime/storage/index.ts';
+import { questionsOn } from './question-requests.ts';
 
 const ME = 'participant:did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK';
 const OTHER = 'participant:did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doM';
@@ -21,7 +22,7 @@ const answerNth = (n: number, over: Record<string, unknown> = {}) => ({ ...answe
 const thrown = async (f: () => unknown): Promise<unknown> => { try { await f(); } catch (e) { return e; } return undefined; };
 
 const policy = { displayCeiling: 'community' as const };
-const questions = async (clock = new ManualClock(), limits?: { maxOpenPerTenant: number; maxRetainedPerTenant: number }) => new OperatorQuestions(unitsOf(await openMemoryStore()), clock, policy, limits);
+const questions = async (clock = new ManualClock(), limits?: { maxOpenPerTenant: number; maxRetainedPerTenant: number }) => questionsOn(await openMemoryStore(), clock, policy, limits);
 /** The refs a tenant's questions table keeps, by state. */
 const kept = async (port: StoragePort, tenant: string) => (await port.reads.all('SELECT ref, state FROM questions WHERE tenant = ? ORDER BY ref', [tenant], 1000)).map((r) => ({ ref: String(r.ref), state: String(r.state) }));
 const codes = (q: unknown) => validateProposedQuestion(q, policy).map((i) => i.code);
@@ -108,7 +109,7 @@ describe('bounds (item 8b)', () => {
     await fc.assert(fc.asyncProperty(fc.array(op, { maxLength: 60 }), async (ops) => {
       const clock = new ManualClock();
       const port = await openMemoryStore();
-      const q = new OperatorQuestions(unitsOf(port), clock, policy, { maxOpenPerTenant: 3, maxRetainedPerTenant: 2 });
+      const q = questionsOn(port, clock, policy, { maxOpenPerTenant: 3, maxRetainedPerTenant: 2 });
       for (const o of ops) {
         if (o.kind === 'wait') clock.advance(o.ms);
         else {

@@ -6,10 +6,11 @@ import { ManualClock } from '../../../runtime/shared/clock.ts';
 import { openMemoryStore } from '../../../runtime/storage/memory/index.ts';
 import { answer, question } from './questions.ts';
 import { unitsOf } from '../../../runtime/storage/index.ts';
+import { questionsOn } from './question-requests.ts';
 
 const policy = { displayCeiling: 'community' as const, secrets: ['sk-live-ABCDEFGHIJ'] };
 /** The operator questions of the local tenant, on a fresh store. */
-const questions = async (clock = new ManualClock()) => new OperatorQuestions(unitsOf(await openMemoryStore()), clock, policy);
+const questions = async (clock = new ManualClock()) => questionsOn(await openMemoryStore(), clock, policy);
 
 describe('host validation of a proposed question', () => {
   it('accepts the seed example', () => expect(validateProposedQuestion(question(), policy)).toEqual([]));
@@ -100,7 +101,7 @@ describe('operator question lifecycle', () => {
   });
   it('two answers at once (two hosts on one store): one decides, the other sees the question answered', async () => {
     const port = await openMemoryStore();
-    const [a, b] = [new OperatorQuestions(unitsOf(port), new ManualClock(), policy), new OperatorQuestions(unitsOf(port), new ManualClock(), policy)];
+    const [a, b] = [questionsOn(port, new ManualClock(), policy), questionsOn(port, new ManualClock(), policy)];
     await a.propose(question());
     const out = await Promise.allSettled([a.answer(answer('yes')), b.answer(answer('no'))]);
     const winner = (await a.state(question()['question/ref'])).answer;

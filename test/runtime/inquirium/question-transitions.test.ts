@@ -6,6 +6,7 @@ import { ManualClock } from '../../../runtime/shared/clock.ts';
 import { question } from './questions.ts';
 import { BACKENDS, type TwoHosts } from './two-hosts.ts';
 import { unitsOf } from '../../../runtime/storage/index.ts';
+import { questionsOn, type QuestionRequests } from './question-requests.ts';
 
 const policy = { displayCeiling: 'community' as const, secrets: [] };
 const KEY = question().response['idempotency/key'];
@@ -31,8 +32,8 @@ for (const backend of BACKENDS) {
     const clock = new ManualClock();
     beforeAll(async () => { hosts = await backend.open('qtransition'); });
     afterAll(() => hosts?.done());
-    const both = () => [new OperatorQuestions(unitsOf(hosts.a), clock, policy), new OperatorQuestions(unitsOf(hosts.b), clock, policy)] as const;
-    const transitions = (q: OperatorQuestions) => new QuestionTransitions(q);
+    const both = () => [questionsOn(hosts.a, clock, policy), questionsOn(hosts.b, clock, policy)] as const;
+    const transitions = (q: QuestionRequests) => q.transitions();
 
     it('moves a pending question by each transition; a timeout before the deadline is refused as not due', async () => {
       const [qa] = both();

@@ -41,7 +41,7 @@ describe('the one TTL rule', () => {
     expect(await adapter.get(REF, 'unreadable')).toBeNull();
     expect(await adapter.get(REF, 'past')).toBeNull();
     expect((await unitOfWork(rt.port, (tx) => rt.compactor.selectSources(tx, REF, {}))).map((e) => e.id).sort()).toEqual(visible);
-    expect((await rt.subRuns.readForParent(run.runId, REF)).map((e) => e.id).sort()).toEqual(visible);
+    expect((await request(port, (tx) => rt.subRuns.readForParent(tx, run.runId, REF))).map((e) => e.id).sort()).toEqual(visible);
     const fork = await request(port, (plan) => rt.fork(plan, run.runId, fromSeq));
     const view = (await unitOfWork(rt.port, (tx) => rt.memoryOfRun(tx, fork.runId)))!;
     expect((await view.list(REF)).map((e) => e.id).sort()).toEqual(visible);

@@ -47,7 +47,7 @@ async function setup(t: TestRuntime, o: { concurrency?: CrossChildMemoryConcurre
   await request(t.port, (plan) => t.rt.startRun(plan, { runId: PARENT.runId, workflowId: 'wf', memoryRef: PARENT.memoryRef }));
   const child = async (runId: string, isolation?: 'isolated') => {
     await request(t.port, (plan) => t.rt.startRun(plan, { runId, workflowId: 'wf', memoryRef: PARENT.memoryRef, parentRunId: PARENT.runId }));
-    return mem.scopeForChild(PARENT, runId, isolation !== undefined ? { memoryScopeIsolation: isolation } : {});
+    return request(t.port, (tx) => mem.scopeForChild(tx, PARENT, runId, isolation !== undefined ? { memoryScopeIsolation: isolation } : {}));
   };
   return { mem, child };
 }
@@ -65,19 +65,19 @@ describe('sub-run memory (RFC 0039 MAE-2)', () => {
   it('refuses an isolated scope minted outside the parent tenant, and a parent memoryRef of another tenant than the parent run (CTI-1)', async () => {
     const t = await openRuntime();
     const { mem } = await setup(t, { mint: () => 'mem://other/x' });
-    expect(await thrown(() => mem.scopeForChild(PARENT, 'c', { memoryScopeIsolation: 'isolated' }))).toBeInstanceOf(SubRunScopeError);
-    expect(await thrown(() => mem.scopeForChild({ runId: PARENT.runId, memoryRef: 'mem://globex/a' }, 'c'))).toBeInstanceOf(SubRunScopeError);
-    expect(await thrown(() => mem.scopeForChild({ runId: PARENT.runId, memoryRef: '../etc' }, 'c'))).toBeInstanceOf(SubRunScopeError);
+    expect(await thrown(() => request(t.port, (tx) => mem.scopeForChild(tx, PARENT, 'c', { memoryScopeIsolation: 'isolated' })))).toBeInstanceOf(SubRunScopeError);
+    expect(await thrown(() => request(t.port, (tx) => mem.scopeForChild(tx, { runId: PARENT.runId, memoryRef: 'mem://globex/a' }, 'c')))).toBeInstanceOf(SubRunScopeError);
+    expect(await thrown(() => request(t.port, (tx) => mem.scopeForChild(tx, { runId: PARENT.runId, memoryRef: '../etc' }, 'c')))).toBeInstanceOf(SubRunScopeError);
   });
 
   it('a parent reads through its own tenant: another tenant\'s ref, or any ref read by an unknown run, reads as empty', async () => {
     const t = await openRuntime();
     const { mem } = await setup(t);
     await request(t.port, (plan) => t.rt.writer.put(plan, 'mem://globex/a', { content: 'globex fact' }));
-    expect(await mem.readForParent(PARENT.runId, 'mem://globex/a')).toEqual([]);
+    expect(await request(t.port, (tx) => mem.readForParent(tx, PARENT.runId, 'mem://globex/a'))).toEqual([]);
     await request(t.port, (plan) => t.rt.writer.put(plan, PARENT.memoryRef, { content: 'acme fact' }));
-    expect(await mem.readForParent('nobody', PARENT.memoryRef)).toEqual([]);
-    expect(await mem.readForParent(PARENT.runId, PARENT.memoryRef)).toHaveLength(1);
+    expect(await request(t.port, (tx) => mem.readForParent(tx, 'nobody', PARENT.memoryRef))).toEqual([]);
+    expect(await request(t.port, (tx) => mem.readForParent(tx, PARENT.runId, PARENT.memoryRef))).toHaveLength(1);
   });
 
   it('TTL counts from the child write time, not the parent start (T+10s, ttl 5s → expires T+15s)', async () => {
@@ -88,9 +88,9 @@ describe('sub-run memory (RFC 0039 MAE-2)', () => {
     const e = await mem.write(await child('run-c'), { content: 'fact', ttlSeconds: 5 });
     expect(Date.parse(e.expiresAt!)).toBe(parentStart + 15_000);
     t.clock.advance(4_999);
-    expect(await mem.readForParent(PARENT.runId, PARENT.memoryRef)).toHaveLength(1);
+    expect(await request(t.port, (tx) => mem.readForParent(tx, PARENT.runId, PARENT.memoryRef))).toHaveLength(1);
     t.clock.advance(1);
-    expect(await mem.readForParent(PARENT.runId, PARENT.memoryRef)).toHaveLength(0);
+    expect(await request(t.port, (tx) => mem.readForParent(tx, PARENT.runId, PARENT.memoryRef))).toHaveLength(0);
   });
 
   it('child writes pass the SR-1 chokepoint, attributed to the child run', async () => {
@@ -120,7 +120,7 @@ describe('sub-run memory (RFC 0039 MAE-2)', () => {
     const { mem, child } = await setup(t, { concurrency: 'strict', port: slow });
     const [c1, c2] = [await child('c1'), await child('c2')];
     const writes = [mem.write(c1, { id: 'x1', content: 'a', tags: ['20'] }), mem.write(c2, { id: 'x2', content: 'b', tags: ['1'] })];
-    const seen = await mem.readForParent(PARENT.runId, PARENT.memoryRef);
+    const seen = await request(t.port, (tx) => mem.readForParent(tx, PARENT.runId, PARENT.memoryRef));
     await Promise.all(writes);
     expect(stats.maxInFlight).toBe(1);
     expect(stats.order).toEqual(['x1', 'x2']);

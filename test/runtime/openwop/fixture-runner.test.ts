@@ -12,6 +12,7 @@ import { CONFORMANCE_FIXTURE_IDS } from '../../../runtime/openwop/fixtures/table
 import { InterruptAlreadyResolvedError, InterruptNotFoundError, UnknownWorkflowError } from '../../../runtime/openwop/fixtures/runner.ts';
 
 import { openRuntime } from '../support.ts';
+import { unitsOf } from '../../../runtime/storage/index.ts';
 
 /** The reference host runtime (with the test-only mutants asked for) over a fresh store; seeded unless told not to be. */
 async function host(mutations: HostMutations = {}, seed = true) {
@@ -66,12 +67,13 @@ describe('fixture runner', () => {
     const h = await host();
     const run = await h.startWorkflow('conformance-multi-agent-confidence-escalation', 'acme');
     expect(run.status).toBe('waiting-clarification');
-    const types = async () => (await h.events(run.runId))!.events.map((e) => e.type);
+    const events = async () => (await unitsOf(h.port)((tx) => h.events(tx, run.runId)))!;
+    const types = async () => (await events()).events.map((e) => e.type);
     expect(await types()).not.toContain('worker.dispatched');
-    const { events } = (await h.events(run.runId))!;
-    const escalated = events.find((e) => e.type === 'core.workflowChain.confidence-escalated')!;
-    expect(events.find((e) => e.eventId === escalated.causationId)?.type).toBe('runOrchestrator.decided');
-    expect(events.find((e) => e.type === 'interrupt.requested')?.causationId).toBe(escalated.eventId);
+    const { events: logged } = await events();
+    const escalated = logged.find((e) => e.type === 'core.workflowChain.confidence-escalated')!;
+    expect(logged.find((e) => e.eventId === escalated.causationId)?.type).toBe('runOrchestrator.decided');
+    expect(logged.find((e) => e.type === 'interrupt.requested')?.causationId).toBe(escalated.eventId);
     expect((await h.workflowRun(run.runId))?.status).toBe('waiting-clarification');
     const interruptId = (await h.workflowRun(run.runId))!.interrupt!.interruptId;
     await expect(h.resolveInterrupt(run.runId, 'int_not_this_one', { action: 'approve' })).rejects.toBeInstanceOf(InterruptNotFoundError);

@@ -8,7 +8,7 @@ import { ActivationForbiddenError, ProposalInvalidError, ProposalNotFoundError }
 import { PROPOSAL_LIFECYCLE } from '../../../runtime/proposals/lifecycle.ts';
 import { DEFAULT_ACTIVATION_SCOPE } from '../../../runtime/proposals/service.ts';
 import { openRuntime } from '../support.ts';
-import { actor, agentPack, MARKER, OPERATOR, OTHER, request, SECRET, setup, TENANT } from './setup.ts';
+import { actor, agentPack, MARKER, OPERATOR, OTHER, request, requests, SECRET, setup, TENANT } from './setup.ts';
 
 describe('lifecycle', () => {
   it('the table is the seed lifecycle: draft → revised → applied | rejected | archived, applied and archived final', () => {
@@ -191,11 +191,11 @@ describe('concurrent requests on one proposal (each its own transaction, optimis
   it('proposals per tenant are bounded: one more is 429 proposals and stores nothing; another tenant is counted apart', async () => {
     const { rt, port } = await setup();
     // the same store and keys (so the tenant's sealed registries open), a runtime with a tighter bound
-    const service = (await openRuntime({ port, secretKeys: rt.keys, proposalsPerTenant: 2 })).rt.proposals;
+    const service = requests(port, (await openRuntime({ port, secretKeys: rt.keys, proposalsPerTenant: 2 })).rt.proposals);
     await service.synthesize(request());
     await service.synthesize(request());
     expect(await service.synthesize(request()).catch((e: unknown) => e)).toMatchObject({ code: 'quota_exceeded', resource: 'proposals', limit: 2 });
-    expect(await rt.proposals.list(TENANT)).toHaveLength(2);
+    expect(await requests(port, rt.proposals).list(TENANT)).toHaveLength(2);
     await service.synthesize(request({ tenant: OTHER }));
   });
 });

@@ -3,7 +3,9 @@
  * "acme" has a registered secret) and the event log (read back from the store).
  */
 import type { HostSampleProposalSynthesizeRequest } from '../../../generated/ts/host-sample-proposal-synthesize-request.ts';
-import { GATE_OVERRIDES_LOG, type ProposalActivationPolicy, type ProposalActor } from '../../../runtime/proposals/service.ts';
+import { GATE_OVERRIDES_LOG, type ProposalActivationPolicy, type ProposalActor, type ProposalFilter, type ProposalService } from '../../../runtime/proposals/service.ts';
+import type { ProposalReviseRequest } from '../../../generated/ts/proposal-revise-request.ts';
+import type { StoragePort } from '../../../runtime/storage/index.ts';
 import type { ProposalKind } from '../../../generated/ts/proposal.ts';
 import { ManualClock } from '../../../runtime/shared/clock.ts';
 import { docsPage } from '../../../runtime/storage/reads/records.ts';
@@ -17,6 +19,22 @@ export const OTHER = 'globex';
 export const actor = (tenant: string | undefined = TENANT, scopes: readonly string[] = []): ProposalActor => ({ ...(tenant !== undefined ? { tenant } : {}), scopes });
 export const OPERATOR = actor(undefined);
 
+/** The proposal service with each operation run as one request (its own unit of work) on `port`. */
+export function requests(port: StoragePort, svc: ProposalService) {
+  return {
+    capability: () => svc.capability(),
+    synthesize: (req: HostSampleProposalSynthesizeRequest) => inRequest(port, (tx) => svc.synthesize(tx, req)),
+    list: (tenant: string, filter?: ProposalFilter) => inRequest(port, (tx) => svc.list(tx, tenant, filter)),
+    get: (a: ProposalActor, id: string) => inRequest(port, (tx) => svc.get(tx, a, id)),
+    revise: (a: ProposalActor, id: string, patch: ProposalReviseRequest) => inRequest(port, (tx) => svc.revise(tx, a, id, patch)),
+    reject: (a: ProposalActor, id: string) => inRequest(port, (tx) => svc.reject(tx, a, id)),
+    archive: (a: ProposalActor, id: string) => inRequest(port, (tx) => svc.archive(tx, a, id)),
+    apply: (a: ProposalActor, id: string) => inRequest(port, (tx) => svc.apply(tx, a, id)),
+    decide: (...args: Parameters<ProposalService['decide']> extends [unknown, ...infer A] ? A : never) => inRequest(port, (tx) => svc.decide(tx, ...args)),
+    installed: (a: ProposalActor, id: string) => inRequest(port, (tx) => svc.installed(tx, a, id)),
+  };
+}
+
 /** `runs`: runs to start first (run id → tenant). */
 export async function setup(activation: ProposalActivationPolicy = { mode: 'approval-gate' }, runs: Readonly<Record<string, string>> = {}) {
   const t = await openRuntime({ clock: new ManualClock(Date.UTC(2026, 5, 1)), proposalActivation: activation });
@@ -24,7 +42,8 @@ export async function setup(activation: ProposalActivationPolicy = { mode: 'appr
   for (const [runId, tenant] of Object.entries(runs)) await inRequest(t.port, (plan) => t.rt.startRun(plan, { runId, workflowId: 'wf', memoryRef: `mem://${tenant}/x` }));
   return {
     ...t,
-    service: t.rt.proposals,
+    /** The proposal service as requests use it: each call one request, its own unit of work. */
+    service: requests(t.port, t.rt.proposals),
     /** The installed-artefact registry, each read one request (its own unit of work). */
     installed: {
       list: (tenant: string, kind?: ProposalKind) => inRequest(t.port, (tx) => t.rt.installedArtifacts.list(tx, tenant, kind)),
