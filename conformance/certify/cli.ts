@@ -14,6 +14,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { ROUTES } from '../../runtime/host/seam-catalogue.ts';
 import { configFrom, ConfigError, type SuiteConfig } from '../config.ts';
 import { DiscoveryError, runSuite, SUITE_NAME, SUITE_VERSION, type SuiteResults } from '../run.ts';
 import { BUILD_KINDS, type BuildKind, type BundleV3, type EvidenceTier } from './bundle-types.ts';
@@ -39,8 +40,6 @@ export interface CertifyArgs {
 /** The suite run for each major certify can certify; a v2 row joins when the host and the suite serve v2. */
 export const MAJOR_SUITES: readonly { readonly major: 1 | 2; readonly run: (config: SuiteConfig) => Promise<SuiteResults> }[] = [{ major: 1, run: (config) => runSuite(config) }];
 
-/** The path of the discovery document (upstream's well-known path). */
-const DISCOVERY_PATH = '/.well-known/openwop';
 /** The suite version a bundle names: this suite and its version, so no reader mistakes it for upstream's run. */
 export const BUNDLE_SUITE_VERSION = `${SUITE_NAME}/${SUITE_VERSION}`;
 
@@ -76,7 +75,7 @@ async function cut(a: CertifyArgs, io: CertifyIo): Promise<number> {
   }
   const buildFlag = a.values.get('--build');
   const flagBuild = buildFlag === undefined ? undefined : parseBuild(buildFlag);
-  const url = `${config.baseUrl}${DISCOVERY_PATH}`;
+  const url = `${config.baseUrl}${ROUTES.discovery.path}`;
   const document = await readJsonFrom(url, 'discovery document');
   if (typeof document !== 'object' || document === null || Array.isArray(document)) throw new CertifyError('discovery_unavailable', `${url} is not a JSON object`);
   const doc = document as Record<string, unknown>;
