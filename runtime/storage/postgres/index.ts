@@ -155,6 +155,12 @@ async function inTransaction<T>(pool: pg.Pool, f: (c: pg.PoolClient) => Promise<
   }
 }
 
+/** A lock not granted in time or a statement cancelled on its timeout: this request's contention, not the database's health. */
+const isContention = (err: unknown): boolean => {
+  const code = (err as { code?: string }).code;
+  return code === '55P03' || code === '57014';
+};
+
 class PostgresStore implements StoragePort {
   readonly kind = 'postgres' as const;
   readonly location: string;
@@ -192,7 +198,13 @@ class PostgresStore implements StoragePort {
         if (isPgCorrupt(err)) {
           throw this.#faults.raiseFatal((err as Error).message);
         }
-        if (isPgUnavailable(err)) throw new StoreUnavailableError(`PostgreSQL ${(err as { code?: string }).code ?? ''} ${(err as Error).message}`.trim().slice(0, 300));
+        if (isPgUnavailable(err)) {
+          const reason = `PostgreSQL ${(err as { code?: string }).code ?? ''} ${(err as Error).message}`.trim().slice(0, 300);
+          // A database out of reach for a read is out of reach for the request's commit too: not writable until a
+          // write succeeds again (readiness probes with one), whichever statement of the request met it first.
+          if (!isContention(err)) this.#faults.writable(false, reason);
+          throw new StoreUnavailableError(reason);
+        }
         throw err;
       }
     };
@@ -243,8 +255,7 @@ class PostgresStore implements StoragePort {
         }
         if (isPgUnavailable(err)) {
           const reason = `PostgreSQL ${(err as { code?: string }).code ?? ''} ${(err as Error).message}`.trim().slice(0, 300);
-          // A lock not granted in time is this request's contention, not the database's health.
-          if ((err as { code?: string }).code !== '55P03' && (err as { code?: string }).code !== '57014') this.#faults.writable(false, reason);
+          if (!isContention(err)) this.#faults.writable(false, reason);
           throw new StoreUnavailableError(reason);
         }
         throw err;
