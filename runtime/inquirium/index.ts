@@ -86,7 +86,6 @@ export function createInquiriumRuntime(options: InquiriumRuntimeOptions) {
     runtimes: () => runtimes,
     transcript,
     traces,
-    units,
     maxOutputTokens: options.maxOutputTokens ?? 1024,
     config,
     mode: () => mode,
@@ -121,7 +120,10 @@ export function createInquiriumRuntime(options: InquiriumRuntimeOptions) {
     setMode: (m: NodeMode) => {
       mode = m;
     },
-    generate: (request: unknown, ctx: GenerateContext) => pipeline.generate(request, ctx),
+    /** Run one turn in the request's unit of work `tx` (its transcript facts and trace commit with the request). */
+    generateIn: (tx: Tx, request: unknown, ctx: GenerateContext) => pipeline.generate(tx, request, ctx),
+    /** Run one turn on its own, outside any request (a library caller): the turn is its one unit of work. */
+    generate: (request: unknown, ctx: GenerateContext) => units((tx) => pipeline.generate(tx, request, ctx)),
     /** Append operator feedback on one result (never overwrites). */
     feedback: (dto: unknown) => recordFeedback(transcript, dto),
     tick: () => questions.tick(),

@@ -28,10 +28,10 @@ export const MAX_TRACE_PAGE = 1000;
 export interface TraceStream {
   /** Append a trace body (validated first: anything else is refused); with `tx`, as part of that request's writes. */
   append(trace: unknown, tx?: Tx): Promise<TraceEnvelope>;
-  /** The records of one trace (`trace/id`), in append order. */
-  byTrace(traceRef: string): Promise<TraceEnvelope[]>;
-  /** The newest records (at most MAX_TRACE_PAGE), in append order. */
-  recent(): Promise<TraceEnvelope[]>;
+  /** The records of one trace (`trace/id`), in append order; with `tx`, read through that request's unit. */
+  byTrace(traceRef: string, tx?: Tx): Promise<TraceEnvelope[]>;
+  /** The newest records (at most MAX_TRACE_PAGE), in append order; with `tx`, read through that request's unit. */
+  recent(tx?: Tx): Promise<TraceEnvelope[]>;
 }
 
 /** Validate and wrap a trace body into its envelope; throws, changing nothing, when the body is invalid. */
@@ -89,12 +89,14 @@ export class StoreTraceStream implements TraceStream {
     return e;
   }
 
-  async byTrace(traceRef: string): Promise<TraceEnvelope[]> {
-    return (await this.#units((tx) => tx.read.docsPage({ log: StoreTraceStream.LOG, key: traceRef, fromPos: 0, limit: MAX_TRACE_PAGE }))).map((d) => traceRecordOf(d.doc));
+  async byTrace(traceRef: string, tx?: Tx): Promise<TraceEnvelope[]> {
+    const read = (t: Tx) => t.read.docsPage({ log: StoreTraceStream.LOG, key: traceRef, fromPos: 0, limit: MAX_TRACE_PAGE });
+    return (await (tx !== undefined ? read(tx) : this.#units(read))).map((d) => traceRecordOf(d.doc));
   }
 
-  async recent(): Promise<TraceEnvelope[]> {
-    return (await this.#units((tx) => tx.read.docsPage({ log: StoreTraceStream.LOG, fromPos: 0, limit: MAX_TRACE_PAGE, newestFirst: true }))).reverse().map((d) => traceRecordOf(d.doc));
+  async recent(tx?: Tx): Promise<TraceEnvelope[]> {
+    const read = (t: Tx) => t.read.docsPage({ log: StoreTraceStream.LOG, fromPos: 0, limit: MAX_TRACE_PAGE, newestFirst: true });
+    return (await (tx !== undefined ? read(tx) : this.#units(read))).reverse().map((d) => traceRecordOf(d.doc));
   }
 }
 
