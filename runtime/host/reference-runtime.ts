@@ -170,6 +170,6 @@ export function createHostRuntime(openwop: OpenwopRuntime, inquirium: InquiriumR
     answerQuestion: (tx, answer, { tenant, participant }) => inquirium.questions.forTenant(tenant).answer(tx, answer, { participant }),
     questionState: (tx, ref, tenant) => inquirium.questions.forTenant(tenant).state(tx, ref),
     cancelQuestion: (tx, ref, tenant) => inquirium.questions.forTenant(tenant).cancel(tx, ref),
-    traces: (tx, traceRef) => (traceRef === undefined ? inquirium.traces.recent(tx) : inquirium.traces.byTrace(traceRef, tx)),
+    traces: (tx, traceRef) => (traceRef === undefined ? inquirium.traceStream.recent(tx) : inquirium.traceStream.byTrace(traceRef, tx)),
   };
 }

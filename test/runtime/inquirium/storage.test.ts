@@ -205,7 +205,9 @@ describe('trace stream', () => {
     policy: { locality: 'local_only', 'trust/mode': 'strict_local', 'egress/allowed': false }, decisions: [], effects: [],
   };
   it('refuses a record carrying prompt content or a transcript ref', async () => {
-    const t = new StoreTraceStream(unitsOf(await openMemoryStore()), () => 0);
+    const store = new StoreTraceStream(() => 0);
+    const unit = unitsOf(await openMemoryStore());
+    const t = { append: (x: unknown) => unit((tx) => store.append(x, tx)), recent: () => unit((tx) => store.recent(tx)), byTrace: (ref: string) => unit((tx) => store.byTrace(ref, tx)) };
     await t.append(base);
     await expect(t.append({ ...base, prompt: 'secret question' })).rejects.toThrow();
     await expect(t.append({ ...base, 'transcript/ref': 'result:1' })).rejects.toThrow();
