@@ -240,9 +240,10 @@ export interface HostRuntime extends WorkflowRuns {
   parentReads(tx: Tx, parentRunId: string, memoryRef: string): Promise<readonly MemoryEntry[]>;
 
   // ── Inquirium (P066) ─────────────────────────────────────────────────────────────────────────────────────
-  generate(request: unknown, ctx: GenerateContext): Promise<GenerateResponse>;
+  /** One generate turn in the request's unit (its transcript facts and trace commit with the request). */
+  generate(tx: Tx, request: unknown, ctx: GenerateContext): Promise<GenerateResponse>;
   /** The same request against a host whose only runtime is remote (proves there is no remote fallback). */
-  generateRemoteOnly(request: unknown, ctx: GenerateContext): Promise<GenerateResponse>;
+  generateRemoteOnly(tx: Tx, request: unknown, ctx: GenerateContext): Promise<GenerateResponse>;
   /** Open a question of `tenant` (within its open-question bound: QuotaExceededError past it). */
   proposeQuestion(tx: Tx, request: unknown, tenant: string): Promise<InquiriumAnswer>;
   /** Answer one of the caller's tenant's questions; `answered/by` must be the caller's participant, and is recorded. */
@@ -250,6 +251,6 @@ export interface HostRuntime extends WorkflowRuns {
   /** Throws when `tenant` has no question with that ref (another tenant's question included). */
   questionState(tx: Tx, ref: string, tenant: string): Promise<InquiriumAnswer>;
   cancelQuestion(tx: Tx, ref: string, tenant: string): Promise<InquiriumAnswer>;
-  /** Trace records of one trace, or the newest ones. */
-  traces(traceRef?: string): Promise<readonly TraceEnvelope[]>;
+  /** Trace records of one trace, or the newest ones, read in the request's unit. */
+  traces(tx: Tx, traceRef?: string): Promise<readonly TraceEnvelope[]>;
 }

@@ -164,12 +164,12 @@ export function createHostRuntime(openwop: OpenwopRuntime, inquirium: InquiriumR
     childWrite: async (parent, childRunId, write) => (await rt.childWrite(parent, childRunId, write)).entry,
     parentReads: (tx, parentRunId, memoryRef) => rt.subRuns.readForParent(tx, parentRunId, memoryRef),
 
-    generate: (request, ctx) => inquirium.generate(request, ctx),
-    generateRemoteOnly: (request, ctx) => remoteOnly.generate(request, ctx),
+    generate: (tx, request, ctx) => inquirium.generateIn(tx, request, ctx),
+    generateRemoteOnly: (tx, request, ctx) => remoteOnly.generateIn(tx, request, ctx),
     proposeQuestion: (tx, request, tenant) => inquirium.questions.forTenant(tenant).propose(tx, request),
     answerQuestion: (tx, answer, { tenant, participant }) => inquirium.questions.forTenant(tenant).answer(tx, answer, { participant }),
     questionState: (tx, ref, tenant) => inquirium.questions.forTenant(tenant).state(tx, ref),
     cancelQuestion: (tx, ref, tenant) => inquirium.questions.forTenant(tenant).cancel(tx, ref),
-    traces: (traceRef) => (traceRef === undefined ? inquirium.traces.recent() : inquirium.traces.byTrace(traceRef)),
+    traces: (tx, traceRef) => (traceRef === undefined ? inquirium.traceStream.recent(tx) : inquirium.traceStream.byTrace(traceRef, tx)),
   };
 }

@@ -73,9 +73,8 @@ export function serve(app: FastifyInstance, route: CatalogueRoute, handler: (req
 
 /**
  * Serve a route for which the boundary opens no unit: it touches no store (health, the OpenAPI document), or it calls
- * only operations that are their own boundary — the fixture runner (discovery's fixture list), the schedulers' tick,
- * and Inquirium's generate and trace reads, which still open their own units (test/architecture/unit-of-work.test.ts
- * names every module that may).
+ * only operations that are their own boundary — the fixture runner (discovery's fixture list) and the schedulers'
+ * tick (test/architecture/unit-of-work.test.ts names every module that may open units).
  */
 export function serveWithoutUnit(app: FastifyInstance, route: CatalogueRoute, handler: (req: FastifyRequest, reply: FastifyReply) => unknown): void {
   register(app, route, async (req, reply) => handler(req, reply));

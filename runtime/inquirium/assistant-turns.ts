@@ -10,7 +10,8 @@
  * - With an `idempotency/key`, the response is recorded (planned into the caller's `Plan`) under the principal and
  *   session; the same key again returns that response marked `idempotency/replayed` and appends no transcript fact.
  *   Two turns with one key at once: the turn id comes from the key, the store records one turn's facts, and the
- *   other answers with what that turn recorded (a replay), never a second set of facts.
+ *   other's commit finds its reads stale; its unit of work runs it again, and it answers with the first one's
+ *   recorded response (a replay), never a second set of facts.
  * - Granted context is assembled through `assembleContext` (the grants as the store holds them now) and handed to
  *   the pipeline as its elements.
  */
@@ -18,14 +19,12 @@ import type { InquiriumAssistantTurnRequest } from '../../generated/ts/inquirium
 import type { InquiriumAssistantTurnResponse } from '../../generated/ts/inquirium.assistant.turn.response.v1.ts';
 import { createHash } from 'node:crypto';
 import type { Clock, IdSource } from '../shared/clock.ts';
-import { WopkitError } from '../shared/errors.ts';
 import { assertDto } from './dto.ts';
 import { assembleContext, type ContextElement, type ContextResolver } from './context-assembly.ts';
 import { OUTPUT_TRUNCATED_CAVEAT, type GeneratePipeline } from './generate.ts';
 import type { Grants } from './grants.ts';
 import type { Classification } from './lattice.ts';
 import { StoreCorruptError, type JsonDoc, type Tx } from '../storage/index.ts';
-import type { InquiryTranscriptStore } from './storage/transcript.ts';
 import { isInquiriumAssistantTurnResponse } from '../../generated/guards/index.ts';
 
 export type TurnRequest = InquiriumAssistantTurnRequest;
@@ -36,25 +35,14 @@ export const ASSISTANT_OUTPUT_CAP_BYTES = 16 * 1024;
 /** The store's document log of recorded turn responses, for idempotent replay. */
 export const TURN_REPLAY_LOG = 'inquirium-assistant-turns';
 
-/**
- * A turn whose idempotency key another turn of the same principal and session is running right now (its transcript
- * facts won): 409; the caller retries and gets the replay once that turn's writes committed.
- */
-export class TurnInProgressError extends WopkitError<'turn-in-progress'> {
-  constructor() {
-    super('turn-in-progress', 'a turn with this idempotency key is being recorded', { error: 'conflict', message: 'a turn with this idempotency key is in progress; retry for its response' });
-  }
-}
-
 /** Who the authenticated caller is: the only source of the principal and participant scope. */
 export interface TurnPrincipal {
   readonly participant: string;
 }
 
 export interface AssistantTurnOptions {
-  readonly pipeline: Pick<GeneratePipeline, 'generate'>;
-  /** The transcript the pipeline writes (read back when a concurrent keyed turn recorded the facts first). */
-  readonly transcript: InquiryTranscriptStore;
+  /** Runs the turn in the request's unit (the facade's `generateIn`). */
+  readonly pipeline: { readonly generateIn: GeneratePipeline['generate'] };
   readonly clock: Clock;
   readonly ids: IdSource;
   readonly outputCapBytes?: number;
@@ -93,9 +81,10 @@ export class AssistantTurns {
       const assembled = await assembleContext(tx, this.o.grants, req.context_assembly, { participant, session, nowMs: this.o.clock.now(), onDenied: req.policy.on_context_denied ?? 'fail_closed' }, this.o.resolver);
       elements = assembled.elements;
     }
-    let generated: Awaited<ReturnType<AssistantTurnOptions['pipeline']['generate']>>;
-    try {
-      generated = await this.o.pipeline.generate(
+    // Two turns with one key at once write the same fact ids (the turn id comes from the key): the one that commits
+    // second finds its look for them stale, and its unit of work runs the turn again, which then replays the first.
+    const generated = await this.o.pipeline.generateIn(
+      tx,
       {
         schema: 'inquirium.generate.request.v1',
         operation: 'generate',
@@ -114,12 +103,6 @@ export class AssistantTurns {
         ...(label.turnClassification !== undefined ? { turnClassification: label.turnClassification } : {}),
       },
     );
-    } catch (err) {
-      // A concurrent turn with this key recorded its facts first (refused before or at commit): answer with what it
-      // recorded. Its turn and result facts commit together, so the result is there.
-      if (key === undefined || !(err instanceof RangeError || (err as { code?: unknown }).code === 'duplicate_item')) throw err;
-      return this.#recorded(participant, session, turnId);
-    }
     const response = assertDto('inquirium.assistant.turn.response.v1', {
       schema: 'inquirium.assistant.turn.response.v1',
       'turn/id': turnId,
@@ -132,25 +115,7 @@ export class AssistantTurns {
       'idempotency/replayed': false,
       'output/truncated': generated.epistemic?.caveats?.includes(OUTPUT_TRUNCATED_CAVEAT) === true,
     });
-    if (key !== undefined) tx.add('doc.append', { log: TURN_REPLAY_LOG, key: this.#replayKey(participant, session), item: key, atMs: this.o.clock.now(), doc: response });
+    if (key !== undefined) tx.add('doc.append', { log: TURN_REPLAY_LOG, key: this.#replayKey(participant, session), item: key, readAbsent: true, atMs: this.o.clock.now(), doc: response });
     return response;
-  }
-
-  /** The response a keyed turn recorded in the transcript, as a replay; TurnInProgressError when it is not there. */
-  async #recorded(participant: string, session: string, turnId: string): Promise<TurnResponse> {
-    const result = (await this.o.transcript.query({ participant, session, kind: 'result' })).find((f) => f.body['turn/id'] === turnId);
-    if (result === undefined) throw new TurnInProgressError();
-    const epistemic = result.body['epistemic'] as TurnResponse['epistemic'];
-    return assertDto('inquirium.assistant.turn.response.v1', {
-      schema: 'inquirium.assistant.turn.response.v1',
-      'turn/id': turnId,
-      'session/ref': session,
-      outcome: 'completed',
-      output: result.body['output'],
-      epistemic,
-      'trace/ref': result.body['trace/ref'],
-      'idempotency/replayed': true,
-      'output/truncated': epistemic?.caveats?.includes(OUTPUT_TRUNCATED_CAVEAT) === true,
-    });
   }
 }

@@ -34,7 +34,7 @@ import { classificationAxis, normaliseClassification, type Classification, type 
 import { egressAxis, rigorAxis, traceLevelAxis } from './safety-axes.ts';
 import { isLocal, selectRuntime, type RuntimeCandidate } from './selection.ts';
 import type { InquiryTranscriptStore } from './storage/transcript.ts';
-import type { Units } from '../storage/index.ts';
+import type { Tx } from '../storage/index.ts';
 import type { TraceStream } from './storage/trace-stream.ts';
 
 export type GenerateOutcome = InquiriumGenerateResponse['outcome'];
@@ -85,8 +85,6 @@ export interface GeneratePipelineOptions {
   readonly runtimes: () => readonly RegisteredRuntime[];
   readonly transcript: InquiryTranscriptStore;
   readonly traces: TraceStream;
-  /** Opens the unit of work a turn's writes (its transcript facts and trace) commit in, as one transaction. */
-  readonly units: Units;
   /** Largest max_tokens honoured (bounded output). */
   readonly maxOutputTokens?: number;
   /** Loaded assistant config (see config.ts); defaults to DEFAULT_ASSISTANT_CONFIG. */
@@ -148,7 +146,11 @@ export class GeneratePipeline {
     this.#config = o.config ?? DEFAULT_ASSISTANT_CONFIG;
   }
 
-  async generate(request: unknown, ctx: GenerateContext): Promise<GenerateResponse> {
+  /**
+   * Run one turn in the caller's unit of work `tx` (the request's): the turn's transcript facts and its trace are
+   * planned into it and commit with the rest of the request, or not at all.
+   */
+  async generate(tx: Tx, request: unknown, ctx: GenerateContext): Promise<GenerateResponse> {
     const req = assertDto('inquirium.generate.request.v1', request);
     const policy: Required<InquiriumGeneratePolicy> = { ...POLICY_DEFAULTS, ...(req.policy ?? {}) };
     const started = this.o.clock.now();
@@ -177,8 +179,6 @@ export class GeneratePipeline {
     let egressAllowed = false;
     const finish = async (outcome: GenerateOutcome, extra: { reason?: string; text?: string; outputTokens?: number; label?: Classification; grounded?: string[]; prompt?: readonly ChatMessage[] } = {}): Promise<GenerateResponse> => {
       const finished = this.o.clock.now();
-      // The turn's transcript facts and its trace are one request's writes: they commit together.
-      return this.o.units(async (writes) => {
       const diagnostics = { 'error/code': outcome === 'completed' ? null : (extra.reason ?? null), 'retry/count': 0 };
       const artifactRefs: string[] = [];
       let response: GenerateResponse = { schema: 'inquirium.generate.response.v1', operation: 'generate', outcome, 'trace/ref': traceRef, diagnostics };
@@ -207,15 +207,15 @@ export class GeneratePipeline {
         }
         const resultId = `result:${this.o.ids.next('result')}`;
         const at = toIso(finished);
-        const sequence = await this.o.transcript.countInSession(ctx.participant, ctx.session, 'turn', writes);
+        const sequence = await this.o.transcript.countInSession(ctx.participant, ctx.session, 'turn', tx);
         await this.o.transcript.append({
           kind: 'turn', id: turnId, participant: ctx.participant, session: ctx.session, classification: turnLabel, recordedAt: at,
           body: { ...assertDto('inquirium.inquiry-turn.v1', { schema: 'inquirium.inquiry-turn.v1', 'turn/id': turnId, 'session/ref': ctx.session, 'participant/ref': ctx.participant, sequence, content: req.turns[req.turns.length - 1]!.content, classification: turnLabel, 'recorded/at': at }) },
-        }, writes);
+        }, tx);
         await this.o.transcript.append({
           kind: 'result', id: resultId, participant: ctx.participant, session: ctx.session, classification: label, recordedAt: at,
           body: { ...assertDto('inquirium.inquiry-result.v1', { schema: 'inquirium.inquiry-result.v1', 'result/id': resultId, 'turn/id': turnId, 'session/ref': ctx.session, 'participant/ref': ctx.participant, 'trace/ref': traceRef, provenance: { 'runtime/ref': response['runtime/ref'], 'model.binding/ref': response['model.binding/ref'], 'operation/id': operationId }, classification: label, output: response.output, epistemic: response.epistemic, 'recorded/at': at }) },
-        }, writes);
+        }, tx);
         effects.push({ kind: 'transcript.append', status: 'ok', target: `transcript:participant-space:kind:inquirium.inquiry-result.v1` });
       } else {
         response = { ...response, 'reason/code': extra.reason ?? 'unspecified' };
@@ -244,9 +244,8 @@ export class GeneratePipeline {
         effects,
         diagnostics,
       };
-      await this.o.traces.append(trace, writes);
+      await this.o.traces.append(trace, tx);
       return assertDto('inquirium.generate.response.v1', response);
-      });
     };
 
     // 3. Scope.

@@ -16,7 +16,7 @@ import type { NodeMode } from './lattice.ts';
 import { OperatorQuestions, type HostQuestionPolicy, type QuestionLimits } from './operator-questions.ts';
 import type { RuntimeCandidate } from './selection.ts';
 import { recordFeedback, StoreTranscript, type InquiryTranscriptStore } from './storage/transcript.ts';
-import { StoreTraceStream, type TraceStream } from './storage/trace-stream.ts';
+import { StoreTraceStream, type StandaloneTraceStream, type TraceStream } from './storage/trace-stream.ts';
 import { unitsOf, type StoragePort, type Tx } from '../storage/index.ts';
 
 /**
@@ -75,7 +75,13 @@ export function createInquiriumRuntime(options: InquiriumRuntimeOptions) {
   const units = unitsOf(port);
   const runtimes: RegisteredRuntime[] = [];
   const transcript = options.transcript ?? new StoreTranscript(units, () => clock.now());
-  const traces = options.traces ?? new StoreTraceStream(units, () => clock.now());
+  const traceStream = options.traces ?? new StoreTraceStream(() => clock.now());
+  /** The stream for callers outside any request: each call is its own unit. */
+  const traces: StandaloneTraceStream = {
+    append: (trace) => units((tx) => traceStream.append(trace, tx)),
+    byTrace: (traceRef) => units((tx) => traceStream.byTrace(traceRef, tx)),
+    recent: () => units((tx) => traceStream.recent(tx)),
+  };
   const environmentRef = options.environmentRef ?? 'environment/local';
   const config = options.config ?? DEFAULT_ASSISTANT_CONFIG;
   let mode: NodeMode = options.mode ?? 'commons';
@@ -85,8 +91,7 @@ export function createInquiriumRuntime(options: InquiriumRuntimeOptions) {
     ids,
     runtimes: () => runtimes,
     transcript,
-    traces,
-    units,
+    traces: traceStream,
     maxOutputTokens: options.maxOutputTokens ?? 1024,
     config,
     mode: () => mode,
@@ -112,6 +117,9 @@ export function createInquiriumRuntime(options: InquiriumRuntimeOptions) {
   return {
     clock,
     transcript,
+    /** The trace stream as a request reads it (in the request's unit). */
+    traceStream,
+    /** The trace stream for callers outside any request (each call its own unit). */
     traces,
     questions,
     runtimes: runtimes as readonly RegisteredRuntime[],
@@ -121,7 +129,10 @@ export function createInquiriumRuntime(options: InquiriumRuntimeOptions) {
     setMode: (m: NodeMode) => {
       mode = m;
     },
-    generate: (request: unknown, ctx: GenerateContext) => pipeline.generate(request, ctx),
+    /** Run one turn in the request's unit of work `tx` (its transcript facts and trace commit with the request). */
+    generateIn: (tx: Tx, request: unknown, ctx: GenerateContext) => pipeline.generate(tx, request, ctx),
+    /** Run one turn on its own, outside any request (a library caller): the turn is its one unit of work. */
+    generate: (request: unknown, ctx: GenerateContext) => units((tx) => pipeline.generate(tx, request, ctx)),
     /** Append operator feedback on one result (never overwrites). */
     feedback: (dto: unknown) => recordFeedback(transcript, dto),
     tick: () => questions.tick(),

@@ -180,15 +180,13 @@ export const UNIT_OPENERS: Readonly<Record<string, string>> = {
   'runtime/host/fleet-credentials.ts': 'start-up and rotation of the fleet\'s credentials (no request)',
   'runtime/host/mutants.ts': 'test-only broken hosts: a commitment evaluation is a tick, and one mutant deliberately keeps a partial archive outside the request\'s unit',
   'runtime/openwop/index.ts': 'wiring: hands the schedulers\' ticks and the background work their opener',
-  'runtime/inquirium/index.ts': 'wiring: hands the Inquirium services their opener',
+  'runtime/inquirium/index.ts': 'wiring: hands the Inquirium services their opener; a stand-alone generate or trace call (a library caller outside any request: the host uses generateIn and traceStream in the request\'s unit) is its one unit',
   'runtime/commitments/engine.ts': 'the commitment tick (background firing loop): one unit per firing',
   'runtime/distillation/schedule.ts': 'the schedule tick: one unit per due schedule',
   'runtime/inquirium/operator-questions.ts': 'the question tick (background): one unit per overdue question it times out',
-  // Not converted yet (issue 32, left for the next step): each request-time call opens exactly one unit, none nested,
-  // and the routes that reach them are served without a request unit (route-helpers.ts serveWithoutUnit).
-  'runtime/inquirium/generate.ts': 'not converted yet: a generate turn plans its transcript facts into one unit of its own',
-  'runtime/inquirium/storage/transcript.ts': 'not converted yet: transcript appends and reads outside a generate turn open one unit each',
-  'runtime/inquirium/storage/trace-stream.ts': 'not converted yet: trace appends and reads outside a generate turn open one unit each',
+  // Not converted yet (issue 32): the transcript's appends and reads take the request's tx when a generate turn runs;
+  // without one (feedback, a library read, bundles' target reads) each opens its one unit, as do excision and retention.
+  'runtime/inquirium/storage/transcript.ts': 'a call without the request\'s tx (feedback, a library read) opens one unit; the retention pass (applyRetention) and excision one each',
   'runtime/multi-agent/sub-run-memory.ts': 'a child run\'s write is its own unit of work (the spec commits it on its own; strict concurrency serialises it per parent run, commit included)',
 };
 

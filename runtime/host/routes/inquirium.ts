@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HttpError } from '../errors.ts';
-import { actingTenant, bodyOf, headersOf, queryOf, serve, serveWithoutUnit } from '../route-helpers.ts';
+import { actingTenant, bodyOf, headersOf, queryOf, serve } from '../route-helpers.ts';
 import { ROUTES } from '../seam-catalogue.ts';
 import type { HostRuntime, QuestionCaller } from '../host-runtime.ts';
 
@@ -19,15 +19,15 @@ const DEFAULT_SESSION = 'session:default';
 const callerOf = (req: FastifyRequest): QuestionCaller => ({ tenant: actingTenant(req, OPERATOR_TENANT), participant: LOCAL_OPERATOR });
 
 export function registerInquirium(app: FastifyInstance, host: HostRuntime): void {
-  // Generate and its traces still open their own units (serveWithoutUnit); the questions take the request's unit.
+  // Every route here runs in the request's unit: a generate turn's transcript facts and trace commit with it.
   // The session header is checked by the row's parameter schema (route-validation.ts); absent, the default session.
-  serveWithoutUnit(app, ROUTES.inquiriumGenerate, async (req) => host.generate(req.body, { participant: LOCAL_OPERATOR, session: headersOf(req, ROUTES.inquiriumGenerate)['x-inquirium-session'] ?? DEFAULT_SESSION }));
+  serve(app, ROUTES.inquiriumGenerate, async (req, _reply, tx) => host.generate(tx, req.body, { participant: LOCAL_OPERATOR, session: headersOf(req, ROUTES.inquiriumGenerate)['x-inquirium-session'] ?? DEFAULT_SESSION }));
 
   // A refused answer still keeps a timeout it found due (commitOnThrow: the answer is the last thing it plans).
   serve(app, ROUTES.inquiriumRespond, async (req, _reply, tx) => host.answerQuestion(tx, req.body, callerOf(req)), { commitOnThrow: true });
 
   // Seam: the same generate request against a host whose only runtime is remote (no remote fallback allowed).
-  serveWithoutUnit(app, ROUTES.generateRemoteOnly, async (req) => host.generateRemoteOnly(req.body, { participant: LOCAL_OPERATOR, session: headersOf(req, ROUTES.generateRemoteOnly)['x-inquirium-session'] ?? DEFAULT_SESSION }));
+  serve(app, ROUTES.generateRemoteOnly, async (req, _reply, tx) => host.generateRemoteOnly(tx, req.body, { participant: LOCAL_OPERATOR, session: headersOf(req, ROUTES.generateRemoteOnly)['x-inquirium-session'] ?? DEFAULT_SESSION }));
 
   // Seam: a model-proposed question, validated and opened by the host.
   serve(app, ROUTES.questionPropose, async (req, _reply, tx) => host.proposeQuestion(tx, req.body, callerOf(req).tenant));
@@ -46,5 +46,5 @@ export function registerInquirium(app: FastifyInstance, host: HostRuntime): void
   }, { commitOnThrow: true });
 
   // Seam: trace records of a turn (operational trace, no content).
-  serveWithoutUnit(app, ROUTES.traces, async (req) => ({ records: await host.traces(queryOf(req, ROUTES.traces).traceRef) }));
+  serve(app, ROUTES.traces, async (req, _reply, tx) => ({ records: await host.traces(tx, queryOf(req, ROUTES.traces).traceRef) }));
 }

@@ -13,7 +13,7 @@ import { validateHostSampleTraceRecord } from '../../../generated/validators/val
 import { toFailures } from '../../../generated/guards/failures.ts';
 import { assertDto } from '../dto.ts';
 import { FramedJsonlLog, type FramedJsonlOptions, type RecoveryReport } from './framed-jsonl.ts';
-import { StoreCorruptError, type JsonDoc, type Tx, type Units } from '../../storage/index.ts';
+import { StoreCorruptError, type JsonDoc, type Tx } from '../../storage/index.ts';
 
 
 export const TRACE_STREAM = 'trace/inquirium-assistant-turns';
@@ -25,12 +25,24 @@ export type TraceEnvelope = Readonly<HostSampleTraceRecord>;
 /** The most records one read returns. */
 export const MAX_TRACE_PAGE = 1000;
 
+/**
+ * The stream as a request uses it: every call runs in the request's unit of work `tx` (an append is planned into it
+ * and commits with the rest of the request). A home outside the store (the JSONL file) takes no part in the unit and
+ * may ignore `tx`.
+ */
 export interface TraceStream {
-  /** Append a trace body (validated first: anything else is refused); with `tx`, as part of that request's writes. */
-  append(trace: unknown, tx?: Tx): Promise<TraceEnvelope>;
+  /** Append a trace body (validated first: anything else is refused) as part of the request's writes. */
+  append(trace: unknown, tx: Tx): Promise<TraceEnvelope>;
   /** The records of one trace (`trace/id`), in append order. */
-  byTrace(traceRef: string): Promise<TraceEnvelope[]>;
+  byTrace(traceRef: string, tx: Tx): Promise<TraceEnvelope[]>;
   /** The newest records (at most MAX_TRACE_PAGE), in append order. */
+  recent(tx: Tx): Promise<TraceEnvelope[]>;
+}
+
+/** The stream for a caller outside any request (a library caller, a test): each call is its own unit of work. */
+export interface StandaloneTraceStream {
+  append(trace: unknown): Promise<TraceEnvelope>;
+  byTrace(traceRef: string): Promise<TraceEnvelope[]>;
   recent(): Promise<TraceEnvelope[]>;
 }
 
@@ -73,33 +85,32 @@ export function traceRecordOf(doc: JsonDoc): TraceEnvelope {
 /** The trace stream in the store: one document log, each record filed under its trace id. */
 export class StoreTraceStream implements TraceStream {
   static readonly LOG = 'traces';
-  readonly #units: Units;
   readonly #now: () => number;
 
-  constructor(units: Units, now: () => number) {
-    this.#units = units;
+  constructor(now: () => number) {
     this.#now = now;
   }
 
-  async append(trace: unknown, tx?: Tx): Promise<TraceEnvelope> {
+  async append(trace: unknown, tx: Tx): Promise<TraceEnvelope> {
     const e = traceEnvelope(trace);
-    const plan = (t: Tx) => void t.add('doc.append', { log: StoreTraceStream.LOG, key: e.body['trace/id'], atMs: this.#now(), doc: e });
-    if (tx !== undefined) plan(tx);
-    else await this.#units(plan);
+    tx.add('doc.append', { log: StoreTraceStream.LOG, key: e.body['trace/id'], atMs: this.#now(), doc: e });
     return e;
   }
 
-  async byTrace(traceRef: string): Promise<TraceEnvelope[]> {
-    return (await this.#units((tx) => tx.read.docsPage({ log: StoreTraceStream.LOG, key: traceRef, fromPos: 0, limit: MAX_TRACE_PAGE }))).map((d) => traceRecordOf(d.doc));
+  async byTrace(traceRef: string, tx: Tx): Promise<TraceEnvelope[]> {
+    return (await tx.read.docsPage({ log: StoreTraceStream.LOG, key: traceRef, fromPos: 0, limit: MAX_TRACE_PAGE })).map((d) => traceRecordOf(d.doc));
   }
 
-  async recent(): Promise<TraceEnvelope[]> {
-    return (await this.#units((tx) => tx.read.docsPage({ log: StoreTraceStream.LOG, fromPos: 0, limit: MAX_TRACE_PAGE, newestFirst: true }))).reverse().map((d) => traceRecordOf(d.doc));
+  async recent(tx: Tx): Promise<TraceEnvelope[]> {
+    return (await tx.read.docsPage({ log: StoreTraceStream.LOG, fromPos: 0, limit: MAX_TRACE_PAGE, newestFirst: true })).reverse().map((d) => traceRecordOf(d.doc));
   }
 }
 
-/** The trace stream in a local framed JSONL file (one writer; durable appends unless `durable: false`). */
-export class JsonlTraceStream implements TraceStream {
+/**
+ * The trace stream in a local framed JSONL file (one writer; durable appends unless `durable: false`). It is outside
+ * the store, so it serves a request and a stand-alone caller alike and takes no part in a unit of work.
+ */
+export class JsonlTraceStream implements TraceStream, StandaloneTraceStream {
   readonly #log: FramedJsonlLog<TraceEnvelope>;
   constructor(path: string, options: FramedJsonlOptions = {}) {
     this.#log = new FramedJsonlLog(path, isTraceRecordShape, options);

@@ -111,18 +111,13 @@ export class StoreTranscript implements InquiryTranscriptStore {
 
   async append(fact: TranscriptFact, tx?: Tx): Promise<void> {
     if (tx !== undefined) {
-      // Looked up by index (the store's unique index refuses a race the look missed, `duplicate_item`).
+      // Looked up by index; a race the look missed is refused at commit as a stale read (readAbsent), so the request's
+      // unit of work runs it again and the look then finds the fact.
       if ((await tx.read.docByItem({ log: StoreTranscript.LOG, key: fact.participant, item: fact.id })) !== undefined) throw new RangeError(`fact ${fact.id} already recorded: facts are append-only`);
-      tx.add('doc.append', { log: StoreTranscript.LOG, key: fact.participant, item: fact.id, grp: groupOf(fact.session, fact.kind), atMs: this.#now(), doc: structuredClone(fact) });
+      tx.add('doc.append', { log: StoreTranscript.LOG, key: fact.participant, item: fact.id, grp: groupOf(fact.session, fact.kind), readAbsent: true, atMs: this.#now(), doc: structuredClone(fact) });
       return;
     }
-    try {
-      await this.#units((own) => this.append(fact, own));
-    } catch (err) {
-      // Another append of the same id won the race the look above lost: facts are append-only.
-      if (typeof err === 'object' && err !== null && 'code' in err && err.code === 'duplicate_item') throw new RangeError(`fact ${fact.id} already recorded: facts are append-only`);
-      throw err;
-    }
+    await this.#units((own) => this.append(fact, own));
   }
 
   async query(q: TranscriptQuery, limit = QUERY_LIMIT): Promise<TranscriptFact[]> {

@@ -76,16 +76,17 @@ export async function installArtifact(s: SqlSession, a: { readonly tenant: strin
   await s.run('INSERT INTO installed_artifacts (tenant, proposal_id, kind, doc) VALUES (?, ?, ?, ?)', [a.tenant, a.proposalId, a.kind, JSON.stringify(a.doc)]);
 }
 
-/** Append a document to a log; its position (gap-free per log). `key` indexes it (a trace id) for reads by key. */
 /**
  * Append a document to a log; its position. `item` names it uniquely under its key (a second one of the same item is
  * refused, `duplicate_item`); `grp` files it in a group under its key that can be counted by index (a transcript's
- * turns of one session).
+ * turns of one session). `readAbsent`: the caller read that the item was not there and decided on that read, so a
+ * second one means the read went stale (`stale_read`: the unit of work runs the request again, which then finds it).
  */
-export async function appendDoc(s: SqlSession, a: { readonly log: string; readonly tenant?: string; readonly key?: string; readonly item?: string; readonly grp?: string; readonly atMs: number; readonly doc: StoredDoc }): Promise<number> {
+export async function appendDoc(s: SqlSession, a: { readonly log: string; readonly tenant?: string; readonly key?: string; readonly item?: string; readonly grp?: string; readonly readAbsent?: true; readonly atMs: number; readonly doc: StoredDoc }): Promise<number> {
   const head = await s.get('INSERT INTO doc_log_heads (log, next_pos) VALUES (?, 1) ON CONFLICT (log) DO UPDATE SET next_pos = doc_log_heads.next_pos + 1 RETURNING next_pos - 1 AS pos', [a.log]);
   const pos = DOC_LOGS.int(head ?? {}, 'pos');
   const n = await s.run('INSERT INTO doc_logs (log, pos, tenant, doc_key, item, grp, at_ms, doc) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING', [a.log, pos, a.tenant ?? null, a.key ?? null, a.item ?? null, a.grp ?? null, a.atMs, JSON.stringify(a.doc)]);
+  if (n !== 1 && a.readAbsent === true) throw new StoreRefusal('stale_read', `${a.log} gained ${JSON.stringify((a.item ?? '').slice(0, 80))} under this key since it was read as absent`);
   if (n !== 1) throw new StoreRefusal('duplicate_item', `${a.log} already holds ${JSON.stringify((a.item ?? '').slice(0, 80))} under this key: it is append-only`);
   return pos;
 }

@@ -19,8 +19,9 @@ async function setup(answer: (text: string) => string = () => 'an answer') {
   const clock = new ManualClock(0);
   const echo = recordingRuntime('echo', 'http_local', (r) => answer(JSON.stringify(r)));
   const rt = await inquirium({ port, clock, runtimes: [echo] });
-  const turns = new AssistantTurns({ pipeline: rt, transcript: rt.transcript, clock, ids: new SequentialIds(), grants: new Grants(clock), resolver: { resolve: async (_s, g) => [{ schema: 'inquirium.context-element.v1', 'element/id': 'n1', 'source/kind': 'memarium', 'source/ref': g['source/ref'], classification: 'public', content: [{ type: 'text', text: 'GRANTED-NOTE' }], 'grant/ref': g['grant/ref'] }] } });
-  const run = async (req: unknown, who = PARTICIPANT) => { const plan = detachedTx(port); const out = await turns.turn(plan, req, { participant: who }); await commitDetached(plan, port); return out; };
+  const turns = new AssistantTurns({ pipeline: rt, clock, ids: new SequentialIds(), grants: new Grants(clock), resolver: { resolve: async (_s, g) => [{ schema: 'inquirium.context-element.v1', 'element/id': 'n1', 'source/kind': 'memarium', 'source/ref': g['source/ref'], classification: 'public', content: [{ type: 'text', text: 'GRANTED-NOTE' }], 'grant/ref': g['grant/ref'] }] } });
+  // As the host serves a turn: one unit of work per request (re-run from its reads when its commit finds them stale).
+  const run = (req: unknown, who = PARTICIPANT) => unitsOf(port)((tx) => turns.turn(tx, req, { participant: who }));
   return { port, clock, rt, echo, turns, run };
 }
 
@@ -50,10 +51,11 @@ describe('assistant turns', () => {
   });
 
   it('two turns with one key at once record one set of transcript facts; the other answers with what was recorded', async () => {
-    const { rt, port, turns } = await setup();
-    const go = async () => { const plan = detachedTx(port); const out = await turns.turn(plan, turnRequest('hello', { 'idempotency/key': 'ui:race' }), { participant: PARTICIPANT }); await commitDetached(plan, port); return out; };
-    const [x, y] = await Promise.all([go(), go()]);
+    const { rt, echo, run } = await setup();
+    const [x, y] = await Promise.all([run(turnRequest('hello', { 'idempotency/key': 'ui:race' })), run(turnRequest('hello', { 'idempotency/key': 'ui:race' }))]);
+    expect(echo.calls).toHaveLength(2); // both ran before either committed: the second's commit found its reads stale
     expect(await rt.transcript.query({ participant: PARTICIPANT })).toHaveLength(2);
+    expect(await rt.traces.recent()).toHaveLength(1); // the loser's trace went with the rest of its first run
     expect([x['idempotency/replayed'], y['idempotency/replayed']].sort()).toEqual([false, true]);
     expect({ ...x, 'idempotency/replayed': true }).toEqual({ ...y, 'idempotency/replayed': true });
   });

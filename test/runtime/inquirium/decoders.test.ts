@@ -99,11 +99,12 @@ describe("the traces log's decoder", () => {
 
   it('a corrupt row in the store fails the read with StoreCorruptError (byTrace and recent)', async () => {
     const port = await openMemoryStore();
-    const t = new StoreTraceStream(unitsOf(port), () => 0);
-    await t.append(TRACE);
-    await unitsOf(port)((tx) => void tx.add('doc.append', { log: StoreTraceStream.LOG, key: 'tr:1', atMs: 0, doc: { stream: 'trace/inquirium-assistant-turns', body: { 'trace/id': 'tr:1' } } }));
-    await expect(t.byTrace('tr:1')).rejects.toThrow(StoreCorruptError);
-    await expect(t.recent()).rejects.toThrow(StoreCorruptError);
+    const t = new StoreTraceStream(() => 0);
+    const unit = unitsOf(port);
+    await unit((tx) => t.append(TRACE, tx));
+    await unit((tx) => void tx.add('doc.append', { log: StoreTraceStream.LOG, key: 'tr:1', atMs: 0, doc: { stream: 'trace/inquirium-assistant-turns', body: { 'trace/id': 'tr:1' } } }));
+    await expect(unit((tx) => t.byTrace('tr:1', tx))).rejects.toThrow(StoreCorruptError);
+    await expect(unit((tx) => t.recent(tx))).rejects.toThrow(StoreCorruptError);
   });
 
   it('a JSONL trace file: a checksummed line that is not a record is skipped as not-a-record, never read as one', async () => {

@@ -136,15 +136,30 @@ describe('InquiryTranscriptStore', () => {
       await expect(recordFeedback(transcript, { ...fb('feedback:5', 'maybe') })).rejects.toThrow(/invalid/);
     });
   }
-  it('the store transcript: two appends of one id racing past the look are one fact (the store refuses the second)', async () => {
+  it('the store transcript: two appends of one id racing past the look are one fact (the second\'s look went stale)', async () => {
     const port = await openMemoryStore();
     const [a, b] = [new StoreTranscript(unitsOf(port), () => 0), new StoreTranscript(unitsOf(port), () => 0)];
     const [pa, pb] = [detachedTx(port), detachedTx(port)];
     await a.append(fact('turn:1'), pa);
     await b.append(fact('turn:1'), pb); // both looked before either committed
     await commitDetached(pa, port);
-    await expect(commitDetached(pb, port)).rejects.toMatchObject({ code: 'duplicate_item' });
+    await expect(commitDetached(pb, port)).rejects.toMatchObject({ code: 'stale_read' });
     expect((await a.query({ participant: 'p1' })).map((f) => f.id)).toEqual(['turn:1']);
+    // In a unit of work the stale look is taken again: the re-run finds the fact and refuses as append-only.
+    let runs = 0;
+    const late = detachedTx(port);
+    await b.append(fact('turn:2'), late);
+    await a.append(fact('turn:2'));
+    await expect(commitDetached(late, port)).rejects.toMatchObject({ code: 'stale_read' });
+    await expect(unitsOf(port)(async (tx) => { runs++; await b.append(fact('turn:2'), tx); })).rejects.toThrow(/append-only/);
+    expect(runs).toBe(1);
+  });
+  it('a document append refuses a second item as duplicate_item, or as stale_read when the caller read it absent', async () => {
+    const port = await openMemoryStore();
+    const append = (readAbsent: boolean) => unitsOf(port)((tx) => void tx.add('doc.append', { log: 'probe', key: 'k', item: 'i', atMs: 0, doc: { n: 1 }, ...(readAbsent ? { readAbsent: true as const } : {}) }));
+    await append(false);
+    await expect(append(false)).rejects.toMatchObject({ code: 'duplicate_item' });
+    await expect(append(true)).rejects.toMatchObject({ code: 'stale_read' });
   });
   it('the store transcript: excision and retention remove the content from the store, not merely hide it', async () => {
     const port = await openMemoryStore();
@@ -190,7 +205,9 @@ describe('trace stream', () => {
     policy: { locality: 'local_only', 'trust/mode': 'strict_local', 'egress/allowed': false }, decisions: [], effects: [],
   };
   it('refuses a record carrying prompt content or a transcript ref', async () => {
-    const t = new StoreTraceStream(unitsOf(await openMemoryStore()), () => 0);
+    const store = new StoreTraceStream(() => 0);
+    const unit = unitsOf(await openMemoryStore());
+    const t = { append: (x: unknown) => unit((tx) => store.append(x, tx)), recent: () => unit((tx) => store.recent(tx)), byTrace: (ref: string) => unit((tx) => store.byTrace(ref, tx)) };
     await t.append(base);
     await expect(t.append({ ...base, prompt: 'secret question' })).rejects.toThrow();
     await expect(t.append({ ...base, 'transcript/ref': 'result:1' })).rejects.toThrow();
