@@ -80,7 +80,7 @@ export class Grants {
     if (Date.parse(grant['expires/at']) <= now) throw new GrantError('grant-already-expired', 'the grant expires before it is issued');
     if ((await this.get(tx, kind, grant['grant/ref'])) !== undefined) throw new GrantError('grant-exists', 'a grant with this ref exists');
     // The log's unique (key, item) index refuses a concurrent issue of the same ref that this read missed.
-    tx.add('doc.append', { log: GRANT_LOG, tenant: this.tenant, key: this.#key(kind, 'issued'), item: grant['grant/ref'], atMs: now, doc: { grant: structuredClone(grant), issuedMs: now } satisfies IssueDoc });
+    tx.add('doc.append', { log: GRANT_LOG, tenant: this.tenant, key: this.#key(kind, 'issued'), item: grant['grant/ref'], readAbsent: true, atMs: now, doc: { grant: structuredClone(grant), issuedMs: now } satisfies IssueDoc });
     return grant;
   }
 

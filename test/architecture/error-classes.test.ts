@@ -14,7 +14,7 @@ import { declaredClasses, tsFilesUnder } from './sources.ts';
 /** Wire-less refusal codes that are programming errors (a 500 is the right answer), with why. */
 const UNHANDLED_BY_DESIGN: Readonly<Record<string, string>> = {
   run_unknown: 'an event appended to a run that does not exist: the runtime checked the run before planning it, so this is a bug',
-  duplicate_item: 'a second append of an item by a caller that did not declare its look for it (doc.append readAbsent, which makes it stale_read and re-runs the request): a fresh id repeated (crisis candidates) is a bug of the id source; grants.ts planIssue still looks without declaring it',
+  duplicate_item: 'a second append of an item by a caller that did not declare its look for it (doc.append readAbsent, which makes it stale_read and re-runs the request): a fresh id repeated (crisis candidates) is a bug of the id source',
 };
 
 const BUILT_IN = new Set(['Error', 'RangeError', 'TypeError', 'SyntaxError', 'ReferenceError', 'EvalError', 'URIError', 'AggregateError']);

@@ -8,7 +8,7 @@ import { openMemoryStore } from '../../../runtime/storage/memory/index.ts';
 import type { StoragePort } from '../../../runtime/storage/port.ts';
 import { BACKENDS, type TwoHosts } from './two-hosts.ts';
 import { unitOfWork, type Tx } from '../../../runtime/storage/index.ts';
-import { detachedTx } from '../../../runtime/storage/unit-of-work.ts';
+import { commitDetached, detachedTx } from '../../../runtime/storage/unit-of-work.ts';
 
 const P = 'participant:did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK';
 const OTHER = 'participant:did:key:z6MkOther1111111111111111111111111111111111111';
@@ -29,6 +29,24 @@ const gate = (facts: Map<string, ContextElement[]>): ContextResolver => ({
 const use = (nowMs: number, over: object = {}) => ({ participant: P, session: 'session:local', nowMs, onDenied: 'drop_with_trace' as const, ...over });
 
 describe('context and training grants', () => {
+  it('two issues of one ref racing (each read it absent): one is issued, the other re-runs from its reads and is refused grant-exists', async () => {
+    const port = await openMemoryStore();
+    const grants = new Grants(new ManualClock(1_000));
+    const first = detachedTx(port);
+    await grants.planIssue(first, 'context', contextGrant({}, 1_000));
+    // The second reads the ref absent too, and commits first; the first then re-runs and meets the issued grant.
+    let runs = 0;
+    const raced = unitOfWork(port, async (tx) => {
+      runs++;
+      const g = await grants.planIssue(tx, 'context', contextGrant({}, 1_000));
+      if (runs === 1) await commitDetached(first, port);
+      return g;
+    });
+    await expect(raced).rejects.toMatchObject({ code: 'grant-exists', status: 409 });
+    expect(runs).toBe(2);
+    expect(await grants.get(detachedTx(port), 'context', 'grant/ctx/notes')).toBeDefined();
+  });
+
   it('issues and revokes through a plan; an existing ref, an unknown ref and an already-expired grant are refused', async () => {
     const port = await openMemoryStore();
     const clock = new ManualClock(1_000);
