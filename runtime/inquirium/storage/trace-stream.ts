@@ -10,7 +10,7 @@
  */
 import type { HostSampleTraceRecord } from '../../../generated/ts/index.ts';
 import { validateHostSampleTraceRecord } from '../../../generated/validators/validators.js';
-import { toFailures } from '../../../generated/guards/failures.ts';
+import { toFailures } from '../../../generated/guards/index.ts';
 import { assertDto } from '../dto.ts';
 import { FramedJsonlLog, type FramedJsonlOptions, type RecoveryReport } from './framed-jsonl.ts';
 import { StoreCorruptError, type JsonDoc, type Tx } from '../../storage/index.ts';
