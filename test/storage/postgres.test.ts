@@ -144,7 +144,7 @@ describe('PostgreSQL store: cross-process guarantees', () => {
       for (let i = 0; ; i++) {
         const waiting = (await c.query("SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE 'UPDATE runs%'")).rowCount ?? 0;
         if (waiting > 0) break;
-        if (i > 400) throw new Error('the held write never waited on the lock');
+        if (i > 2_400) throw new Error('the held write never waited on the lock');
         await new Promise((r) => setTimeout(r, 25));
       }
       await Promise.all([0, 1, 2, 3].map((i) => commit(i % 2 === 0 ? patient : stores[i]!, (p) => void p.add('event.append', { runId: `free-${i}`, event: event(`free-${i}`, 0), atMs: 0 })).then(() => void order.push(`free-${i}`))));
