@@ -269,18 +269,18 @@ export async function checkSnippets(o: SnippetRunOptions = {}): Promise<SnippetC
   let optedOut = 0;
   try {
     const packed = packAll(work);
-    const tarball = (name: string) => join(work, packed.find((p) => p.name === name)!.filename);
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string>; dependencies: Record<string, string> };
     const pinned = (name: string) => `${name}@${pkg.devDependencies[name] ?? pkg.dependencies[name] ?? 'latest'}`;
 
-    // One project for every ts and js block: both tarballs, TypeScript, Node's types, and any other package a block imports.
+    // One project for every ts and js block: every tarball (wopkit depends on each validators package), TypeScript,
+    // Node's types, and any other package a block imports.
     const app = join(work, 'app');
     mkdirSync(app);
     writeFileSync(join(app, 'package.json'), `${JSON.stringify({ name: 'wopkit-snippets', version: '0.0.0', private: true, type: 'module' }, null, 2)}\n`);
     const code = snippets.filter((s) => s.lang !== 'sh');
     const extra = thirdParty(code.filter((s) => s.verdict.kind !== 'skip'));
-    run('npm', ['install', '--prefer-offline', '--no-package-lock', tarball(VALIDATORS_PACKAGE), tarball('wopkit'), pinned('typescript'), pinned('@types/node'), ...extra.map(pinned)], app, env);
-    log(`snippets: installed both tarballs${extra.length ? ` and ${extra.join(', ')}` : ''} into ${app}`);
+    run('npm', ['install', '--prefer-offline', '--no-package-lock', ...packed.map((p) => join(work, p.filename)), pinned('typescript'), pinned('@types/node'), ...extra.map(pinned)], app, env);
+    log(`snippets: installed ${packed.map((p) => p.name).join(', ')}${extra.length ? ` and ${extra.join(', ')}` : ''} into ${app}`);
 
     const named = code.map((s, i) => ({ s, stem: fileStem(s, i) }));
     const tsBlocks = named.filter(({ s }) => s.lang === 'ts' && s.verdict.kind !== 'skip');

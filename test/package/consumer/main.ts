@@ -59,7 +59,7 @@ const stored = await unitOfWork(runtime.port, async (tx) => {
   return (await runtime.writer.put(tx, memoryRef('acme', 'agent-1'), { content: `call the API with ${secret}` }, { runId: 'run-1', tenant: 'acme' })).stored;
 });
 assert.equal(stored.value.content, 'call the API with [REDACTED:api-key]');
-const page = await runtime.adapterFor('acme').list(memoryRef('acme', 'agent-1'));
+const page = await unitOfWork(runtime.port, (tx) => runtime.adapterFor(tx, 'acme').list(memoryRef('acme', 'agent-1')));
 assert.deepEqual(page.map((e) => e.content), ['call the API with [REDACTED:api-key]']);
 ok('secret redacted on the runtime write path, and read back so from the store');
 
