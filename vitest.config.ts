@@ -21,10 +21,7 @@ export default defineConfig({
     pool: 'forks',
     reporters: ['default', './test/support/skip-summary.ts'],
     projects: [
-      // Two workers for the main set: Vitest's run-mode default is one fewer than the cores, so one on CI's two — the
-      // main set's files wait on child processes, sockets and databases as much as on the CPU. The soak set keeps the
-      // default: its crash campaigns and fault runs time each other's hosts.
-      { extends: true, test: { name: 'main', include: [TESTS], exclude: [...configDefaults.exclude, ...SOAK_FILES], maxWorkers: 2 } },
+      { extends: true, test: { name: 'main', include: [TESTS], exclude: [...configDefaults.exclude, ...SOAK_FILES] } },
       { extends: true, test: { name: 'soak', include: [...SOAK_FILES] } },
     ],
   },
